@@ -1,0 +1,1 @@
+//! placeholder: the Chart grammar as Rust types

@@ -1,0 +1,2 @@
+//! TODO renderer
+pub fn render(_reports: &[super::FileReport]) -> String { String::new() }

@@ -1,0 +1,14 @@
+//! jr2's compiler: front ends (spanned JSON for Charts), the Chart grammar and door, the IR and
+//! its passes, and diagnostics as data with one renderer per output format.
+//!
+//! See `ARCHITECTURE.md` at the repository root for the pipeline and the layer invariants.
+
+pub mod chart;
+pub mod diagnostics;
+pub mod ir;
+pub mod passes;
+pub mod rules;
+pub mod syntax;
+
+pub use diagnostics::{Diagnostic, Severity};
+pub use syntax::span::Span;

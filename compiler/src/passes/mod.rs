@@ -1,0 +1,2 @@
+//! Passes over the IR.
+pub mod slot_clash;
