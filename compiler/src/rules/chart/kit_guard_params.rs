@@ -1,0 +1,35 @@
+use crate::chart::door::{Ctx, Sink};
+use crate::chart::join;
+use crate::declare_rule;
+
+declare_rule! {
+    /// Refuses params on the kit guards `jr2.failure` and `jr2.ready`.
+    ///
+    /// ## Why
+    /// `jr2.failure` tests an `onError` for a Failure (ADR-0073) and `jr2.ready` a cut that
+    /// settled ready: each reads the event alone, and params would be silently ignored.
+    ///
+    /// ## Example
+    /// ```json
+    /// { "guard": { "type": "jr2.failure", "params": { "reason": "x" } }, "target": "replan" }
+    /// ```
+    /// is refused: `states.a.invoke.onError.0.guard.params: "jr2.failure" takes no params`.
+    ///
+    /// ## Use instead
+    /// ```json
+    /// { "guard": "jr2.failure", "target": "replan" }
+    /// ```
+    pub static KIT_GUARD_PARAMS = { code: "kit-guard-params", rule: Some(3), severity: Error };
+}
+
+pub fn check(cx: &Ctx, sink: &mut Sink) {
+    for (path, g) in cx.all_guards() {
+        let Some(t) = g.get("type").and_then(|t| t.as_str()) else { continue };
+        if t != "jr2.failure" && t != "jr2.ready" {
+            continue;
+        }
+        if let Some(params) = g.get("params") {
+            sink.line(&KIT_GUARD_PARAMS, params.span, &join(&path, "params"), format!("\"{t}\" takes no params"));
+        }
+    }
+}

@@ -1,0 +1,81 @@
+use crate::chart::door::{Ctx, Sink};
+use crate::chart::names;
+use crate::declare_rule;
+use crate::ir::SlotKind;
+
+declare_rule! {
+    /// Refuses a `jr2.sentBy` id that names no party of the Chart.
+    ///
+    /// ## Why
+    /// `jr2.sentBy` is true for an event one party sent. The parties of a Chart are its Agents
+    /// (lent or minted, by name) and its Gates (by invoke `id`; an unnamed Gate is named by its
+    /// state's key path, as `jr2Setup` names it). An id that is none of them never matches, and
+    /// the transition would never run.
+    ///
+    /// ## Example
+    /// ```json
+    /// { "guard": { "type": "jr2.sentBy", "params": { "id": "editr" } }, "target": "published" }
+    /// ```
+    /// is refused: `…params.id: sentBy "editr" names no party of this Chart (Agent slots: writer;
+    /// Gate invoke ids: editor)`.
+    ///
+    /// ## Use instead
+    /// An Agent's name or a Gate's invoke id: `"id": "editor"`.
+    pub static SENT_BY_NO_PARTY = { code: "sent-by-no-party", rule: Some(6), severity: Error };
+}
+
+/// The Chart's parties: its Agent slots and its Gates' invoke ids, in state order.
+pub fn parties(cx: &Ctx) -> (Vec<String>, Vec<String>) {
+    let mut agents: Vec<String> = Vec::new();
+    let mut gates: Vec<String> = Vec::new();
+    for id in cx.machine.ids() {
+        let st = cx.machine.state(id);
+        let key_path = cx
+            .machine
+            .ancestors(id)
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .chain(std::iter::once(id))
+            .filter(|s| cx.machine.state(*s).parent.is_some())
+            .map(|s| cx.machine.state(s).key.clone())
+            .collect::<Vec<_>>()
+            .join(".");
+        let unnamed = st.invokes.iter().filter(|i| i.kind == SlotKind::Gate && i.id.is_none()).count();
+        let mut ordinal = 0;
+        for inv in &st.invokes {
+            if inv.kind == SlotKind::Gate {
+                let gid = match &inv.id {
+                    Some(gid) => gid.clone(),
+                    None if unnamed > 1 => {
+                        ordinal += 1;
+                        format!("{key_path}.{}", ordinal - 1)
+                    }
+                    None => key_path.clone(),
+                };
+                if !gates.contains(&gid) {
+                    gates.push(gid);
+                }
+            } else if inv.kind.is_agent() && !agents.contains(&inv.src) {
+                agents.push(inv.src.clone());
+            }
+        }
+    }
+    (agents, gates)
+}
+
+pub fn check(cx: &Ctx, sink: &mut Sink) {
+    let (agents, gates) = parties(cx);
+    for (path, id) in super::sent_by_reference::sent_bys(cx) {
+        let Some(text) = id.as_str() else { continue };
+        if text.contains("{{") || agents.iter().any(|a| a == text) || gates.iter().any(|g| g == text) {
+            continue;
+        }
+        sink.line(
+            &SENT_BY_NO_PARTY,
+            id.span,
+            &path,
+            format!("sentBy \"{text}\" names no party of this Chart (Agent slots: {}; Gate invoke ids: {})", names(&agents), names(&gates)),
+        );
+    }
+}
