@@ -1,0 +1,152 @@
+//! Data-driven tests of the Chart door.
+//!
+//! Each fixture under `tests/fixtures/door/<folder>/<name>.json` is a Chart with inline
+//! expectations in comment lines, which the harness blanks (same length, so spans hold) before
+//! the door reads the text:
+//!
+//! ```text
+//! { "states": { "a": { "on": { "go": "nowhere" } } } }
+//! //                                 ^ error[unknown-target]
+//! ```
+//!
+//! A caret line points at the column where a diagnostic's primary span starts on the nearest
+//! line above that is not a comment. `// lends: FILE` names the lend manifest (relative to the
+//! fixtures root; default `lends.json`), `// lends: none` runs the door without one. Every
+//! diagnostic must be expected and every expectation met; the full lines are in an insta
+//! snapshot beside, reviewed like code.
+
+use compiler::chart::{admit, LendManifest};
+use compiler::syntax::line_index::LineIndex;
+use std::fmt::Write;
+use std::path::{Path, PathBuf};
+
+fn fixtures_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/door")
+}
+
+#[derive(Debug, PartialEq, Eq, PartialOrd, Ord, Clone)]
+struct Expect {
+    line: u32,
+    column: u32,
+    severity: String,
+    code: String,
+}
+
+/// The text with comment lines blanked, the expectations, and the lends file named.
+fn read_fixture(text: &str) -> (String, Vec<Expect>, Option<String>) {
+    let mut clean = String::with_capacity(text.len());
+    let mut expects = Vec::new();
+    let mut lends = Some("lends.json".to_string());
+    let mut last_code_line = 0u32;
+    for (i, line) in text.split_inclusive('\n').enumerate() {
+        let trimmed = line.trim_start();
+        if let Some(comment) = trimmed.strip_prefix("//") {
+            if let Some(name) = comment.trim().strip_prefix("lends:") {
+                let name = name.trim();
+                lends = if name == "none" { None } else { Some(name.to_string()) };
+            } else if let Some(caret) = line.find('^') {
+                let rest = line[caret..].trim_start_matches('^').trim();
+                let (severity, code) = rest
+                    .split_once('[')
+                    .map(|(s, c)| (s.trim().to_string(), c.trim_end_matches(']').to_string()))
+                    .unwrap_or_else(|| panic!("line {}: an expectation is `^ error[code]`", i + 1));
+                expects.push(Expect {
+                    line: last_code_line,
+                    column: line[..caret].chars().count() as u32 + 1,
+                    severity,
+                    code,
+                });
+            }
+            clean.extend(line.chars().map(|c| if c == '\n' { '\n' } else { ' ' }));
+        } else {
+            last_code_line = i as u32 + 1;
+            clean.push_str(line);
+        }
+    }
+    (clean, expects, lends)
+}
+
+fn run_fixture(path: &Path) -> Result<String, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
+    let (clean, mut expects, lends) = read_fixture(&text);
+    let manifest: Option<LendManifest> = lends.map(|l| {
+        let p = fixtures_root().join(l);
+        let t = std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+        serde_json::from_str(&t).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+    });
+    let admission = admit(&clean, manifest.as_ref());
+    let index = LineIndex::new(&clean);
+    let mut got = Vec::new();
+    let mut snapshot = String::new();
+    for d in &admission.diagnostics {
+        let start = index.position(&clean, d.span.start);
+        let end = index.position(&clean, d.span.end);
+        got.push(Expect { line: start.line, column: start.column, severity: d.severity.as_str().into(), code: d.code.into() });
+        writeln!(
+            snapshot,
+            "{}:{}-{}:{} {}[{}] rule {}: {}",
+            start.line,
+            start.column,
+            end.line,
+            end.column,
+            d.severity.as_str(),
+            d.code,
+            d.rule.map_or("-".to_string(), |r| r.to_string()),
+            d.message
+        )
+        .unwrap();
+        if let Some(help) = &d.help {
+            writeln!(snapshot, "    help: {help}").unwrap();
+        }
+    }
+    if admission.admitted() {
+        snapshot.push_str("admitted\n");
+    }
+    got.sort();
+    expects.sort();
+    if got != expects {
+        return Err(format!(
+            "{}: expectations differ\n  expected: {expects:?}\n  got:      {got:?}\n{snapshot}",
+            path.display()
+        ));
+    }
+    Ok(snapshot)
+}
+
+fn fixture_files() -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut dirs = vec![fixtures_root()];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+            let p = entry.path();
+            if p.is_dir() {
+                dirs.push(p);
+            } else if p.extension().is_some_and(|e| e == "json") && p.parent() != Some(&fixtures_root()) {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn door_fixtures() {
+    let files = fixture_files();
+    assert!(files.len() > 10, "the door's fixtures are missing");
+    let mut failures = Vec::new();
+    for path in files {
+        let name = path.strip_prefix(fixtures_root()).unwrap().with_extension("").to_string_lossy().replace(['/', '\\'], "__");
+        match run_fixture(&path) {
+            Ok(snapshot) => {
+                let mut settings = insta::Settings::clone_current();
+                settings.set_snapshot_path(Path::new(env!("CARGO_MANIFEST_DIR")).join("../snapshots/door"));
+                settings.set_prepend_module_to_snapshot(false);
+                settings.set_input_file(&path);
+                settings.bind(|| insta::assert_snapshot!(name, snapshot));
+            }
+            Err(e) => failures.push(e),
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}

@@ -1,0 +1,3 @@
+//! The compiler's integration tests: one binary (matklad, "Delete Cargo Integration Tests").
+
+mod door_fixtures;
