@@ -1,3 +1,4 @@
 //! The compiler's integration tests: one binary (matklad, "Delete Cargo Integration Tests").
 
 mod door_fixtures;
+mod door_fuzz;
