@@ -102,3 +102,21 @@ pub fn exit_code(summary: Summary, deny_warnings: bool, crashed: bool) -> Exit {
         Exit::Clean
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn summary(errors: usize, warnings: usize) -> Summary {
+        Summary { files: 1, errors, warnings }
+    }
+
+    #[test]
+    fn exit_codes() {
+        assert_eq!(exit_code(summary(0, 0), false, false), Exit::Clean);
+        assert_eq!(exit_code(summary(0, 2), false, false), Exit::Clean);
+        assert_eq!(exit_code(summary(0, 2), true, false), Exit::Refused);
+        assert_eq!(exit_code(summary(1, 0), false, false), Exit::Refused);
+        assert_eq!(exit_code(summary(0, 0), false, true), Exit::Refused);
+    }
+}

@@ -1,6 +1,8 @@
 //! The SARIF 2.1.0 format, for code scanning: one run of the tool `jr2`.
 //!
-//! The driver lists one `reportingDescriptor` per code used (summary and `docs/rules/<code>.md`);
+//! The driver lists one `reportingDescriptor` per code used: its summary, its page as `help`
+//! (Markdown), the page's path in the repository as the property `docs`, and a `helpUri` when
+//! the workspace's Cargo.toml names a `repository` (SARIF requires an absolute URI there);
 //! each result names its rule by id and index, its level, its message, and one physical location
 //! with a region in 1-based lines and character columns (`columnKind: unicodeCodePoints`), plus
 //! byte offsets. Chart paths and door rule numbers go in the result's property bag.
@@ -37,14 +39,18 @@ pub fn log(reports: &[FileReport]) -> Value {
             o.insert("name".into(), json!(code));
             if let Some(rule) = rules::find(code) {
                 o.insert("shortDescription".into(), json!({ "text": rule.summary.trim() }));
-                o.insert("fullDescription".into(), json!({ "text": rules::unindent_doc(rule.doc).trim_end(), "markdown": rule.markdown() }));
+                o.insert("help".into(), json!({ "text": rules::unindent_doc(rule.doc).trim_end(), "markdown": rule.markdown() }));
                 let level = match rule.severity {
                     Severity::Error => "error",
                     Severity::Warning => "warning",
                 };
                 o.insert("defaultConfiguration".into(), json!({ "level": level }));
             }
-            o.insert("helpUri".into(), json!(format!("docs/rules/{code}.md")));
+            // SARIF wants an absolute `helpUri`: only where the repository's address is known.
+            if !INFORMATION_URI.is_empty() {
+                o.insert("helpUri".into(), json!(format!("{}/blob/HEAD/docs/rules/{code}.md", INFORMATION_URI.trim_end_matches('/'))));
+            }
+            o.insert("properties".into(), json!({ "docs": format!("docs/rules/{code}.md") }));
             Value::Object(o)
         })
         .collect();
