@@ -6,7 +6,6 @@ use super::{Exit, Result};
 use compiler::chart::{self, LendManifest};
 use compiler::diagnostics::{self, FileReport, Format, Summary};
 use std::io::{IsTerminal, Write};
-use std::path::PathBuf;
 
 /// `jr2 check [PATH...]`.
 pub fn check(args: CheckArgs) -> Result<Exit> {
@@ -32,7 +31,7 @@ pub fn check(args: CheckArgs) -> Result<Exit> {
 pub fn chart_check(args: ChartCheckArgs) -> Result<Exit> {
     let manifest = input::read_lends(&args.lends)?;
     let text = input::read_text(&args.chart)?;
-    let name = if args.chart == PathBuf::from("-") { "<stdin>".to_string() } else { display(&args.chart) };
+    let name = if args.chart.as_os_str() == "-" { "<stdin>".to_string() } else { display(&args.chart) };
     let reports = check_all(vec![(name, text)], Some(&manifest));
     Ok(finish(&reports, &args.output))
 }

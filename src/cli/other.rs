@@ -6,7 +6,13 @@ use super::{Exit, Result, UsageError};
 use compiler::chart::{briefing, schema};
 use compiler::diagnostics::{self, FileReport, Format};
 use std::io::IsTerminal;
-use std::path::PathBuf;
+
+/// Writes to stdout; a closed pipe (`jr2 schema chart | head`) is not worth a panic.
+fn print_out(text: &str) {
+    use std::io::Write;
+    let mut stdout = std::io::stdout().lock();
+    let _ = stdout.write_all(text.as_bytes()).and_then(|()| stdout.flush());
+}
 
 fn pretty(value: &serde_json::Value) -> Result<String> {
     serde_json::to_string_pretty(value).map_err(|e| UsageError(format!("cannot write JSON: {e}")))
@@ -19,7 +25,7 @@ pub fn schema_chart(args: LendsArg) -> Result<Exit> {
         Some(m) => schema::chart_schema_for(&m.declaration),
         None => schema::chart_schema(),
     };
-    println!("{}", pretty(&value)?);
+    print_out(&(pretty(&value)? + "\n"));
     Ok(Exit::Clean)
 }
 
@@ -27,9 +33,9 @@ pub fn schema_chart(args: LendsArg) -> Result<Exit> {
 pub fn schema_briefing(args: LendsArg) -> Result<Exit> {
     let manifest = input::read_optional_lends(args.lends.as_deref())?;
     let text = briefing::chart_briefing(manifest.as_ref().map(|m| &m.declaration));
-    print!("{text}");
+    print_out(&text);
     if !text.ends_with('\n') {
-        println!();
+        print_out("\n");
     }
     Ok(Exit::Clean)
 }
@@ -39,7 +45,7 @@ pub fn schema_briefing(args: LendsArg) -> Result<Exit> {
 pub fn ir(args: IrArgs) -> Result<Exit> {
     let manifest = input::read_optional_lends(args.lends.as_deref())?;
     let text = input::read_text(&args.chart)?;
-    let name = if args.chart == PathBuf::from("-") { "<stdin>".to_string() } else { display(&args.chart) };
+    let name = if args.chart.as_os_str() == "-" { "<stdin>".to_string() } else { display(&args.chart) };
     let Some(admission) = super::check::admit(&name, &text, manifest.as_ref()) else {
         return Ok(Exit::Refused);
     };
@@ -56,7 +62,7 @@ pub fn ir(args: IrArgs) -> Result<Exit> {
     match admission.machine {
         Some(machine) => {
             let value = serde_json::to_value(&machine).map_err(|e| UsageError(format!("cannot write the IR: {e}")))?;
-            println!("{}", pretty(&value)?);
+            print_out(&(pretty(&value)? + "\n"));
             Ok(Exit::Clean)
         }
         None => {
@@ -70,7 +76,7 @@ pub fn ir(args: IrArgs) -> Result<Exit> {
 pub fn explain(args: ExplainArgs) -> Result<Exit> {
     match compiler::rules::find(&args.code) {
         Some(rule) => {
-            print!("{}", rule.markdown());
+            print_out(&rule.markdown());
             Ok(Exit::Clean)
         }
         None => {
