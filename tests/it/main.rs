@@ -1,1 +1,4 @@
+//! The root package's single integration-test binary.
 
+mod cli;
+mod docs;

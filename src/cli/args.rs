@@ -1,0 +1,135 @@
+//! The command-line grammar (clap derive).
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+
+#[derive(Debug, Parser)]
+#[command(name = "jr2", version, about = "Checks jr2 Machines and Charts", propagate_version = true)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Checks Charts (`.json`) and Machines (`.ts`) under the paths.
+    Check(CheckArgs),
+    /// The Chart door.
+    Chart {
+        #[command(subcommand)]
+        command: ChartCommand,
+    },
+    /// The Chart grammar as JSON Schema, and its briefing.
+    Schema {
+        #[command(subcommand)]
+        command: SchemaCommand,
+    },
+    /// Prints the compiled IR of a Chart as JSON.
+    Ir(IrArgs),
+    /// Prints the documentation of a diagnostic code.
+    Explain(ExplainArgs),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ChartCommand {
+    /// Admits or refuses one Chart against one Open body (planner output).
+    Check(ChartCheckArgs),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum SchemaCommand {
+    /// Prints the Chart grammar (JSON Schema, Draft 2020-12), narrowed to one Open body with --lends.
+    Chart(LendsArg),
+    /// Prints the Chart briefing text.
+    Briefing(LendsArg),
+}
+
+/// Output options shared by the checking commands.
+#[derive(Debug, Args)]
+pub struct OutputArgs {
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = FormatArg::Human)]
+    pub format: FormatArg,
+    /// Exit with 1 on warnings too.
+    #[arg(long)]
+    pub deny_warnings: bool,
+    /// When to colour human output (NO_COLOR is honoured with `auto`).
+    #[arg(long, value_enum, default_value_t = ColorArg::Auto)]
+    pub color: ColorArg,
+}
+
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// Instance folders, `.json` Chart files or `.ts` Machine files.
+    #[arg(default_value = ".")]
+    pub paths: Vec<PathBuf>,
+    /// The lend manifest of the Open body the Charts are checked against.
+    #[arg(long, value_name = "LENDS.json")]
+    pub lends: Option<PathBuf>,
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct ChartCheckArgs {
+    /// The Chart file; `-` reads it from stdin.
+    #[arg(value_name = "CHART.json")]
+    pub chart: PathBuf,
+    /// The lend manifest of the Open body.
+    #[arg(long, value_name = "LENDS.json")]
+    pub lends: PathBuf,
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct LendsArg {
+    /// The lend manifest of one Open body.
+    #[arg(long, value_name = "LENDS.json")]
+    pub lends: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct IrArgs {
+    /// The Chart file; `-` reads it from stdin.
+    #[arg(value_name = "CHART.json")]
+    pub chart: PathBuf,
+    /// The lend manifest of the Open body.
+    #[arg(long, value_name = "LENDS.json")]
+    pub lends: Option<PathBuf>,
+    /// When to colour the diagnostics of a refused Chart.
+    #[arg(long, value_enum, default_value_t = ColorArg::Auto)]
+    pub color: ColorArg,
+}
+
+#[derive(Debug, Args)]
+pub struct ExplainArgs {
+    /// A diagnostic code, such as `json-syntax`.
+    pub code: String,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum FormatArg {
+    Human,
+    Json,
+    Sarif,
+    Github,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ColorArg {
+    Auto,
+    Always,
+    Never,
+}
+
+impl ColorArg {
+    /// Whether to colour a stream: `auto` colours a terminal unless NO_COLOR is set (non-empty).
+    pub fn enabled(self, is_terminal: bool) -> bool {
+        match self {
+            ColorArg::Always => true,
+            ColorArg::Never => false,
+            ColorArg::Auto => is_terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
+        }
+    }
+}

@@ -1,0 +1,121 @@
+//! `jr2 check` and `jr2 chart check`: the Chart door over files, one report per file.
+
+use super::args::{ChartCheckArgs, CheckArgs, FormatArg, OutputArgs};
+use super::input::{self, display};
+use super::{Exit, Result};
+use compiler::chart::{self, LendManifest};
+use compiler::diagnostics::{self, FileReport, Format, Summary};
+use std::io::{IsTerminal, Write};
+
+/// `jr2 check [PATH...]`.
+pub fn check(args: CheckArgs) -> Result<Exit> {
+    let manifest = input::read_optional_lends(args.lends.as_deref())?;
+    let inputs = input::collect(&args.paths)?;
+    if !inputs.machines.is_empty() {
+        let n = inputs.machines.len();
+        eprintln!(
+            "note: Machines (.ts) are not checked yet; skipped {n} file{}",
+            if n == 1 { "" } else { "s" }
+        );
+    }
+    // Read every file first, so an unreadable one stops the run before any output.
+    let mut texts = Vec::with_capacity(inputs.charts.len());
+    for path in &inputs.charts {
+        texts.push((display(path), input::read_text(path)?));
+    }
+    let reports = check_all(texts, manifest.as_ref());
+    Ok(finish(&reports, &args.output))
+}
+
+/// `jr2 chart check CHART.json --lends LENDS.json`.
+pub fn chart_check(args: ChartCheckArgs) -> Result<Exit> {
+    let manifest = input::read_lends(&args.lends)?;
+    let text = input::read_text(&args.chart)?;
+    let name = if args.chart.as_os_str() == "-" { "<stdin>".to_string() } else { display(&args.chart) };
+    let reports = check_all(vec![(name, text)], Some(&manifest));
+    Ok(finish(&reports, &args.output))
+}
+
+/// Admits one Chart text. A panic in the door is a bug; it is reported, not a crash.
+pub fn admit(path: &str, text: &str, manifest: Option<&LendManifest>) -> Option<chart::Admission> {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| chart::admit(text, manifest))) {
+        Ok(admission) => Some(admission),
+        Err(_) => {
+            eprintln!("jr2: internal error while checking {path}; this is a bug in jr2, please report it");
+            None
+        }
+    }
+}
+
+/// Checks the texts on up to two threads (or as many as the machine has), keeping their order.
+fn check_all(texts: Vec<(String, String)>, manifest: Option<&LendManifest>) -> Vec<(FileReport, bool)> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, 8);
+    let check_one = |(path, text): (String, String)| -> (FileReport, bool) {
+        match admit(&path, &text, manifest) {
+            Some(a) => (FileReport { path, text, diagnostics: a.diagnostics }, true),
+            None => (FileReport { path, text, diagnostics: Vec::new() }, false),
+        }
+    };
+    if threads == 1 || texts.len() < 2 {
+        return texts.into_iter().map(check_one).collect();
+    }
+    let chunk = texts.len().div_ceil(threads);
+    let mut chunks: Vec<Vec<(String, String)>> = Vec::new();
+    let mut rest = texts.into_iter().peekable();
+    while rest.peek().is_some() {
+        chunks.push(rest.by_ref().take(chunk).collect());
+    }
+    std::thread::scope(|s| {
+        let handles: Vec<_> = chunks
+            .into_iter()
+            .map(|c| s.spawn(move || c.into_iter().map(check_one).collect::<Vec<_>>()))
+            .collect();
+        // `admit` panics are caught inside `check_one`, so a join error cannot happen; should
+        // one, its files are simply missing from the run rather than crashing it.
+        handles.into_iter().flat_map(|h| h.join().unwrap_or_default()).collect()
+    })
+}
+
+/// Prints the reports in the chosen format and picks the exit code.
+fn finish(checked: &[(FileReport, bool)], output: &OutputArgs) -> Exit {
+    let crashed = checked.iter().any(|(_, ok)| !ok);
+    let reports: Vec<FileReport> = checked.iter().map(|(r, _)| r.clone()).collect();
+    let format = match output.format {
+        FormatArg::Human => Format::Human { color: output.color.enabled(std::io::stdout().is_terminal()) },
+        FormatArg::Json => Format::Json,
+        FormatArg::Sarif => Format::Sarif,
+        FormatArg::Github => Format::Github,
+    };
+    let text = diagnostics::render(format, &reports);
+    let mut stdout = std::io::stdout().lock();
+    // A closed stdout (`jr2 check | head`) is not an error worth a panic.
+    let _ = stdout.write_all(text.as_bytes()).and_then(|()| stdout.flush());
+    exit_code(Summary::of(&reports), output.deny_warnings, crashed)
+}
+
+/// The exit code of a run: 1 on an error (or a warning under `--deny-warnings`, or a crash).
+pub fn exit_code(summary: Summary, deny_warnings: bool, crashed: bool) -> Exit {
+    if summary.errors > 0 || (deny_warnings && summary.warnings > 0) || crashed {
+        Exit::Refused
+    } else {
+        Exit::Clean
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn summary(errors: usize, warnings: usize) -> Summary {
+        Summary { files: 1, errors, warnings }
+    }
+
+    #[test]
+    fn exit_codes() {
+        assert_eq!(exit_code(summary(0, 0), false, false), Exit::Clean);
+        assert_eq!(exit_code(summary(0, 2), false, false), Exit::Clean);
+        assert_eq!(exit_code(summary(0, 2), true, false), Exit::Refused);
+        assert_eq!(exit_code(summary(1, 0), false, false), Exit::Refused);
+        assert_eq!(exit_code(summary(0, 0), false, true), Exit::Refused);
+    }
+}

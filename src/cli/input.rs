@@ -1,0 +1,141 @@
+//! Reading what the commands are given: Chart texts, lend manifests, and the paths `check` walks.
+
+use super::{Result, UsageError};
+use compiler::chart::LendManifest;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+/// A path as shown to the user: as given, without a leading `./`, with `/` separators.
+pub fn display(path: &Path) -> String {
+    let text = path.to_string_lossy().replace('\\', "/");
+    let mut s = text.as_str();
+    while let Some(rest) = s.strip_prefix("./") {
+        s = rest;
+    }
+    if s.is_empty() { ".".to_string() } else { s.to_string() }
+}
+
+/// A file's text, UTF-8; `-` reads stdin.
+pub fn read_text(path: &Path) -> Result<String> {
+    if path == Path::new("-") {
+        let mut bytes = Vec::new();
+        std::io::stdin().read_to_end(&mut bytes).map_err(|e| UsageError(format!("cannot read stdin: {e}")))?;
+        return String::from_utf8(bytes).map_err(|_| UsageError("stdin is not UTF-8 text".to_string()));
+    }
+    let bytes = std::fs::read(path).map_err(|e| UsageError(format!("cannot read {}: {e}", display(path))))?;
+    String::from_utf8(bytes).map_err(|_| UsageError(format!("cannot read {}: not UTF-8 text", display(path))))
+}
+
+/// A lend manifest; a bad one names the file and serde's line and column.
+pub fn read_lends(path: &Path) -> Result<LendManifest> {
+    let text = read_text(path)?;
+    serde_json::from_str(&text).map_err(|e| UsageError(format!("bad lend manifest {}: {e}", display(path))))
+}
+
+/// An optional lend manifest.
+pub fn read_optional_lends(path: Option<&Path>) -> Result<Option<LendManifest>> {
+    path.map(read_lends).transpose()
+}
+
+/// What `check` found under its paths.
+#[derive(Debug, Default)]
+pub struct Inputs {
+    /// Chart files, in order: each path's files sorted, paths in the order given, no repeats.
+    pub charts: Vec<PathBuf>,
+    /// Machine files (`.ts`), which are not checked yet.
+    pub machines: Vec<PathBuf>,
+}
+
+/// Walks the paths: a `.json` file is a Chart, a `.ts` file a Machine, a folder is walked.
+pub fn collect(paths: &[PathBuf]) -> Result<Inputs> {
+    let mut inputs = Inputs::default();
+    for path in paths {
+        let meta = std::fs::metadata(path).map_err(|e| UsageError(format!("cannot read {}: {e}", display(path))))?;
+        if meta.is_dir() {
+            walk(path, &mut inputs)?;
+        } else if has_ext(path, "json") {
+            inputs.charts.push(path.clone());
+        } else if has_ext(path, "ts") {
+            inputs.machines.push(path.clone());
+        } else {
+            return Err(UsageError(format!(
+                "cannot check {}: not a Chart (.json), a Machine (.ts) or a folder",
+                display(path)
+            )));
+        }
+    }
+    let mut seen = std::collections::HashSet::new();
+    inputs.charts.retain(|p| seen.insert(p.clone()));
+    Ok(inputs)
+}
+
+fn has_ext(path: &Path, ext: &str) -> bool {
+    path.extension().is_some_and(|e| e == ext)
+}
+
+/// Whether a walked `.json` file is a Chart, not a manifest or tool config.
+fn is_chart_name(name: &str) -> bool {
+    name.ends_with(".json")
+        && !name.ends_with(".lends.json")
+        && name != "lends.json"
+        && !name.starts_with("package")
+        && !name.starts_with("tsconfig")
+}
+
+fn skipped_dir(name: &str) -> bool {
+    name.starts_with('.') || name == "node_modules" || name == "target"
+}
+
+fn walk(dir: &Path, inputs: &mut Inputs) -> Result<()> {
+    let read = std::fs::read_dir(dir).map_err(|e| UsageError(format!("cannot read {}: {e}", display(dir))))?;
+    let mut entries: Vec<(String, PathBuf, bool)> = Vec::new();
+    for entry in read {
+        let entry = entry.map_err(|e| UsageError(format!("cannot read {}: {e}", display(dir))))?;
+        let path = entry.path();
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let Ok(file_type) = entry.file_type() else { continue };
+        let is_dir = if file_type.is_symlink() {
+            // A symlink to a file is followed; to a folder, not (no cycles); a dangling one is skipped.
+            match std::fs::metadata(&path) {
+                Ok(meta) if meta.is_file() => false,
+                _ => continue,
+            }
+        } else {
+            file_type.is_dir()
+        };
+        entries.push((name, path, is_dir));
+    }
+    entries.sort_by(|a, b| a.0.cmp(&b.0));
+    for (name, path, is_dir) in entries {
+        if is_dir {
+            if !skipped_dir(&name) {
+                walk(&path, inputs)?;
+            }
+        } else if is_chart_name(&name) {
+            inputs.charts.push(path);
+        } else if name.ends_with(".ts") && !name.ends_with(".d.ts") {
+            inputs.machines.push(path);
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chart_names() {
+        assert!(is_chart_name("notes.json"));
+        for name in ["lends.json", "x.lends.json", "package.json", "package-lock.json", "tsconfig.base.json", "a.ts"] {
+            assert!(!is_chart_name(name), "{name}");
+        }
+    }
+
+    #[test]
+    fn display_strips_dot_slash() {
+        assert_eq!(display(Path::new("./a/b.json")), "a/b.json");
+        assert_eq!(display(Path::new(".")), ".");
+        assert_eq!(display(Path::new("./")), ".");
+    }
+}

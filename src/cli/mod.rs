@@ -1,0 +1,53 @@
+//! The commands of `jr2`, one module each; `args` is the clap grammar.
+
+pub mod args;
+mod check;
+mod input;
+mod other;
+
+use args::{Cli, Command, SchemaCommand};
+use std::fmt;
+use std::process::ExitCode;
+
+/// The process's exit status, as the contract numbers it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Exit {
+    /// No error (warnings allowed unless `--deny-warnings`).
+    Clean = 0,
+    /// An error diagnostic: the input was refused.
+    Refused = 1,
+    /// A usage error or an unreadable path.
+    Usage = 2,
+}
+
+impl From<Exit> for ExitCode {
+    fn from(e: Exit) -> ExitCode {
+        ExitCode::from(e as u8)
+    }
+}
+
+/// A failure that ends the command with exit code 2: a message for stderr.
+#[derive(Debug)]
+pub struct UsageError(pub String);
+
+impl fmt::Display for UsageError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for UsageError {}
+
+pub type Result<T> = std::result::Result<T, UsageError>;
+
+/// Runs one command.
+pub fn run(cli: Cli) -> Result<Exit> {
+    match cli.command {
+        Command::Check(a) => check::check(a),
+        Command::Chart { command: args::ChartCommand::Check(a) } => check::chart_check(a),
+        Command::Schema { command: SchemaCommand::Chart(a) } => other::schema_chart(a),
+        Command::Schema { command: SchemaCommand::Briefing(a) } => other::schema_briefing(a),
+        Command::Ir(a) => other::ir(a),
+        Command::Explain(a) => other::explain(a),
+    }
+}

@@ -1,0 +1,87 @@
+//! `jr2 schema`, `jr2 ir` and `jr2 explain`.
+
+use super::args::{ExplainArgs, IrArgs, LendsArg};
+use super::input::{self, display};
+use super::{Exit, Result, UsageError};
+use compiler::chart::{briefing, schema};
+use compiler::diagnostics::{self, FileReport, Format};
+use std::io::IsTerminal;
+
+/// Writes to stdout; a closed pipe (`jr2 schema chart | head`) is not worth a panic.
+fn print_out(text: &str) {
+    use std::io::Write;
+    let mut stdout = std::io::stdout().lock();
+    let _ = stdout.write_all(text.as_bytes()).and_then(|()| stdout.flush());
+}
+
+fn pretty(value: &serde_json::Value) -> Result<String> {
+    serde_json::to_string_pretty(value).map_err(|e| UsageError(format!("cannot write JSON: {e}")))
+}
+
+/// `jr2 schema chart [--lends L]`.
+pub fn schema_chart(args: LendsArg) -> Result<Exit> {
+    let manifest = input::read_optional_lends(args.lends.as_deref())?;
+    let value = match &manifest {
+        Some(m) => schema::chart_schema_for(&m.declaration),
+        None => schema::chart_schema(),
+    };
+    print_out(&(pretty(&value)? + "\n"));
+    Ok(Exit::Clean)
+}
+
+/// `jr2 schema briefing [--lends L]`.
+pub fn schema_briefing(args: LendsArg) -> Result<Exit> {
+    let manifest = input::read_optional_lends(args.lends.as_deref())?;
+    let text = briefing::chart_briefing(manifest.as_ref().map(|m| &m.declaration));
+    print_out(&text);
+    if !text.ends_with('\n') {
+        print_out("\n");
+    }
+    Ok(Exit::Clean)
+}
+
+/// `jr2 ir CHART.json [--lends L]`: the IR of an admitted Chart; a refused one's diagnostics go
+/// to stderr.
+pub fn ir(args: IrArgs) -> Result<Exit> {
+    let manifest = input::read_optional_lends(args.lends.as_deref())?;
+    let text = input::read_text(&args.chart)?;
+    let name = if args.chart.as_os_str() == "-" { "<stdin>".to_string() } else { display(&args.chart) };
+    let Some(admission) = super::check::admit(&name, &text, manifest.as_ref()) else {
+        return Ok(Exit::Refused);
+    };
+    let admitted = admission.admitted();
+    let has_diagnostics = !admission.diagnostics.is_empty();
+    let report = FileReport { path: name.clone(), text, diagnostics: admission.diagnostics };
+    if has_diagnostics {
+        let color = args.color.enabled(std::io::stderr().is_terminal());
+        eprint!("{}", diagnostics::render(Format::Human { color }, std::slice::from_ref(&report)));
+    }
+    if !admitted {
+        return Ok(Exit::Refused);
+    }
+    match admission.machine {
+        Some(machine) => {
+            let value = serde_json::to_value(&machine).map_err(|e| UsageError(format!("cannot write the IR: {e}")))?;
+            print_out(&(pretty(&value)? + "\n"));
+            Ok(Exit::Clean)
+        }
+        None => {
+            eprintln!("jr2: {name} was admitted but the door produced no IR for it");
+            Ok(Exit::Refused)
+        }
+    }
+}
+
+/// `jr2 explain CODE`.
+pub fn explain(args: ExplainArgs) -> Result<Exit> {
+    match compiler::rules::find(&args.code) {
+        Some(rule) => {
+            print_out(&rule.markdown());
+            Ok(Exit::Clean)
+        }
+        None => {
+            let known: Vec<&str> = compiler::rules::all().iter().map(|r| r.code).collect();
+            Err(UsageError(format!("unknown code `{}`; known codes: {}", args.code, known.join(", "))))
+        }
+    }
+}

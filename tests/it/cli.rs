@@ -1,0 +1,244 @@
+//! The `jr2` binary at its edges: exit codes, output formats, the folder walk.
+//!
+//! These assert on codes and exit codes, not on full texts, so they hold while the door grows;
+//! `json-syntax` is the one rule asserted by name.
+
+use serde_json::Value;
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+fn fixtures() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests").join("fixtures")
+}
+
+/// Runs `jr2` in `tests/fixtures/cli` with NO_COLOR set and no terminal.
+fn jr2(args: &[&str]) -> Output {
+    jr2_with_stdin(args, "")
+}
+
+fn jr2_with_stdin(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_jr2"))
+        .args(args)
+        .current_dir(fixtures().join("cli"))
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run jr2");
+    child.stdin.take().expect("stdin").write_all(stdin.as_bytes()).expect("write stdin");
+    child.wait_with_output().expect("wait for jr2")
+}
+
+fn code(o: &Output) -> i32 {
+    o.status.code().expect("jr2 exited with a code, not a signal")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).expect("stdout is UTF-8")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).expect("stderr is UTF-8")
+}
+
+fn json(o: &Output) -> Value {
+    serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("stdout is not one JSON document: {e}\n{}", stdout(o)))
+}
+
+fn codes(doc: &Value) -> Vec<String> {
+    doc["diagnostics"].as_array().expect("diagnostics").iter().map(|d| d["code"].as_str().expect("code").to_string()).collect()
+}
+
+#[test]
+fn malformed_chart_is_refused_with_json_syntax() {
+    let o = jr2(&["check", "malformed.json", "--format", "json"]);
+    assert_eq!(code(&o), 1, "{}", stderr(&o));
+    let doc = json(&o);
+    assert!(codes(&doc).contains(&"json-syntax".to_string()), "{doc}");
+    let d = &doc["diagnostics"][0];
+    assert_eq!(d["file"], "malformed.json");
+    assert_eq!(d["severity"], "error");
+    assert!(d["range"]["start"]["line"].as_u64().is_some_and(|l| l >= 1));
+    assert!(d["range"]["start"]["column"].as_u64().is_some_and(|c| c >= 1));
+    assert_eq!(d["byte_range"].as_array().map(Vec::len), Some(2));
+    assert_eq!(doc["summary"]["files"], 1);
+    assert!(doc["summary"]["errors"].as_u64().is_some_and(|n| n >= 1));
+}
+
+#[test]
+fn human_output_names_the_code_and_summarises() {
+    let o = jr2(&["check", "malformed.json"]);
+    assert_eq!(code(&o), 1);
+    let out = stdout(&o);
+    assert!(out.contains("error[json-syntax]: "), "{out}");
+    assert!(out.contains("malformed.json:"), "{out}");
+    assert!(out.trim_end().lines().last().is_some_and(|l| l.starts_with("error: ") && l.ends_with("in 1 file")), "{out}");
+    assert!(!out.contains('\x1b'), "no colour without a terminal");
+}
+
+#[test]
+fn colour_always_colours() {
+    let o = jr2(&["check", "malformed.json", "--color", "always"]);
+    assert!(stdout(&o).contains('\x1b'));
+}
+
+#[test]
+fn missing_path_is_a_usage_error() {
+    let o = jr2(&["check", "no/such/chart.json"]);
+    assert_eq!(code(&o), 2);
+    assert!(stderr(&o).contains("no/such/chart.json"), "{}", stderr(&o));
+    assert!(o.stdout.is_empty());
+}
+
+#[test]
+fn non_utf8_file_is_a_usage_error() {
+    let o = jr2(&["check", "not-utf8.json"]);
+    assert_eq!(code(&o), 2);
+    assert!(stderr(&o).contains("UTF-8"), "{}", stderr(&o));
+}
+
+#[test]
+fn a_file_of_another_kind_is_a_usage_error() {
+    let o = jr2(&["check", "instance/workflows/notes/../../package.json/.."]);
+    assert_eq!(code(&o), 2);
+}
+
+#[test]
+fn folder_walk_skips_manifests_vendored_and_hidden_folders() {
+    let o = jr2(&["check", "instance", "--format", "json"]);
+    assert_eq!(code(&o), 0, "{}\n{}", stdout(&o), stderr(&o));
+    let doc = json(&o);
+    assert_eq!(doc["summary"]["files"], 1, "only workflows/notes/ok.json is a Chart: {doc}");
+    assert!(stderr(&o).contains("Machines (.ts) are not checked yet"), "{}", stderr(&o));
+}
+
+#[test]
+fn a_machine_alone_is_noted_not_failed() {
+    let o = jr2(&["check", "instance/workflows/fix-tests.ts"]);
+    assert_eq!(code(&o), 0);
+    assert!(stderr(&o).contains("Machines (.ts) are not checked yet"));
+    assert!(stdout(&o).contains("checked 0 files: no problems"), "{}", stdout(&o));
+}
+
+#[test]
+fn check_with_lends_uses_the_manifest() {
+    let o = jr2(&["check", "instance", "--lends", "lends.json", "--format", "json"]);
+    assert_eq!(code(&o), 0, "{}", stdout(&o));
+}
+
+#[test]
+fn bad_lends_file_is_a_usage_error_naming_the_file_and_position() {
+    let o = jr2(&["check", "instance", "--lends", "bad.lends.json"]);
+    assert_eq!(code(&o), 2);
+    let err = stderr(&o);
+    assert!(err.contains("bad.lends.json") && err.contains("line 1 column"), "{err}");
+    let o = jr2(&["schema", "chart", "--lends", "missing.lends.json"]);
+    assert_eq!(code(&o), 2);
+}
+
+#[test]
+fn explain_known_and_unknown_codes() {
+    let o = jr2(&["explain", "json-syntax"]);
+    assert_eq!(code(&o), 0);
+    assert!(stdout(&o).starts_with("# `json-syntax`"), "{}", stdout(&o));
+    let o = jr2(&["explain", "no-such-code"]);
+    assert_eq!(code(&o), 2);
+    let err = stderr(&o);
+    assert!(err.contains("unknown code") && err.contains("known codes:") && err.contains("json-syntax"), "{err}");
+}
+
+#[test]
+fn sarif_is_version_2_1_0_with_the_rule() {
+    let o = jr2(&["check", "malformed.json", "--format", "sarif"]);
+    assert_eq!(code(&o), 1);
+    let doc = json(&o);
+    assert_eq!(doc["version"], "2.1.0");
+    let run = &doc["runs"][0];
+    assert_eq!(run["tool"]["driver"]["name"], "jr2");
+    let results = run["results"].as_array().expect("results");
+    assert!(results.iter().any(|r| r["ruleId"] == "json-syntax" && r["level"] == "error"));
+    let rules = run["tool"]["driver"]["rules"].as_array().expect("rules");
+    assert!(rules.iter().any(|r| r["id"] == "json-syntax" && r["properties"]["docs"] == "docs/rules/json-syntax.md"));
+}
+
+fn drop_pattern(v: &mut Value, pattern: &str) {
+    match v {
+        Value::Object(o) => {
+            if o.get("pattern").and_then(Value::as_str) == Some(pattern) {
+                o.remove("pattern");
+            }
+            o.values_mut().for_each(|x| drop_pattern(x, pattern));
+        }
+        Value::Array(xs) => xs.iter_mut().for_each(|x| drop_pattern(x, pattern)),
+        _ => {}
+    }
+}
+
+#[test]
+fn sarif_validates_against_the_sarif_2_1_0_schema() {
+    let schema_text = std::fs::read_to_string(fixtures().join("sarif-schema-2.1.0.json")).expect("the vendored schema");
+    let mut schema: Value = serde_json::from_str(&schema_text).expect("the schema is JSON");
+    // The published schema's `language` patterns have a stray `]`, which the draft-04
+    // meta-schema's `regex` format refuses; jr2 writes no `language`, so drop those patterns.
+    drop_pattern(&mut schema, "^[a-zA-Z]{2}|^[a-zA-Z]{2}-[a-zA-Z]{2}]?$");
+    let validator = jsonschema::draft4::options().should_validate_formats(true).build(&schema).expect("a valid schema");
+    for args in [&["check", "malformed.json", "--format", "sarif"][..], &["check", "instance", "--format", "sarif"][..]] {
+        let o = jr2(args);
+        let doc = json(&o);
+        let errors: Vec<String> = validator.iter_errors(&doc).map(|e| format!("{} at {}", e, e.instance_path())).collect();
+        assert!(errors.is_empty(), "{args:?}: {errors:#?}\n{doc}");
+    }
+}
+
+#[test]
+fn github_lines_are_workflow_commands() {
+    let o = jr2(&["check", "malformed.json", "--format", "github"]);
+    assert_eq!(code(&o), 1);
+    let out = stdout(&o);
+    assert!(!out.is_empty());
+    for line in out.lines() {
+        assert!(line.starts_with("::error file=malformed.json,line="), "{line}");
+        assert!(line.contains(",title=json-syntax::"), "{line}");
+    }
+}
+
+#[test]
+fn chart_check_requires_lends_and_reads_stdin() {
+    let o = jr2(&["chart", "check", "malformed.json"]);
+    assert_eq!(code(&o), 2, "clap's usage error");
+    let text = std::fs::read_to_string(fixtures().join("cli/malformed.json")).expect("fixture");
+    let o = jr2_with_stdin(&["chart", "check", "-", "--lends", "lends.json", "--format", "json"], &text);
+    assert_eq!(code(&o), 1);
+    let doc = json(&o);
+    assert_eq!(doc["diagnostics"][0]["file"], "<stdin>");
+    assert!(codes(&doc).contains(&"json-syntax".to_string()));
+}
+
+#[test]
+fn schema_commands_print() {
+    let o = jr2(&["schema", "chart"]);
+    assert_eq!(code(&o), 0);
+    assert!(json(&o).is_object());
+    let o = jr2(&["schema", "chart", "--lends", "lends.json"]);
+    assert_eq!(code(&o), 0);
+    assert!(json(&o).is_object());
+    let o = jr2(&["schema", "briefing", "--lends", "lends.json"]);
+    assert_eq!(code(&o), 0);
+}
+
+#[test]
+fn ir_of_a_refused_chart_prints_diagnostics_on_stderr() {
+    let o = jr2(&["ir", "malformed.json"]);
+    assert_eq!(code(&o), 1);
+    assert!(o.stdout.is_empty());
+    assert!(stderr(&o).contains("error[json-syntax]"), "{}", stderr(&o));
+}
+
+#[test]
+fn unknown_flag_and_format_are_usage_errors() {
+    assert_eq!(code(&jr2(&["check", "--format", "xml"])), 2);
+    assert_eq!(code(&jr2(&["check", "--nope"])), 2);
+    assert_eq!(code(&jr2(&["frobnicate"])), 2);
+}

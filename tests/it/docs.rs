@@ -1,0 +1,99 @@
+//! `docs/rules/` is generated from the rules' doc comments: one page per code and an index.
+//!
+//! This test fails when a page differs from `Rule::markdown()` or when a page names no known
+//! code. `JR2_BLESS=1 cargo test --test it docs` rewrites the pages and removes stale ones.
+
+use compiler::rules::{self, Rule};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+fn rules_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("docs").join("rules")
+}
+
+/// The index page: one row per rule.
+fn index(all: &[&'static Rule]) -> String {
+    let mut out = String::from(
+        "# Diagnostic codes\n\n\
+         Generated from the rules' doc comments by `tests/it/docs.rs` \
+         (`JR2_BLESS=1 cargo test --test it docs`); `jr2 explain CODE` prints the same pages.\n\n\
+         | code | rule | severity | summary |\n| --- | --- | --- | --- |\n",
+    );
+    for r in all {
+        let rule = r.rule.map_or_else(|| "-".to_string(), |n| n.to_string());
+        let summary = r.summary.trim().replace('|', "\\|");
+        out.push_str(&format!("| [`{0}`]({0}.md) | {rule} | {1} | {summary} |\n", r.code, r.severity.as_str()));
+    }
+    out
+}
+
+/// Every file `docs/rules/` should hold, by name.
+fn expected() -> BTreeMap<String, String> {
+    let all = rules::all();
+    let mut files: BTreeMap<String, String> = all.iter().map(|r| (format!("{}.md", r.code), r.markdown())).collect();
+    files.insert("README.md".to_string(), index(&all));
+    files
+}
+
+#[test]
+fn rule_docs_are_generated_from_the_rules() {
+    let dir = rules_dir();
+    let bless = std::env::var_os("JR2_BLESS").is_some_and(|v| v == "1");
+    let expected = expected();
+    let present: Vec<String> = match std::fs::read_dir(&dir) {
+        Ok(entries) => entries
+            .filter_map(|e| e.ok())
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|n| n.ends_with(".md"))
+            .collect(),
+        Err(_) => Vec::new(),
+    };
+    let mut problems = Vec::new();
+    if bless {
+        std::fs::create_dir_all(&dir).expect("create docs/rules");
+    }
+    for name in &present {
+        if !expected.contains_key(name) {
+            if bless {
+                std::fs::remove_file(dir.join(name)).expect("remove a stale page");
+            } else {
+                problems.push(format!("docs/rules/{name} names no known code (stale)"));
+            }
+        }
+    }
+    for (name, text) in &expected {
+        let path = dir.join(name);
+        let current = std::fs::read_to_string(&path).ok();
+        if current.as_deref() == Some(text.as_str()) {
+            continue;
+        }
+        if bless {
+            std::fs::write(&path, text).expect("write a page");
+        } else if current.is_none() {
+            problems.push(format!("docs/rules/{name} is missing"));
+        } else {
+            problems.push(format!("docs/rules/{name} differs from the rule's doc comment"));
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "{}\nrun `JR2_BLESS=1 cargo test --test it docs` to regenerate docs/rules/",
+        problems.join("\n")
+    );
+}
+
+#[test]
+fn every_code_is_kebab_case_and_unique() {
+    let all = rules::all();
+    let mut codes: Vec<&str> = all.iter().map(|r| r.code).collect();
+    for code in &codes {
+        assert!(
+            !code.is_empty() && code.split('-').all(|w| !w.is_empty() && w.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())),
+            "{code} is not kebab-case"
+        );
+    }
+    let n = codes.len();
+    codes.sort_unstable();
+    codes.dedup();
+    assert_eq!(codes.len(), n, "duplicate codes");
+}
