@@ -43,8 +43,14 @@ pub fn check(cx: &Ctx, sink: &mut Sink) {
         } else {
             format!("\"{target}\" names no state beside {}; its siblings: {}", cx.doc(*source), names(&siblings))
         };
+        let children: Vec<&str> = m.state(*source).children.iter().map(|c| m.state(*c).key.as_str()).collect();
+        let candidates = match target.chars().next() {
+            Some('.') => children,
+            Some('#') => Vec::new(),
+            _ => siblings,
+        };
         let d = sink.line(&UNKNOWN_TARGET, *span, path, text);
-        if let Some(close) = closest(target.trim_start_matches(['#', '.']), &siblings) {
+        if let Some(close) = closest(target.trim_start_matches(['#', '.']), &candidates) {
             d.help = Some(format!("did you mean \"{close}\"?"));
         }
     }
@@ -52,6 +58,9 @@ pub fn check(cx: &Ctx, sink: &mut Sink) {
 
 /// The name closest to `name` by edit distance, if it is close enough to be a typo.
 pub fn closest<'a>(name: &str, candidates: &[&'a str]) -> Option<&'a str> {
+    if name.is_empty() {
+        return None;
+    }
     candidates
         .iter()
         .map(|c| (levenshtein(name, c), *c))
