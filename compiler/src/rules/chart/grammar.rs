@@ -630,6 +630,10 @@ mod tests {
             r#"{ "states": { "x": {} }, "events": { "a.b": { "input": {} } } }"#,
             r#"{ "states": { "x": {} }, "agents": { "a": 1 } }"#,
             r#"{ "states": { "x": { "description": null } } }"#,
+            r#"{ "states": { "a\n": {} } }"#,
+            r#"{ "states": { "a": { "after": { "5s\n": "a" } } } }"#,
+            r#"{ "states": { "a": { "entry": { "assign": { "x\n": 1 } } } } }"#,
+            r#"{ "states": { "é": {} } }"#,
         ];
         let long_name = format!(r#"{{ "states": {{ "{}": {{}} }} }}"#, "a".repeat(65));
         let max_name = format!(r#"{{ "states": {{ "{}": {{}} }} }}"#, "a".repeat(64));
@@ -645,6 +649,103 @@ mod tests {
             let schema_ok = validator.is_valid(&parsed.value.to_value());
             assert_eq!(rule_ok, schema_ok, "rule and schema disagree on {text}: rule {:?}", messages(text));
         }
+    }
+
+    /// Every value of every good Chart replaced by each of a few values, every key removed, an
+    /// unknown key added to every object: the rule and the schema agree on each mutant.
+    #[test]
+    fn the_rule_and_the_schema_agree_on_mutants() {
+        use serde_json::{json, Value};
+        let validator = jsonschema::draft202012::new(&chart_schema()).unwrap();
+        let replacements = [
+            json!(null),
+            json!(1),
+            json!(true),
+            json!("x"),
+            json!("final"),
+            json!("jr2.sentBy"),
+            json!("a.b"),
+            json!("5d"),
+            json!([]),
+            json!([1]),
+            json!(["x"]),
+            json!({}),
+            json!({ "$ref": 1 }),
+            json!({ "$ref": "context.x" }),
+            json!({ "type": "x" }),
+            json!({ "type": "jr2.ready", "params": {} }),
+            json!({ "not": "x" }),
+            json!({ "assign": { "x": 1 } }),
+            json!({ "a": {} }),
+            json!({ "src": "x" }),
+        ];
+        fn paths(v: &Value, at: Vec<Value>, out: &mut Vec<Vec<Value>>) {
+            out.push(at.clone());
+            match v {
+                Value::Object(o) => o.iter().for_each(|(k, x)| {
+                    let mut p = at.clone();
+                    p.push(json!(k));
+                    paths(x, p, out)
+                }),
+                Value::Array(a) => a.iter().enumerate().for_each(|(i, x)| {
+                    let mut p = at.clone();
+                    p.push(json!(i));
+                    paths(x, p, out)
+                }),
+                _ => {}
+            }
+        }
+        fn at<'v>(v: &'v mut Value, path: &[Value]) -> &'v mut Value {
+            path.iter().fold(v, |v, seg| match seg {
+                Value::String(k) => &mut v[k.as_str()],
+                Value::Number(i) => &mut v[i.as_u64().unwrap() as usize],
+                _ => unreachable!(),
+            })
+        }
+        let mut checked = 0;
+        let mut agree = |chart: &Value| {
+            let text = chart.to_string();
+            let parsed = parse(&text);
+            let rule = check(&parsed.value);
+            assert_eq!(
+                rule.is_empty(),
+                validator.is_valid(chart),
+                "rule and schema disagree on {text}: rule {:?}",
+                rule.iter().map(|d| &d.message).collect::<Vec<_>>()
+            );
+            checked += 1;
+        };
+        for text in GOOD {
+            let chart: Value = serde_json::from_str(text).unwrap();
+            let mut all = Vec::new();
+            paths(&chart, Vec::new(), &mut all);
+            for path in &all {
+                for r in &replacements {
+                    let mut m = chart.clone();
+                    *at(&mut m, path) = r.clone();
+                    agree(&m);
+                }
+                let mut m = chart.clone();
+                let keys: Option<Vec<String>> = at(&mut m, path).as_object().map(|o| o.keys().cloned().collect());
+                match at(&mut m, path) {
+                    Value::Object(o) => {
+                        o.insert("onDon".into(), json!("x"));
+                        agree(&m);
+                        for key in keys.unwrap_or_default() {
+                            let mut m = chart.clone();
+                            at(&mut m, path).as_object_mut().unwrap().shift_remove(&key);
+                            agree(&m);
+                        }
+                    }
+                    Value::Array(a) if !a.is_empty() => {
+                        a.remove(0);
+                        agree(&m);
+                    }
+                    _ => {}
+                }
+            }
+        }
+        assert!(checked > 1000, "{checked}");
     }
 
     #[test]
