@@ -18,7 +18,7 @@ use serde_json::{json, Value};
 pub fn chart_schema() -> Value {
     let generator = SchemaSettings::draft2020_12().into_generator();
     let mut schema = generator.into_root_schema_for::<ChartText>().to_value();
-    strip_null_options(&mut schema);
+    tidy(&mut schema);
     if let Some(root) = schema.as_object_mut() {
         root.insert("description".into(), Value::String(chart_briefing(None)));
         // `$schema`, `title` and `description` first: what a reader of the file meets first.
@@ -100,19 +100,24 @@ pub fn chart_schema_for(decl: &Declaration) -> Value {
     schema
 }
 
-/// schemars lets an optional `Option` field be `null`; the grammar does not (the seed's zod
-/// `.optional()` takes an absent key, never `null`). Every property schema loses its `null` arm.
-fn strip_null_options(schema: &mut Value) {
+/// Tidies what schemars generates. schemars lets an optional `Option` field be `null`; the
+/// grammar does not (the seed's zod `.optional()` takes an absent key, never `null`), so every
+/// property schema loses its `null` arm. And doc comments wrap where a description does not: each
+/// line break of one becomes a space.
+fn tidy(schema: &mut Value) {
     match schema {
         Value::Object(obj) => {
+            if let Some(Value::String(d)) = obj.get_mut("description") {
+                *d = d.replace('\n', " ");
+            }
             if let Some(Value::Object(props)) = obj.get_mut("properties") {
                 for prop in props.values_mut() {
                     strip_null(prop);
                 }
             }
-            obj.values_mut().for_each(strip_null_options);
+            obj.values_mut().for_each(tidy);
         }
-        Value::Array(items) => items.iter_mut().for_each(strip_null_options),
+        Value::Array(items) => items.iter_mut().for_each(tidy),
         _ => {}
     }
 }
