@@ -164,7 +164,9 @@ mod tests {
     #[test]
     fn seed_sentences_are_where_they_belong() {
         let whole = chart_briefing(None);
-        assert!(whole.starts_with("A Chart is a workflow written as data: states, the events its Agents pick, and the Agents it mints. "));
+        assert!(whole.starts_with(
+            "A Chart is a workflow written as data: states, the events its Agents pick, and the Agents it mints. "
+        ));
         assert!(whole.contains("A lent Effect that cuts one"));
         assert!(!whole.contains("`src: \"fail\"`"));
         let none = chart_briefing(Some(&decl(Lends::default(), &[])));

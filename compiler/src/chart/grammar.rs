@@ -398,7 +398,7 @@ pub struct State {
 #[serde(untagged)]
 #[schemars(rename = "ChartTransitions")]
 pub enum Transitions {
-    One(Transition),
+    One(Box<Transition>),
     Many(Vec<Transition>),
 }
 
@@ -409,7 +409,7 @@ pub enum Transitions {
 pub enum Transition {
     /// The target: a sibling's key, `.child`, `sibling.child`, or `#id`.
     Target(String),
-    Object(TransitionObject),
+    Object(Box<TransitionObject>),
 }
 
 /// A transition as an object.
@@ -436,7 +436,7 @@ pub struct TransitionObject {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(untagged)]
 pub enum Invokes {
-    One(Invoke),
+    One(Box<Invoke>),
     Many(Vec<Invoke>),
 }
 

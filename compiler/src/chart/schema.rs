@@ -219,36 +219,96 @@ pub(crate) mod tests_support {
         (r#"[]"#, "(chart): expected a Chart object, got array"),
         (r#"{}"#, r#"(chart): missing required key "states""#),
         (r#"{ "states": {} }"#, "states: a Chart has at least one state"),
-        (r#"{ "states": { "a": { "type": "finall" } } }"#, r#"states.a.type: expected "parallel" or "final", got "finall""#),
+        (
+            r#"{ "states": { "a": { "type": "finall" } } }"#,
+            r#"states.a.type: expected "parallel" or "final", got "finall""#,
+        ),
         (r#"{ "states": { "a": { "onDon": "b" } } }"#, r#"states.a: unknown key "onDon"; did you mean "onDone"?"#),
         (r#"{ "type": "final", "states": { "a": {} } }"#, r#"type: expected "parallel", got "final""#),
         (r#"{ "states": { "a.b": {} } }"#, r#"states.a.b: "a.b" is not a name"#),
         (r#"{ "states": { "a": { "invoke": { "id": "x" } } } }"#, r#"states.a.invoke: missing required key "src""#),
-        (r#"{ "states": { "a": { "invoke": [{ "src": 3 }] } } }"#, "states.a.invoke.0.src: expected a string, got number"),
-        (r#"{ "states": { "a": { "on": { "go": { "guard": "jr2.sentBy" } } } } }"#, r#"states.a.on.go.guard: "jr2.sentBy" takes params { id }"#),
-        (r#"{ "states": { "a": { "on": { "go": { "guard": { "type": "jr2.failure", "params": {} } } } } } }"#, "states.a.on.go.guard.params: that guard takes no params"),
-        (r#"{ "states": { "a": { "on": { "go": { "guard": { "type": "jr2.sentBy" } } } } } }"#, r#"states.a.on.go.guard: missing required key "params""#),
-        (r#"{ "states": { "a": { "on": { "go": { "guard": { "type": "jr2.sentBy", "params": { "id": 1 } } } } } } }"#, "states.a.on.go.guard.params.id: expected a string, got number"),
-        (r#"{ "states": { "a": { "on": { "go": { "guard": { "nor": [] } } } } } }"#, "states.a.on.go.guard: a guard object has"),
-        (r#"{ "states": { "a": { "on": { "go": 5 } } } }"#, "states.a.on.go: expected a target string, a transition object or a list of them, got number"),
-        (r#"{ "states": { "a": { "on": { "go": [["b"]] } } } }"#, "states.a.on.go.0: expected a target string or a transition object, got array"),
+        (
+            r#"{ "states": { "a": { "invoke": [{ "src": 3 }] } } }"#,
+            "states.a.invoke.0.src: expected a string, got number",
+        ),
+        (
+            r#"{ "states": { "a": { "on": { "go": { "guard": "jr2.sentBy" } } } } }"#,
+            r#"states.a.on.go.guard: "jr2.sentBy" takes params { id }"#,
+        ),
+        (
+            r#"{ "states": { "a": { "on": { "go": { "guard": { "type": "jr2.failure", "params": {} } } } } } }"#,
+            "states.a.on.go.guard.params: that guard takes no params",
+        ),
+        (
+            r#"{ "states": { "a": { "on": { "go": { "guard": { "type": "jr2.sentBy" } } } } } }"#,
+            r#"states.a.on.go.guard: missing required key "params""#,
+        ),
+        (
+            r#"{ "states": { "a": { "on": { "go": { "guard": { "type": "jr2.sentBy", "params": { "id": 1 } } } } } } }"#,
+            "states.a.on.go.guard.params.id: expected a string, got number",
+        ),
+        (
+            r#"{ "states": { "a": { "on": { "go": { "guard": { "nor": [] } } } } } }"#,
+            "states.a.on.go.guard: a guard object has",
+        ),
+        (
+            r#"{ "states": { "a": { "on": { "go": 5 } } } }"#,
+            "states.a.on.go: expected a target string, a transition object or a list of them, got number",
+        ),
+        (
+            r#"{ "states": { "a": { "on": { "go": [["b"]] } } } }"#,
+            "states.a.on.go.0: expected a target string or a transition object, got array",
+        ),
         (r#"{ "states": { "a": { "after": { "5d": "b" } } } }"#, r#"states.a.after.5d: "5d" is not a delay"#),
-        (r#"{ "states": { "a": { "entry": { "assign": { "context.round": 1 } } } } }"#, r#"states.a.entry.assign.context.round: "context.round" is not a context path"#),
+        (
+            r#"{ "states": { "a": { "entry": { "assign": { "context.round": 1 } } } } }"#,
+            r#"states.a.entry.assign.context.round: "context.round" is not a context path"#,
+        ),
         (r#"{ "states": { "a": { "entry": { "kind": "x" } } } }"#, "states.a.entry: an action object has"),
-        (r#"{ "states": { "a": { "entry": [["x"]] } } }"#, "states.a.entry.0: expected an action name or an action object, got array"),
-        (r#"{ "states": { "a": { "output": 1 } } }"#, r#"states.a.output: only a state with "type": "final" has output"#),
-        (r#"{ "states": { "a": { "type": "final", "output": { "$ref": "context.x", "y": 1 } } } }"#, "states.a.output: a reference is exactly"),
-        (r#"{ "states": { "a": { "type": "final", "output": [{ "$ref": 1 }] } } }"#, "states.a.output.0.$ref: expected a string, got number"),
-        (r#"{ "events": { "go": { "input": true } }, "states": { "a": {} } }"#, "events.go.input: expected a JSON Schema object, got boolean"),
-        (r#"{ "events": { "go": { "input": {}, "audience": "human" } }, "states": { "a": {} } }"#, r#"events.go.audience: expected "agent" or "external", got "human""#),
+        (
+            r#"{ "states": { "a": { "entry": [["x"]] } } }"#,
+            "states.a.entry.0: expected an action name or an action object, got array",
+        ),
+        (
+            r#"{ "states": { "a": { "output": 1 } } }"#,
+            r#"states.a.output: only a state with "type": "final" has output"#,
+        ),
+        (
+            r#"{ "states": { "a": { "type": "final", "output": { "$ref": "context.x", "y": 1 } } } }"#,
+            "states.a.output: a reference is exactly",
+        ),
+        (
+            r#"{ "states": { "a": { "type": "final", "output": [{ "$ref": 1 }] } } }"#,
+            "states.a.output.0.$ref: expected a string, got number",
+        ),
+        (
+            r#"{ "events": { "go": { "input": true } }, "states": { "a": {} } }"#,
+            "events.go.input: expected a JSON Schema object, got boolean",
+        ),
+        (
+            r#"{ "events": { "go": { "input": {}, "audience": "human" } }, "states": { "a": {} } }"#,
+            r#"events.go.audience: expected "agent" or "external", got "human""#,
+        ),
         (r#"{ "events": { "go": {} }, "states": { "a": {} } }"#, r#"events.go: missing required key "input""#),
-        (r#"{ "agents": { "x": { "model": "m", "instructions": "i", "workspace": "all" } }, "states": { "a": {} } }"#, r#"agents.x.workspace: expected "none", "read" or "write", got "all""#),
-        (r#"{ "agents": { "x": { "model": "m" } }, "states": { "a": {} } }"#, r#"agents.x: missing required key "instructions""#),
+        (
+            r#"{ "agents": { "x": { "model": "m", "instructions": "i", "workspace": "all" } }, "states": { "a": {} } }"#,
+            r#"agents.x.workspace: expected "none", "read" or "write", got "all""#,
+        ),
+        (
+            r#"{ "agents": { "x": { "model": "m" } }, "states": { "a": {} } }"#,
+            r#"agents.x: missing required key "instructions""#,
+        ),
         (r#"{ "context": [], "states": { "a": {} } }"#, "context: expected an object, got array"),
         (r#"{ "states": { "a": { "states": {} } } }"#, "states.a.states: a state with `states` has at least one"),
         (r#"{ "states": { "a": { "on": { "": "b" } } } }"#, "states.a.on: an event name is not empty"),
-        (r#"{ "states": { "a": { "invoke": { "src": "x", "id": "a b" } } } }"#, r#"states.a.invoke.id: "a b" is not a name"#),
-        (r#"{ "states": { "a": { "on": { "go": { "reenter": "yes" } } } } }"#, r#"states.a.on.go.reenter: expected a boolean, got "yes""#),
+        (
+            r#"{ "states": { "a": { "invoke": { "src": "x", "id": "a b" } } } }"#,
+            r#"states.a.invoke.id: "a b" is not a name"#,
+        ),
+        (
+            r#"{ "states": { "a": { "on": { "go": { "reenter": "yes" } } } } }"#,
+            r#"states.a.on.go.reenter: expected a boolean, got "yes""#,
+        ),
         (r#"{ "initial": 1, "states": { "a": {} } }"#, "initial: expected a name, got number"),
     ];
 }
@@ -343,13 +403,19 @@ mod tests {
         let ok = |t: &str| v.is_valid(&serde_json::from_str::<Value>(t).unwrap());
         // The contract's example: writer, gate and minted critic; guard `approved` is lent here.
         assert!(ok(super::tests_support::CONTRACT_EXAMPLE));
-        assert!(ok(r#"{ "states": { "a": { "invoke": { "src": "fail", "input": { "reason": "no" } }, "after": { "soon": "b", "5m": "b" } }, "b": { "type": "final" } } }"#));
-        assert!(ok(r#"{ "states": { "a": { "on": { "x": { "guard": "jr2.ready", "actions": { "type": "note" } } } } } }"#));
+        assert!(ok(
+            r#"{ "states": { "a": { "invoke": { "src": "fail", "input": { "reason": "no" } }, "after": { "soon": "b", "5m": "b" } }, "b": { "type": "final" } } }"#
+        ));
+        assert!(ok(
+            r#"{ "states": { "a": { "on": { "x": { "guard": "jr2.ready", "actions": { "type": "note" } } } } } }"#
+        ));
         assert!(!ok(r#"{ "states": { "a": { "on": { "x": { "guard": "red" } } } } }"#));
         assert!(!ok(r#"{ "states": { "a": { "on": { "x": { "guard": { "type": "red", "params": 1 } } } } } }"#));
         assert!(!ok(r#"{ "states": { "a": { "entry": "shout" } } }"#));
         assert!(!ok(r#"{ "states": { "a": { "after": { "later": "a" } } } }"#));
-        assert!(!ok(r#"{ "agents": { "c": { "model": "openai/x", "instructions": "i", "workspace": "none" } }, "states": { "a": {} } }"#));
+        assert!(!ok(
+            r#"{ "agents": { "c": { "model": "openai/x", "instructions": "i", "workspace": "none" } }, "states": { "a": {} } }"#
+        ));
 
         // Nothing lent, no model: no src at all, no minted Agent.
         let bare = jsonschema::draft202012::new(&chart_schema_for(&Declaration::default())).unwrap();
@@ -357,7 +423,25 @@ mod tests {
         assert!(bare_ok(r#"{ "agents": {}, "states": { "a": { "type": "final" } } }"#));
         assert!(!bare_ok(r#"{ "states": { "a": { "invoke": { "src": "writer" } } } }"#));
         assert!(!bare_ok(r#"{ "states": { "a": { "invoke": { "src": "gate" } } } }"#));
-        assert!(!bare_ok(r#"{ "agents": { "c": { "model": "m", "instructions": "i", "workspace": "none" } }, "states": { "a": {} } }"#));
+        assert!(!bare_ok(
+            r#"{ "agents": { "c": { "model": "m", "instructions": "i", "workspace": "none" } }, "states": { "a": {} } }"#
+        ));
+    }
+
+    /// The example of `docs/reference/chart-grammar.md` is a Chart the grammar admits.
+    #[test]
+    fn the_reference_example_is_a_chart() {
+        let doc = std::fs::read_to_string(
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../docs/reference/chart-grammar.md"),
+        )
+        .unwrap();
+        let start = doc.find("```json\n").expect("an example") + "```json\n".len();
+        let end = start + doc[start..].find("```").unwrap();
+        let chart: Value = serde_json::from_str(&doc[start..end]).unwrap();
+        let validator = jsonschema::draft202012::new(&chart_schema()).unwrap();
+        assert!(validator.is_valid(&chart));
+        let parsed = crate::syntax::json::parse(&doc[start..end]);
+        assert!(crate::rules::chart::grammar::check(&parsed.value).is_empty());
     }
 
     #[test]

@@ -42,11 +42,36 @@ pub fn check(chart: &Json) -> Vec<Diagnostic> {
 }
 
 const ROOT_KEYS: &[&str] = &[
-    "id", "description", "initial", "type", "context", "events", "agents", "states", "on", "after", "always", "onDone",
-    "invoke", "entry", "exit", "output",
+    "id",
+    "description",
+    "initial",
+    "type",
+    "context",
+    "events",
+    "agents",
+    "states",
+    "on",
+    "after",
+    "always",
+    "onDone",
+    "invoke",
+    "entry",
+    "exit",
+    "output",
 ];
 const STATE_KEYS: &[&str] = &[
-    "type", "id", "description", "initial", "states", "invoke", "on", "after", "always", "entry", "exit", "onDone",
+    "type",
+    "id",
+    "description",
+    "initial",
+    "states",
+    "invoke",
+    "on",
+    "after",
+    "always",
+    "entry",
+    "exit",
+    "onDone",
     "output",
 ];
 const EVENT_KEYS: &[&str] = &["description", "input", "audience"];
@@ -637,12 +662,11 @@ mod tests {
         ];
         let long_name = format!(r#"{{ "states": {{ "{}": {{}} }} }}"#, "a".repeat(65));
         let max_name = format!(r#"{{ "states": {{ "{}": {{}} }} }}"#, "a".repeat(64));
-        let texts = GOOD
-            .iter()
-            .copied()
-            .chain(BAD.iter().map(|(t, _)| *t))
-            .chain(more)
-            .chain([long_name.as_str(), max_name.as_str(), CONTRACT_EXAMPLE]);
+        let texts = GOOD.iter().copied().chain(BAD.iter().map(|(t, _)| *t)).chain(more).chain([
+            long_name.as_str(),
+            max_name.as_str(),
+            CONTRACT_EXAMPLE,
+        ]);
         for text in texts {
             let parsed = parse(text);
             let rule_ok = check(&parsed.value).is_empty();
