@@ -4,6 +4,7 @@ pub mod agent_active_twice;
 pub mod agent_invoke_on_done;
 pub mod ambiguous_target;
 pub mod fan_out;
+pub mod grammar;
 pub mod json_syntax;
 pub mod kit_guard_params;
 pub mod kit_part_not_lent;
@@ -34,6 +35,7 @@ use crate::syntax::json::Json;
 pub fn all() -> Vec<&'static Rule> {
     vec![
         &json_syntax::JSON_SYNTAX,
+        &grammar::CHART_GRAMMAR,
         &too_large::CHART_TOO_LARGE,
         &too_many_states::TOO_MANY_STATES,
         &fan_out::FAN_OUT_CEILING,
@@ -62,8 +64,7 @@ pub fn all() -> Vec<&'static Rule> {
 
 /// Rule 1, the grammar.
 pub fn grammar_check(chart: &Json) -> Vec<Diagnostic> {
-    let _ = chart;
-    Vec::new()
+    grammar::check(chart)
 }
 
 /// The checks over a Chart the grammar admitted, in the door's order.
