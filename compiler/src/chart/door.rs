@@ -262,3 +262,22 @@ impl<'a> Ctx<'a> {
         format!("lent: {}; kit: {kit}; minted: {}", names(&actors), names(&self.minted()))
     }
 }
+
+/// Runs one check over a Chart text, lowered without the grammar: for a rule's unit tests,
+/// including lines the grammar refuses first (the seed keeps both).
+#[cfg(test)]
+pub fn run_check(text: &str, manifest: Option<&LendManifest>, check: fn(&Ctx, &mut Sink)) -> Vec<Diagnostic> {
+    let parsed = json::parse(text);
+    assert!(parsed.errors.is_empty(), "{:?}", parsed.errors);
+    let lowered = lower::lower(&parsed.value, manifest);
+    let cx = Ctx {
+        chart: &parsed.value,
+        manifest,
+        machine: &lowered.machine,
+        state_json: &lowered.state_json,
+        faults: &lowered.faults,
+    };
+    let mut sink = Sink::default();
+    check(&cx, &mut sink);
+    sink.diagnostics
+}
