@@ -8,9 +8,10 @@ use crate::syntax::json::Json;
 use super::input_shape::{inputs, repo_slots, InputAt};
 
 declare_rule! {
-    /// Refuses an Agent invoke whose input is not a Turn's Frame and Dials: `prompt` (a string),
-    /// and optionally `cwd` (a string), `continue: true`, a `model` the Open body allows, and a
-    /// `thinkingLevel`.
+    /// Refuses an Agent invoke whose input is not a Turn's Frame and Dials (`prompt`, `cwd`, ...).
+    ///
+    /// A Turn's Frame and Dials are `prompt` (a string), and optionally `cwd` (a string),
+    /// `continue: true`, a `model` the Open body allows, and a `thinkingLevel`.
     ///
     /// ## Why
     /// An Agent invoke starts a Turn (ADR-0057). Its input is all the Turn reads: the prompt, where
@@ -107,7 +108,12 @@ pub fn check(cx: &Ctx, sink: &mut Sink) {
                 sink.line(&AGENT_INPUT, at.span(), &at.ipath, format!("{who} needs a prompt, a string"));
             }
             Some(p) if p.as_str().is_none() => {
-                sink.line(&AGENT_INPUT, p.span, &at.key_path("prompt"), "a prompt is a string (placeholders inside it are fine)");
+                sink.line(
+                    &AGENT_INPUT,
+                    p.span,
+                    &at.key_path("prompt"),
+                    "a prompt is a string (placeholders inside it are fine)",
+                );
             }
             Some(_) => {}
         }
@@ -163,7 +169,11 @@ mod tests {
 
     #[test]
     fn refuses_an_input_that_is_not_an_object() {
-        for invoke in [r#"{ "src": "writer" }"#, r#"{ "src": "writer", "input": "Draft." }"#, r#"{ "src": "writer", "input": { "$ref": "context.i" } }"#] {
+        for invoke in [
+            r#"{ "src": "writer" }"#,
+            r#"{ "src": "writer", "input": "Draft." }"#,
+            r#"{ "src": "writer", "input": { "$ref": "context.i" } }"#,
+        ] {
             assert_eq!(
                 lines(invoke, ""),
                 ["agent-input: states.a.invoke.input: the lent Agent \"writer\" takes an object: prompt, and optionally cwd, continue, model, thinkingLevel"]

@@ -8,8 +8,7 @@ use crate::ir::SlotKind;
 use super::input_shape::{effect_parts, inputs, lent_force_push, lent_new_cuts};
 
 declare_rule! {
-    /// Refuses an invoke of a lent cut with `expect: "existing"` where the Open body also lends a
-    /// push that forces.
+    /// Refuses an invoke of a lent cut with `expect: "existing"` beside a lent push that forces.
     ///
     /// ## Why
     /// A push publishes the branch of a cut's row, and that row stays in the run's ledger: a Chart
@@ -76,7 +75,10 @@ mod tests {
 
     #[test]
     fn names_a_lent_cut_that_makes_a_new_branch() {
-        let lends = lends_with(&format!(r#"{CUT}, {FORCE}, "fresh": {{ "kind": "command", "cut": {{ "expect": "new" }} }}"#), "");
+        let lends = lends_with(
+            &format!(r#"{CUT}, {FORCE}, "fresh": {{ "kind": "command", "cut": {{ "expect": "new" }} }}"#),
+            "",
+        );
         assert_eq!(
             lines_of("cut-beside-force-push", &chart_with(INVOKE), &lends),
             ["cut-beside-force-push: states.a.invoke.input: the lent cut \"cut\" states `expect: \"existing\"` beside the lent force push \"force\", and together they can force-push any existing branch; use a lent cut with `expect: \"new\"`: fresh"]

@@ -72,7 +72,9 @@ pub fn check(cx: &Ctx, sink: &mut Sink) {
                         &EFFECT_INPUT,
                         at.span(),
                         &at.ipath,
-                        format!("the lent dispatch \"{src}\" takes an object, the run's body — the callee's door checks it"),
+                        format!(
+                            "the lent dispatch \"{src}\" takes an object, the run's body — the callee's door checks it"
+                        ),
                     );
                     continue;
                 }
@@ -82,7 +84,9 @@ pub fn check(cx: &Ctx, sink: &mut Sink) {
                     &EFFECT_INPUT,
                     at.span(),
                     &at.ipath,
-                    format!("the lent Effect \"{src}\" has no input keys the door can read (an Open argv nobody bound)"),
+                    format!(
+                        "the lent Effect \"{src}\" has no input keys the door can read (an Open argv nobody bound)"
+                    ),
                 );
             }
             continue;
@@ -92,7 +96,12 @@ pub fn check(cx: &Ctx, sink: &mut Sink) {
         }
         let takes = shape_text(&shape);
         if !at.is_object() {
-            sink.line(&EFFECT_INPUT, at.span(), &at.ipath, format!("the lent Effect \"{src}\" takes an object: {takes}"));
+            sink.line(
+                &EFFECT_INPUT,
+                at.span(),
+                &at.ipath,
+                format!("the lent Effect \"{src}\" takes an object: {takes}"),
+            );
             continue;
         }
         let keys = shape.keys();
@@ -192,7 +201,8 @@ mod tests {
         );
         assert!(lines_slots(r#"{ "src": "tests", "input": { "worktree": "/work/app/fix-1" } }"#).is_empty());
         // An empty list is no Repo Slots.
-        let empty = lines_of("effect-input", &chart_with(r#"{ "src": "tests" }"#), &lends_with(EFFECTS, r#""repoSlots": []"#));
+        let empty =
+            lines_of("effect-input", &chart_with(r#"{ "src": "tests" }"#), &lends_with(EFFECTS, r#""repoSlots": []"#));
         assert!(empty.is_empty());
     }
 
@@ -230,8 +240,12 @@ mod tests {
     fn admits_the_shapes() {
         assert!(lines(r#"{ "src": "tests" }"#).is_empty());
         assert!(lines(r#"{ "src": "publish" }"#).is_empty());
-        assert!(lines(r#"{ "src": "check", "input": { "file": "{{context.file}}", "worktree": "/work/app/x" } }"#).is_empty());
-        assert!(lines(r#"{ "src": "cut", "input": { "path": "/work/app/fix-1", "branch": "fix-1", "from": "main" } }"#).is_empty());
+        assert!(lines(r#"{ "src": "check", "input": { "file": "{{context.file}}", "worktree": "/work/app/x" } }"#)
+            .is_empty());
+        assert!(lines(
+            r#"{ "src": "cut", "input": { "path": "/work/app/fix-1", "branch": "fix-1", "from": "main" } }"#
+        )
+        .is_empty());
         assert!(lines(r#"{ "src": "post", "input": { "text": "hi" } }"#).is_empty());
     }
 }

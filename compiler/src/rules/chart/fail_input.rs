@@ -36,7 +36,12 @@ pub fn check(cx: &Ctx, sink: &mut Sink) {
             continue;
         }
         if !at.is_object() {
-            sink.line(&FAIL_INPUT, at.span(), &at.ipath, "`fail` takes { reason, detail? }: reason is a text for a person");
+            sink.line(
+                &FAIL_INPUT,
+                at.span(),
+                &at.ipath,
+                "`fail` takes { reason, detail? }: reason is a text for a person",
+            );
             continue;
         }
         for key in at.given() {

@@ -45,7 +45,7 @@ pub fn check(cx: &Ctx, sink: &mut Sink) {
             let Some(v) = at.value(key) else { continue };
             match key {
                 "gate" => {
-                    if !v.as_str().is_some_and(|s| !s.is_empty()) && !is_ref(v) {
+                    if v.as_str().is_none_or(str::is_empty) && !is_ref(v) {
                         sink.line(
                             &GATE_INPUT,
                             v.span,
@@ -100,7 +100,8 @@ mod tests {
     #[test]
     fn admits_no_input_or_gate_and_meta() {
         assert!(lines(r#"{ "src": "gate" }"#).is_empty());
-        assert!(lines(r#"{ "src": "gate", "id": "editor", "input": { "gate": "approve", "meta": { "n": 1 } } }"#).is_empty());
+        assert!(lines(r#"{ "src": "gate", "id": "editor", "input": { "gate": "approve", "meta": { "n": 1 } } }"#)
+            .is_empty());
         assert!(lines(r#"{ "src": "gate", "input": {} }"#).is_empty());
     }
 }

@@ -7,8 +7,7 @@ use crate::ir::SlotKind;
 use super::input_shape::{effect_parts, has_references, inputs, repo_slots, shape_here, worktree_slot};
 
 declare_rule! {
-    /// Refuses a literal `worktree` or `path` in a lent Effect's input that is not a Worktree path
-    /// `/work/<slot>/<name>`, or whose slot is not a Repo Slot of this Workspace.
+    /// Refuses a literal `worktree` or `path` of an Effect that is not `/work/<slot>/<name>` of a Repo Slot.
     ///
     /// ## Why
     /// A Worktree lives at `/work/<slot>/<name>`: `<slot>` is a Repo Slot, `<name>` one folder
@@ -74,10 +73,14 @@ mod tests {
 
     #[test]
     fn refuses_a_path_that_is_not_a_worktree() {
-        for bad in ["fix-1", "/work/app", "/work/app/", "/work/app/.hidden", "/work/app/-x", "/work/app/a/b", "/tmp/app/x"] {
+        for bad in
+            ["fix-1", "/work/app", "/work/app/", "/work/app/.hidden", "/work/app/-x", "/work/app/a/b", "/tmp/app/x"]
+        {
             assert_eq!(
                 lines(&format!(r#"{{ "src": "cut", "input": {{ "path": "{bad}", "branch": "b" }} }}"#), ""),
-                [format!("worktree-path: states.a.invoke.input.path: \"{bad}\" is not a Worktree path: /work/<slot>/<name>")]
+                [format!(
+                    "worktree-path: states.a.invoke.input.path: \"{bad}\" is not a Worktree path: /work/<slot>/<name>"
+                )]
             );
         }
         assert_eq!(
@@ -100,7 +103,11 @@ mod tests {
 
     #[test]
     fn admits_worktrees_and_references() {
-        assert!(lines(r#"{ "src": "cut", "input": { "path": "/work/app/fix-1", "branch": "b" } }"#, r#""repoSlots": ["app"]"#).is_empty());
+        assert!(lines(
+            r#"{ "src": "cut", "input": { "path": "/work/app/fix-1", "branch": "b" } }"#,
+            r#""repoSlots": ["app"]"#
+        )
+        .is_empty());
         // Slots unknown: any slot.
         assert!(lines(r#"{ "src": "tests", "input": { "worktree": "/work/api/fix-1" } }"#, "").is_empty());
         assert!(lines(r#"{ "src": "tests", "input": { "worktree": "/work/app/{{context.name}}" } }"#, "").is_empty());
