@@ -1,10 +1,19 @@
 //! The Chart door's rules, one file each, and the order the door runs them in.
 
 pub mod agent_active_twice;
+pub mod agent_input;
 pub mod agent_invoke_on_done;
 pub mod ambiguous_target;
+pub mod cut_beside_force_push;
+pub mod cut_without_expect;
+pub mod cwd_slot_folder;
+pub mod detached_cut_from;
+pub mod effect_input;
+pub mod fail_input;
 pub mod fan_out;
 pub mod grammar;
+pub mod gate_input;
+pub mod input_shape;
 pub mod json_syntax;
 pub mod kit_guard_params;
 pub mod kit_part_not_lent;
@@ -25,6 +34,7 @@ pub mod unknown_reference;
 pub mod unknown_src;
 pub mod unknown_target;
 pub mod workspace_not_allowed;
+pub mod worktree_path;
 
 use super::Rule;
 use crate::chart::door::{Ctx, Sink};
@@ -59,6 +69,15 @@ pub fn all() -> Vec<&'static Rule> {
         &sent_by_no_party::SENT_BY_NO_PARTY,
         &unknown_reference::UNKNOWN_REFERENCE,
         &unknown_delay::UNKNOWN_DELAY,
+        &fail_input::FAIL_INPUT,
+        &gate_input::GATE_INPUT,
+        &effect_input::EFFECT_INPUT,
+        &cut_without_expect::CUT_WITHOUT_EXPECT,
+        &cut_beside_force_push::CUT_BESIDE_FORCE_PUSH,
+        &detached_cut_from::DETACHED_CUT_FROM,
+        &worktree_path::WORKTREE_PATH,
+        &agent_input::AGENT_INPUT,
+        &cwd_slot_folder::CWD_SLOT_FOLDER,
     ]
 }
 
@@ -98,4 +117,13 @@ pub static DOOR_CHECKS: &[fn(&Ctx, &mut Sink)] = &[
     unknown_reference::check,
     unknown_delay::check,
     // rule 8: lent input shapes
+    fail_input::check,
+    gate_input::check,
+    effect_input::check,
+    cut_without_expect::check,
+    cut_beside_force_push::check,
+    detached_cut_from::check,
+    worktree_path::check,
+    agent_input::check,
+    cwd_slot_folder::check,
 ];
