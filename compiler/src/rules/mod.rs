@@ -59,7 +59,7 @@ pub fn unindent_doc(doc: &str) -> String {
 
 /// Declares a rule: its doc comment first, then its code, door rule number and severity.
 ///
-/// ```ignore
+/// ```text
 /// declare_rule! {
 ///     /// Refuses ...
 ///     pub static UNKNOWN_TARGET = { code: "unknown-target", rule: Some(2), severity: Error };
