@@ -229,6 +229,9 @@ struct Parser<'a> {
     /// Where the end of the text was first met inside a container.
     unclosed_at: usize,
     lines: Option<super::line_index::LineIndex>,
+    /// The end of the last unterminated string: its missing quote already explains a missing
+    /// comma there.
+    unterminated_end: usize,
 }
 
 fn span(start: usize, end: usize) -> Span {
@@ -293,6 +296,7 @@ impl<'a> Parser<'a> {
             unclosed: Vec::new(),
             unclosed_at: 0,
             lines: None,
+            unterminated_end: usize::MAX,
         }
     }
 
@@ -509,6 +513,10 @@ impl<'a> Parser<'a> {
                 b']' => {
                     self.syntax(span(self.pos, self.pos + 1), "unexpected `]`");
                     self.bump(1);
+                    if expect == Expect::Item {
+                        comma = None;
+                        expect = Expect::SeparatorAfterJunk;
+                    }
                     continue;
                 }
                 _ => {}
@@ -565,7 +573,7 @@ impl<'a> Parser<'a> {
                         expect = Expect::Item;
                     }
                     b'"' | b'\'' => {
-                        if expect == Expect::Separator {
+                        if expect == Expect::Separator && self.last_end != self.unterminated_end {
                             let at = span(self.last_end, self.last_end);
                             self.syntax(at, "expected `,` or `}` after an object member");
                         }
@@ -672,8 +680,15 @@ impl<'a> Parser<'a> {
                     break;
                 }
                 b'}' => {
-                    self.syntax(span(self.pos, self.pos + 1), "unexpected `}`");
+                    let at = span(self.pos, self.pos + 1);
+                    self.syntax(at, "unexpected `}`");
                     self.bump(1);
+                    if expect == Expect::Item {
+                        // The stray bracket stands where an element should be.
+                        items.push(Json { kind: JsonKind::Error, span: at });
+                        comma = None;
+                        expect = Expect::SeparatorAfterJunk;
+                    }
                     continue;
                 }
                 _ => {}
@@ -726,7 +741,7 @@ impl<'a> Parser<'a> {
                         break;
                     }
                     b if starts_value(b) => {
-                        if expect == Expect::Separator {
+                        if expect == Expect::Separator && self.last_end != self.unterminated_end {
                             let at = span(self.last_end, self.last_end);
                             self.syntax(at, "expected `,` or `]` after an array element");
                         }
@@ -891,6 +906,7 @@ impl<'a> Parser<'a> {
         let at = span(start, end);
         if !terminated {
             self.syntax(at, "unterminated string");
+            self.unterminated_end = end;
         }
         if q == b'\'' {
             self.syntax(at, "strings must use double quotes");
@@ -1184,7 +1200,7 @@ mod tests {
         missing_bracket_before_first_sibling: r#"{"a": ["b": 3}"#;
         missing_brace_before_sibling: r#"[{"a": 1, {"b": 2}, 3]"#;
         missing_brace_before_sibling_no_comma: r#"[{"a": 1 {"b": 2}]"#;
-        missing_brace_before_closer: r#"[{"a": 1, "b": 2], 3"#;
+        missing_brace_before_closer: r#"{"x": [{"a": 1, "b": 2], "y": 3}"#;
         missing_bracket_before_closer: r#"{"a": [1, 2}"#;
         // Missing values, commas, colons.
         missing_value_before_comma: r#"{"a": , "b": 2}"#;
