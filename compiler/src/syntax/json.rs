@@ -202,6 +202,51 @@ pub fn parse_with(text: &str, limits: Limits) -> Parsed {
     Parsed { value, errors }
 }
 
+/// Past this many errors the parser stops reporting (one last error says so) but reads on, so that
+/// a file of junk costs linear time and bounded memory.
+const MAX_ERRORS: usize = 10_000;
+
+/// Line starts and running character counts, to turn a byte offset into a line and a character
+/// column in time bounded by [`Lines::BLOCK`], whatever the length of the line.
+struct Lines {
+    /// Offsets where lines start (after each `\n`), the first being 0.
+    starts: Vec<usize>,
+    /// The number of characters before each block of `BLOCK` bytes.
+    chars_before_block: Vec<usize>,
+}
+
+impl Lines {
+    const BLOCK: usize = 256;
+
+    fn new(bytes: &[u8]) -> Self {
+        let mut starts = vec![0];
+        starts.extend(bytes.iter().enumerate().filter(|(_, &b)| b == b'\n').map(|(i, _)| i + 1));
+        let mut chars_before_block = Vec::with_capacity(bytes.len() / Self::BLOCK + 1);
+        let mut chars = 0;
+        for block in bytes.chunks(Self::BLOCK) {
+            chars_before_block.push(chars);
+            chars += block.iter().filter(|&&b| b & 0xC0 != 0x80).count();
+        }
+        chars_before_block.push(chars);
+        Lines { starts, chars_before_block }
+    }
+
+    /// The number of characters before `offset`.
+    fn chars_before(&self, bytes: &[u8], offset: usize) -> usize {
+        let block = offset / Self::BLOCK;
+        let from = block * Self::BLOCK;
+        self.chars_before_block[block] + bytes[from..offset].iter().filter(|&&b| b & 0xC0 != 0x80).count()
+    }
+
+    /// The 1-based line and character column of `offset`.
+    fn position(&self, bytes: &[u8], offset: usize) -> (usize, usize) {
+        let offset = offset.min(bytes.len());
+        let line = self.starts.partition_point(|&s| s <= offset) - 1;
+        let column = self.chars_before(bytes, offset) - self.chars_before(bytes, self.starts[line]) + 1;
+        (line + 1, column)
+    }
+}
+
 /// What a container loop expects next.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Expect {
@@ -228,7 +273,7 @@ struct Parser<'a> {
     unclosed: Vec<(u8, usize)>,
     /// Where the end of the text was first met inside a container.
     unclosed_at: usize,
-    lines: Option<super::line_index::LineIndex>,
+    lines: Option<Lines>,
     /// The end of the last unterminated string: its missing quote already explains a missing
     /// comma there.
     unterminated_end: usize,
@@ -311,7 +356,12 @@ impl<'a> Parser<'a> {
     }
 
     fn error(&mut self, kind: JsonErrorKind, at: Span, message: impl Into<String>) {
-        self.errors.push(JsonError { kind, message: message.into(), span: at });
+        if self.errors.len() < MAX_ERRORS {
+            self.errors.push(JsonError { kind, message: message.into(), span: at });
+        } else if self.errors.len() == MAX_ERRORS {
+            let message = format!("more than {MAX_ERRORS} errors; the rest are not reported");
+            self.errors.push(JsonError { kind: JsonErrorKind::Syntax, message, span: at });
+        }
     }
 
     fn syntax(&mut self, at: Span, message: impl Into<String>) {
@@ -320,10 +370,10 @@ impl<'a> Parser<'a> {
 
     /// "line L, column C" of a byte offset.
     fn position(&mut self, offset: usize) -> String {
-        let text = self.text;
-        let lines = self.lines.get_or_insert_with(|| super::line_index::LineIndex::new(text));
-        let p = lines.position(text, offset as u32);
-        format!("line {}, column {}", p.line, p.column)
+        let bytes = self.bytes;
+        let lines = self.lines.get_or_insert_with(|| Lines::new(bytes));
+        let (line, column) = lines.position(bytes, offset);
+        format!("line {line}, column {column}")
     }
 
     /// The token at `at`, for "found …" messages: its span and its description.
@@ -441,6 +491,9 @@ impl<'a> Parser<'a> {
 
     /// A container ends without its closing bracket, before `self.pos`.
     fn missing_closer(&mut self, closer: u8, open: usize) {
+        if self.errors.len() > MAX_ERRORS {
+            return;
+        }
         let opened = self.position(open);
         let message = format!("missing `{}` to close the {} opened at {opened}", closer as char, container_name(closer));
         self.syntax(span(self.last_end, self.last_end), message);
@@ -1253,6 +1306,29 @@ mod tests {
         let limits = Limits { max_depth: 3, ..Limits::default() };
         insta::assert_snapshot!("too_deep", render("[[[[1, [2]], {\"a\": [3]}]], 4, [[{\"x\": []}]]]", limits));
         insta::assert_snapshot!("too_deep_unbalanced", render("{\"a\": [[[[ \"]\" ]], \"b\": 1}", limits));
+    }
+
+    #[test]
+    fn positions_count_characters() {
+        let text = format!("[\"{}\",\n\"{}\", {{\"a\": [1", "x".repeat(1000), "é😀".repeat(300));
+        let lines = Lines::new(text.as_bytes());
+        let index = super::super::line_index::LineIndex::new(&text);
+        for (offset, _) in text.char_indices().chain([(text.len(), ' ')]) {
+            let p = index.position(&text, offset as u32);
+            assert_eq!(lines.position(text.as_bytes(), offset), (p.line as usize, p.column as usize));
+        }
+        let parsed = parse(&text);
+        let message = "missing `]}]` at the end of the file; the innermost unclosed array was opened at line 2, column 611";
+        assert_eq!(parsed.errors[0].message, message);
+    }
+
+    #[test]
+    fn errors_are_capped() {
+        let text = "[".to_owned() + &"@, ".repeat(20_000) + "1]";
+        let parsed = parse(&text);
+        assert_eq!(parsed.errors.len(), MAX_ERRORS + 1);
+        assert_eq!(parsed.errors[MAX_ERRORS].message, "more than 10000 errors; the rest are not reported");
+        assert_eq!(parsed.value.as_array().map(<[Json]>::len), Some(20_001));
     }
 
     #[test]
