@@ -53,9 +53,14 @@ pub enum JsonErrorKind {
     TooLarge,
 }
 
+/// The largest [`Limits::max_depth`] honoured, so that no limit can overflow the stack.
+pub const MAX_DEPTH_CAP: usize = 1024;
+
 /// Bounds on what the parser reads.
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {
+    /// The deepest nesting of arrays and objects read; deeper values are skipped with an error.
+    /// The parser recurses once per level, so values above [`MAX_DEPTH_CAP`] act as it.
     pub max_depth: usize,
     pub max_bytes: usize,
 }
@@ -523,9 +528,10 @@ impl<'a> Parser<'a> {
     }
 
     fn container(&mut self, b: u8) -> Json {
-        if self.open.len() >= self.limits.max_depth {
+        let max_depth = self.limits.max_depth.min(MAX_DEPTH_CAP);
+        if self.open.len() >= max_depth {
             let start = self.pos;
-            let message = format!("nesting deeper than {} levels", self.limits.max_depth);
+            let message = format!("nesting deeper than {max_depth} levels");
             self.error(JsonErrorKind::TooDeep, span(start, start + 1), message);
             self.skip_nested();
             return Json { kind: JsonKind::Error, span: span(start, self.last_end) };
@@ -663,18 +669,18 @@ impl<'a> Parser<'a> {
                 let at = span(self.last_end, self.last_end);
                 self.syntax(at, "expected `:` after the key");
                 return match next {
-                    Some(b) if starts_value(b) && !self.string_then_colon() => (self.value(), false),
+                    Some(b) if starts_value(b) => self.value_unless_key(false),
                     _ => (Json { kind: JsonKind::Error, span: at }, true),
                 };
             }
         }
         self.skip_ws();
         match self.peek() {
-            Some(b) if starts_value(b) && !self.string_then_colon() => (self.value(), false),
+            Some(b) if starts_value(b) => self.value_unless_key(true),
             next => {
                 let at = span(self.last_end, self.last_end);
                 match next {
-                    None | Some(b'"') => self.syntax(at, "expected a value"),
+                    None => self.syntax(at, "expected a value"),
                     Some(b',' | b'}' | b']') => {
                         let (found_at, found) = self.found(self.pos);
                         self.syntax(found_at, format!("expected a value, found {found}"));
@@ -693,16 +699,26 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// Whether a string starts at `self.pos` and a `:` follows it: the next member's key, not a
-    /// value.
-    fn string_then_colon(&self) -> bool {
-        if !matches!(self.peek(), Some(b'"')) {
-            return false;
+    /// A member's value, unless it is a string followed by `:`: then it is the next member's key
+    /// and the value is missing (`"a":` then `"b": 1` on the next line), reported if `report`.
+    fn value_unless_key(&mut self, report: bool) -> (Json, bool) {
+        if self.peek() != Some(b'"') {
+            return (self.value(), false);
         }
-        let end = self.raw_string_end(self.pos);
-        let rest = &self.bytes[end..];
+        let (pos, last_end, errors) = (self.pos, self.last_end, self.errors.len());
+        let value = self.value();
+        let rest = &self.bytes[self.pos..];
         let ws = rest.iter().take_while(|c| matches!(c, b' ' | b'\n' | b'\r' | b'\t')).count();
-        rest.get(ws) == Some(&b':')
+        if rest.get(ws) != Some(&b':') {
+            return (value, false);
+        }
+        (self.pos, self.last_end) = (pos, last_end);
+        self.errors.truncate(errors);
+        let at = span(last_end, last_end);
+        if report {
+            self.syntax(at, "expected a value");
+        }
+        (Json { kind: JsonKind::Error, span: at }, true)
     }
 
     fn array(&mut self) -> Json {
@@ -1260,6 +1276,7 @@ mod tests {
         missing_value_before_brace: r#"{"b": 2, "a": }"#;
         missing_value_before_sibling_line: "{\n  \"a\":\n  \"b\": 2\n}";
         missing_value_at_eof: r#"{"a": "#;
+        missing_value_before_key_same_line: r#"{"a": "b": 2, "c": "d" : 3}"#;
         missing_comma_between_members: r#"{"a": 1 "b": 2 "c": 3}"#;
         missing_comma_between_elements: r#"[1 2 "x" {} []]"#;
         missing_colon: r#"{"a" 1, "b": 2}"#;
@@ -1304,6 +1321,9 @@ mod tests {
     #[test]
     fn too_deep() {
         let limits = Limits { max_depth: 3, ..Limits::default() };
+        let huge = Limits { max_depth: usize::MAX, ..Limits::default() };
+        let deep = parse_with(&"[".repeat(5000), huge);
+        assert_eq!(deep.errors[0].message, format!("nesting deeper than {MAX_DEPTH_CAP} levels"));
         insta::assert_snapshot!("too_deep", render("[[[[1, [2]], {\"a\": [3]}]], 4, [[{\"x\": []}]]]", limits));
         insta::assert_snapshot!("too_deep_unbalanced", render("{\"a\": [[[[ \"]\" ]], \"b\": 1}", limits));
     }
