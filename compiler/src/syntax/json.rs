@@ -190,7 +190,7 @@ pub fn parse(text: &str) -> Parsed {
 ///
 /// The parser is a recursive descent over bytes, at most [`Limits::max_depth`] frames deep; a
 /// value nested deeper is reported once and skipped by counting brackets. Errors come back sorted
-/// by their start.
+/// by their start; past [`MAX_ERRORS`] one last error says the rest are not reported.
 pub fn parse_with(text: &str, limits: Limits) -> Parsed {
     if text.len() > limits.max_bytes || text.len() > u32::MAX as usize {
         let span = Span::empty_at(0);
@@ -209,7 +209,7 @@ pub fn parse_with(text: &str, limits: Limits) -> Parsed {
 
 /// Past this many errors the parser stops reporting (one last error says so) but reads on, so that
 /// a file of junk costs linear time and bounded memory.
-const MAX_ERRORS: usize = 10_000;
+pub const MAX_ERRORS: usize = 10_000;
 
 /// Line starts and running character counts, to turn a byte offset into a line and a character
 /// column in time bounded by [`Lines::BLOCK`], whatever the length of the line.
@@ -857,7 +857,7 @@ impl<'a> Parser<'a> {
                     self.pos += 1;
                 }
                 b'}' | b']' => {
-                    depth -= 1;
+                    depth = depth.saturating_sub(1);
                     self.pos += 1;
                     if depth == 0 {
                         break;
@@ -1496,6 +1496,20 @@ mod tests {
         assert_eq!(parsed.errors[0].kind, JsonErrorKind::TooDeep);
         let text = "]}".repeat(100_000);
         assert_spans(&text, &parse(&text));
+    }
+
+    #[test]
+    fn junk_is_linear() {
+        if !slow() {
+            return; // slow: set JR2_SLOW to run
+        }
+        for unit in ["{\"a\":1]", "[{\"a\": [\"b\": 1}", "\"", "\"a\": \"b\": ", "@", "[1 2 ", "}", "/*", "\\u", "\"\\ud800"] {
+            let text = unit.repeat((10 << 20) / unit.len());
+            let start = std::time::Instant::now();
+            let parsed = parse(&text);
+            assert!(start.elapsed() < std::time::Duration::from_secs(3), "{unit}: {:?}", start.elapsed());
+            assert_spans(&text, &parsed);
+        }
     }
 
     /// About `bytes` of Chart-like JSON.
