@@ -53,9 +53,14 @@ pub enum JsonErrorKind {
     TooLarge,
 }
 
+/// The largest [`Limits::max_depth`] honoured, so that no limit can overflow the stack.
+pub const MAX_DEPTH_CAP: usize = 1024;
+
 /// Bounds on what the parser reads.
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {
+    /// The deepest nesting of arrays and objects read; deeper values are skipped with an error.
+    /// The parser recurses once per level, so values above [`MAX_DEPTH_CAP`] act as it.
     pub max_depth: usize,
     pub max_bytes: usize,
 }
@@ -185,7 +190,7 @@ pub fn parse(text: &str) -> Parsed {
 ///
 /// The parser is a recursive descent over bytes, at most [`Limits::max_depth`] frames deep; a
 /// value nested deeper is reported once and skipped by counting brackets. Errors come back sorted
-/// by their start.
+/// by their start; past [`MAX_ERRORS`] one last error says the rest are not reported.
 pub fn parse_with(text: &str, limits: Limits) -> Parsed {
     if text.len() > limits.max_bytes || text.len() > u32::MAX as usize {
         let span = Span::empty_at(0);
@@ -200,6 +205,51 @@ pub fn parse_with(text: &str, limits: Limits) -> Parsed {
     let mut errors = p.errors;
     errors.sort_by_key(|e| (e.span.start, e.span.end));
     Parsed { value, errors }
+}
+
+/// Past this many errors the parser stops reporting (one last error says so) but reads on, so that
+/// a file of junk costs linear time and bounded memory.
+pub const MAX_ERRORS: usize = 10_000;
+
+/// Line starts and running character counts, to turn a byte offset into a line and a character
+/// column in time bounded by [`Lines::BLOCK`], whatever the length of the line.
+struct Lines {
+    /// Offsets where lines start (after each `\n`), the first being 0.
+    starts: Vec<usize>,
+    /// The number of characters before each block of `BLOCK` bytes.
+    chars_before_block: Vec<usize>,
+}
+
+impl Lines {
+    const BLOCK: usize = 256;
+
+    fn new(bytes: &[u8]) -> Self {
+        let mut starts = vec![0];
+        starts.extend(bytes.iter().enumerate().filter(|(_, &b)| b == b'\n').map(|(i, _)| i + 1));
+        let mut chars_before_block = Vec::with_capacity(bytes.len() / Self::BLOCK + 1);
+        let mut chars = 0;
+        for block in bytes.chunks(Self::BLOCK) {
+            chars_before_block.push(chars);
+            chars += block.iter().filter(|&&b| b & 0xC0 != 0x80).count();
+        }
+        chars_before_block.push(chars);
+        Lines { starts, chars_before_block }
+    }
+
+    /// The number of characters before `offset`.
+    fn chars_before(&self, bytes: &[u8], offset: usize) -> usize {
+        let block = offset / Self::BLOCK;
+        let from = block * Self::BLOCK;
+        self.chars_before_block[block] + bytes[from..offset].iter().filter(|&&b| b & 0xC0 != 0x80).count()
+    }
+
+    /// The 1-based line and character column of `offset`.
+    fn position(&self, bytes: &[u8], offset: usize) -> (usize, usize) {
+        let offset = offset.min(bytes.len());
+        let line = self.starts.partition_point(|&s| s <= offset) - 1;
+        let column = self.chars_before(bytes, offset) - self.chars_before(bytes, self.starts[line]) + 1;
+        (line + 1, column)
+    }
 }
 
 /// What a container loop expects next.
@@ -228,7 +278,10 @@ struct Parser<'a> {
     unclosed: Vec<(u8, usize)>,
     /// Where the end of the text was first met inside a container.
     unclosed_at: usize,
-    lines: Option<super::line_index::LineIndex>,
+    lines: Option<Lines>,
+    /// The end of the last unterminated string: its missing quote already explains a missing
+    /// comma there.
+    unterminated_end: usize,
 }
 
 fn span(start: usize, end: usize) -> Span {
@@ -293,6 +346,7 @@ impl<'a> Parser<'a> {
             unclosed: Vec::new(),
             unclosed_at: 0,
             lines: None,
+            unterminated_end: usize::MAX,
         }
     }
 
@@ -307,7 +361,12 @@ impl<'a> Parser<'a> {
     }
 
     fn error(&mut self, kind: JsonErrorKind, at: Span, message: impl Into<String>) {
-        self.errors.push(JsonError { kind, message: message.into(), span: at });
+        if self.errors.len() < MAX_ERRORS {
+            self.errors.push(JsonError { kind, message: message.into(), span: at });
+        } else if self.errors.len() == MAX_ERRORS {
+            let message = format!("more than {MAX_ERRORS} errors; the rest are not reported");
+            self.errors.push(JsonError { kind: JsonErrorKind::Syntax, message, span: at });
+        }
     }
 
     fn syntax(&mut self, at: Span, message: impl Into<String>) {
@@ -316,10 +375,10 @@ impl<'a> Parser<'a> {
 
     /// "line L, column C" of a byte offset.
     fn position(&mut self, offset: usize) -> String {
-        let text = self.text;
-        let lines = self.lines.get_or_insert_with(|| super::line_index::LineIndex::new(text));
-        let p = lines.position(text, offset as u32);
-        format!("line {}, column {}", p.line, p.column)
+        let bytes = self.bytes;
+        let lines = self.lines.get_or_insert_with(|| Lines::new(bytes));
+        let (line, column) = lines.position(bytes, offset);
+        format!("line {line}, column {column}")
     }
 
     /// The token at `at`, for "found …" messages: its span and its description.
@@ -437,6 +496,9 @@ impl<'a> Parser<'a> {
 
     /// A container ends without its closing bracket, before `self.pos`.
     fn missing_closer(&mut self, closer: u8, open: usize) {
+        if self.errors.len() > MAX_ERRORS {
+            return;
+        }
         let opened = self.position(open);
         let message = format!("missing `{}` to close the {} opened at {opened}", closer as char, container_name(closer));
         self.syntax(span(self.last_end, self.last_end), message);
@@ -466,9 +528,10 @@ impl<'a> Parser<'a> {
     }
 
     fn container(&mut self, b: u8) -> Json {
-        if self.open.len() >= self.limits.max_depth {
+        let max_depth = self.limits.max_depth.min(MAX_DEPTH_CAP);
+        if self.open.len() >= max_depth {
             let start = self.pos;
-            let message = format!("nesting deeper than {} levels", self.limits.max_depth);
+            let message = format!("nesting deeper than {max_depth} levels");
             self.error(JsonErrorKind::TooDeep, span(start, start + 1), message);
             self.skip_nested();
             return Json { kind: JsonKind::Error, span: span(start, self.last_end) };
@@ -509,6 +572,10 @@ impl<'a> Parser<'a> {
                 b']' => {
                     self.syntax(span(self.pos, self.pos + 1), "unexpected `]`");
                     self.bump(1);
+                    if expect == Expect::Item {
+                        comma = None;
+                        expect = Expect::SeparatorAfterJunk;
+                    }
                     continue;
                 }
                 _ => {}
@@ -565,7 +632,7 @@ impl<'a> Parser<'a> {
                         expect = Expect::Item;
                     }
                     b'"' | b'\'' => {
-                        if expect == Expect::Separator {
+                        if expect == Expect::Separator && self.last_end != self.unterminated_end {
                             let at = span(self.last_end, self.last_end);
                             self.syntax(at, "expected `,` or `}` after an object member");
                         }
@@ -602,18 +669,18 @@ impl<'a> Parser<'a> {
                 let at = span(self.last_end, self.last_end);
                 self.syntax(at, "expected `:` after the key");
                 return match next {
-                    Some(b) if starts_value(b) && !self.string_then_colon() => (self.value(), false),
+                    Some(b) if starts_value(b) => self.value_unless_key(false),
                     _ => (Json { kind: JsonKind::Error, span: at }, true),
                 };
             }
         }
         self.skip_ws();
         match self.peek() {
-            Some(b) if starts_value(b) && !self.string_then_colon() => (self.value(), false),
+            Some(b) if starts_value(b) => self.value_unless_key(true),
             next => {
                 let at = span(self.last_end, self.last_end);
                 match next {
-                    None | Some(b'"') => self.syntax(at, "expected a value"),
+                    None => self.syntax(at, "expected a value"),
                     Some(b',' | b'}' | b']') => {
                         let (found_at, found) = self.found(self.pos);
                         self.syntax(found_at, format!("expected a value, found {found}"));
@@ -632,16 +699,26 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// Whether a string starts at `self.pos` and a `:` follows it: the next member's key, not a
-    /// value.
-    fn string_then_colon(&self) -> bool {
-        if !matches!(self.peek(), Some(b'"')) {
-            return false;
+    /// A member's value, unless it is a string followed by `:`: then it is the next member's key
+    /// and the value is missing (`"a":` then `"b": 1` on the next line), reported if `report`.
+    fn value_unless_key(&mut self, report: bool) -> (Json, bool) {
+        if self.peek() != Some(b'"') {
+            return (self.value(), false);
         }
-        let end = self.raw_string_end(self.pos);
-        let rest = &self.bytes[end..];
+        let (pos, last_end, errors) = (self.pos, self.last_end, self.errors.len());
+        let value = self.value();
+        let rest = &self.bytes[self.pos..];
         let ws = rest.iter().take_while(|c| matches!(c, b' ' | b'\n' | b'\r' | b'\t')).count();
-        rest.get(ws) == Some(&b':')
+        if rest.get(ws) != Some(&b':') {
+            return (value, false);
+        }
+        (self.pos, self.last_end) = (pos, last_end);
+        self.errors.truncate(errors);
+        let at = span(last_end, last_end);
+        if report {
+            self.syntax(at, "expected a value");
+        }
+        (Json { kind: JsonKind::Error, span: at }, true)
     }
 
     fn array(&mut self) -> Json {
@@ -672,8 +749,15 @@ impl<'a> Parser<'a> {
                     break;
                 }
                 b'}' => {
-                    self.syntax(span(self.pos, self.pos + 1), "unexpected `}`");
+                    let at = span(self.pos, self.pos + 1);
+                    self.syntax(at, "unexpected `}`");
                     self.bump(1);
+                    if expect == Expect::Item {
+                        // The stray bracket stands where an element should be.
+                        items.push(Json { kind: JsonKind::Error, span: at });
+                        comma = None;
+                        expect = Expect::SeparatorAfterJunk;
+                    }
                     continue;
                 }
                 _ => {}
@@ -726,7 +810,7 @@ impl<'a> Parser<'a> {
                         break;
                     }
                     b if starts_value(b) => {
-                        if expect == Expect::Separator {
+                        if expect == Expect::Separator && self.last_end != self.unterminated_end {
                             let at = span(self.last_end, self.last_end);
                             self.syntax(at, "expected `,` or `]` after an array element");
                         }
@@ -773,7 +857,7 @@ impl<'a> Parser<'a> {
                     self.pos += 1;
                 }
                 b'}' | b']' => {
-                    depth -= 1;
+                    depth = depth.saturating_sub(1);
                     self.pos += 1;
                     if depth == 0 {
                         break;
@@ -891,6 +975,7 @@ impl<'a> Parser<'a> {
         let at = span(start, end);
         if !terminated {
             self.syntax(at, "unterminated string");
+            self.unterminated_end = end;
         }
         if q == b'\'' {
             self.syntax(at, "strings must use double quotes");
@@ -1184,13 +1269,14 @@ mod tests {
         missing_bracket_before_first_sibling: r#"{"a": ["b": 3}"#;
         missing_brace_before_sibling: r#"[{"a": 1, {"b": 2}, 3]"#;
         missing_brace_before_sibling_no_comma: r#"[{"a": 1 {"b": 2}]"#;
-        missing_brace_before_closer: r#"[{"a": 1, "b": 2], 3"#;
+        missing_brace_before_closer: r#"{"x": [{"a": 1, "b": 2], "y": 3}"#;
         missing_bracket_before_closer: r#"{"a": [1, 2}"#;
         // Missing values, commas, colons.
         missing_value_before_comma: r#"{"a": , "b": 2}"#;
         missing_value_before_brace: r#"{"b": 2, "a": }"#;
         missing_value_before_sibling_line: "{\n  \"a\":\n  \"b\": 2\n}";
         missing_value_at_eof: r#"{"a": "#;
+        missing_value_before_key_same_line: r#"{"a": "b": 2, "c": "d" : 3}"#;
         missing_comma_between_members: r#"{"a": 1 "b": 2 "c": 3}"#;
         missing_comma_between_elements: r#"[1 2 "x" {} []]"#;
         missing_colon: r#"{"a" 1, "b": 2}"#;
@@ -1235,8 +1321,34 @@ mod tests {
     #[test]
     fn too_deep() {
         let limits = Limits { max_depth: 3, ..Limits::default() };
+        let huge = Limits { max_depth: usize::MAX, ..Limits::default() };
+        let deep = parse_with(&"[".repeat(5000), huge);
+        assert_eq!(deep.errors[0].message, format!("nesting deeper than {MAX_DEPTH_CAP} levels"));
         insta::assert_snapshot!("too_deep", render("[[[[1, [2]], {\"a\": [3]}]], 4, [[{\"x\": []}]]]", limits));
         insta::assert_snapshot!("too_deep_unbalanced", render("{\"a\": [[[[ \"]\" ]], \"b\": 1}", limits));
+    }
+
+    #[test]
+    fn positions_count_characters() {
+        let text = format!("[\"{}\",\n\"{}\", {{\"a\": [1", "x".repeat(1000), "é😀".repeat(300));
+        let lines = Lines::new(text.as_bytes());
+        let index = super::super::line_index::LineIndex::new(&text);
+        for (offset, _) in text.char_indices().chain([(text.len(), ' ')]) {
+            let p = index.position(&text, offset as u32);
+            assert_eq!(lines.position(text.as_bytes(), offset), (p.line as usize, p.column as usize));
+        }
+        let parsed = parse(&text);
+        let message = "missing `]}]` at the end of the file; the innermost unclosed array was opened at line 2, column 611";
+        assert_eq!(parsed.errors[0].message, message);
+    }
+
+    #[test]
+    fn errors_are_capped() {
+        let text = "[".to_owned() + &"@, ".repeat(20_000) + "1]";
+        let parsed = parse(&text);
+        assert_eq!(parsed.errors.len(), MAX_ERRORS + 1);
+        assert_eq!(parsed.errors[MAX_ERRORS].message, "more than 10000 errors; the rest are not reported");
+        assert_eq!(parsed.value.as_array().map(<[Json]>::len), Some(20_001));
     }
 
     #[test]
@@ -1384,6 +1496,20 @@ mod tests {
         assert_eq!(parsed.errors[0].kind, JsonErrorKind::TooDeep);
         let text = "]}".repeat(100_000);
         assert_spans(&text, &parse(&text));
+    }
+
+    #[test]
+    fn junk_is_linear() {
+        if !slow() {
+            return; // slow: set JR2_SLOW to run
+        }
+        for unit in ["{\"a\":1]", "[{\"a\": [\"b\": 1}", "\"", "\"a\": \"b\": ", "@", "[1 2 ", "}", "/*", "\\u", "\"\\ud800"] {
+            let text = unit.repeat((10 << 20) / unit.len());
+            let start = std::time::Instant::now();
+            let parsed = parse(&text);
+            assert!(start.elapsed() < std::time::Duration::from_secs(3), "{unit}: {:?}", start.elapsed());
+            assert_spans(&text, &parsed);
+        }
     }
 
     /// About `bytes` of Chart-like JSON.
