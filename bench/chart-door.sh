@@ -19,7 +19,7 @@ t0=$(ms); "$CARGO_TARGET_DIR/release/jr2" check "$out" --lends bench/lends.json 
 jr2_ms=$(( (t1 - t0) / 1000000 ))
 t0=$(ms); ajv=$(node bench/ajv-validate.mjs grammar/chart.schema.json "$out"); t1=$(ms)
 ajv_ms=$(( (t1 - t0) / 1000000 ))
-inproc=$(cargo bench --quiet --locked -p jr2-compiler --bench door -- "$out" bench/lends.json 5)
+inproc=$(cargo bench --quiet --locked -p jr2-compiler --bench door -- "$PWD/$out" "$PWD/bench/lends.json" 5)
 errors=$(node -e 'const r=JSON.parse(require("fs").readFileSync("bench/out/jr2.json","utf8")); console.log(r.summary.errors)')
 
 echo "charts: $n of ~$states states; jr2 errors: $errors"

@@ -19,10 +19,11 @@ function chart(i, size) {
   const top = {};
   for (let p = 0; p < phases; p++) {
     const next = p + 1 < phases ? `phase${p + 1}` : "published";
+    const author = rand(2) ? "writer" : "critic";
     const inner = {
       draft: {
-        invoke: { src: rand(2) ? "writer" : "critic", input: { prompt: `Draft part ${p} of {{input.topic}}, round {{context.round}}.` } },
-        on: { done: [{ guard: { type: "jr2.sentBy", params: { id: rand(2) ? "writer" : "critic" } }, target: "test" }, { target: "test" }] },
+        invoke: { src: author, input: { prompt: `Draft part ${p} of {{input.topic}}, round {{context.round}}.` } },
+        on: { done: [{ guard: { type: "jr2.sentBy", params: { id: author } }, target: "test" }, { target: "test" }] },
       },
       test: {
         invoke: { src: "tests", onDone: [{ guard: "green", target: "review" }, { target: "draft", reenter: true }] },

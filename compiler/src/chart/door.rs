@@ -49,7 +49,7 @@ pub fn admit_json(chart: &Json, size: usize, manifest: Option<&LendManifest>) ->
         return Admission { diagnostics: sink.diagnostics, machine: None };
     }
     let lowered = lower::lower(chart, manifest);
-    let cx = Ctx { chart, manifest, machine: &lowered.machine, state_json: &lowered.state_json, faults: &lowered.faults };
+    let cx = Ctx::new(chart, manifest, &lowered.machine, &lowered.state_json, &lowered.faults);
     for check in crate::rules::chart::DOOR_CHECKS {
         check(&cx, &mut sink);
     }
@@ -87,9 +87,13 @@ pub struct Ctx<'a> {
     /// `state_json[i]` is the JSON of `StateId(i)`.
     pub state_json: &'a [&'a Json],
     pub faults: &'a [LowerFault],
+    invokes: Vec<InvokeAt<'a>>,
+    transitions: Vec<TransitionAt<'a>>,
+    all_guards: Vec<(String, &'a Json)>,
 }
 
 /// One invoke of the Chart, as rules visit it.
+#[derive(Clone)]
 pub struct InvokeAt<'a> {
     pub state: StateId,
     /// Its index in the state's invokes.
@@ -108,6 +112,35 @@ pub struct TransitionAt<'a> {
 }
 
 impl<'a> Ctx<'a> {
+    /// The context of one Chart; what every rule visits is collected once, here.
+    pub fn new(
+        chart: &'a Json,
+        manifest: Option<&'a LendManifest>,
+        machine: &'a ir::Machine,
+        state_json: &'a [&'a Json],
+        faults: &'a [LowerFault],
+    ) -> Self {
+        let mut cx = Ctx { chart, manifest, machine, state_json, faults, invokes: Vec::new(), transitions: Vec::new(), all_guards: Vec::new() };
+        cx.invokes = cx.collect_invokes();
+        cx.transitions = cx.collect_transitions();
+        cx.all_guards = cx.collect_all_guards();
+        cx
+    }
+
+    /// Every invoke, state by state.
+    pub fn invokes(&self) -> &[InvokeAt<'a>] {
+        &self.invokes
+    }
+
+    /// Every transition value: `on`, `after`, `always`, `onDone`, and invokes' `onDone`/`onError`.
+    pub fn transitions(&self) -> &[TransitionAt<'a>] {
+        &self.transitions
+    }
+
+    /// Every guard at every depth (inside `not`, `and`, `or` too), with its path.
+    pub fn all_guards(&self) -> &[(String, &'a Json)] {
+        &self.all_guards
+    }
     /// The declaration's lends, where a manifest is given.
     pub fn lends(&self) -> Option<&'a Lends> {
         self.manifest.map(|m| &m.declaration.lends)
@@ -131,8 +164,7 @@ impl<'a> Ctx<'a> {
         self.chart.get("agents").map(|a| a.entries().map(|m| m.key.as_str()).collect()).unwrap_or_default()
     }
 
-    /// Every invoke, state by state.
-    pub fn invokes(&self) -> Vec<InvokeAt<'a>> {
+    fn collect_invokes(&self) -> Vec<InvokeAt<'a>> {
         let mut out = Vec::new();
         for id in self.machine.ids() {
             let state = self.state_json(id);
@@ -146,8 +178,7 @@ impl<'a> Ctx<'a> {
         out
     }
 
-    /// Every transition value: `on`, `after`, `always`, `onDone`, and invokes' `onDone`/`onError`.
-    pub fn transitions(&self) -> Vec<TransitionAt<'a>> {
+    fn collect_transitions(&self) -> Vec<TransitionAt<'a>> {
         let mut out = Vec::new();
         for id in self.machine.ids() {
             let state = self.state_json(id);
@@ -185,14 +216,13 @@ impl<'a> Ctx<'a> {
 
     /// Every top-level guard (a transition's `guard`), with its path.
     pub fn guards(&self) -> Vec<(String, &'a Json)> {
-        self.transitions()
-            .into_iter()
+        self.transitions
+            .iter()
             .filter_map(|t| t.json.get("guard").map(|g| (join(&t.path, "guard"), g)))
             .collect()
     }
 
-    /// Every guard at every depth (inside `not`, `and`, `or` too), with its path.
-    pub fn all_guards(&self) -> Vec<(String, &'a Json)> {
+    fn collect_all_guards(&self) -> Vec<(String, &'a Json)> {
         fn walk<'a>(path: String, g: &'a Json, out: &mut Vec<(String, &'a Json)>) {
             if let Some(inner) = g.get("not") {
                 walk(join(&path, "not"), inner, out);
@@ -270,13 +300,7 @@ pub fn run_check(text: &str, manifest: Option<&LendManifest>, check: fn(&Ctx, &m
     let parsed = json::parse(text);
     assert!(parsed.errors.is_empty(), "{:?}", parsed.errors);
     let lowered = lower::lower(&parsed.value, manifest);
-    let cx = Ctx {
-        chart: &parsed.value,
-        manifest,
-        machine: &lowered.machine,
-        state_json: &lowered.state_json,
-        faults: &lowered.faults,
-    };
+    let cx = Ctx::new(&parsed.value, manifest, &lowered.machine, &lowered.state_json, &lowered.faults);
     let mut sink = Sink::default();
     check(&cx, &mut sink);
     sink.diagnostics

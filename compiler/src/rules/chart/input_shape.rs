@@ -64,7 +64,7 @@ pub fn inputs<'a>(cx: &Ctx<'a>) -> Vec<InputAt<'a>> {
             }
             let input = inv.json.get("input");
             let ipath = join(&inv.path, "input");
-            Some(InputAt { inv, class, input, ipath })
+            Some(InputAt { inv: inv.clone(), class, input, ipath })
         })
         .collect()
 }
