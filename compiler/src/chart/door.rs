@@ -49,7 +49,7 @@ pub fn admit_json(chart: &Json, size: usize, manifest: Option<&LendManifest>) ->
         return Admission { diagnostics: sink.diagnostics, machine: None };
     }
     let lowered = lower::lower(chart, manifest);
-    let cx = Ctx::new(chart, manifest, &lowered.machine, &lowered.state_json, &lowered.faults);
+    let cx = Ctx::new(chart, manifest, &lowered.machine, &lowered.state_json, &lowered.transition_json, &lowered.faults);
     for check in crate::rules::chart::DOOR_CHECKS {
         check(&cx, &mut sink);
     }
@@ -102,13 +102,15 @@ pub struct InvokeAt<'a> {
     /// `states.review.invoke.0` (or `states.review.invoke` for a single invoke).
     pub path: String,
     pub src: &'a str,
+    /// What `src` names (rule 3), classified once.
+    pub class: SrcClass,
 }
 
 /// One transition value (a target string or an object), as rules visit it.
 pub struct TransitionAt<'a> {
     pub state: StateId,
     pub json: &'a Json,
-    pub path: String,
+    pub path: &'a str,
 }
 
 impl<'a> Ctx<'a> {
@@ -118,11 +120,12 @@ impl<'a> Ctx<'a> {
         manifest: Option<&'a LendManifest>,
         machine: &'a ir::Machine,
         state_json: &'a [&'a Json],
+        transition_json: &[&'a Json],
         faults: &'a [LowerFault],
     ) -> Self {
         let mut cx = Ctx { chart, manifest, machine, state_json, faults, invokes: Vec::new(), transitions: Vec::new(), all_guards: Vec::new() };
         cx.invokes = cx.collect_invokes();
-        cx.transitions = cx.collect_transitions();
+        cx.transitions = cx.collect_transitions(transition_json);
         cx.all_guards = cx.collect_all_guards();
         cx
     }
@@ -172,53 +175,27 @@ impl<'a> Ctx<'a> {
             let path = join(&self.machine.state(id).path, "invoke");
             for (index, (ipath, json)) in one_or_many(inv, &path).into_iter().enumerate() {
                 let src = json.get("src").and_then(Json::as_str).unwrap_or_default();
-                out.push(InvokeAt { state: id, index, json, path: ipath, src });
+                out.push(InvokeAt { state: id, index, json, path: ipath, src, class: self.classify(src) });
             }
         }
         out
     }
 
-    fn collect_transitions(&self) -> Vec<TransitionAt<'a>> {
-        let mut out = Vec::new();
-        for id in self.machine.ids() {
-            let state = self.state_json(id);
-            let path = &self.machine.state(id).path;
-            let mut groups: Vec<(String, &'a Json)> = Vec::new();
-            for field in ["on", "after"] {
-                if let Some(map) = state.get(field) {
-                    for m in map.entries() {
-                        groups.push((join(&join(path, field), &m.key), &m.value));
-                    }
-                }
-            }
-            for field in ["always", "onDone"] {
-                if let Some(v) = state.get(field) {
-                    groups.push((join(path, field), v));
-                }
-            }
-            if let Some(inv) = state.get("invoke") {
-                for (ipath, inv) in one_or_many(inv, &join(path, "invoke")) {
-                    for field in ["onDone", "onError"] {
-                        if let Some(v) = inv.get(field) {
-                            groups.push((join(&ipath, field), v));
-                        }
-                    }
-                }
-            }
-            for (gpath, v) in groups {
-                for (tpath, json) in one_or_many(v, &gpath) {
-                    out.push(TransitionAt { state: id, json, path: tpath });
-                }
-            }
-        }
-        out
+    /// The transitions as lowering found them, each with its JSON.
+    fn collect_transitions(&self, transition_json: &[&'a Json]) -> Vec<TransitionAt<'a>> {
+        self.machine
+            .transitions
+            .iter()
+            .zip(transition_json)
+            .map(|(t, json)| TransitionAt { state: t.source, json, path: &t.path })
+            .collect()
     }
 
     /// Every top-level guard (a transition's `guard`), with its path.
     pub fn guards(&self) -> Vec<(String, &'a Json)> {
         self.transitions
             .iter()
-            .filter_map(|t| t.json.get("guard").map(|g| (join(&t.path, "guard"), g)))
+            .filter_map(|t| t.json.get("guard").map(|g| (join(t.path, "guard"), g)))
             .collect()
     }
 
@@ -300,7 +277,7 @@ pub fn run_check(text: &str, manifest: Option<&LendManifest>, check: fn(&Ctx, &m
     let parsed = json::parse(text);
     assert!(parsed.errors.is_empty(), "{:?}", parsed.errors);
     let lowered = lower::lower(&parsed.value, manifest);
-    let cx = Ctx::new(&parsed.value, manifest, &lowered.machine, &lowered.state_json, &lowered.faults);
+    let cx = Ctx::new(&parsed.value, manifest, &lowered.machine, &lowered.state_json, &lowered.transition_json, &lowered.faults);
     let mut sink = Sink::default();
     check(&cx, &mut sink);
     sink.diagnostics

@@ -32,6 +32,8 @@ pub enum LowerFault {
 pub struct Lowered<'a> {
     pub machine: Machine,
     pub state_json: Vec<&'a Json>,
+    /// `transition_json[i]` is the JSON of `machine.transitions[i]`.
+    pub transition_json: Vec<&'a Json>,
     pub faults: Vec<LowerFault>,
 }
 
@@ -111,7 +113,14 @@ pub fn one_or_many<'a>(value: &'a Json, path: &str) -> Vec<(String, &'a Json)> {
 
 /// Lowers a Chart.
 pub fn lower<'a>(chart: &'a Json, manifest: Option<&LendManifest>) -> Lowered<'a> {
-    let mut lw = Lowerer { chart, manifest, states: Vec::new(), state_json: Vec::new(), faults: Vec::new() };
+    let mut lw = Lowerer {
+        chart,
+        manifest,
+        states: Vec::new(),
+        state_json: Vec::new(),
+        transition_json: Vec::new(),
+        faults: Vec::new(),
+    };
     lw.add_state(chart, String::new(), String::new(), None, None);
     let id = chart.get("id").and_then(Json::as_str).unwrap_or("(machine)").to_string();
     lw.resolve_initials();
@@ -151,7 +160,7 @@ pub fn lower<'a>(chart: &'a Json, manifest: Option<&LendManifest>) -> Lowered<'a
         slots,
         context: chart.get("context").map(Json::to_value),
     };
-    Lowered { machine, state_json: lw.state_json, faults: lw.faults }
+    Lowered { machine, state_json: lw.state_json, transition_json: lw.transition_json, faults: lw.faults }
 }
 
 struct Lowerer<'a, 'm> {
@@ -159,6 +168,7 @@ struct Lowerer<'a, 'm> {
     manifest: Option<&'m LendManifest>,
     states: Vec<State>,
     state_json: Vec<&'a Json>,
+    transition_json: Vec<&'a Json>,
     faults: Vec<LowerFault>,
 }
 
@@ -354,6 +364,7 @@ impl<'a> Lowerer<'a, '_> {
                         }),
                     }
                 }
+                self.transition_json.push(t);
                 out.push(Transition {
                     source: sid,
                     trigger: trigger.clone(),

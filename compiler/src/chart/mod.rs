@@ -26,13 +26,55 @@ pub fn path_text(path: &str) -> &str {
     }
 }
 
-/// Joins a path and a segment with a dot.
-pub fn join(path: &str, segment: impl std::fmt::Display) -> String {
-    if path.is_empty() {
-        segment.to_string()
-    } else {
-        format!("{path}.{segment}")
+/// One segment of a dotted path: a key or an index.
+pub trait Segment {
+    fn push_to(&self, out: &mut String);
+}
+
+impl Segment for str {
+    fn push_to(&self, out: &mut String) {
+        out.push_str(self);
     }
+}
+
+impl Segment for String {
+    fn push_to(&self, out: &mut String) {
+        out.push_str(self);
+    }
+}
+
+impl Segment for usize {
+    fn push_to(&self, out: &mut String) {
+        let mut buf = [0u8; 20];
+        let mut at = buf.len();
+        let mut n = *self;
+        loop {
+            at -= 1;
+            buf[at] = b'0' + (n % 10) as u8;
+            n /= 10;
+            if n == 0 {
+                break;
+            }
+        }
+        out.push_str(std::str::from_utf8(&buf[at..]).unwrap_or_default());
+    }
+}
+
+impl<T: Segment + ?Sized> Segment for &T {
+    fn push_to(&self, out: &mut String) {
+        (**self).push_to(out);
+    }
+}
+
+/// Joins a path and a segment with a dot. On every hot path of the door: no `format!`.
+pub fn join(path: &str, segment: impl Segment) -> String {
+    let mut out = String::with_capacity(path.len() + 16);
+    out.push_str(path);
+    if !path.is_empty() {
+        out.push('.');
+    }
+    segment.push_to(&mut out);
+    out
 }
 
 /// A list of names as the door's lines write it: comma-separated, or "none".

@@ -25,7 +25,7 @@ declare_rule! {
 
 pub fn check(cx: &Ctx, sink: &mut Sink) {
     for inv in cx.invokes() {
-        if !cx.classify(inv.src).slot_kind().is_agent() {
+        if !inv.class.slot_kind().is_agent() {
             continue;
         }
         let Some(m) = inv.json.member("onDone") else { continue };

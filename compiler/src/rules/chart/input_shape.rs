@@ -58,7 +58,7 @@ pub fn inputs<'a>(cx: &Ctx<'a>) -> Vec<InputAt<'a>> {
     cx.invokes()
         .into_iter()
         .filter_map(|inv| {
-            let class = cx.classify(inv.src);
+            let class = inv.class;
             if !matches!(class, SrcClass::Lent(_) | SrcClass::Minted | SrcClass::Gate | SrcClass::Fail) {
                 return None;
             }

@@ -29,7 +29,7 @@ pub fn check(cx: &Ctx, sink: &mut Sink) {
     }
     for inv in cx.invokes() {
         let Some(src_json) = inv.json.get("src") else { continue };
-        let text = match cx.classify(inv.src) {
+        let text = match inv.class {
             SrcClass::GateNotLent => format!(
                 "\"gate\" is the kit's Gate, which waits for an outside answer, and this Open body does not lend it (`lends.gate: true` would); {}",
                 cx.lent_text()
