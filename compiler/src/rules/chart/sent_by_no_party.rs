@@ -30,28 +30,18 @@ pub fn parties(cx: &Ctx) -> (Vec<String>, Vec<String>) {
     let mut gates: Vec<String> = Vec::new();
     for id in cx.machine.ids() {
         let st = cx.machine.state(id);
-        let key_path = cx
-            .machine
-            .ancestors(id)
-            .collect::<Vec<_>>()
-            .into_iter()
-            .rev()
-            .chain(std::iter::once(id))
-            .filter(|s| cx.machine.state(*s).parent.is_some())
-            .map(|s| cx.machine.state(s).key.clone())
-            .collect::<Vec<_>>()
-            .join(".");
         let unnamed = st.invokes.iter().filter(|i| i.kind == SlotKind::Gate && i.id.is_none()).count();
         let mut ordinal = 0;
         for inv in &st.invokes {
             if inv.kind == SlotKind::Gate {
                 let gid = match &inv.id {
                     Some(gid) => gid.clone(),
+                    // The state's key path: its dotted path without the `states` segments.
                     None if unnamed > 1 => {
                         ordinal += 1;
-                        format!("{key_path}.{}", ordinal - 1)
+                        format!("{}.{}", key_path(&st.path), ordinal - 1)
                     }
-                    None => key_path.clone(),
+                    None => key_path(&st.path),
                 };
                 if !gates.contains(&gid) {
                     gates.push(gid);
@@ -64,9 +54,18 @@ pub fn parties(cx: &Ctx) -> (Vec<String>, Vec<String>) {
     (agents, gates)
 }
 
+/// `states.a.states.b` → `a.b`.
+fn key_path(path: &str) -> String {
+    path.split('.').skip(1).step_by(2).collect::<Vec<_>>().join(".")
+}
+
 pub fn check(cx: &Ctx, sink: &mut Sink) {
+    let sent_bys = super::sent_by_reference::sent_bys(cx);
+    if sent_bys.is_empty() {
+        return;
+    }
     let (agents, gates) = parties(cx);
-    for (path, id) in super::sent_by_reference::sent_bys(cx) {
+    for (path, id) in sent_bys {
         let Some(text) = id.as_str() else { continue };
         if text.contains("{{") || agents.iter().any(|a| a == text) || gates.iter().any(|g| g == text) {
             continue;

@@ -32,24 +32,42 @@ declare_rule! {
 /// Calls `f` with each reference text below a template value: its path, the value holding it,
 /// and the reference's text (`context.round`).
 pub fn references<'a>(path: &str, v: &'a Json, f: &mut dyn FnMut(&str, &'a Json, &str)) {
+    let mut buf = String::with_capacity(path.len() + 32);
+    buf.push_str(path);
+    walk(&mut buf, v, f);
+}
+
+/// One path buffer for the whole walk: a segment is pushed going down and cut coming back.
+fn walk<'a>(path: &mut String, v: &'a Json, f: &mut dyn FnMut(&str, &'a Json, &str)) {
     if let Some(r) = crate::chart::lower::whole_ref(v) {
         f(path, v, r);
         return;
     }
+    let mut down = |path: &mut String, segment: &dyn crate::chart::Segment, item: &'a Json| {
+        let len = path.len();
+        if len > 0 {
+            path.push('.');
+        }
+        segment.push_to(path);
+        walk(path, item, f);
+        path.truncate(len);
+    };
     match &v.kind {
         JsonKind::String(s) => {
-            for (_, inner) in placeholders(s) {
-                f(path, v, inner);
+            if s.contains("{{") {
+                for (_, inner) in placeholders(s) {
+                    f(path, v, inner);
+                }
             }
         }
         JsonKind::Array(items) => {
             for (i, item) in items.iter().enumerate() {
-                references(&join(path, i), item, f);
+                down(path, &i, item);
             }
         }
         JsonKind::Object(_) => {
             for m in v.entries() {
-                references(&join(path, &m.key), &m.value, f);
+                down(path, &m.key, &m.value);
             }
         }
         _ => {}
