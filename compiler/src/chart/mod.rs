@@ -77,11 +77,96 @@ pub fn join(path: &str, segment: impl Segment) -> String {
     out
 }
 
+/// A dotted path built on the stack while a walk goes down, and written out only when a line
+/// needs it: a walk that finds nothing allocates no path.
+#[derive(Clone, Copy, Debug)]
+pub struct Path<'a> {
+    parent: Option<&'a Path<'a>>,
+    segment: Option<PathSegment<'a>>,
+}
+
+#[derive(Clone, Copy, Debug)]
+enum PathSegment<'a> {
+    Key(&'a str),
+    Index(usize),
+}
+
+impl<'a> From<&'a str> for PathSegment<'a> {
+    fn from(k: &'a str) -> Self {
+        PathSegment::Key(k)
+    }
+}
+
+impl<'a> From<&'a String> for PathSegment<'a> {
+    fn from(k: &'a String) -> Self {
+        PathSegment::Key(k)
+    }
+}
+
+impl From<usize> for PathSegment<'_> {
+    fn from(i: usize) -> Self {
+        PathSegment::Index(i)
+    }
+}
+
+impl<'a> Path<'a> {
+    /// The Chart itself.
+    pub const ROOT: Path<'static> = Path { parent: None, segment: None };
+
+    /// The path one key or index below this one.
+    #[allow(private_bounds)]
+    pub fn child(&'a self, segment: impl Into<PathSegment<'a>>) -> Path<'a> {
+        Path { parent: Some(self), segment: Some(segment.into()) }
+    }
+
+    fn write(&self, out: &mut String) {
+        if let Some(parent) = self.parent {
+            parent.write(out);
+        }
+        if let Some(seg) = self.segment {
+            if !out.is_empty() {
+                out.push('.');
+            }
+            match seg {
+                PathSegment::Key(k) => k.push_to(out),
+                PathSegment::Index(i) => i.push_to(out),
+            }
+        }
+    }
+}
+
+impl std::fmt::Display for Path<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut out = String::new();
+        self.write(&mut out);
+        f.write_str(&out)
+    }
+}
+
 /// A list of names as the door's lines write it: comma-separated, or "none".
 pub fn names<S: AsRef<str>>(xs: &[S]) -> String {
     if xs.is_empty() {
         "none".to_string()
     } else {
         xs.iter().map(|s| s.as_ref()).collect::<Vec<_>>().join(", ")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{join, Path};
+
+    #[test]
+    fn a_path_writes_as_join_does() {
+        let root = Path::ROOT;
+        let states = root.child("states");
+        let key = String::from("review");
+        let review = states.child(&key);
+        let invoke = review.child("invoke");
+        let first = invoke.child(0usize);
+        assert_eq!(root.to_string(), "");
+        assert_eq!(first.to_string(), "states.review.invoke.0");
+        assert_eq!(first.to_string(), join(&join(&join(&join("", "states"), &key), "invoke"), 0usize));
+        assert_eq!(join("a", 1234567usize), "a.1234567");
     }
 }

@@ -1,5 +1,5 @@
 use crate::chart::grammar::{is_context_path, is_delay, is_name, FAILURE_GUARD, READY_GUARD, SENT_BY};
-use crate::chart::{join, path_text};
+use crate::chart::{path_text, Path};
 use crate::declare_rule;
 use crate::diagnostics::Diagnostic;
 use crate::syntax::json::{Json, JsonKind};
@@ -134,14 +134,15 @@ fn suggest<'k>(key: &str, known: &[&'k str]) -> Option<&'k str> {
 }
 
 impl Walker {
-    fn fault(&mut self, span: Span, path: &str, what: impl std::fmt::Display) {
-        let path = path_text(path);
+    fn fault(&mut self, span: Span, path: &Path<'_>, what: impl std::fmt::Display) {
+        let path = path.to_string();
+        let path = path_text(&path);
         self.out.push(CHART_GRAMMAR.at(span, format!("{path}: {what}")).with_path(path));
     }
 
     /// The object's keys against the known ones: unknown keys (with a close known key, if any)
     /// and missing required keys.
-    fn keys(&mut self, v: &Json, path: &str, what: &str, known: &[&str], required: &[&str]) {
+    fn keys(&mut self, v: &Json, path: &Path<'_>, what: &str, known: &[&str], required: &[&str]) {
         for m in v.entries() {
             if known.contains(&m.key.as_str()) {
                 continue;
@@ -160,7 +161,7 @@ impl Walker {
     }
 
     /// An object, or a fault; `None` for a non-object (and for an `Error` node, silently).
-    fn object<'j>(&mut self, v: &'j Json, path: &str, what: &str) -> Option<&'j Json> {
+    fn object<'j>(&mut self, v: &'j Json, path: &Path<'_>, what: &str) -> Option<&'j Json> {
         match v.kind {
             JsonKind::Object(_) => Some(v),
             JsonKind::Error => None,
@@ -171,26 +172,26 @@ impl Walker {
         }
     }
 
-    fn string(&mut self, v: &Json, path: &str) {
+    fn string(&mut self, v: &Json, path: &Path<'_>) {
         if !is_error(v) && v.as_str().is_none() {
             self.fault(v.span, path, format!("expected a string, got {}", got(v)));
         }
     }
 
-    fn boolean(&mut self, v: &Json, path: &str) {
+    fn boolean(&mut self, v: &Json, path: &Path<'_>) {
         if !is_error(v) && v.as_bool().is_none() {
             self.fault(v.span, path, format!("expected a boolean, got {}", got(v)));
         }
     }
 
-    fn one_of(&mut self, v: &Json, path: &str, options: &[&str]) {
+    fn one_of(&mut self, v: &Json, path: &Path<'_>, options: &[&str]) {
         if is_error(v) || v.as_str().is_some_and(|s| options.contains(&s)) {
             return;
         }
         self.fault(v.span, path, format!("expected {}, got {}", either(options), got(v)));
     }
 
-    fn name(&mut self, v: &Json, path: &str) {
+    fn name(&mut self, v: &Json, path: &Path<'_>) {
         match &v.kind {
             JsonKind::Error => {}
             JsonKind::String(s) if is_name(s) => {}
@@ -199,7 +200,7 @@ impl Walker {
         }
     }
 
-    fn not_a_name(&mut self, span: Span, path: &str, s: &str) {
+    fn not_a_name(&mut self, span: Span, path: &Path<'_>, s: &str) {
         self.fault(
             span,
             path,
@@ -210,10 +211,10 @@ impl Walker {
     }
 
     /// A map keyed by names; `value` checks each value.
-    fn name_map(&mut self, v: &Json, path: &str, value: fn(&mut Self, &Json, &str)) {
+    fn name_map(&mut self, v: &Json, path: &Path<'_>, value: fn(&mut Self, &Json, &Path<'_>)) {
         let Some(v) = self.object(v, path, "an object") else { return };
         for m in v.entries() {
-            let at = join(path, &m.key);
+            let at = path.child(&m.key);
             if !is_name(&m.key) {
                 self.not_a_name(m.key_span, &at, &m.key);
             }
@@ -224,10 +225,10 @@ impl Walker {
     // --- the Chart and its states ---------------------------------------------------------------
 
     fn chart(&mut self, v: &Json) {
-        let Some(v) = self.object(v, "", "a Chart object") else { return };
-        self.keys(v, "", "a Chart", ROOT_KEYS, &["states"]);
+        let Some(v) = self.object(v, &Path::ROOT, "a Chart object") else { return };
+        self.keys(v, &Path::ROOT, "a Chart", ROOT_KEYS, &["states"]);
         for m in v.entries() {
-            let at = join("", &m.key);
+            let at = Path::ROOT.child(&m.key);
             let x = &m.value;
             match m.key.as_str() {
                 "id" | "initial" => self.name(x, &at),
@@ -246,7 +247,7 @@ impl Walker {
     }
 
     /// The keys a Chart and a state share.
-    fn common(&mut self, key: &str, x: &Json, at: &str) {
+    fn common(&mut self, key: &str, x: &Json, at: &Path<'_>) {
         match key {
             "on" => self.on(x, at),
             "after" => self.after(x, at),
@@ -257,7 +258,7 @@ impl Walker {
         }
     }
 
-    fn states(&mut self, v: &Json, path: &str, empty: &str) {
+    fn states(&mut self, v: &Json, path: &Path<'_>, empty: &str) {
         let Some(obj) = self.object(v, path, "an object of states") else { return };
         if obj.entries().next().is_none() {
             self.fault(obj.span, path, empty);
@@ -265,11 +266,11 @@ impl Walker {
         self.name_map(obj, path, Self::state);
     }
 
-    fn state(&mut self, v: &Json, path: &str) {
+    fn state(&mut self, v: &Json, path: &Path<'_>) {
         let Some(v) = self.object(v, path, "a state object") else { return };
         self.keys(v, path, "a state", STATE_KEYS, &[]);
         for m in v.entries() {
-            let at = join(path, &m.key);
+            let at = path.child(&m.key);
             let x = &m.value;
             match m.key.as_str() {
                 "type" => self.one_of(x, &at, &["parallel", "final"]),
@@ -287,11 +288,11 @@ impl Walker {
         }
     }
 
-    fn event(&mut self, v: &Json, path: &str) {
+    fn event(&mut self, v: &Json, path: &Path<'_>) {
         let Some(v) = self.object(v, path, "an event object") else { return };
         self.keys(v, path, "an event", EVENT_KEYS, &["input"]);
         for m in v.entries() {
-            let at = join(path, &m.key);
+            let at = path.child(&m.key);
             match m.key.as_str() {
                 "description" => self.string(&m.value, &at),
                 "input" => {
@@ -303,11 +304,11 @@ impl Walker {
         }
     }
 
-    fn agent(&mut self, v: &Json, path: &str) {
+    fn agent(&mut self, v: &Json, path: &Path<'_>) {
         let Some(v) = self.object(v, path, "an Agent object") else { return };
         self.keys(v, path, "an Agent", AGENT_KEYS, AGENT_KEYS);
         for m in v.entries() {
-            let at = join(path, &m.key);
+            let at = path.child(&m.key);
             match m.key.as_str() {
                 "model" | "instructions" => self.string(&m.value, &at),
                 "workspace" => self.one_of(&m.value, &at, &["none", "read", "write"]),
@@ -318,10 +319,10 @@ impl Walker {
 
     // --- transitions ----------------------------------------------------------------------------
 
-    fn on(&mut self, v: &Json, path: &str) {
+    fn on(&mut self, v: &Json, path: &Path<'_>) {
         let Some(v) = self.object(v, path, "an object of events to transitions") else { return };
         for m in v.entries() {
-            let at = join(path, &m.key);
+            let at = path.child(&m.key);
             if m.key.is_empty() {
                 self.fault(m.key_span, path, "an event name is not empty");
             }
@@ -329,10 +330,10 @@ impl Walker {
         }
     }
 
-    fn after(&mut self, v: &Json, path: &str) {
+    fn after(&mut self, v: &Json, path: &Path<'_>) {
         let Some(v) = self.object(v, path, "an object of delays to transitions") else { return };
         for m in v.entries() {
-            let at = join(path, &m.key);
+            let at = path.child(&m.key);
             if !is_delay(&m.key) {
                 self.fault(
                     m.key_span,
@@ -347,13 +348,13 @@ impl Walker {
         }
     }
 
-    fn transitions(&mut self, v: &Json, path: &str) {
+    fn transitions(&mut self, v: &Json, path: &Path<'_>) {
         match &v.kind {
             JsonKind::Error | JsonKind::String(_) => {}
             JsonKind::Object(_) => self.transition_object(v, path),
             JsonKind::Array(items) => {
                 for (i, item) in items.iter().enumerate() {
-                    let at = join(path, i);
+                    let at = path.child(i);
                     match item.kind {
                         JsonKind::Error | JsonKind::String(_) => {}
                         JsonKind::Object(_) => self.transition_object(item, &at),
@@ -373,10 +374,10 @@ impl Walker {
         }
     }
 
-    fn transition_object(&mut self, v: &Json, path: &str) {
+    fn transition_object(&mut self, v: &Json, path: &Path<'_>) {
         self.keys(v, path, "a transition", TRANSITION_KEYS, &[]);
         for m in v.entries() {
-            let at = join(path, &m.key);
+            let at = path.child(&m.key);
             match m.key.as_str() {
                 "target" | "description" => self.string(&m.value, &at),
                 "guard" => self.guard(&m.value, &at),
@@ -389,13 +390,13 @@ impl Walker {
 
     // --- invokes --------------------------------------------------------------------------------
 
-    fn invokes(&mut self, v: &Json, path: &str) {
+    fn invokes(&mut self, v: &Json, path: &Path<'_>) {
         match &v.kind {
             JsonKind::Error => {}
             JsonKind::Object(_) => self.invoke(v, path),
             JsonKind::Array(items) => {
                 for (i, item) in items.iter().enumerate() {
-                    let at = join(path, i);
+                    let at = path.child(i);
                     if self.object(item, &at, "an invoke object").is_some() {
                         self.invoke(item, &at);
                     }
@@ -405,10 +406,10 @@ impl Walker {
         }
     }
 
-    fn invoke(&mut self, v: &Json, path: &str) {
+    fn invoke(&mut self, v: &Json, path: &Path<'_>) {
         self.keys(v, path, "an invoke", INVOKE_KEYS, &["src"]);
         for m in v.entries() {
-            let at = join(path, &m.key);
+            let at = path.child(&m.key);
             match m.key.as_str() {
                 "src" => self.string(&m.value, &at),
                 "id" => self.name(&m.value, &at),
@@ -421,7 +422,7 @@ impl Walker {
 
     // --- guards ---------------------------------------------------------------------------------
 
-    fn guard(&mut self, v: &Json, path: &str) {
+    fn guard(&mut self, v: &Json, path: &Path<'_>) {
         match &v.kind {
             JsonKind::Error => {}
             JsonKind::String(s) if s == SENT_BY => {
@@ -433,11 +434,11 @@ impl Walker {
         }
     }
 
-    fn guard_object(&mut self, v: &Json, path: &str) {
+    fn guard_object(&mut self, v: &Json, path: &Path<'_>) {
         for combinator in ["not", "and", "or"] {
             let Some(inner) = v.get(combinator) else { continue };
             self.keys(v, path, "this guard", &[combinator], &[]);
-            let at = join(path, combinator);
+            let at = path.child(combinator);
             if combinator == "not" {
                 self.guard(inner, &at);
             } else {
@@ -445,7 +446,7 @@ impl Walker {
                     JsonKind::Error => {}
                     JsonKind::Array(items) => {
                         for (i, g) in items.iter().enumerate() {
-                            self.guard(g, &join(&at, i));
+                            self.guard(g, &at.child(i));
                         }
                     }
                     _ => self.fault(inner.span, &at, format!("expected a list of guards, got {}", got(inner))),
@@ -467,29 +468,29 @@ impl Walker {
             Some(SENT_BY) => match params {
                 None => self.fault(v.span, path, "missing required key \"params\""),
                 Some(p) => {
-                    let at = join(path, "params");
+                    let at = path.child("params");
                     if let Some(p) = self.object(&p.value, &at, "params { id }") {
                         self.keys(p, &at, "jr2.sentBy's params", &["id"], &["id"]);
                         if let Some(id) = p.get("id") {
-                            self.string(id, &join(&at, "id"));
+                            self.string(id, &at.child("id"));
                         }
                     }
                 }
             },
             Some(FAILURE_GUARD | READY_GUARD) => {
                 if let Some(p) = params {
-                    self.fault(p.value.span, &join(path, "params"), "that guard takes no params");
+                    self.fault(p.value.span, &path.child("params"), "that guard takes no params");
                 }
             }
             Some(_) => {
                 if let Some(p) = params {
-                    self.template(&p.value, &join(path, "params"));
+                    self.template(&p.value, &path.child("params"));
                 }
             }
             None => {
-                self.string(kind, &join(path, "type"));
+                self.string(kind, &path.child("type"));
                 if let Some(p) = params {
-                    self.template(&p.value, &join(path, "params"));
+                    self.template(&p.value, &path.child("params"));
                 }
             }
         }
@@ -497,13 +498,13 @@ impl Walker {
 
     // --- actions --------------------------------------------------------------------------------
 
-    fn actions(&mut self, v: &Json, path: &str) {
+    fn actions(&mut self, v: &Json, path: &Path<'_>) {
         match &v.kind {
             JsonKind::Error | JsonKind::String(_) => {}
             JsonKind::Object(_) => self.action_object(v, path),
             JsonKind::Array(items) => {
                 for (i, item) in items.iter().enumerate() {
-                    let at = join(path, i);
+                    let at = path.child(i);
                     match item.kind {
                         JsonKind::Error | JsonKind::String(_) => {}
                         JsonKind::Object(_) => self.action_object(item, &at),
@@ -523,13 +524,13 @@ impl Walker {
         }
     }
 
-    fn action_object(&mut self, v: &Json, path: &str) {
+    fn action_object(&mut self, v: &Json, path: &Path<'_>) {
         if let Some(assign) = v.get("assign") {
             self.keys(v, path, "an assign action", &["assign"], &[]);
-            let at = join(path, "assign");
+            let at = path.child("assign");
             let Some(assign) = self.object(assign, &at, "an object of context paths to values") else { return };
             for m in assign.entries() {
-                let key_at = join(&at, &m.key);
+                let key_at = at.child(&m.key);
                 if !is_context_path(&m.key) {
                     self.fault(
                         m.key_span,
@@ -544,9 +545,9 @@ impl Walker {
             }
         } else if let Some(kind) = v.get("type") {
             self.keys(v, path, "an action", PARAM_GUARD_KEYS, &[]);
-            self.string(kind, &join(path, "type"));
+            self.string(kind, &path.child("type"));
             if let Some(p) = v.get("params") {
-                self.template(p, &join(path, "params"));
+                self.template(p, &path.child("params"));
             }
         } else {
             self.fault(v.span, path, "an action object has \"type\" (and \"params\") or \"assign\"");
@@ -555,11 +556,11 @@ impl Walker {
 
     // --- templates ------------------------------------------------------------------------------
 
-    fn template(&mut self, v: &Json, path: &str) {
+    fn template(&mut self, v: &Json, path: &Path<'_>) {
         match &v.kind {
             JsonKind::Array(items) => {
                 for (i, item) in items.iter().enumerate() {
-                    self.template(item, &join(path, i));
+                    self.template(item, &path.child(i));
                 }
             }
             JsonKind::Object(_) => {
@@ -571,10 +572,10 @@ impl Walker {
                             "a reference is exactly { \"$ref\": \"<root>.<path>\" }, with no other key; its root is context, input or event",
                         );
                     }
-                    self.string(r, &join(path, "$ref"));
+                    self.string(r, &path.child("$ref"));
                 } else {
                     for m in v.entries() {
-                        self.template(&m.value, &join(path, &m.key));
+                        self.template(&m.value, &path.child(&m.key));
                     }
                 }
             }

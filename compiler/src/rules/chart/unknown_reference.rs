@@ -75,8 +75,9 @@ fn walk<'a>(path: &mut String, v: &'a Json, f: &mut dyn FnMut(&str, &'a Json, &s
 }
 
 struct Scope<'a> {
-    /// The event a transition of `on.<event>` runs for, with its declared payload fields.
-    event: Option<(&'a str, Vec<String>)>,
+    /// The path of the transition being read, if any: in a transition of `on.<event>`, the
+    /// event's declared fields are looked up when an `event.*` reference needs them.
+    transition: Option<&'a str>,
 }
 
 pub fn check(cx: &Ctx, sink: &mut Sink) {
@@ -104,7 +105,7 @@ pub fn check(cx: &Ctx, sink: &mut Sink) {
                     }
                     _ => None,
                 },
-                Some(Root::Event) => match (key, &scope.event) {
+                Some(Root::Event) => match (key, scope.transition.and_then(|t| event_of(cx, t))) {
                     (Some(k), Some((name, fields))) if k != "type" && !fields.iter().any(|f| f == k) => Some(format!(
                         "\"event.{k}\" is not a field of the event \"{name}\"; its fields: {}",
                         names(&std::iter::once("type".to_string()).chain(fields.iter().cloned()).collect::<Vec<_>>())
@@ -117,7 +118,7 @@ pub fn check(cx: &Ctx, sink: &mut Sink) {
             }
         });
     };
-    let none = Scope { event: None };
+    let none = Scope { transition: None };
     for inv in cx.invokes() {
         if let Some(input) = inv.json.get("input") {
             check_value(&join(&inv.path, "input"), input, &none, sink);
@@ -133,7 +134,7 @@ pub fn check(cx: &Ctx, sink: &mut Sink) {
         check_action(&path, a, &none, sink, &mut check_value);
     }
     for t in cx.transitions() {
-        let scope = Scope { event: event_of(cx, &t.path) };
+        let scope = Scope { transition: Some(t.path) };
         if let Some(g) = t.json.get("guard") {
             walk_guard(&join(&t.path, "guard"), g, &scope, sink, &mut check_value);
         }
