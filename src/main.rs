@@ -4,6 +4,11 @@
 //! `compiler` crate. It never panics on user input: every failure is a message on stderr and an
 //! exit code (`0` clean, `1` refused, `2` usage error or unreadable path).
 
+/// The door allocates many small strings and nodes per Chart; mimalloc serves that pattern
+/// faster than the system allocator, as in ruff and oxc (docs/benchmarks.md measures both).
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 mod cli;
 
 use clap::Parser;

@@ -24,7 +24,7 @@ pub fn check(args: CheckArgs) -> Result<Exit> {
         texts.push((display(path), input::read_text(path)?));
     }
     let reports = check_all(texts, manifest.as_ref());
-    Ok(finish(&reports, &args.output))
+    Ok(finish(reports, &args.output))
 }
 
 /// `jr2 chart check CHART.json --lends LENDS.json`.
@@ -33,7 +33,7 @@ pub fn chart_check(args: ChartCheckArgs) -> Result<Exit> {
     let text = input::read_text(&args.chart)?;
     let name = if args.chart.as_os_str() == "-" { "<stdin>".to_string() } else { display(&args.chart) };
     let reports = check_all(vec![(name, text)], Some(&manifest));
-    Ok(finish(&reports, &args.output))
+    Ok(finish(reports, &args.output))
 }
 
 /// Admits one Chart text. A panic in the door is a bug; it is reported, not a crash.
@@ -77,9 +77,9 @@ fn check_all(texts: Vec<(String, String)>, manifest: Option<&LendManifest>) -> V
 }
 
 /// Prints the reports in the chosen format and picks the exit code.
-fn finish(checked: &[(FileReport, bool)], output: &OutputArgs) -> Exit {
+fn finish(checked: Vec<(FileReport, bool)>, output: &OutputArgs) -> Exit {
     let crashed = checked.iter().any(|(_, ok)| !ok);
-    let reports: Vec<FileReport> = checked.iter().map(|(r, _)| r.clone()).collect();
+    let reports: Vec<FileReport> = checked.into_iter().map(|(r, _)| r).collect();
     let format = match output.format {
         FormatArg::Human => Format::Human { color: output.color.enabled(std::io::stdout().is_terminal()) },
         FormatArg::Json => Format::Json,

@@ -10,6 +10,10 @@ use super::{FileReport, Severity};
 pub fn render(reports: &[FileReport]) -> String {
     let mut out = String::new();
     for report in reports {
+        // A clean file needs no positions: skip the scan of its text.
+        if report.diagnostics.is_empty() {
+            continue;
+        }
         let index = report.line_index();
         let len = report.text.len() as u32;
         for d in &report.diagnostics {

@@ -21,6 +21,10 @@ pub fn render(reports: &[FileReport]) -> String {
 pub fn document(reports: &[FileReport]) -> Value {
     let mut diagnostics = Vec::new();
     for report in reports {
+        // A clean file needs no positions: skip the scan of its text.
+        if report.diagnostics.is_empty() {
+            continue;
+        }
         let index = report.line_index();
         for d in &report.diagnostics {
             let mut o = Map::new();
