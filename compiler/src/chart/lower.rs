@@ -111,6 +111,15 @@ pub fn one_or_many<'a>(value: &'a Json, path: &str) -> Vec<(String, &'a Json)> {
     }
 }
 
+/// The items of a value that is one item or a list of them, without paths.
+pub fn items(value: &Json) -> impl Iterator<Item = &Json> {
+    let (list, one) = match value.as_array() {
+        Some(list) => (list, None),
+        None => (&[][..], Some(value)),
+    };
+    list.iter().chain(one)
+}
+
 /// Lowers a Chart.
 pub fn lower<'a>(chart: &'a Json, manifest: Option<&LendManifest>) -> Lowered<'a> {
     let mut lw = Lowerer {
@@ -316,8 +325,9 @@ impl<'a> Lowerer<'a, '_> {
         let mut groups: Vec<(Trigger, String, &'a Json)> = Vec::new();
         for (field, make) in [("on", Trigger::Event as fn(String) -> Trigger), ("after", Trigger::After)] {
             if let Some(map) = json.get(field) {
+                let base = join(&path, field);
                 for m in map.entries() {
-                    groups.push((make(m.key.clone()), join(&join(&path, field), &m.key), &m.value));
+                    groups.push((make(m.key.clone()), join(&base, &m.key), &m.value));
                 }
             }
         }
@@ -328,12 +338,14 @@ impl<'a> Lowerer<'a, '_> {
             groups.push((Trigger::StateDone, join(&path, "onDone"), v));
         }
         if let Some(inv) = json.get("invoke") {
-            for (i, (ipath, inv)) in one_or_many(inv, &join(&path, "invoke")).into_iter().enumerate() {
+            // The invokes' paths are the IR's, made when the state was added.
+            for (i, inv) in items(inv).enumerate() {
+                let Some(ipath) = self.states[sid.index()].invokes.get(i).map(|x| &x.path) else { break };
                 if let Some(v) = inv.get("onDone") {
-                    groups.push((Trigger::InvokeDone(i), join(&ipath, "onDone"), v));
+                    groups.push((Trigger::InvokeDone(i), join(ipath, "onDone"), v));
                 }
                 if let Some(v) = inv.get("onError") {
-                    groups.push((Trigger::InvokeError(i), join(&ipath, "onError"), v));
+                    groups.push((Trigger::InvokeError(i), join(ipath, "onError"), v));
                 }
             }
         }
@@ -414,7 +426,7 @@ pub fn guard(g: &Json) -> Guard {
 
 fn actions_of(v: Option<&Json>) -> Vec<Action> {
     let Some(v) = v else { return Vec::new() };
-    one_or_many(v, "").into_iter().map(|(_, a)| action(a)).collect()
+    items(v).map(action).collect()
 }
 
 fn action(a: &Json) -> Action {
