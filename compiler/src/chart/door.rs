@@ -222,6 +222,17 @@ impl<'a> Ctx<'a> {
 
     /// Every action (entry, exit, and transitions' `actions`), with its path.
     pub fn actions(&self) -> Vec<(String, &'a Json)> {
+        let mut out = self.entry_exit_actions();
+        for t in self.transitions() {
+            if let Some(v) = t.json.get("actions") {
+                out.extend(one_or_many(v, &join(t.path, "actions")));
+            }
+        }
+        out
+    }
+
+    /// Every state's `entry` and `exit` action, with its path.
+    pub fn entry_exit_actions(&self) -> Vec<(String, &'a Json)> {
         let mut out = Vec::new();
         for id in self.machine.ids() {
             let state = self.state_json(id);
@@ -229,11 +240,6 @@ impl<'a> Ctx<'a> {
                 if let Some(v) = state.get(field) {
                     out.extend(one_or_many(v, &join(&self.machine.state(id).path, field)));
                 }
-            }
-        }
-        for t in self.transitions() {
-            if let Some(v) = t.json.get("actions") {
-                out.extend(one_or_many(v, &join(&t.path, "actions")));
             }
         }
         out

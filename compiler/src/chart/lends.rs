@@ -24,6 +24,28 @@ pub struct LendManifest {
     pub repo_slots: Option<Vec<String>>,
 }
 
+impl LendManifest {
+    /// The guards the body declares and lends now, in the declaration's order.
+    pub fn lent_guards(&self) -> Vec<&String> {
+        lent_now(&self.declaration.lends.guards, &self.lent.guards)
+    }
+
+    /// The actions the body declares and lends now, in the declaration's order.
+    pub fn lent_actions(&self) -> Vec<&String> {
+        lent_now(&self.declaration.lends.actions, &self.lent.actions)
+    }
+
+    /// The delays the body declares and lends now, in the declaration's order.
+    pub fn lent_delays(&self) -> Vec<&String> {
+        lent_now(&self.declaration.lends.delays, &self.lent.delays)
+    }
+}
+
+/// The declared names that are lent now.
+fn lent_now<'a>(declared: &'a [String], lent: &[String]) -> Vec<&'a String> {
+    declared.iter().filter(|n| lent.contains(n)).collect()
+}
+
 /// An Open body's declaration: what it lends, what it allows, its ceilings.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]

@@ -56,7 +56,7 @@ pub fn inputs<'a>(cx: &Ctx<'a>) -> Vec<InputAt<'a>> {
         return Vec::new();
     }
     cx.invokes()
-        .into_iter()
+        .iter()
         .filter_map(|inv| {
             let class = inv.class;
             if !matches!(class, SrcClass::Lent(_) | SrcClass::Minted | SrcClass::Gate | SrcClass::Fail) {

@@ -29,7 +29,7 @@ pub fn check(cx: &Ctx, sink: &mut Sink) {
             continue;
         }
         if let Some(params) = g.get("params") {
-            sink.line(&KIT_GUARD_PARAMS, params.span, &join(&path, "params"), format!("\"{t}\" takes no params"));
+            sink.line(&KIT_GUARD_PARAMS, params.span, &join(path, "params"), format!("\"{t}\" takes no params"));
         }
     }
 }

@@ -24,9 +24,9 @@ declare_rule! {
 /// Every `jr2.sentBy` guard's id: its text, its path and its value.
 pub fn sent_bys<'a>(cx: &Ctx<'a>) -> Vec<(String, &'a crate::syntax::json::Json)> {
     cx.all_guards()
-        .into_iter()
+        .iter()
         .filter(|(_, g)| g.get("type").and_then(|t| t.as_str()) == Some("jr2.sentBy"))
-        .filter_map(|(path, g)| g.get("params")?.get("id").map(|id| (join(&join(&path, "params"), "id"), id)))
+        .filter_map(|(path, g)| g.get("params")?.get("id").map(|id| (join(&join(path, "params"), "id"), id)))
         .collect()
 }
 

@@ -22,7 +22,7 @@ declare_rule! {
 pub fn check(cx: &Ctx, sink: &mut Sink) {
     let Some(m) = cx.manifest else { return };
     let lends = &m.declaration.lends.actions;
-    let lent: Vec<&String> = lends.iter().filter(|a| m.lent.actions.contains(a)).collect();
+    let lent = m.lent_actions();
     for (path, a) in cx.actions() {
         if a.get("assign").is_some() {
             continue;

@@ -1,5 +1,6 @@
 use crate::chart::door::{Ctx, Sink};
 use crate::chart::{join, names};
+use crate::chart::lends::LendManifest;
 use crate::declare_rule;
 
 declare_rule! {
@@ -41,7 +42,7 @@ pub fn duration_ms(text: &str) -> Option<u64> {
 pub fn check(cx: &Ctx, sink: &mut Sink) {
     let lent: Vec<&String> = cx
         .manifest
-        .map(|m| m.declaration.lends.delays.iter().filter(|d| m.lent.delays.contains(d)).collect())
+        .map(LendManifest::lent_delays)
         .unwrap_or_default();
     for id in cx.machine.ids() {
         let Some(after) = cx.state_json(id).get("after") else { continue };

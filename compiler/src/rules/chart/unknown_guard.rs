@@ -31,12 +31,12 @@ const READY_GUARD: &str = "jr2.ready";
 pub fn check(cx: &Ctx, sink: &mut Sink) {
     let Some(m) = cx.manifest else { return };
     let lends = &m.declaration.lends.guards;
-    let lent: Vec<&String> = lends.iter().filter(|g| m.lent.guards.contains(g)).collect();
+    let lent = m.lent_guards();
     for (path, g) in cx.all_guards() {
         let (name, at, npath): (&str, &Json, String) = match g.as_str() {
             Some(n) => (n, g, path.clone()),
             None => match g.get("type") {
-                Some(t) => (t.as_str().unwrap_or_default(), t, join(&path, "type")),
+                Some(t) => (t.as_str().unwrap_or_default(), t, join(path, "type")),
                 None => continue,
             },
         };

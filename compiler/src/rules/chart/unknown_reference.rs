@@ -53,13 +53,12 @@ fn walk<'a>(path: &mut String, v: &'a Json, f: &mut dyn FnMut(&str, &'a Json, &s
         path.truncate(len);
     };
     match &v.kind {
-        JsonKind::String(s) => {
-            if s.contains("{{") {
+        JsonKind::String(s)
+            if s.contains("{{") => {
                 for (_, inner) in placeholders(s) {
                     f(path, v, inner);
                 }
             }
-        }
         JsonKind::Array(items) => {
             for (i, item) in items.iter().enumerate() {
                 down(path, &i, item);
@@ -130,16 +129,16 @@ pub fn check(cx: &Ctx, sink: &mut Sink) {
             check_value(&join(path, "output"), out, &none, sink);
         }
     }
-    for (path, a) in entry_exit_actions(cx) {
+    for (path, a) in cx.entry_exit_actions() {
         check_action(&path, a, &none, sink, &mut check_value);
     }
     for t in cx.transitions() {
         let scope = Scope { transition: Some(t.path) };
         if let Some(g) = t.json.get("guard") {
-            walk_guard(&join(&t.path, "guard"), g, &scope, sink, &mut check_value);
+            walk_guard(&join(t.path, "guard"), g, &scope, sink, &mut check_value);
         }
         if let Some(actions) = t.json.get("actions") {
-            for (p, a) in crate::chart::lower::one_or_many(actions, &join(&t.path, "actions")) {
+            for (p, a) in crate::chart::lower::one_or_many(actions, &join(t.path, "actions")) {
                 check_action(&p, a, &scope, sink, &mut check_value);
             }
         }
@@ -174,18 +173,6 @@ fn walk_guard(path: &str, g: &Json, scope: &Scope, sink: &mut Sink, f: &mut Chec
     if let Some(params) = g.get("params") {
         f(&join(path, "params"), params, scope, sink);
     }
-}
-
-fn entry_exit_actions<'a>(cx: &Ctx<'a>) -> Vec<(String, &'a Json)> {
-    let mut out = Vec::new();
-    for id in cx.machine.ids() {
-        for field in ["entry", "exit"] {
-            if let Some(v) = cx.state_json(id).get(field) {
-                out.extend(crate::chart::lower::one_or_many(v, &join(&cx.machine.state(id).path, field)));
-            }
-        }
-    }
-    out
 }
 
 /// For a transition path `….on.<event>…`, the event and its declared payload fields.
