@@ -2,3 +2,4 @@
 
 mod door_fixtures;
 mod door_fuzz;
+mod seed_texts;

@@ -47,6 +47,8 @@ mod tests {
             "b": { "type": "final" } } }"#;
         let lines: Vec<String> = run_check(chart, None, super::check).into_iter().map(|d| d.message).collect();
         assert_eq!(lines, vec![r#"states.a.invoke.onError.0.guard.params: "jr2.ready" takes no params"#]);
+        // In a snapshot too, with the seed's other texts (tests/it/seed_texts.rs).
+        insta::assert_snapshot!(lines.join("\n"));
     }
 
     #[test]
