@@ -66,6 +66,28 @@ fn read_fixture(text: &str) -> (String, Vec<Expect>, Option<String>) {
     (clean, expects, lends)
 }
 
+/// The grammar as JSON Schema: the door's admitted Charts validate against it, and the door's
+/// grammar refusals fail it (issue 2: "a grammar refusal of the door is a schema failure too").
+fn schema_agrees(clean: &str, admission: &compiler::chart::Admission) -> Result<(), String> {
+    thread_local! {
+        static VALIDATOR: jsonschema::Validator =
+            jsonschema::draft202012::new(&compiler::chart::schema::chart_schema()).expect("the grammar compiles");
+    }
+    let Ok(value) = serde_json::from_str::<serde_json::Value>(clean) else { return Ok(()) };
+    let valid = VALIDATOR.with(|v| v.is_valid(&value));
+    let grammar_refused = admission.diagnostics.iter().any(|d| d.code == "chart-grammar");
+    if admission.admitted() && !valid {
+        return Err("the door admits it, but it fails grammar/chart.schema.json".into());
+    }
+    if grammar_refused && valid {
+        return Err("the door's grammar refuses it, but grammar/chart.schema.json accepts it".into());
+    }
+    if !grammar_refused && admission.machine.is_some() && !valid {
+        return Err("the door's grammar admits it, but grammar/chart.schema.json refuses it".into());
+    }
+    Ok(())
+}
+
 fn run_fixture(path: &Path) -> Result<String, String> {
     let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
     let (clean, mut expects, lends) = read_fixture(&text);
@@ -75,6 +97,7 @@ fn run_fixture(path: &Path) -> Result<String, String> {
         serde_json::from_str(&t).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
     });
     let admission = admit(&clean, manifest.as_ref());
+    schema_agrees(&clean, &admission).map_err(|e| format!("{}: {e}", path.display()))?;
     let index = LineIndex::new(&clean);
     let mut got = Vec::new();
     let mut snapshot = String::new();
@@ -135,10 +158,13 @@ fn door_fixtures() {
     let files = fixture_files();
     assert!(files.len() > 10, "the door's fixtures are missing");
     let mut failures = Vec::new();
+    let (mut admitted, mut grammar_refused) = (0, 0);
     for path in files {
         let name = path.strip_prefix(fixtures_root()).unwrap().with_extension("").to_string_lossy().replace(['/', '\\'], "__");
         match run_fixture(&path) {
             Ok(snapshot) => {
+                admitted += usize::from(snapshot.ends_with("admitted\n"));
+                grammar_refused += usize::from(snapshot.contains("error[chart-grammar]"));
                 let mut settings = insta::Settings::clone_current();
                 settings.set_snapshot_path(Path::new(env!("CARGO_MANIFEST_DIR")).join("../snapshots/door"));
                 settings.set_prepend_module_to_snapshot(false);
@@ -149,4 +175,6 @@ fn door_fixtures() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+    // The schema cross-check above ran on both sides.
+    assert!(admitted >= 5 && grammar_refused >= 3, "admitted {admitted}, grammar-refused {grammar_refused}");
 }
