@@ -6,6 +6,7 @@
 pub mod chart;
 pub mod diagnostics;
 pub mod ir;
+pub mod machine;
 pub mod passes;
 pub mod rules;
 pub mod syntax;

@@ -1,0 +1,10 @@
+//! Machines: TypeScript Workflows read statically into the IR.
+//!
+//! The pipeline: `parse` (oxc) → `eval` (the static evaluator: module graph, `const` bindings,
+//! literals, the authoring surface's calls as data, functions with facts) → `zod` (zod schemas to
+//! JSON Schema) → `lower` (the `createMachine` config into `ir::Machine`) → `parts` (what a
+//! Machine carries, `jr2 parts`).
+//!
+//! Boundary: only `parse.rs` and `eval.rs` know oxc; everything after reads `value::Value`.
+
+pub mod value;

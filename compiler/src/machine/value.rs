@@ -1,0 +1,200 @@
+//! The static value model of a Machine source: what the evaluator (`eval.rs`) makes of the
+//! TypeScript, with nothing executed.
+//!
+//! Every value keeps where it came from ([`Loc`]). The authoring surface's calls are not
+//! interpreted here: `agent({...})`, `z.object({...}).optional()` or
+//! `jr2Setup({...}).createMachine({...})` are [`ValueKind::Call`]s with their callee and arguments,
+//! and the passes that need them (`zod.rs`, `lower.rs`, `parts.rs`) read them by name. What the
+//! evaluator cannot know statically is [`ValueKind::Unknown`], with the reason, and the rest of the
+//! Machine goes on (a `not-static` warning at its span).
+//!
+//! Invariant: plain data; no oxc type appears here, so the passes after evaluation know no parser.
+
+use crate::ir::Expr;
+use crate::Span;
+use serde::Serialize;
+
+/// A source file of the Instance, by index into the evaluator's file table.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub struct FileId(pub u32);
+
+/// A place in a source file.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+pub struct Loc {
+    pub file: FileId,
+    pub span: Span,
+}
+
+/// A value with its place.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Value {
+    pub kind: ValueKind,
+    pub loc: Loc,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "camelCase")]
+pub enum ValueKind {
+    Undefined,
+    Null,
+    Bool { value: bool },
+    Number { value: f64 },
+    String { value: String },
+    Array { items: Vec<Value> },
+    /// An object literal, its properties in source order (a later key replaces an earlier one,
+    /// as in JavaScript; spreads of known objects are already merged in).
+    Object { props: Vec<Prop> },
+    /// A call of the authoring surface (jr2, xstate or zod), or a method called on one.
+    Call(Box<Call>),
+    /// An arrow function or function expression: code, with the facts the analysis read off it.
+    Function(Box<Function>),
+    /// What the evaluator could not know statically.
+    Unknown { reason: String },
+}
+
+/// One property of an object literal.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Prop {
+    pub key: String,
+    /// The key's place (for a diagnostic that points at the key).
+    pub key_loc: Loc,
+    pub value: Value,
+}
+
+/// What a call calls.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", content = "name", rename_all = "camelCase")]
+pub enum Callee {
+    /// An export of `@jr2/orchestrator`, by its exported name: `agent`, `jr2Setup`, `sentBy`, ...
+    Kit(String),
+    /// An export of `xstate`: `setup`, `assign`, `and`, `or`, `not`, ...
+    Xstate(String),
+    /// A member of zod's `z`: `z.object` is `Zod("object")`.
+    Zod(String),
+    /// A method called on the receiver: `.createMachine`, `.optional`, `.describe`, `.pick`, ...
+    Method(String),
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Call {
+    pub callee: Callee,
+    /// For a [`Callee::Method`]: the value it is called on.
+    pub receiver: Option<Value>,
+    pub args: Vec<Value>,
+}
+
+/// A function: it stays code, and carries what it statically reads.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Function {
+    /// The parameter names as written (a destructured one is written out, e.g. `{ context, event }`).
+    pub params: Vec<String>,
+    pub facts: Facts,
+    /// Where the body is a pure expression the runtime can evaluate: its lowering.
+    pub lowered: Option<Expr>,
+}
+
+/// What a function reads, as far as the analysis can see.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Facts {
+    /// The pick params it reads: `paramsOf(event, def).x`, a destructured `paramsOf`, or a
+    /// `fromPick` by name. Each is (the pick's event name, the param).
+    pub pick_params: Vec<(String, String)>,
+    /// The context keys it reads (`context.x`, the first segment).
+    pub context_keys: Vec<String>,
+    /// Did the analysis see all of it? False where the body does something it cannot follow
+    /// (the seed's "could not probe the input mapper").
+    pub complete: bool,
+}
+
+impl Value {
+    pub fn new(kind: ValueKind, loc: Loc) -> Self {
+        Value { kind, loc }
+    }
+
+    pub fn as_str(&self) -> Option<&str> {
+        match &self.kind {
+            ValueKind::String { value } => Some(value),
+            _ => None,
+        }
+    }
+
+    pub fn as_bool(&self) -> Option<bool> {
+        match self.kind {
+            ValueKind::Bool { value } => Some(value),
+            _ => None,
+        }
+    }
+
+    pub fn as_array(&self) -> Option<&[Value]> {
+        match &self.kind {
+            ValueKind::Array { items } => Some(items),
+            _ => None,
+        }
+    }
+
+    pub fn as_call(&self) -> Option<&Call> {
+        match &self.kind {
+            ValueKind::Call(c) => Some(c),
+            _ => None,
+        }
+    }
+
+    pub fn as_function(&self) -> Option<&Function> {
+        match &self.kind {
+            ValueKind::Function(f) => Some(f),
+            _ => None,
+        }
+    }
+
+    /// The properties of an object literal.
+    pub fn props(&self) -> Option<&[Prop]> {
+        match &self.kind {
+            ValueKind::Object { props } => Some(props),
+            _ => None,
+        }
+    }
+
+    /// The value of `key` in an object literal (the last one, as in JavaScript).
+    pub fn get(&self, key: &str) -> Option<&Value> {
+        self.props()?.iter().rev().find(|p| p.key == key).map(|p| &p.value)
+    }
+
+    /// Is this a call of the kit export `name`?
+    pub fn is_kit_call(&self, name: &str) -> bool {
+        self.as_call().is_some_and(|c| c.callee == Callee::Kit(name.to_string()))
+    }
+
+    pub fn is_unknown(&self) -> bool {
+        matches!(self.kind, ValueKind::Unknown { .. })
+    }
+
+    /// The plain JSON of a value made only of literals, or `None` if it holds a call, a function
+    /// or an unknown.
+    pub fn to_json(&self) -> Option<serde_json::Value> {
+        use serde_json::Value as J;
+        Some(match &self.kind {
+            ValueKind::Undefined | ValueKind::Null => J::Null,
+            ValueKind::Bool { value } => J::Bool(*value),
+            ValueKind::Number { value } => serde_json::Number::from_f64(*value).map_or(J::Null, |n| {
+                if value.fract() == 0.0 && value.abs() < 9.0e15 {
+                    J::Number((*value as i64).into())
+                } else {
+                    J::Number(n)
+                }
+            }),
+            ValueKind::String { value } => J::String(value.clone()),
+            ValueKind::Array { items } => J::Array(items.iter().map(Value::to_json).collect::<Option<_>>()?),
+            ValueKind::Object { props } => {
+                let mut map = serde_json::Map::new();
+                for p in props {
+                    if matches!(p.value.kind, ValueKind::Undefined) {
+                        continue;
+                    }
+                    map.insert(p.key.clone(), p.value.to_json()?);
+                }
+                J::Object(map)
+            }
+            ValueKind::Call(_) | ValueKind::Function(_) | ValueKind::Unknown { .. } => return None,
+        })
+    }
+}
