@@ -41,7 +41,7 @@
 //! value's place; the rest of the schema converts (the faulty part as `{}`), all faults are
 //! collected, and the result is an `Err` when there is any.
 
-use super::value::{Callee, Call, Loc, Value, ValueKind};
+use super::value::{Call, Callee, Loc, Value, ValueKind};
 use serde_json::{json, Map, Value as J};
 
 /// A part of a zod expression that has no JSON Schema reading, at its place.
@@ -134,7 +134,10 @@ enum Ty {
     Enum(Vec<J>),
     Literal(Vec<J>),
     Array(Box<Node>, Len),
-    Object { props: Vec<(String, Node)>, extra: Extra },
+    Object {
+        props: Vec<(String, Node)>,
+        extra: Extra,
+    },
     Union(Vec<Node>),
     Nullable(Box<Node>),
 }
@@ -199,7 +202,16 @@ const SAFE_INT: f64 = 9_007_199_254_740_991.0;
 
 impl Node {
     fn new(ty: Ty) -> Self {
-        Node { ty, opt_in: false, opt_out: false, wrapped_by: None, description: None, default: None, meta: Map::new(), faulted: false }
+        Node {
+            ty,
+            opt_in: false,
+            opt_out: false,
+            wrapped_by: None,
+            description: None,
+            default: None,
+            meta: Map::new(),
+            faulted: false,
+        }
     }
 
     fn render(&self, io: Io) -> J {
@@ -394,12 +406,16 @@ impl Cx {
                     }
                     None => self.fault(v.loc, format!("`.{name}()` is called on nothing jr2 can read")),
                 },
-                Callee::Kit(name) => self.fault(v.loc, format!("a zod schema was expected here, found a call of `{name}()`")),
+                Callee::Kit(name) => {
+                    self.fault(v.loc, format!("a zod schema was expected here, found a call of `{name}()`"))
+                }
                 Callee::Xstate(name) => {
                     self.fault(v.loc, format!("a zod schema was expected here, found a call of xstate's `{name}()`"))
                 }
             },
-            ValueKind::Unknown { reason } => self.fault(v.loc, format!("this schema cannot be read statically: {reason}")),
+            ValueKind::Unknown { reason } => {
+                self.fault(v.loc, format!("this schema cannot be read statically: {reason}"))
+            }
             other => {
                 let found = match other {
                     ValueKind::Undefined => "`undefined`",
@@ -483,16 +499,23 @@ impl Cx {
             "optional" | "nullable" => match arg0 {
                 Some(inner) => {
                     let inner = self.schema(inner);
-                    self.method(inner, name, &Call { callee: Callee::Method(name.into()), receiver: None, args: vec![] }, loc)
+                    self.method(
+                        inner,
+                        name,
+                        &Call { callee: Callee::Method(name.into()), receiver: None, args: vec![] },
+                        loc,
+                    )
                 }
                 None => self.fault(loc, format!("`z.{name}()` takes a schema")),
             },
-            "preprocess" | "transform" | "custom" | "instanceof" | "lazy" | "pipe" => self.fault(
-                loc,
-                format!("`z.{name}()` cannot be read statically: its shape is code"),
-            ),
+            "preprocess" | "transform" | "custom" | "instanceof" | "lazy" | "pipe" => {
+                self.fault(loc, format!("`z.{name}()` cannot be read statically: its shape is code"))
+            }
             "date" | "bigint" | "symbol" | "undefined" | "void" | "nan" | "map" | "set" | "function" | "promise" => {
-                self.fault(loc, format!("`z.{name}()` has no JSON Schema: a door, an event's input or a slot's schema is JSON"))
+                self.fault(
+                    loc,
+                    format!("`z.{name}()` has no JSON Schema: a door, an event's input or a slot's schema is JSON"),
+                )
             }
             _ => self.fault(loc, format!("`z.{name}()` is not a zod schema jr2 converts to JSON Schema")),
         }
@@ -566,10 +589,10 @@ impl Cx {
             },
             // Refinements are code; zod's converter leaves the schema as it is, and so does this.
             "refine" | "superRefine" | "check" => n,
-            "transform" => {
-                self.fault(loc, "`.transform()` cannot be read statically: its output shape is code")
+            "transform" => self.fault(loc, "`.transform()` cannot be read statically: its output shape is code"),
+            "pipe" => {
+                self.fault(loc, "`.pipe()` is not read statically: what comes out depends on the schema piped to")
             }
-            "pipe" => self.fault(loc, "`.pipe()` is not read statically: what comes out depends on the schema piped to"),
             "catch" | "catchall" | "brand" | "readonly" | "prefault" => {
                 self.fault(loc, format!("`.{name}()` is not a zod method jr2 converts to JSON Schema"))
             }
@@ -583,10 +606,8 @@ impl Cx {
             return n;
         }
         if let Some(w) = n.wrapped_by {
-            return self.fault(
-                loc,
-                format!("`.{name}()` is not callable on what `.{w}()` returns: call it before `.{w}()`"),
-            );
+            return self
+                .fault(loc, format!("`.{name}()` is not callable on what `.{w}()` returns: call it before `.{w}()`"));
         }
         let arg0 = c.args.first();
         match (&mut n.ty, name) {
@@ -801,7 +822,9 @@ impl Cx {
     fn not_static(&mut self, v: &Value, message: impl Into<String>) -> Node {
         let message = message.into();
         match &v.kind {
-            ValueKind::Unknown { reason } => self.fault(v.loc, format!("{message}; this one cannot be read statically: {reason}")),
+            ValueKind::Unknown { reason } => {
+                self.fault(v.loc, format!("{message}; this one cannot be read statically: {reason}"))
+            }
             _ => self.fault(v.loc, message),
         }
     }
@@ -840,5 +863,349 @@ fn merge_props(props: &mut Vec<(String, Node)>, more: Vec<(String, Node)>) {
             Some(slot) => slot.1 = n,
             None => props.push((k, n)),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::machine::value::{FileId, Prop};
+    use crate::Span;
+
+    // A terse builder of the values the evaluator makes. Every value sits at the default place
+    // unless `at` moves it.
+
+    fn v(kind: ValueKind) -> Value {
+        Value::new(kind, Loc::default())
+    }
+    fn at(mut value: Value, start: u32, end: u32) -> Value {
+        value.loc = Loc { file: FileId(0), span: Span::new(start, end) };
+        value
+    }
+    fn call_zod(name: &str, args: Vec<Value>) -> Value {
+        v(ValueKind::Call(Box::new(Call { callee: Callee::Zod(name.into()), receiver: None, args })))
+    }
+    fn z(name: &str) -> Value {
+        call_zod(name, vec![])
+    }
+    fn method(recv: Value, name: &str, args: Vec<Value>) -> Value {
+        v(ValueKind::Call(Box::new(Call { callee: Callee::Method(name.into()), receiver: Some(recv), args })))
+    }
+    /// `recv.name()` with no arguments.
+    fn m(recv: Value, name: &str) -> Value {
+        method(recv, name, vec![])
+    }
+    fn obj(props: Vec<(&str, Value)>) -> Value {
+        v(ValueKind::Object {
+            props: props.into_iter().map(|(k, value)| Prop { key: k.into(), key_loc: Loc::default(), value }).collect(),
+        })
+    }
+    fn zobj(props: Vec<(&str, Value)>) -> Value {
+        call_zod("object", vec![obj(props)])
+    }
+    fn s(x: &str) -> Value {
+        v(ValueKind::String { value: x.into() })
+    }
+    fn n(x: f64) -> Value {
+        v(ValueKind::Number { value: x })
+    }
+    fn b(x: bool) -> Value {
+        v(ValueKind::Bool { value: x })
+    }
+    fn arr(items: Vec<Value>) -> Value {
+        v(ValueKind::Array { items })
+    }
+    fn unknown(reason: &str) -> Value {
+        v(ValueKind::Unknown { reason: reason.into() })
+    }
+    fn func() -> Value {
+        v(ValueKind::Function(Box::new(crate::machine::value::Function {
+            params: vec!["s".into()],
+            facts: Default::default(),
+            lowered: None,
+        })))
+    }
+    fn mask(keys: &[&str]) -> Value {
+        obj(keys.iter().map(|k| (*k, b(true))).collect())
+    }
+
+    /// The cases: a name, the TypeScript the value stands for, and the value.
+    fn cases() -> Vec<(&'static str, &'static str, Value)> {
+        vec![
+            ("string", "z.string()", z("string")),
+            ("number", "z.number()", z("number")),
+            ("boolean", "z.boolean()", z("boolean")),
+            ("null", "z.null()", z("null")),
+            ("any", "z.any()", z("any")),
+            ("unknown", "z.unknown()", z("unknown")),
+            ("enum", r#"z.enum(["low", "high"])"#, call_zod("enum", vec![arr(vec![s("low"), s("high")])])),
+            ("literal_string", r#"z.literal("done")"#, call_zod("literal", vec![s("done")])),
+            ("literal_number", "z.literal(3)", call_zod("literal", vec![n(3.0)])),
+            ("literal_many", "z.literal([1, 2])", call_zod("literal", vec![arr(vec![n(1.0), n(2.0)])])),
+            ("array", "z.array(z.string())", call_zod("array", vec![z("string")])),
+            (
+                "union",
+                "z.union([z.string(), z.number()])",
+                call_zod("union", vec![arr(vec![z("string"), z("number")])]),
+            ),
+            ("nullable", "z.string().nullable()", m(z("string"), "nullable")),
+            (
+                "describe",
+                r#"z.string().describe("The branch.")"#,
+                method(z("string"), "describe", vec![s("The branch.")]),
+            ),
+            ("default_top", r#"z.string().default("main")"#, method(z("string"), "default", vec![s("main")])),
+            (
+                "string_bounds",
+                "z.string().min(1).max(80)",
+                method(method(z("string"), "min", vec![n(1.0)]), "max", vec![n(80.0)]),
+            ),
+            ("string_length", "z.string().length(40)", method(z("string"), "length", vec![n(40.0)])),
+            (
+                "number_bounds",
+                "z.number().min(0.5).max(10)",
+                method(method(z("number"), "min", vec![n(0.5)]), "max", vec![n(10.0)]),
+            ),
+            ("int", "z.number().int()", m(z("number"), "int")),
+            (
+                "int_bounded",
+                "z.number().int().min(1).max(5)",
+                method(method(m(z("number"), "int"), "min", vec![n(1.0)]), "max", vec![n(5.0)]),
+            ),
+            ("positive", "z.number().positive()", m(z("number"), "positive")),
+            ("nonnegative_int", "z.number().int().nonnegative()", m(m(z("number"), "int"), "nonnegative")),
+            (
+                "tightest_bound_wins",
+                "z.number().min(5).min(2).positive()",
+                m(method(method(z("number"), "min", vec![n(5.0)]), "min", vec![n(2.0)]), "positive"),
+            ),
+            (
+                "array_bounds",
+                "z.array(z.number()).min(1).max(3)",
+                method(method(call_zod("array", vec![z("number")]), "min", vec![n(1.0)]), "max", vec![n(3.0)]),
+            ),
+            ("email", "z.string().email()", m(z("string"), "email")),
+            ("url", "z.string().url()", m(z("string"), "url")),
+            ("uuid", "z.string().uuid()", m(z("string"), "uuid")),
+            ("regex", r#"z.string().regex(/^[a-z]+$/)"#, method(z("string"), "regex", vec![s("^[a-z]+$")])),
+            // The seed's event inputs.
+            ("seed_run_test", "z.object({ module: z.string() })", zobj(vec![("module", z("string"))])),
+            ("seed_finished", "z.object({})", zobj(vec![])),
+            (
+                "object_optional_default",
+                r#"z.object({ repo: z.string(), branch: z.string().default("main"), note: z.string().optional() })"#,
+                zobj(vec![
+                    ("repo", z("string")),
+                    ("branch", method(z("string"), "default", vec![s("main")])),
+                    ("note", m(z("string"), "optional")),
+                ]),
+            ),
+            ("strict", "z.object({ a: z.string() }).strict()", m(zobj(vec![("a", z("string"))]), "strict")),
+            (
+                "nested",
+                r#"z.object({ review: z.object({ url: z.string().url(), depth: z.number().int().default(1) }).optional(), tags: z.array(z.object({ name: z.string(), why: z.string().describe("why").optional() })).default([]) })"#,
+                zobj(vec![
+                    (
+                        "review",
+                        m(
+                            zobj(vec![
+                                ("url", m(z("string"), "url")),
+                                ("depth", method(m(z("number"), "int"), "default", vec![n(1.0)])),
+                            ]),
+                            "optional",
+                        ),
+                    ),
+                    (
+                        "tags",
+                        method(
+                            call_zod(
+                                "array",
+                                vec![zobj(vec![
+                                    ("name", z("string")),
+                                    ("why", m(method(z("string"), "describe", vec![s("why")]), "optional")),
+                                ])],
+                            ),
+                            "default",
+                            vec![arr(vec![])],
+                        ),
+                    ),
+                ]),
+            ),
+            (
+                "pick",
+                "door.pick({ commit: true, branch: true })",
+                method(door(), "pick", vec![mask(&["commit", "branch"])]),
+            ),
+            ("omit", "door.omit({ url: true })", method(door(), "omit", vec![mask(&["url"])])),
+            (
+                "extend",
+                r#"door.extend({ branch: z.string().optional(), depth: z.number() })"#,
+                method(
+                    door(),
+                    "extend",
+                    vec![obj(vec![("branch", m(z("string"), "optional")), ("depth", z("number"))])],
+                ),
+            ),
+            (
+                "pick_extend_strict_chain",
+                r#"door.omit({ commit: true }).extend({ why: z.string().describe("Why.") }).pick({ why: true, url: true }).strict()"#,
+                m(
+                    method(
+                        method(
+                            method(door(), "omit", vec![mask(&["commit"])]),
+                            "extend",
+                            vec![obj(vec![("why", method(z("string"), "describe", vec![s("Why.")]))])],
+                        ),
+                        "pick",
+                        vec![mask(&["why", "url"])],
+                    ),
+                    "strict",
+                ),
+            ),
+            (
+                "nullable_optional_described",
+                r#"z.object({ parent: z.string().nullable().optional().describe("The parent, if any.") })"#,
+                zobj(vec![(
+                    "parent",
+                    method(m(m(z("string"), "nullable"), "optional"), "describe", vec![s("The parent, if any.")]),
+                )]),
+            ),
+            (
+                "passthrough",
+                "z.object({ a: z.string() }).passthrough()",
+                m(zobj(vec![("a", z("string"))]), "passthrough"),
+            ),
+            ("partial", "door.partial({ url: true })", method(door(), "partial", vec![mask(&["url"])])),
+            ("nullish", "z.object({ a: z.number().nullish() })", zobj(vec![("a", m(z("number"), "nullish"))])),
+            ("keyof", "door.keyof()", m(door(), "keyof")),
+            (
+                "meta",
+                r#"z.string().meta({ title: "Branch", examples: ["main"] })"#,
+                method(
+                    z("string"),
+                    "meta",
+                    vec![obj(vec![("title", s("Branch")), ("examples", arr(vec![s("main")]))])],
+                ),
+            ),
+        ]
+    }
+
+    /// The door the derivations start from.
+    fn door() -> Value {
+        zobj(vec![
+            ("url", m(z("string"), "url")),
+            ("branch", z("string")),
+            ("commit", method(z("string"), "length", vec![n(40.0)])),
+        ])
+    }
+
+    fn meta_valid(schema: &J, name: &str) {
+        if let Err(e) = jsonschema::draft202012::meta::validate(schema) {
+            panic!("{name}: not a Draft 2020-12 schema: {e}\n{schema:#}");
+        }
+    }
+
+    #[test]
+    fn converts_each_construct() {
+        for (name, source, value) in cases() {
+            assert!(is_zod(&value), "{name} is a zod chain");
+            let input = to_json_schema(&value).unwrap_or_else(|f| panic!("{name}: {f:?}"));
+            let output = to_json_schema_io(&value, Io::Output).unwrap_or_else(|f| panic!("{name}: {f:?}"));
+            meta_valid(&input, name);
+            meta_valid(&output, name);
+            let shown = if input == output {
+                json!({ "zod": source, "input": input })
+            } else {
+                json!({ "zod": source, "input": input, "output": output })
+            };
+            insta::assert_json_snapshot!(name, shown);
+        }
+    }
+
+    #[test]
+    fn object_keys_read_the_shape() {
+        let keys = |v: &Value| object_keys(v).unwrap();
+        let owned = |ks: &[(&str, bool)]| ks.iter().map(|(k, r)| (k.to_string(), *r)).collect::<Vec<_>>();
+        assert_eq!(keys(&zobj(vec![("module", z("string"))])), owned(&[("module", true)]));
+        assert_eq!(keys(&zobj(vec![])), owned(&[]));
+        let (_, _, optional_default) = cases().into_iter().find(|c| c.0 == "object_optional_default").unwrap();
+        assert_eq!(keys(&optional_default), owned(&[("repo", true), ("branch", false), ("note", false)]));
+        assert_eq!(
+            keys(&method(door(), "pick", vec![mask(&["commit", "branch"])])),
+            owned(&[("commit", true), ("branch", true)])
+        );
+        assert_eq!(keys(&m(door(), "partial")), owned(&[("url", false), ("branch", false), ("commit", false)]));
+        assert_eq!(keys(&m(door(), "optional")), owned(&[("url", true), ("branch", true), ("commit", true)]));
+        assert_eq!(object_keys(&z("string")), None);
+        assert_eq!(object_keys(&m(door(), "nullable")), None);
+        assert_eq!(object_keys(&obj(vec![("a", z("string"))])), None);
+    }
+
+    #[test]
+    fn is_zod_is_a_zod_chain() {
+        assert!(is_zod(&m(m(z("string"), "optional"), "nullable")));
+        assert!(!is_zod(&s("x")));
+        assert!(!is_zod(&m(unknown("a call of an unknown function"), "optional")));
+        assert!(!is_zod(&v(ValueKind::Call(Box::new(Call {
+            callee: Callee::Kit("agent".into()),
+            receiver: None,
+            args: vec![]
+        })))));
+    }
+
+    /// Faults: each at its value's place, the rest converted.
+    fn faults_of(value: &Value) -> Vec<(Span, String)> {
+        to_json_schema(value).unwrap_err().into_iter().map(|f| (f.loc.span, f.message)).collect()
+    }
+
+    #[test]
+    fn an_unknown_inside_an_object_is_one_fault_at_its_place() {
+        let value = zobj(vec![
+            ("module", z("string")),
+            ("mode", at(unknown("`mode` is imported from a file that is not read"), 30, 42)),
+            ("depth", m(z("number"), "optional")),
+        ]);
+        let faults = faults_of(&value);
+        assert_eq!(
+            faults,
+            vec![(
+                Span::new(30, 42),
+                "this schema cannot be read statically: `mode` is imported from a file that is not read".to_string()
+            )]
+        );
+        // The rest converts: the keys are all there, the unknown one accepting anything.
+        assert_eq!(object_keys(&value).unwrap().len(), 3);
+        let mut cx = Cx::default();
+        insta::assert_json_snapshot!("fault_rest_converts", cx.schema(&value).render(Io::Input));
+    }
+
+    #[test]
+    fn faults_are_collected_and_say_what() {
+        let f = |v: Value| faults_of(&v);
+        let transform = at(method(z("string"), "transform", vec![func()]), 5, 9);
+        let value = zobj(vec![
+            ("a", m(transform, "optional")),
+            ("b", at(s("not a schema"), 20, 30)),
+            ("c", at(z("date"), 40, 48)),
+            ("d", at(method(m(z("string"), "optional"), "min", vec![n(1.0)]), 50, 60)),
+        ]);
+        insta::assert_debug_snapshot!("faults_collected", f(value));
+        insta::assert_debug_snapshot!(
+            "faults_pick_missing_key",
+            f(method(
+                door(),
+                "pick",
+                vec![v(ValueKind::Object {
+                    props: vec![Prop { key: "nope".into(), key_loc: at(b(true), 12, 16).loc, value: b(true) }],
+                })]
+            ))
+        );
+        insta::assert_debug_snapshot!("faults_unknown_method", f(at(m(z("string"), "ip"), 1, 2)));
+        insta::assert_debug_snapshot!(
+            "faults_bad_bound",
+            f(method(z("string"), "min", vec![at(unknown("a runtime value"), 3, 4)]))
+        );
+        // A method on a faulty receiver adds no fault of its own.
+        assert_eq!(f(m(m(at(unknown("why"), 7, 8), "int"), "optional")).len(), 1);
     }
 }
