@@ -8,3 +8,4 @@
 //! Boundary: only `parse.rs` and `eval.rs` know oxc; everything after reads `value::Value`.
 
 pub mod value;
+pub mod zod;

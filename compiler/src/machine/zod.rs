@@ -1,0 +1,1211 @@
+//! zod schemas, as the value model holds them, to JSON Schema (Draft 2020-12 shapes).
+//!
+//! A Machine's event inputs, door and dispatch slots are zod expressions. The evaluator keeps them
+//! as call chains (`z.object({...}).optional()` is a `Method("optional")` call whose receiver is a
+//! `Zod("object")` call); this pass reads those chains by name and writes the JSON Schema that
+//! zod v4's `z.toJSONSchema(schema, { target: "draft-2020-12", io })` writes for them, so the
+//! comparisons of ADR-0071 read one shape whether the schema came from here or from a running
+//! Orchestrator.
+//!
+//! ## Which zod
+//!
+//! zod v4's `toJSONSchema`, with its two views of a schema ([`Io`]):
+//!
+//! - [`Io::Input`], what a sender must send (a door, an event's payload): a `.optional()` or a
+//!   `.default()` property leaves `required`; a plain `z.object` says nothing of extra keys (zod
+//!   strips them), and only a strict one (`.strict()`, `z.strictObject`) writes
+//!   `"additionalProperties": false`. [`to_json_schema`] is this view.
+//! - [`Io::Output`], what the parse gives (ADR-0071 reads a dispatch slot's schema so, its defaults
+//!   filled): a `.default()` property is required, and a plain `z.object` writes
+//!   `"additionalProperties": false` as a strict one does, since the parse drops the rest. This is
+//!   zod v4's own default `io`.
+//!
+//! A loose object (`.passthrough()`, `z.looseObject`) writes `"additionalProperties": {}` in both.
+//!
+//! The shapes follow zod v4: `.nullable()` is `anyOf [inner, {type: null}]`; `z.literal(x)` is
+//! `{type, const}` (several values: `{type, enum}`); `z.enum` is `{type: "string", enum}`;
+//! `.int()` is `type: "integer"` with the safe-integer bounds zod writes for it
+//! (`±9007199254740991`), a tighter `.min`/`.max` winning; `.positive()` is
+//! `exclusiveMinimum: 0`, `.nonnegative()` `minimum: 0`; `.url()` is `format: "uri"`. Bounds are a
+//! conjunction: the tightest wins whatever the order of the calls. `.refine()`, `.superRefine()` and
+//! `.check()` leave the schema as it is, as zod's converter does (a refinement is code).
+//!
+//! Departures from zod v4, on purpose: a string format (`.email()`, `.uuid()`) writes `format`
+//! only, not also zod's own regex as `pattern` (a `pattern` would put every such field outside the
+//! subset jr2 compares, `PAYLOAD_KEYWORDS`); `.regex()` writes `pattern` from the pattern's source
+//! as the evaluator gives it (a string value), without flags. `pattern` is outside the payload
+//! subset; this pass converts it anyway, and the subset check (`chart::payload`) refuses it.
+//!
+//! What cannot be read statically (an unknown value, a non-zod value where a schema is expected,
+//! `.transform()`, a zod member or method this pass does not know) is a [`ZodFault`] at that
+//! value's place; the rest of the schema converts (the faulty part as `{}`), all faults are
+//! collected, and the result is an `Err` when there is any.
+
+use super::value::{Call, Callee, Loc, Value, ValueKind};
+use serde_json::{json, Map, Value as J};
+
+/// A part of a zod expression that has no JSON Schema reading, at its place.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ZodFault {
+    pub loc: Loc,
+    pub message: String,
+}
+
+/// Which side of a zod parse the JSON Schema describes (zod v4's `io` option).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Io {
+    /// What is accepted: defaulted fields are optional, plain objects leave extra keys open.
+    #[default]
+    Input,
+    /// What the parse produces: defaulted fields are present, plain objects have no extra keys.
+    Output,
+}
+
+/// The JSON Schema of a zod expression, as what a sender must send ([`Io::Input`]).
+pub fn to_json_schema(v: &Value) -> Result<J, Vec<ZodFault>> {
+    to_json_schema_io(v, Io::Input)
+}
+
+/// The JSON Schema of a zod expression, for one side of the parse.
+pub fn to_json_schema_io(v: &Value, io: Io) -> Result<J, Vec<ZodFault>> {
+    let mut cx = Cx::default();
+    let node = cx.schema(v);
+    if cx.faults.is_empty() {
+        Ok(node.render(io))
+    } else {
+        Err(cx.faults)
+    }
+}
+
+/// Is this a zod call chain: a `z.` member call, or a method called on one?
+pub fn is_zod(v: &Value) -> bool {
+    match v.as_call() {
+        Some(Call { callee: Callee::Zod(_), .. }) => true,
+        Some(Call { callee: Callee::Method(_), receiver: Some(r), .. }) => is_zod(r),
+        _ => false,
+    }
+}
+
+/// The keys of a zod object schema in order, each with whether a sender must send it
+/// ([`Io::Input`]: an optional or defaulted key is not required). `None` when the expression is no
+/// object schema (`.optional()`, `.default()` and `.describe()` around one are looked through; a
+/// `.nullable()` one is not an object). A key whose own schema has a fault is still listed.
+pub fn object_keys(v: &Value) -> Option<Vec<(String, bool)>> {
+    if !is_zod(v) {
+        return None;
+    }
+    let mut cx = Cx::default();
+    match cx.schema(v).ty {
+        Ty::Object { props, .. } => Some(props.into_iter().map(|(k, n)| (k, !n.opt_in)).collect()),
+        _ => None,
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The schema tree: what a chain means, before it is written for one `io`.
+
+#[derive(Clone, Debug)]
+struct Node {
+    ty: Ty,
+    /// Absent is accepted (`.optional()`, `.default()`).
+    opt_in: bool,
+    /// Absent may come out (`.optional()`; a `.default()` fills it).
+    opt_out: bool,
+    /// Which wrapper made this node, if any (`optional`, `default`, ...): the checks of the
+    /// inner type are no longer callable on it.
+    wrapped_by: Option<&'static str>,
+    description: Option<String>,
+    default: Option<J>,
+    /// `.meta({...})`'s keys, in order.
+    meta: Map<String, J>,
+    /// The place of a fault (already reported): methods called on it add no fault of their own.
+    faulted: bool,
+}
+
+#[derive(Clone, Debug)]
+enum Ty {
+    /// Accepts anything: `z.any()`, `z.unknown()`, and the place of a fault.
+    Any,
+    Never,
+    String(StrChecks),
+    Number(NumChecks),
+    Boolean,
+    Null,
+    Enum(Vec<J>),
+    Literal(Vec<J>),
+    Array(Box<Node>, Len),
+    Object {
+        props: Vec<(String, Node)>,
+        extra: Extra,
+    },
+    Union(Vec<Node>),
+    Nullable(Box<Node>),
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum Extra {
+    /// A plain `z.object`: zod strips unknown keys.
+    #[default]
+    Strip,
+    /// `.strict()`: unknown keys fail.
+    Strict,
+    /// `.passthrough()`: unknown keys are kept.
+    Loose,
+}
+
+/// Length bounds (a string's characters, an array's items): the tightest wins.
+#[derive(Clone, Copy, Debug, Default)]
+struct Len {
+    min: Option<f64>,
+    max: Option<f64>,
+}
+
+impl Len {
+    fn min(&mut self, n: f64) {
+        self.min = Some(self.min.map_or(n, |m| m.max(n)));
+    }
+    fn max(&mut self, n: f64) {
+        self.max = Some(self.max.map_or(n, |m| m.min(n)));
+    }
+}
+
+#[derive(Clone, Debug, Default)]
+struct StrChecks {
+    len: Len,
+    format: Option<String>,
+    patterns: Vec<String>,
+}
+
+#[derive(Clone, Debug, Default)]
+struct NumChecks {
+    int: bool,
+    min: Option<f64>,
+    xmin: Option<f64>,
+    max: Option<f64>,
+    xmax: Option<f64>,
+    multiple_of: Vec<f64>,
+}
+
+impl NumChecks {
+    fn min(&mut self, n: f64, exclusive: bool) {
+        let slot = if exclusive { &mut self.xmin } else { &mut self.min };
+        *slot = Some(slot.map_or(n, |m| m.max(n)));
+    }
+    fn max(&mut self, n: f64, exclusive: bool) {
+        let slot = if exclusive { &mut self.xmax } else { &mut self.max };
+        *slot = Some(slot.map_or(n, |m| m.min(n)));
+    }
+}
+
+/// `Number.MAX_SAFE_INTEGER`, the bound zod v4 writes for `.int()`.
+const SAFE_INT: f64 = 9_007_199_254_740_991.0;
+
+impl Node {
+    fn new(ty: Ty) -> Self {
+        Node {
+            ty,
+            opt_in: false,
+            opt_out: false,
+            wrapped_by: None,
+            description: None,
+            default: None,
+            meta: Map::new(),
+            faulted: false,
+        }
+    }
+
+    fn render(&self, io: Io) -> J {
+        let mut m = Map::new();
+        match &self.ty {
+            Ty::Any => {}
+            Ty::Never => {
+                m.insert("not".into(), json!({}));
+            }
+            Ty::String(c) => {
+                m.insert("type".into(), json!("string"));
+                len_keys(&mut m, c.len, "minLength", "maxLength");
+                if let Some(f) = &c.format {
+                    m.insert("format".into(), json!(f));
+                }
+                match c.patterns.as_slice() {
+                    [] => {}
+                    [p] => {
+                        m.insert("pattern".into(), json!(p));
+                    }
+                    ps => {
+                        m.insert("allOf".into(), ps.iter().map(|p| json!({ "pattern": p })).collect());
+                    }
+                }
+            }
+            Ty::Number(c) => {
+                m.insert("type".into(), json!(if c.int { "integer" } else { "number" }));
+                // Both bounds of one side: the tighter one stands (zod v4's rule).
+                match (c.min, c.xmin) {
+                    (min, Some(x)) if x >= min.unwrap_or(f64::NEG_INFINITY) => {
+                        m.insert("exclusiveMinimum".into(), num(x));
+                    }
+                    (Some(n), _) => {
+                        m.insert("minimum".into(), num(n));
+                    }
+                    _ => {}
+                }
+                match (c.max, c.xmax) {
+                    (max, Some(x)) if x <= max.unwrap_or(f64::INFINITY) => {
+                        m.insert("exclusiveMaximum".into(), num(x));
+                    }
+                    (Some(n), _) => {
+                        m.insert("maximum".into(), num(n));
+                    }
+                    _ => {}
+                }
+                if let Some((first, rest)) = c.multiple_of.split_first() {
+                    m.insert("multipleOf".into(), num(*first));
+                    if !rest.is_empty() {
+                        m.insert("allOf".into(), rest.iter().map(|d| json!({ "multipleOf": num(*d) })).collect());
+                    }
+                }
+            }
+            Ty::Boolean => {
+                m.insert("type".into(), json!("boolean"));
+            }
+            Ty::Null => {
+                m.insert("type".into(), json!("null"));
+            }
+            Ty::Enum(values) => {
+                if values.is_empty() {
+                    m.insert("not".into(), json!({}));
+                } else {
+                    if let Some(t) = common_type(values) {
+                        m.insert("type".into(), json!(t));
+                    }
+                    m.insert("enum".into(), J::Array(values.clone()));
+                }
+            }
+            Ty::Literal(values) => match values.as_slice() {
+                [] => {
+                    m.insert("not".into(), json!({}));
+                }
+                [v] => {
+                    m.insert("type".into(), json!(json_type(v)));
+                    m.insert("const".into(), v.clone());
+                }
+                vs => {
+                    if let Some(t) = common_type(vs) {
+                        m.insert("type".into(), json!(t));
+                    }
+                    m.insert("enum".into(), J::Array(vs.to_vec()));
+                }
+            },
+            Ty::Array(item, len) => {
+                m.insert("type".into(), json!("array"));
+                m.insert("items".into(), item.render(io));
+                len_keys(&mut m, *len, "minItems", "maxItems");
+            }
+            Ty::Object { props, extra } => {
+                m.insert("type".into(), json!("object"));
+                m.insert("properties".into(), props.iter().map(|(k, n)| (k.clone(), n.render(io))).collect());
+                let required: Vec<J> = props
+                    .iter()
+                    .filter(|(_, n)| match io {
+                        Io::Input => !n.opt_in,
+                        Io::Output => !n.opt_out,
+                    })
+                    .map(|(k, _)| json!(k))
+                    .collect();
+                if !required.is_empty() {
+                    m.insert("required".into(), J::Array(required));
+                }
+                match (extra, io) {
+                    (Extra::Strict, _) | (Extra::Strip, Io::Output) => {
+                        m.insert("additionalProperties".into(), json!(false));
+                    }
+                    (Extra::Loose, _) => {
+                        m.insert("additionalProperties".into(), json!({}));
+                    }
+                    (Extra::Strip, Io::Input) => {}
+                }
+            }
+            Ty::Union(options) => {
+                m.insert("anyOf".into(), options.iter().map(|n| n.render(io)).collect());
+            }
+            Ty::Nullable(inner) => {
+                m.insert("anyOf".into(), json!([inner.render(io), { "type": "null" }]));
+            }
+        }
+        for (k, v) in &self.meta {
+            m.insert(k.clone(), v.clone());
+        }
+        if let Some(d) = &self.description {
+            m.insert("description".into(), json!(d));
+        }
+        if let Some(d) = &self.default {
+            m.insert("default".into(), d.clone());
+        }
+        J::Object(m)
+    }
+}
+
+fn len_keys(m: &mut Map<String, J>, len: Len, min: &str, max: &str) {
+    if let Some(n) = len.min {
+        m.insert(min.into(), num(n));
+    }
+    if let Some(n) = len.max {
+        m.insert(max.into(), num(n));
+    }
+}
+
+/// A JSON number, whole numbers written as integers (as JavaScript's `JSON.stringify` does).
+fn num(n: f64) -> J {
+    if n.fract() == 0.0 && n.abs() <= SAFE_INT {
+        J::from(n as i64)
+    } else {
+        serde_json::Number::from_f64(n).map_or(J::Null, J::Number)
+    }
+}
+
+fn json_type(v: &J) -> &'static str {
+    match v {
+        J::Null => "null",
+        J::Bool(_) => "boolean",
+        J::Number(_) => "number",
+        J::String(_) => "string",
+        J::Array(_) => "array",
+        J::Object(_) => "object",
+    }
+}
+
+/// The one `type` of a list of values, where zod writes one (all strings, all numbers, ...).
+fn common_type(values: &[J]) -> Option<&'static str> {
+    let first = json_type(values.first()?);
+    values.iter().all(|v| json_type(v) == first).then_some(first)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading the chains.
+
+#[derive(Default)]
+struct Cx {
+    faults: Vec<ZodFault>,
+}
+
+impl Cx {
+    fn fault(&mut self, loc: Loc, message: impl Into<String>) -> Node {
+        self.faults.push(ZodFault { loc, message: message.into() });
+        Node { faulted: true, ..Node::new(Ty::Any) }
+    }
+
+    /// A value that should be a zod schema.
+    fn schema(&mut self, v: &Value) -> Node {
+        match &v.kind {
+            ValueKind::Call(c) => match &c.callee {
+                Callee::Zod(name) => self.member(name, c, v.loc),
+                Callee::Method(name) => match &c.receiver {
+                    Some(r) => {
+                        let recv = self.schema(r);
+                        self.method(recv, name, c, v.loc)
+                    }
+                    None => self.fault(v.loc, format!("`.{name}()` is called on nothing jr2 can read")),
+                },
+                Callee::Kit(name) => {
+                    self.fault(v.loc, format!("a zod schema was expected here, found a call of `{name}()`"))
+                }
+                Callee::Xstate(name) => {
+                    self.fault(v.loc, format!("a zod schema was expected here, found a call of xstate's `{name}()`"))
+                }
+            },
+            ValueKind::Unknown { reason } => {
+                self.fault(v.loc, format!("this schema cannot be read statically: {reason}"))
+            }
+            other => {
+                let found = match other {
+                    ValueKind::Undefined => "`undefined`",
+                    ValueKind::Null => "`null`",
+                    ValueKind::Bool { .. } => "a boolean",
+                    ValueKind::Number { .. } => "a number",
+                    ValueKind::String { .. } => "a string",
+                    ValueKind::Array { .. } => "an array",
+                    ValueKind::Object { .. } => "an object literal (wrap it in `z.object(...)`)",
+                    _ => "a function",
+                };
+                self.fault(v.loc, format!("a zod schema was expected here, found {found}"))
+            }
+        }
+    }
+
+    /// `z.<name>(...)`.
+    fn member(&mut self, name: &str, c: &Call, loc: Loc) -> Node {
+        let arg0 = c.args.first();
+        match name {
+            "string" => Node::new(Ty::String(StrChecks::default())),
+            "number" => Node::new(Ty::Number(NumChecks::default())),
+            "int" => Node::new(Ty::Number(int_checks(NumChecks::default()))),
+            "boolean" => Node::new(Ty::Boolean),
+            "null" => Node::new(Ty::Null),
+            "any" | "unknown" => Node::new(Ty::Any),
+            "never" => Node::new(Ty::Never),
+            "email" | "url" | "uuid" => {
+                Node::new(Ty::String(StrChecks { format: Some(string_format(name).into()), ..Default::default() }))
+            }
+            "object" | "strictObject" | "looseObject" => {
+                let extra = match name {
+                    "strictObject" => Extra::Strict,
+                    "looseObject" => Extra::Loose,
+                    _ => Extra::Strip,
+                };
+                let props = match arg0 {
+                    None => Vec::new(),
+                    Some(shape) => self.shape(shape, &format!("z.{name}()")),
+                };
+                Node::new(Ty::Object { props, extra })
+            }
+            "array" => match arg0 {
+                Some(item) => Node::new(Ty::Array(Box::new(self.schema(item)), Len::default())),
+                None => self.fault(loc, "`z.array()` takes the schema of its items"),
+            },
+            "union" => match arg0.map(|a| (a, a.as_array())) {
+                Some((_, Some(items))) => Node::new(Ty::Union(items.iter().map(|i| self.schema(i)).collect())),
+                Some((a, None)) => self.not_static(a, "`z.union()` takes an array of schemas"),
+                None => self.fault(loc, "`z.union()` takes an array of schemas"),
+            },
+            "enum" => match arg0.map(|a| (a, a.as_array())) {
+                Some((_, Some(items))) => {
+                    let mut values = Vec::new();
+                    for i in items {
+                        match i.as_str() {
+                            Some(s) => values.push(json!(s)),
+                            None => {
+                                self.not_static(i, "a `z.enum()` value is a string");
+                            }
+                        }
+                    }
+                    Node::new(Ty::Enum(values))
+                }
+                Some((a, None)) => self.not_static(
+                    a,
+                    "`z.enum()` is read from an array of strings (an enum object or a computed list is not read)",
+                ),
+                None => self.fault(loc, "`z.enum()` takes an array of strings"),
+            },
+            "literal" => match arg0 {
+                Some(a) => {
+                    let values = match a.as_array() {
+                        Some(items) => items.iter().filter_map(|i| self.literal_value(i)).collect(),
+                        None => self.literal_value(a).into_iter().collect(),
+                    };
+                    Node::new(Ty::Literal(values))
+                }
+                None => self.fault(loc, "`z.literal()` takes a value"),
+            },
+            "optional" | "nullable" => match arg0 {
+                Some(inner) => {
+                    let inner = self.schema(inner);
+                    self.method(
+                        inner,
+                        name,
+                        &Call { callee: Callee::Method(name.into()), receiver: None, args: vec![] },
+                        loc,
+                    )
+                }
+                None => self.fault(loc, format!("`z.{name}()` takes a schema")),
+            },
+            "preprocess" | "transform" | "custom" | "instanceof" | "lazy" | "pipe" => {
+                self.fault(loc, format!("`z.{name}()` cannot be read statically: its shape is code"))
+            }
+            "date" | "bigint" | "symbol" | "undefined" | "void" | "nan" | "map" | "set" | "function" | "promise" => {
+                self.fault(
+                    loc,
+                    format!("`z.{name}()` has no JSON Schema: a door, an event's input or a slot's schema is JSON"),
+                )
+            }
+            _ => self.fault(loc, format!("`z.{name}()` is not a zod schema jr2 converts to JSON Schema")),
+        }
+    }
+
+    /// `<recv>.<name>(...)`.
+    fn method(&mut self, mut n: Node, name: &str, c: &Call, loc: Loc) -> Node {
+        let arg0 = c.args.first();
+        match name {
+            // Wrappers.
+            "optional" => {
+                n.opt_in = true;
+                n.opt_out = true;
+                n.wrapped_by = Some("optional");
+                n
+            }
+            "default" => {
+                let Some(a) = arg0 else { return self.fault(loc, "`.default()` takes a value") };
+                match a.to_json() {
+                    Some(v) if !matches!(a.kind, ValueKind::Undefined) => n.default = Some(v),
+                    _ => {
+                        self.not_static(a, "a `.default()` value must be a literal (JSON) for its schema to say it");
+                    }
+                }
+                n.opt_in = true;
+                n.opt_out = false;
+                n.wrapped_by = Some("default");
+                n
+            }
+            "nullable" | "nullish" => {
+                let (opt_in, opt_out) = (n.opt_in || name == "nullish", n.opt_out || name == "nullish");
+                let mut out = Node::new(Ty::Nullable(Box::new(n)));
+                out.opt_in = opt_in;
+                out.opt_out = opt_out;
+                out.wrapped_by = Some("nullable");
+                out
+            }
+            "describe" => {
+                match arg0.and_then(Value::as_str) {
+                    Some(s) => n.description = Some(s.to_string()),
+                    None => {
+                        self.arg_fault(arg0, loc, "`.describe()` takes a string");
+                    }
+                }
+                n
+            }
+            "meta" => {
+                match arg0.map(|a| (a, a.to_json())) {
+                    Some((_, Some(J::Object(m)))) => {
+                        for (k, v) in m {
+                            if k == "description" {
+                                n.description = v.as_str().map(str::to_string).or(n.description);
+                            } else if k != "id" {
+                                n.meta.insert(k, v);
+                            }
+                        }
+                    }
+                    _ => {
+                        self.arg_fault(arg0, loc, "`.meta()` takes an object literal of JSON values");
+                    }
+                }
+                n
+            }
+            "array" => Node::new(Ty::Array(Box::new(n), Len::default())),
+            "or" => match arg0 {
+                Some(b) => {
+                    let b = self.schema(b);
+                    Node::new(Ty::Union(vec![n, b]))
+                }
+                None => self.fault(loc, "`.or()` takes a schema"),
+            },
+            // Refinements are code; zod's converter leaves the schema as it is, and so does this.
+            "refine" | "superRefine" | "check" => n,
+            "transform" => self.fault(loc, "`.transform()` cannot be read statically: its output shape is code"),
+            "pipe" => {
+                self.fault(loc, "`.pipe()` is not read statically: what comes out depends on the schema piped to")
+            }
+            "catch" | "catchall" | "brand" | "readonly" | "prefault" => {
+                self.fault(loc, format!("`.{name}()` is not a zod method jr2 converts to JSON Schema"))
+            }
+            _ => self.typed_method(n, name, c, loc),
+        }
+    }
+
+    /// The methods of one type: bounds, formats, the object's derivations.
+    fn typed_method(&mut self, mut n: Node, name: &str, c: &Call, loc: Loc) -> Node {
+        if n.faulted {
+            return n;
+        }
+        if let Some(w) = n.wrapped_by {
+            return self
+                .fault(loc, format!("`.{name}()` is not callable on what `.{w}()` returns: call it before `.{w}()`"));
+        }
+        let arg0 = c.args.first();
+        match (&mut n.ty, name) {
+            // Strings.
+            (Ty::String(s), "min" | "max" | "length" | "nonempty") => {
+                let k = if name == "nonempty" { Some(1.0) } else { self.count(arg0, loc, name) };
+                if let Some(k) = k {
+                    bound_len(&mut s.len, name, k);
+                }
+            }
+            (Ty::String(s), "email" | "url" | "uuid") => s.format = Some(string_format(name).into()),
+            (Ty::String(s), "regex") => match arg0.and_then(Value::as_str) {
+                Some(p) => s.patterns.push(p.to_string()),
+                None => {
+                    self.arg_fault(arg0, loc, "`.regex()` takes a regular expression jr2 can read");
+                }
+            },
+            (Ty::String(_), "trim" | "toLowerCase" | "toUpperCase") => {}
+            // Numbers.
+            (Ty::Number(x), "int") => *x = int_checks(std::mem::take(x)),
+            (Ty::Number(x), "positive") => x.min(0.0, true),
+            (Ty::Number(x), "nonnegative") => x.min(0.0, false),
+            (Ty::Number(x), "negative") => x.max(0.0, true),
+            (Ty::Number(x), "nonpositive") => x.max(0.0, false),
+            (Ty::Number(x), "min" | "gte" | "gt" | "max" | "lte" | "lt" | "multipleOf" | "step") => {
+                if let Some(k) = self.number(arg0, loc, name) {
+                    match name {
+                        "min" | "gte" => x.min(k, false),
+                        "gt" => x.min(k, true),
+                        "max" | "lte" => x.max(k, false),
+                        "lt" => x.max(k, true),
+                        _ if k != 0.0 => {
+                            if !x.multiple_of.contains(&k.abs()) {
+                                x.multiple_of.push(k.abs())
+                            }
+                        }
+                        _ => {
+                            self.arg_fault(arg0, loc, "`.multipleOf(0)` has no JSON Schema");
+                        }
+                    }
+                }
+            }
+            // Arrays.
+            (Ty::Array(_, len), "min" | "max" | "length" | "nonempty") => {
+                let k = if name == "nonempty" { Some(1.0) } else { self.count(arg0, loc, name) };
+                if let Some(k) = k {
+                    bound_len(len, name, k);
+                }
+            }
+            // Objects.
+            (Ty::Object { extra, .. }, "strict" | "strip" | "passthrough" | "loose") => {
+                *extra = match name {
+                    "strict" => Extra::Strict,
+                    "strip" => Extra::Strip,
+                    _ => Extra::Loose,
+                }
+            }
+            (Ty::Object { props, .. }, "extend" | "safeExtend") => {
+                if let Some(shape) = arg0 {
+                    let more = self.shape(shape, &format!(".{name}()"));
+                    merge_props(props, more);
+                } else {
+                    self.fault(loc, format!("`.{name}()` takes an object of schemas"));
+                }
+            }
+            (Ty::Object { props, extra }, "merge") => match arg0 {
+                Some(other) => match self.schema(other).ty {
+                    Ty::Object { props: more, extra: e } => {
+                        merge_props(props, more);
+                        *extra = e;
+                    }
+                    _ => {
+                        self.not_static(other, "`.merge()` takes a `z.object()`");
+                    }
+                },
+                None => {
+                    self.fault(loc, "`.merge()` takes a `z.object()`");
+                }
+            },
+            (Ty::Object { props, .. }, "pick" | "omit") => {
+                if let Some(mask) = self.mask(arg0, loc, name, props) {
+                    if name == "pick" {
+                        // zod builds the picked shape in the mask's order.
+                        *props = mask.iter().filter_map(|k| props.iter().find(|(p, _)| p == k).cloned()).collect();
+                    } else {
+                        props.retain(|(p, _)| !mask.contains(p));
+                    }
+                }
+            }
+            (Ty::Object { props, .. }, "partial" | "required") => {
+                // A mask that cannot be read (a fault already) changes nothing.
+                let mask = arg0.map(|_| self.mask(arg0, loc, name, props).unwrap_or_default());
+                for (k, p) in props.iter_mut() {
+                    if mask.as_ref().is_none_or(|m| m.contains(k)) {
+                        let on = name == "partial";
+                        p.opt_in = on;
+                        p.opt_out = on;
+                    }
+                }
+            }
+            (Ty::Object { props, .. }, "keyof") => {
+                return Node::new(Ty::Enum(props.iter().map(|(k, _)| json!(k)).collect()));
+            }
+            (ty, _) => {
+                let on = match ty {
+                    Ty::String(_) => "a string schema",
+                    Ty::Number(_) => "a number schema",
+                    Ty::Array(..) => "an array schema",
+                    Ty::Object { .. } => "an object schema",
+                    _ => "this schema",
+                };
+                return self.fault(loc, format!("`.{name}()` on {on} is not a zod method jr2 converts to JSON Schema"));
+            }
+        }
+        n
+    }
+
+    /// An object literal of schemas: `z.object`'s shape, `.extend`'s.
+    fn shape(&mut self, v: &Value, of: &str) -> Vec<(String, Node)> {
+        let Some(props) = v.props() else {
+            self.not_static(v, format!("`{of}` takes an object literal of schemas"));
+            return Vec::new();
+        };
+        let mut out: Vec<(String, Node)> = Vec::new();
+        for p in props {
+            let node = self.schema(&p.value);
+            merge_props(&mut out, vec![(p.key.clone(), node)]);
+        }
+        out
+    }
+
+    /// The keys a `.pick`/`.omit`/`.partial` mask sets to `true`; a key the object lacks is a fault
+    /// (zod v4 throws on one).
+    fn mask(&mut self, arg: Option<&Value>, loc: Loc, name: &str, props: &[(String, Node)]) -> Option<Vec<String>> {
+        let Some(a) = arg else {
+            self.fault(loc, format!("`.{name}()` takes an object literal of keys, `{{ key: true }}`"));
+            return None;
+        };
+        let Some(mask) = a.props() else {
+            self.not_static(a, format!("`.{name}()` takes an object literal of keys, `{{ key: true }}`"));
+            return None;
+        };
+        let mut keys = Vec::new();
+        for p in mask {
+            match p.value.as_bool() {
+                Some(true) => {}
+                Some(false) => continue,
+                None => {
+                    self.not_static(&p.value, format!("a `.{name}()` key is set to `true`"));
+                    continue;
+                }
+            }
+            if !props.iter().any(|(k, _)| *k == p.key) {
+                self.fault(p.key_loc, format!("`.{name}()` names `{}`, which the object does not have", p.key));
+                continue;
+            }
+            if !keys.contains(&p.key) {
+                keys.push(p.key.clone());
+            }
+        }
+        Some(keys)
+    }
+
+    fn literal_value(&mut self, v: &Value) -> Option<J> {
+        match v.kind {
+            ValueKind::Undefined => {
+                self.fault(v.loc, "`z.literal(undefined)` has no JSON Schema");
+                None
+            }
+            _ => match v.to_json() {
+                Some(j @ (J::Null | J::Bool(_) | J::Number(_) | J::String(_))) => Some(j),
+                _ => {
+                    self.not_static(v, "a `z.literal()` value is a string, a number, a boolean or `null`");
+                    None
+                }
+            },
+        }
+    }
+
+    fn number(&mut self, arg: Option<&Value>, loc: Loc, name: &str) -> Option<f64> {
+        match arg.map(|a| &a.kind) {
+            Some(ValueKind::Number { value }) if value.is_finite() => Some(*value),
+            _ => {
+                self.arg_fault(arg, loc, format!("`.{name}()` takes a number"));
+                None
+            }
+        }
+    }
+
+    /// A length bound: a whole number, zero or more.
+    fn count(&mut self, arg: Option<&Value>, loc: Loc, name: &str) -> Option<f64> {
+        match arg.map(|a| &a.kind) {
+            Some(ValueKind::Number { value }) if *value >= 0.0 && value.fract() == 0.0 && *value <= SAFE_INT => {
+                Some(*value)
+            }
+            _ => {
+                self.arg_fault(arg, loc, format!("`.{name}()` of a length takes a whole number, zero or more"));
+                None
+            }
+        }
+    }
+
+    /// A fault at an argument (or at the call, if it has none).
+    fn arg_fault(&mut self, arg: Option<&Value>, loc: Loc, message: impl Into<String>) -> Node {
+        match arg {
+            Some(a) => self.not_static(a, message),
+            None => self.fault(loc, message),
+        }
+    }
+
+    /// A fault at a value that is not what was expected: an unknown one says why it is unknown.
+    fn not_static(&mut self, v: &Value, message: impl Into<String>) -> Node {
+        let message = message.into();
+        match &v.kind {
+            ValueKind::Unknown { reason } => {
+                self.fault(v.loc, format!("{message}; this one cannot be read statically: {reason}"))
+            }
+            _ => self.fault(v.loc, message),
+        }
+    }
+}
+
+fn string_format(method: &str) -> &'static str {
+    match method {
+        "email" => "email",
+        "url" => "uri",
+        _ => "uuid",
+    }
+}
+
+fn int_checks(mut x: NumChecks) -> NumChecks {
+    x.int = true;
+    x.min(-SAFE_INT, false);
+    x.max(SAFE_INT, false);
+    x
+}
+
+fn bound_len(len: &mut Len, name: &str, k: f64) {
+    match name {
+        "max" => len.max(k),
+        "length" => {
+            len.min(k);
+            len.max(k);
+        }
+        _ => len.min(k),
+    }
+}
+
+/// JavaScript's `{ ...a, ...b }`: a key of `b` already in `a` keeps its place and takes `b`'s value.
+fn merge_props(props: &mut Vec<(String, Node)>, more: Vec<(String, Node)>) {
+    for (k, n) in more {
+        match props.iter_mut().find(|(p, _)| *p == k) {
+            Some(slot) => slot.1 = n,
+            None => props.push((k, n)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::machine::value::{FileId, Prop};
+    use crate::Span;
+
+    // A terse builder of the values the evaluator makes. Every value sits at the default place
+    // unless `at` moves it.
+
+    fn v(kind: ValueKind) -> Value {
+        Value::new(kind, Loc::default())
+    }
+    fn at(mut value: Value, start: u32, end: u32) -> Value {
+        value.loc = Loc { file: FileId(0), span: Span::new(start, end) };
+        value
+    }
+    fn call_zod(name: &str, args: Vec<Value>) -> Value {
+        v(ValueKind::Call(Box::new(Call { callee: Callee::Zod(name.into()), receiver: None, args })))
+    }
+    fn z(name: &str) -> Value {
+        call_zod(name, vec![])
+    }
+    fn method(recv: Value, name: &str, args: Vec<Value>) -> Value {
+        v(ValueKind::Call(Box::new(Call { callee: Callee::Method(name.into()), receiver: Some(recv), args })))
+    }
+    /// `recv.name()` with no arguments.
+    fn m(recv: Value, name: &str) -> Value {
+        method(recv, name, vec![])
+    }
+    fn obj(props: Vec<(&str, Value)>) -> Value {
+        v(ValueKind::Object {
+            props: props.into_iter().map(|(k, value)| Prop { key: k.into(), key_loc: Loc::default(), value }).collect(),
+        })
+    }
+    fn zobj(props: Vec<(&str, Value)>) -> Value {
+        call_zod("object", vec![obj(props)])
+    }
+    fn s(x: &str) -> Value {
+        v(ValueKind::String { value: x.into() })
+    }
+    fn n(x: f64) -> Value {
+        v(ValueKind::Number { value: x })
+    }
+    fn b(x: bool) -> Value {
+        v(ValueKind::Bool { value: x })
+    }
+    fn arr(items: Vec<Value>) -> Value {
+        v(ValueKind::Array { items })
+    }
+    fn unknown(reason: &str) -> Value {
+        v(ValueKind::Unknown { reason: reason.into() })
+    }
+    fn func() -> Value {
+        v(ValueKind::Function(Box::new(crate::machine::value::Function {
+            params: vec!["s".into()],
+            facts: Default::default(),
+            lowered: None,
+        })))
+    }
+    fn mask(keys: &[&str]) -> Value {
+        obj(keys.iter().map(|k| (*k, b(true))).collect())
+    }
+
+    /// The cases: a name, the TypeScript the value stands for, and the value.
+    fn cases() -> Vec<(&'static str, &'static str, Value)> {
+        vec![
+            ("string", "z.string()", z("string")),
+            ("number", "z.number()", z("number")),
+            ("boolean", "z.boolean()", z("boolean")),
+            ("null", "z.null()", z("null")),
+            ("any", "z.any()", z("any")),
+            ("unknown", "z.unknown()", z("unknown")),
+            ("enum", r#"z.enum(["low", "high"])"#, call_zod("enum", vec![arr(vec![s("low"), s("high")])])),
+            ("literal_string", r#"z.literal("done")"#, call_zod("literal", vec![s("done")])),
+            ("literal_number", "z.literal(3)", call_zod("literal", vec![n(3.0)])),
+            ("literal_many", "z.literal([1, 2])", call_zod("literal", vec![arr(vec![n(1.0), n(2.0)])])),
+            ("array", "z.array(z.string())", call_zod("array", vec![z("string")])),
+            (
+                "union",
+                "z.union([z.string(), z.number()])",
+                call_zod("union", vec![arr(vec![z("string"), z("number")])]),
+            ),
+            ("nullable", "z.string().nullable()", m(z("string"), "nullable")),
+            (
+                "describe",
+                r#"z.string().describe("The branch.")"#,
+                method(z("string"), "describe", vec![s("The branch.")]),
+            ),
+            ("default_top", r#"z.string().default("main")"#, method(z("string"), "default", vec![s("main")])),
+            (
+                "string_bounds",
+                "z.string().min(1).max(80)",
+                method(method(z("string"), "min", vec![n(1.0)]), "max", vec![n(80.0)]),
+            ),
+            ("string_length", "z.string().length(40)", method(z("string"), "length", vec![n(40.0)])),
+            (
+                "number_bounds",
+                "z.number().min(0.5).max(10)",
+                method(method(z("number"), "min", vec![n(0.5)]), "max", vec![n(10.0)]),
+            ),
+            ("int", "z.number().int()", m(z("number"), "int")),
+            (
+                "int_bounded",
+                "z.number().int().min(1).max(5)",
+                method(method(m(z("number"), "int"), "min", vec![n(1.0)]), "max", vec![n(5.0)]),
+            ),
+            ("positive", "z.number().positive()", m(z("number"), "positive")),
+            ("nonnegative_int", "z.number().int().nonnegative()", m(m(z("number"), "int"), "nonnegative")),
+            (
+                "tightest_bound_wins",
+                "z.number().min(5).min(2).positive()",
+                m(method(method(z("number"), "min", vec![n(5.0)]), "min", vec![n(2.0)]), "positive"),
+            ),
+            (
+                "array_bounds",
+                "z.array(z.number()).min(1).max(3)",
+                method(method(call_zod("array", vec![z("number")]), "min", vec![n(1.0)]), "max", vec![n(3.0)]),
+            ),
+            ("email", "z.string().email()", m(z("string"), "email")),
+            ("url", "z.string().url()", m(z("string"), "url")),
+            ("uuid", "z.string().uuid()", m(z("string"), "uuid")),
+            ("regex", r#"z.string().regex(/^[a-z]+$/)"#, method(z("string"), "regex", vec![s("^[a-z]+$")])),
+            // The seed's event inputs.
+            ("seed_run_test", "z.object({ module: z.string() })", zobj(vec![("module", z("string"))])),
+            ("seed_finished", "z.object({})", zobj(vec![])),
+            (
+                "object_optional_default",
+                r#"z.object({ repo: z.string(), branch: z.string().default("main"), note: z.string().optional() })"#,
+                zobj(vec![
+                    ("repo", z("string")),
+                    ("branch", method(z("string"), "default", vec![s("main")])),
+                    ("note", m(z("string"), "optional")),
+                ]),
+            ),
+            ("strict", "z.object({ a: z.string() }).strict()", m(zobj(vec![("a", z("string"))]), "strict")),
+            (
+                "nested",
+                r#"z.object({ review: z.object({ url: z.string().url(), depth: z.number().int().default(1) }).optional(), tags: z.array(z.object({ name: z.string(), why: z.string().describe("why").optional() })).default([]) })"#,
+                zobj(vec![
+                    (
+                        "review",
+                        m(
+                            zobj(vec![
+                                ("url", m(z("string"), "url")),
+                                ("depth", method(m(z("number"), "int"), "default", vec![n(1.0)])),
+                            ]),
+                            "optional",
+                        ),
+                    ),
+                    (
+                        "tags",
+                        method(
+                            call_zod(
+                                "array",
+                                vec![zobj(vec![
+                                    ("name", z("string")),
+                                    ("why", m(method(z("string"), "describe", vec![s("why")]), "optional")),
+                                ])],
+                            ),
+                            "default",
+                            vec![arr(vec![])],
+                        ),
+                    ),
+                ]),
+            ),
+            (
+                "pick",
+                "door.pick({ commit: true, branch: true })",
+                method(door(), "pick", vec![mask(&["commit", "branch"])]),
+            ),
+            ("omit", "door.omit({ url: true })", method(door(), "omit", vec![mask(&["url"])])),
+            (
+                "extend",
+                r#"door.extend({ branch: z.string().optional(), depth: z.number() })"#,
+                method(
+                    door(),
+                    "extend",
+                    vec![obj(vec![("branch", m(z("string"), "optional")), ("depth", z("number"))])],
+                ),
+            ),
+            (
+                "pick_extend_strict_chain",
+                r#"door.omit({ commit: true }).extend({ why: z.string().describe("Why.") }).pick({ why: true, url: true }).strict()"#,
+                m(
+                    method(
+                        method(
+                            method(door(), "omit", vec![mask(&["commit"])]),
+                            "extend",
+                            vec![obj(vec![("why", method(z("string"), "describe", vec![s("Why.")]))])],
+                        ),
+                        "pick",
+                        vec![mask(&["why", "url"])],
+                    ),
+                    "strict",
+                ),
+            ),
+            (
+                "nullable_optional_described",
+                r#"z.object({ parent: z.string().nullable().optional().describe("The parent, if any.") })"#,
+                zobj(vec![(
+                    "parent",
+                    method(m(m(z("string"), "nullable"), "optional"), "describe", vec![s("The parent, if any.")]),
+                )]),
+            ),
+            (
+                "passthrough",
+                "z.object({ a: z.string() }).passthrough()",
+                m(zobj(vec![("a", z("string"))]), "passthrough"),
+            ),
+            ("partial", "door.partial({ url: true })", method(door(), "partial", vec![mask(&["url"])])),
+            ("nullish", "z.object({ a: z.number().nullish() })", zobj(vec![("a", m(z("number"), "nullish"))])),
+            ("keyof", "door.keyof()", m(door(), "keyof")),
+            (
+                "meta",
+                r#"z.string().meta({ title: "Branch", examples: ["main"] })"#,
+                method(
+                    z("string"),
+                    "meta",
+                    vec![obj(vec![("title", s("Branch")), ("examples", arr(vec![s("main")]))])],
+                ),
+            ),
+        ]
+    }
+
+    /// The door the derivations start from.
+    fn door() -> Value {
+        zobj(vec![
+            ("url", m(z("string"), "url")),
+            ("branch", z("string")),
+            ("commit", method(z("string"), "length", vec![n(40.0)])),
+        ])
+    }
+
+    fn meta_valid(schema: &J, name: &str) {
+        if let Err(e) = jsonschema::draft202012::meta::validate(schema) {
+            panic!("{name}: not a Draft 2020-12 schema: {e}\n{schema:#}");
+        }
+    }
+
+    #[test]
+    fn converts_each_construct() {
+        for (name, source, value) in cases() {
+            assert!(is_zod(&value), "{name} is a zod chain");
+            let input = to_json_schema(&value).unwrap_or_else(|f| panic!("{name}: {f:?}"));
+            let output = to_json_schema_io(&value, Io::Output).unwrap_or_else(|f| panic!("{name}: {f:?}"));
+            meta_valid(&input, name);
+            meta_valid(&output, name);
+            let shown = if input == output {
+                json!({ "zod": source, "input": input })
+            } else {
+                json!({ "zod": source, "input": input, "output": output })
+            };
+            insta::assert_json_snapshot!(name, shown);
+        }
+    }
+
+    #[test]
+    fn object_keys_read_the_shape() {
+        let keys = |v: &Value| object_keys(v).unwrap();
+        let owned = |ks: &[(&str, bool)]| ks.iter().map(|(k, r)| (k.to_string(), *r)).collect::<Vec<_>>();
+        assert_eq!(keys(&zobj(vec![("module", z("string"))])), owned(&[("module", true)]));
+        assert_eq!(keys(&zobj(vec![])), owned(&[]));
+        let (_, _, optional_default) = cases().into_iter().find(|c| c.0 == "object_optional_default").unwrap();
+        assert_eq!(keys(&optional_default), owned(&[("repo", true), ("branch", false), ("note", false)]));
+        assert_eq!(
+            keys(&method(door(), "pick", vec![mask(&["commit", "branch"])])),
+            owned(&[("commit", true), ("branch", true)])
+        );
+        assert_eq!(keys(&m(door(), "partial")), owned(&[("url", false), ("branch", false), ("commit", false)]));
+        assert_eq!(keys(&m(door(), "optional")), owned(&[("url", true), ("branch", true), ("commit", true)]));
+        assert_eq!(object_keys(&z("string")), None);
+        assert_eq!(object_keys(&m(door(), "nullable")), None);
+        assert_eq!(object_keys(&obj(vec![("a", z("string"))])), None);
+    }
+
+    #[test]
+    fn is_zod_is_a_zod_chain() {
+        assert!(is_zod(&m(m(z("string"), "optional"), "nullable")));
+        assert!(!is_zod(&s("x")));
+        assert!(!is_zod(&m(unknown("a call of an unknown function"), "optional")));
+        assert!(!is_zod(&v(ValueKind::Call(Box::new(Call {
+            callee: Callee::Kit("agent".into()),
+            receiver: None,
+            args: vec![]
+        })))));
+    }
+
+    /// Faults: each at its value's place, the rest converted.
+    fn faults_of(value: &Value) -> Vec<(Span, String)> {
+        to_json_schema(value).unwrap_err().into_iter().map(|f| (f.loc.span, f.message)).collect()
+    }
+
+    #[test]
+    fn an_unknown_inside_an_object_is_one_fault_at_its_place() {
+        let value = zobj(vec![
+            ("module", z("string")),
+            ("mode", at(unknown("`mode` is imported from a file that is not read"), 30, 42)),
+            ("depth", m(z("number"), "optional")),
+        ]);
+        let faults = faults_of(&value);
+        assert_eq!(
+            faults,
+            vec![(
+                Span::new(30, 42),
+                "this schema cannot be read statically: `mode` is imported from a file that is not read".to_string()
+            )]
+        );
+        // The rest converts: the keys are all there, the unknown one accepting anything.
+        assert_eq!(object_keys(&value).unwrap().len(), 3);
+        let mut cx = Cx::default();
+        insta::assert_json_snapshot!("fault_rest_converts", cx.schema(&value).render(Io::Input));
+    }
+
+    #[test]
+    fn faults_are_collected_and_say_what() {
+        let f = |v: Value| faults_of(&v);
+        let transform = at(method(z("string"), "transform", vec![func()]), 5, 9);
+        let value = zobj(vec![
+            ("a", m(transform, "optional")),
+            ("b", at(s("not a schema"), 20, 30)),
+            ("c", at(z("date"), 40, 48)),
+            ("d", at(method(m(z("string"), "optional"), "min", vec![n(1.0)]), 50, 60)),
+        ]);
+        insta::assert_debug_snapshot!("faults_collected", f(value));
+        insta::assert_debug_snapshot!(
+            "faults_pick_missing_key",
+            f(method(
+                door(),
+                "pick",
+                vec![v(ValueKind::Object {
+                    props: vec![Prop { key: "nope".into(), key_loc: at(b(true), 12, 16).loc, value: b(true) }],
+                })]
+            ))
+        );
+        insta::assert_debug_snapshot!("faults_unknown_method", f(at(m(z("string"), "ip"), 1, 2)));
+        insta::assert_debug_snapshot!(
+            "faults_bad_bound",
+            f(method(z("string"), "min", vec![at(unknown("a runtime value"), 3, 4)]))
+        );
+        // A method on a faulty receiver adds no fault of its own.
+        assert_eq!(f(m(m(at(unknown("why"), 7, 8), "int"), "optional")).len(), 1);
+    }
+}
