@@ -8,3 +8,8 @@
 //! Boundary: only `parse.rs` and `eval.rs` know oxc; everything after reads `value::Value`.
 
 pub mod value;
+pub mod lower;
+pub mod parts;
+#[cfg(test)]
+pub(crate) mod testing;
+pub mod zod;
