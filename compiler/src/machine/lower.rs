@@ -895,3 +895,199 @@ pub fn zod_object_keys(v: &Value) -> Option<Vec<String>> {
         _ => None,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::machine::testing::*;
+    use serde_json::json;
+
+    fn lowered(v: &Value) -> serde_json::Value {
+        serde_json::to_value(lower_machine(v)).expect("serializes")
+    }
+
+    #[test]
+    fn fix_tests_example() {
+        reset();
+        let low = lower_machine(&fix_tests());
+        let m = low.machine.as_ref().expect("a machine");
+        // Only the zod placeholder's warnings: the example lowers with no error.
+        assert!(low.faults.iter().all(|f| f.code == "event-schema"), "{:#?}", low.faults);
+        assert_eq!(m.states.len(), 9);
+        insta::assert_json_snapshot!("fix_tests_ir", low);
+    }
+
+    #[test]
+    fn notes_sent_by_and_gate() {
+        reset();
+        let low = lower_machine(&notes());
+        let m = low.machine.as_ref().expect("a machine");
+        let done: Vec<_> = m.transitions.iter().filter(|t| t.trigger == Trigger::Event("done".into())).collect();
+        assert_eq!(done[0].guard, Some(Guard::SentBy { id: "writer".into() }));
+        assert_eq!(m.slots["gate"].kind, SlotKind::Gate);
+        insta::assert_json_snapshot!("notes_ir", low);
+    }
+
+    /// A parallel root, guards of every form, `after`/`always`/`onDone`/`onError`, `#id` and
+    /// multiple targets, entry/exit and assign actions.
+    fn parallel() -> Value {
+        let region = |name: &str, other: &str| {
+            obj(vec![
+                ("initial", s("idle")),
+                (
+                    "states",
+                    obj(vec![
+                        (
+                            "idle",
+                            obj(vec![
+                                ("entry", arr(vec![s("note"), xs("assign", vec![obj(vec![("round", func(Some(r("event.round")))), ("tag", s(name))])])])),
+                                (
+                                    "on",
+                                    obj(vec![(
+                                        "go",
+                                        obj(vec![
+                                            ("target", s("busy")),
+                                            (
+                                                "guard",
+                                                xs("and", vec![arr(vec![s("green"), xs("not", vec![obj(vec![("type", s("big")), ("params", obj(vec![("max", n(3.0))]))])])])]),
+                                            ),
+                                            ("actions", obj(vec![("type", s("note")), ("params", obj(vec![("at", func(Some(r("context.round"))))]))])),
+                                        ]),
+                                    )]),
+                                ),
+                                ("after", obj(vec![("1000", s("busy")), ("soon", obj(vec![("target", s(&format!("#{other}")))]))])),
+                            ]),
+                        ),
+                        (
+                            "busy",
+                            obj(vec![
+                                ("invoke", obj(vec![("src", s("tests")), ("onDone", s("idle")), ("onError", obj(vec![("target", s("#main.failed")), ("reenter", b(true))]))])),
+                                ("always", arr(vec![obj(vec![("guard", xs("or", vec![arr(vec![s("a"), func(None)])])), ("target", s("done"))])])),
+                            ]),
+                        ),
+                        ("done", obj(vec![("type", s("final")), ("exit", kit("answer", vec![func(Some(lit(json!("ok"))))]))])),
+                    ]),
+                ),
+                ("onDone", obj(vec![("actions", xs("raise", vec![obj(vec![("type", s("x"))])]))])),
+            ])
+        };
+        machine(
+            obj(vec![("actors", obj(vec![("tests", kit("command", vec![arr(vec![s("npm"), s("test")])]))]))]),
+            obj(vec![
+                ("id", s("main")),
+                ("type", s("parallel")),
+                ("on", obj(vec![("reset", obj(vec![("target", arr(vec![s(".left.idle"), s(".right.idle")]))]))])),
+                (
+                    "states",
+                    obj(vec![
+                        ("left", region("left", "right-done")),
+                        ("right", region("right", "main.left.done")),
+                        ("failed", obj(vec![("type", s("final"))])),
+                    ]),
+                ),
+            ]),
+        )
+    }
+
+    #[test]
+    fn parallel_machine() {
+        reset();
+        let mut v = parallel();
+        // Give the right region's `done` an id, for the left region's `#right-done`.
+        if let ValueKind::Call(c) = &mut v.kind {
+            let props = match &mut c.args[0].kind {
+                ValueKind::Object { props } => props,
+                _ => unreachable!(),
+            };
+            let states = props.iter_mut().find(|p| p.key == "states").unwrap();
+            let ValueKind::Object { props: regions } = &mut states.value.kind else { unreachable!() };
+            let ValueKind::Object { props: right } = &mut regions[1].value.kind else { unreachable!() };
+            let ValueKind::Object { props: rstates } = &mut right.iter_mut().find(|p| p.key == "states").unwrap().value.kind else { unreachable!() };
+            let ValueKind::Object { props: done } = &mut rstates[2].value.kind else { unreachable!() };
+            done.push(crate::machine::value::Prop { key: "id".into(), key_loc: Loc::default(), value: s("right-done") });
+        }
+        let low = lower_machine(&v);
+        // `#main.left.done` is the default id of left's `done`; `#right-done` its explicit id;
+        // `#main.failed` the root's id and a child path.
+        assert!(low.faults.iter().all(|f| f.code != "unknown-target" && f.code != "ambiguous-target"), "{:#?}", low.faults);
+        let m = low.machine.as_ref().unwrap();
+        assert_eq!(m.states[0].kind, StateKind::Parallel);
+        let reset_t = m.transitions.iter().find(|t| t.trigger == Trigger::Event("reset".into())).unwrap();
+        assert_eq!(reset_t.targets.len(), 2);
+        insta::assert_json_snapshot!("parallel_ir", low);
+    }
+
+    #[test]
+    fn faults_go_on() {
+        reset();
+        let v = machine(
+            obj(vec![("actors", obj(vec![("odd", xs("fromPromise", vec![func(None)]))]))]),
+            obj(vec![
+                ("id", s("faulty")),
+                ("initial", s("nowhere")),
+                (
+                    "states",
+                    obj(vec![
+                        ("a", obj(vec![("invoke", obj(vec![("src", s("ghost"))])), ("on", obj(vec![("e", s("b")), ("f", s("missing")), ("g", n(4.0))]))])),
+                        ("b", s("not a state")),
+                        ("c", obj(vec![("states", obj(vec![("x", obj(vec![]))])), ("invoke", arr(vec![n(1.0), obj(vec![("src", func(None))])]))])),
+                        ("d", unknown("a call of an unknown function")),
+                        ("e", obj(vec![("on", s("not an object")), ("entry", n(2.0)), ("invoke", obj(vec![("src", s("odd")), ("input", func(None))]))])),
+                    ]),
+                ),
+            ]),
+        );
+        let low = lower_machine(&v);
+        let m = low.machine.as_ref().expect("lowering goes on");
+        assert_eq!(m.states.iter().map(|s| s.key.as_str()).collect::<Vec<_>>(), ["", "a", "c", "x", "e"]);
+        let codes: Vec<&str> = low.faults.iter().map(|f| f.code).collect();
+        for code in ["unknown-src", "not-object", "not-static", "unknown-target", "missing-initial", "unknown-initial", "inline-src", "unknown-actor", "not-lowered"] {
+            assert!(codes.contains(&code), "{code} in {codes:?}");
+        }
+        insta::assert_json_snapshot!("faults_ir", lowered(&v));
+    }
+
+    #[test]
+    fn not_a_machine() {
+        reset();
+        assert_eq!(lowered(&s("x"))["faults"][0]["code"], "not-machine");
+        assert_eq!(lowered(&kit("workspace", vec![]))["faults"][0]["code"], "not-machine");
+        let low = lower_machine(&machine(obj(vec![]), arr(vec![])));
+        assert!(low.machine.is_none());
+        assert_eq!(low.faults[0].code, "not-object");
+        // customize(workspace(body)) unwraps to the body.
+        let wrapped = kit("customize", vec![kit("workspace", vec![notes(), obj(vec![])]), obj(vec![])]);
+        assert_eq!(lower_machine(&wrapped).machine.unwrap().id, "notes");
+    }
+
+    #[test]
+    fn from_pick_input() {
+        reset();
+        let post = event("post_note", "Post a note.", &["text"]);
+        let v = machine(
+            obj(vec![("actors", obj(vec![("note", kit("http", vec![obj(vec![("method", s("POST"))])]))]))]),
+            obj(vec![
+                ("id", s("note")),
+                ("initial", s("posting")),
+                (
+                    "states",
+                    obj(vec![(
+                        "posting",
+                        obj(vec![(
+                            "invoke",
+                            obj(vec![("src", s("note")), ("input", kit("fromPick", vec![post, func(Some(eobj(vec![("ticket", r("context.ticket"))])))]))]),
+                        )]),
+                    )]),
+                ),
+            ]),
+        );
+        let m = lower_machine(&v).machine.unwrap();
+        let input = serde_json::to_value(&m.states[1].invokes[0].input).unwrap();
+        assert_eq!(
+            input,
+            json!({"kind": "object", "value": [["text", {"kind": "ref", "value": {"root": "event", "path": ["text"]}}],
+                                                ["ticket", {"kind": "ref", "value": {"root": "context", "path": ["ticket"]}}]]})
+        );
+        assert_eq!(m.slots["note"].effect.as_deref(), Some("http"));
+    }
+}

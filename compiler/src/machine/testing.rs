@@ -92,3 +92,219 @@ pub fn func(lowered: Option<Expr>) -> Value {
 pub fn machine(setup: Value, config: Value) -> Value {
     method(kit("jr2Setup", vec![setup]), "createMachine", vec![config])
 }
+
+// ---- Expressions, as the evaluator would lower pure function bodies ----
+
+use crate::ir::expr::{Reference, Root, TemplatePart};
+
+/// A reference `root.a.b`.
+pub fn r(text: &str) -> Expr {
+    Expr::Ref(crate::ir::expr::parse_reference(text).expect("a reference"))
+}
+
+pub fn lit(j: serde_json::Value) -> Expr {
+    Expr::Literal(j)
+}
+
+pub fn eobj(fields: Vec<(&str, Expr)>) -> Expr {
+    Expr::Object(fields.into_iter().map(|(k, e)| (k.to_string(), e)).collect())
+}
+
+/// `` `${context.workspace.repos.app}/fix` ``: `fixTree(context)` inlined.
+pub fn fix_tree() -> Expr {
+    Expr::Template(vec![
+        TemplatePart::Ref(Reference { root: Root::Context, path: vec!["workspace".into(), "repos".into(), "app".into()] }),
+        TemplatePart::Text("/fix".into()),
+    ])
+}
+
+// ---- Fixtures: the seeds' TSDoc examples, as the evaluator would give them ----
+
+fn fail_state(reason: &str) -> Value {
+    obj(vec![("invoke", obj(vec![("src", s("fail")), ("input", obj(vec![("reason", s(reason))]))]))])
+}
+
+/// `defineEvent({ name, description, input: z.object({ k: z.string() }) })`.
+pub fn event(name: &str, description: &str, keys: &[&str]) -> Value {
+    let fields = keys.iter().map(|k| (*k, zod("string", vec![]))).collect();
+    kit("defineEvent", vec![obj(vec![("name", s(name)), ("description", s(description)), ("input", zod("object", vec![obj(fields)]))])])
+}
+
+/// The `fix-tests` example of `paramsOf` (seed 001/002, @jr2/orchestrator 0.7.0).
+pub fn fix_tests() -> Value {
+    let run_test = event("run_test", "Run the tests of one module.", &["module"]);
+    let finished = event("finished", "Say that all the tests pass.", &[]);
+    let body = machine(
+        obj(vec![
+            ("types", obj(vec![])),
+            ("events", arr(vec![run_test, finished])),
+            (
+                "actors",
+                obj(vec![
+                    (
+                        "coder",
+                        kit(
+                            "agent",
+                            vec![obj(vec![
+                                ("model", s("anthropic/claude-haiku-5-5")),
+                                ("instructions", s("You are a careful engineer.")),
+                            ])],
+                        ),
+                    ),
+                    ("cut", kit("worktree", vec![])),
+                    ("test", kit("command", vec![arr(vec![s("node"), s("--test"), kit("arg", vec![s("file")])])])),
+                    ("fail", kit("fail", vec![])),
+                ]),
+            ),
+        ]),
+        obj(vec![
+            ("id", s("fix-tests")),
+            ("context", func(Some(r("input")))),
+            ("on", obj(vec![("workspace.lost", s(".lost")), ("agent.fault", s(".failed"))])),
+            ("initial", s("cutting")),
+            (
+                "states",
+                obj(vec![
+                    (
+                        "cutting",
+                        obj(vec![(
+                            "invoke",
+                            obj(vec![
+                                ("src", s("cut")),
+                                ("input", func(Some(eobj(vec![("path", fix_tree()), ("branch", lit(serde_json::json!("fix-tests")))])))),
+                                (
+                                    "onDone",
+                                    arr(vec![obj(vec![("guard", func(None)), ("target", s("coding"))]), obj(vec![("target", s("notCut"))])]),
+                                ),
+                            ]),
+                        )]),
+                    ),
+                    (
+                        "coding",
+                        obj(vec![
+                            (
+                                "invoke",
+                                obj(vec![
+                                    ("src", s("coder")),
+                                    (
+                                        "input",
+                                        func(Some(eobj(vec![
+                                            (
+                                                "prompt",
+                                                lit(serde_json::json!(
+                                                    "Make the tests pass. Run the tests of one module at a time."
+                                                )),
+                                            ),
+                                            ("cwd", fix_tree()),
+                                        ]))),
+                                    ),
+                                ]),
+                            ),
+                            ("on", obj(vec![("finished", s("done"))])),
+                            ("initial", s("ready")),
+                            (
+                                "states",
+                                obj(vec![
+                                    ("ready", obj(vec![("on", obj(vec![("run_test", s("testing"))]))])),
+                                    (
+                                        "testing",
+                                        obj(vec![(
+                                            "invoke",
+                                            obj(vec![
+                                                ("src", s("test")),
+                                                (
+                                                    "input",
+                                                    func(Some(eobj(vec![
+                                                        (
+                                                            "file",
+                                                            Expr::Template(vec![
+                                                                TemplatePart::Text("test/".into()),
+                                                                TemplatePart::Ref(Reference {
+                                                                    root: Root::Event,
+                                                                    path: vec!["module".into()],
+                                                                }),
+                                                                TemplatePart::Text(".test.js".into()),
+                                                            ]),
+                                                        ),
+                                                        ("worktree", fix_tree()),
+                                                    ]))),
+                                                ),
+                                                ("onDone", s("ready")),
+                                            ]),
+                                        )]),
+                                    ),
+                                ]),
+                            ),
+                        ]),
+                    ),
+                    ("done", obj(vec![("type", s("final"))])),
+                    ("notCut", fail_state("the Worktree was not cut")),
+                    ("failed", fail_state("the Agent's Turn could not go on")),
+                    ("lost", fail_state("the Sandbox is gone")),
+                ]),
+            ),
+        ]),
+    );
+    kit("workspace", vec![body, obj(vec![("repos", obj(vec![("app", obj(vec![("url", s("https://github.com/you/app.git"))]))]))])])
+}
+
+/// The `notes` example of `sentBy` (seed 002): a Gate by invoke id, `sentBy` routing.
+pub fn notes() -> Value {
+    machine(
+        obj(vec![
+            ("events", arr(vec![event("done", "Call this when the draft is ready for review.", &[])])),
+            (
+                "actors",
+                obj(vec![
+                    (
+                        "writer",
+                        kit(
+                            "agent",
+                            vec![obj(vec![
+                                ("model", s("anthropic/claude-haiku-5-5")),
+                                ("instructions", s("You write release notes.")),
+                                ("workspace", s("none")),
+                            ])],
+                        ),
+                    ),
+                    ("fail", kit("fail", vec![])),
+                ]),
+            ),
+        ]),
+        obj(vec![
+            ("id", s("notes")),
+            ("on", obj(vec![("agent.fault", s(".failed"))])),
+            ("initial", s("drafting")),
+            (
+                "states",
+                obj(vec![
+                    (
+                        "drafting",
+                        obj(vec![
+                            (
+                                "invoke",
+                                arr(vec![
+                                    obj(vec![("src", s("writer")), ("input", obj(vec![("prompt", s("Draft the release notes."))]))]),
+                                    obj(vec![("src", s("gate")), ("id", s("editor"))]),
+                                ]),
+                            ),
+                            (
+                                "on",
+                                obj(vec![(
+                                    "done",
+                                    arr(vec![
+                                        obj(vec![("guard", kit("sentBy", vec![s("writer")])), ("target", s("review"))]),
+                                        obj(vec![("target", s("published"))]),
+                                    ]),
+                                )]),
+                            ),
+                        ]),
+                    ),
+                    ("review", obj(vec![("invoke", obj(vec![("src", s("gate"))])), ("on", obj(vec![("done", s("published"))]))])),
+                    ("published", obj(vec![("type", s("final"))])),
+                    ("failed", fail_state("the Agent's Turn could not go on")),
+                ]),
+            ),
+        ]),
+    )
+}
