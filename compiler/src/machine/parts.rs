@@ -410,6 +410,14 @@ pub fn carried_effect(name: &str, path: &[String], actor: &Value) -> J {
     for a in actor.as_call().map(|c| c.args.as_slice()).unwrap_or(&[]) {
         secrets_in(a, &mut secrets, &mut secret_open);
     }
+    // A command's `secrets` option names Held secrets by name, beside any `secret(name)`.
+    if let Some(listed) = opt(actor, 1, "secrets").filter(|_| is_call(actor, "command")) {
+        for name in string_list(listed) {
+            if !secrets.contains(&name) {
+                secrets.push(name);
+            }
+        }
+    }
     let mut open: Vec<&str> = Vec::new();
     let base = |kind: &str, placement: &str| {
         json!({ "name": name, "path": path, "route": path, "kind": kind, "placement": placement })
@@ -708,4 +716,148 @@ fn invoke_input_keys(parts: &MachineParts<'_>, slot: &str) -> Option<Vec<String>
         }
     }
     found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::machine::testing::*;
+
+    /// A Chart wrapper: an Open body slot `plan` lending the wrapper's own parts, in a
+    /// `workspace()` with one Repo Slot.
+    fn wrapper() -> Value {
+        let decl = obj(vec![
+            (
+                "lends",
+                obj(vec![
+                    ("agents", arr(vec![s("writer")])),
+                    ("effects", arr(vec![s("tests"), s("check"), s("cut"), s("post"), s("publish"), s("review"), s("lookup"), s("later")])),
+                    ("machines", arr(vec![s("subtask")])),
+                    ("guards", arr(vec![s("green")])),
+                    ("actions", arr(vec![s("note")])),
+                    ("delays", arr(vec![s("soon")])),
+                    ("gate", b(true)),
+                    ("fail", b(true)),
+                ]),
+            ),
+            ("allows", obj(vec![("models", arr(vec![s("anthropic/claude-haiku-5-5")])), ("workspace", arr(vec![s("none"), s("read"), s("write")]))])),
+            ("ceilings", obj(vec![("turns", n(12.0)), ("wallClock", s("30m")), ("transitions", n(500.0)), ("fanOut", n(2.0)), ("size", n(65536.0))])),
+        ]);
+        let subtask = machine(obj(vec![]), obj(vec![("id", s("subtask")), ("initial", s("a")), ("states", obj(vec![("a", obj(vec![("type", s("final"))]))]))]));
+        let body = machine(
+            obj(vec![
+                (
+                    "actors",
+                    obj(vec![
+                        (
+                            "writer",
+                            kit(
+                                "agent",
+                                vec![obj(vec![
+                                    ("model", s("anthropic/claude-haiku-5-5")),
+                                    ("instructions", s("You write.")),
+                                    ("workspace", s("none")),
+                                    ("mcp", arr(vec![obj(vec![("server", s("tickets")), ("tools", arr(vec![s("get")]))])])),
+                                ])],
+                            ),
+                        ),
+                        ("tests", kit("command", vec![arr(vec![s("npm"), s("test")])])),
+                        ("check", kit("command", vec![arr(vec![s("node"), s("--test"), kit("arg", vec![s("file")])]), obj(vec![("secrets", arr(vec![s("npm")]))])])),
+                        ("cut", kit("worktree", vec![obj(vec![("expect", s("new"))])])),
+                        (
+                            "post",
+                            kit(
+                                "http",
+                                vec![obj(vec![
+                                    ("method", s("POST")),
+                                    ("url", s("https://hooks.example.com/notes")),
+                                    ("auth", kit("bearer", vec![kit("secret", vec![s("hooks")])])),
+                                    ("input", zod("object", vec![obj(vec![("text", zod("string", vec![]))])])),
+                                ])],
+                            ),
+                        ),
+                        ("publish", kit("push", vec![obj(vec![("force", b(false))])])),
+                        ("review", kit("dispatch", vec![s("review"), obj(vec![])])),
+                        ("lookup", kit("mcp", vec![obj(vec![("server", s("tickets")), ("tool", s("get"))])])),
+                        ("subtask", subtask),
+                        ("plan", kit("open", vec![decl, obj(vec![("input", zod("object", vec![obj(vec![("topic", zod("string", vec![]))])]))])])),
+                        ("fail", kit("fail", vec![])),
+                    ]),
+                ),
+                ("guards", obj(vec![("green", func(None))])),
+                ("actions", obj(vec![("note", func(None))])),
+                ("delays", obj(vec![("soon", n(1000.0))])),
+            ]),
+            obj(vec![
+                ("id", s("planner")),
+                ("initial", s("planning")),
+                (
+                    "states",
+                    obj(vec![
+                        ("planning", obj(vec![("invoke", obj(vec![("src", s("plan")), ("input", func(Some(eobj(vec![("topic", r("context.topic"))])))), ("onDone", s("done"))]))])),
+                        ("done", obj(vec![("type", s("final"))])),
+                        ("failed", obj(vec![("invoke", obj(vec![("src", s("fail"))]))])),
+                    ]),
+                ),
+            ]),
+        );
+        kit(
+            "workspace",
+            vec![
+                body,
+                obj(vec![
+                    ("repos", obj(vec![("app", s("https://github.com/you/app.git")), ("config", kit("open", vec![]))])),
+                    ("image", s("images/node")),
+                    ("resources", obj(vec![("cpu", n(2.0)), ("memory", s("4Gi"))])),
+                    ("secrets", arr(vec![s("npm")])),
+                ]),
+            ],
+        )
+    }
+
+    #[test]
+    fn fix_tests_parts() {
+        reset();
+        let v = fix_tests();
+        let parts = parts_of(&v);
+        assert_eq!(parts.failures.len(), 3);
+        assert!(parts.composes_sandbox);
+        insta::assert_json_snapshot!("fix_tests_parts", json!({ "parts": parts, "pods": workspace_pods_of(&v) }));
+    }
+
+    #[test]
+    fn notes_parts() {
+        reset();
+        let v = notes();
+        let parts = parts_of(&v);
+        assert!(!parts.composes_sandbox);
+        assert!(workspace_pods_of(&v).is_empty());
+        insta::assert_json_snapshot!("notes_parts", parts);
+    }
+
+    #[test]
+    fn wrapper_parts_and_pods() {
+        reset();
+        let v = wrapper();
+        insta::assert_json_snapshot!("wrapper_parts", json!({ "parts": parts_of(&v), "pods": workspace_pods_of(&v) }));
+    }
+
+    #[test]
+    fn lend_manifest_of_open_slot() {
+        reset();
+        let v = wrapper();
+        let m = lend_manifest(&v, "plan").expect("a manifest");
+        assert_eq!(m.input_keys.as_deref(), Some(&["topic".to_string()][..]));
+        assert_eq!(m.repo_slots.as_deref(), Some(&["app".to_string(), "config".to_string()][..]));
+        // Declared and not lent now: `later`.
+        assert!(!m.lent.effects.contains_key("later"));
+        // It reads back as the door's own type (the CONTRACT's shape).
+        let text = serde_json::to_value(&m).unwrap();
+        let back: LendManifest = serde_json::from_value(text.clone()).unwrap();
+        assert_eq!(back, m);
+        insta::assert_json_snapshot!("wrapper_lends_plan", text);
+        assert!(lend_manifest(&v, "writer").unwrap_err().contains("not an Open body"));
+        assert!(lend_manifest(&v, "nope").unwrap_err().contains("no actor \"nope\""));
+        assert!(lend_manifest(&s("x"), "plan").is_err());
+    }
 }
