@@ -511,7 +511,7 @@ impl<'p, 'v> Lowerer<'p, 'v> {
     /// An invoke's input as an expression.
     fn input(&mut self, v: &Value, path: &str) -> Option<Expr> {
         if is_call(v, "fromPick") {
-            return self.from_pick(v, path);
+            return self.pick_input(v, path);
         }
         match value_expr(v) {
             Some(e) => Some(e),
@@ -532,7 +532,7 @@ impl<'p, 'v> Lowerer<'p, 'v> {
     }
 
     /// `fromPick(def, fill?)`: `{ param: event.param, ...fill }`.
-    fn from_pick(&mut self, v: &Value, path: &str) -> Option<Expr> {
+    fn pick_input(&mut self, v: &Value, path: &str) -> Option<Expr> {
         let mut fields: Vec<(String, Expr)> = Vec::new();
         let def = arg(v, 0);
         let keys = def.and_then(pick_param_keys);
