@@ -8,6 +8,7 @@
 
 pub mod expr;
 mod graph;
+pub mod targets;
 
 pub use expr::Expr;
 

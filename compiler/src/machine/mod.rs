@@ -7,5 +7,9 @@
 //!
 //! Boundary: only `parse.rs` and `eval.rs` know oxc; everything after reads `value::Value`.
 
+pub mod lower;
+pub mod parts;
+#[cfg(test)]
+pub(crate) mod testing;
 pub mod value;
 pub mod zod;

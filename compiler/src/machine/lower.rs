@@ -1,0 +1,1093 @@
+//! Lowers a Machine's `createMachine` config (as the evaluator's [`Value`]s) into the IR.
+//!
+//! Input: `jr2Setup(setup).createMachine(config)` or xstate's `setup(setup).createMachine(config)`,
+//! possibly wrapped in `workspace(body, options)` and `customize(machine, options)` (any depth).
+//! Output: an [`ir::Machine`] with `origin: Machine`, in the conventions of `chart/lower.rs`: states
+//! in pre-order with dotted paths (`states.coding.states.ready`), transitions in the order
+//! `on`, `after`, `always`, `onDone`, then each invoke's `onDone`/`onError`, targets resolved as
+//! xstate resolves them ([`crate::ir::targets`]).
+//!
+//! Lowering never panics and never gives up on the whole Machine: a value of the wrong shape is a
+//! [`Fault`] at its [`Loc`], and lowering goes on without it. Only a value that is no Machine at all
+//! (or whose config is no object) gives `machine: None`.
+//!
+//! How the authoring surface's values read (decisions, see also the tests):
+//! - A guard: `"name"` → `Named`; `sentBy(id)` or `{ type: "jr2.sentBy", params: { id } }` →
+//!   `SentBy`; `and([..])`, `or([..])`, `not(g)` (xstate's or the kit's) → `And`/`Or`/`Not`;
+//!   `{ type, params }` → `Named` with params; an inline function → `Named { name: "inline" }` with
+//!   no params (its code stays TypeScript; the runtime has no IR for a boolean expression).
+//! - An action: `"name"` → `Named`; `assign({ k: v })` → `Assign` where each `v` is a literal or a
+//!   function whose body lowered (others are dropped with a `not-lowered` warning); `assign(fn)`
+//!   whose body lowered to an object → `Assign` of its fields; `answer(fn)` →
+//!   `Named { name: "jr2.answer", params: fn's lowering }`; `{ type, params }` → `Named`; an inline
+//!   function → `Named { name: "inline" }`; another xstate action creator (`raise`, `sendTo`, ...)
+//!   → `Named { name: "xstate.<creator>" }`.
+//! - An invoke's `input`: a literal → `Literal`; a function → its `lowered` (none: no input and a
+//!   `not-lowered` warning); `fromPick(def, fill?)` → an object of `{ param: event.param }` for each
+//!   key of the pick's `z.object({...})`, then `fill`'s lowered object fields.
+//! - `slots`: every actor of the setup, in the setup's order, then the names that invokes use and
+//!   the setup does not declare (the kit's implicit `gate`, unknown names).
+//! - `context`: its JSON when it is a literal; a function (`({ input }) => input`) gives `None`.
+
+use crate::chart::join;
+use crate::diagnostics::Severity;
+use crate::ir::expr::{Reference, Root};
+use crate::ir::targets::Targets;
+use crate::ir::{
+    self, Action, EventDecl, Expr, Guard, Invoke, Origin, Slot, SlotKind, State, StateId, StateKind, Transition,
+    Trigger,
+};
+use crate::machine::value::{Callee, Loc, Value, ValueKind};
+use indexmap::IndexMap;
+use serde::Serialize;
+
+/// One thing lowering could not read or resolve.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Fault {
+    pub loc: Loc,
+    pub severity: Severity,
+    /// A stable kebab-case code: `not-machine`, `not-object`, `not-static`, `not-lowered`,
+    /// `unknown-src`, `inline-src`, `unknown-actor`, `unknown-target`, `ambiguous-target`,
+    /// `missing-initial`, `unknown-initial`, `unsupported`, `event-schema`.
+    pub code: &'static str,
+    pub message: String,
+    /// The dotted path of the value in the `createMachine` config (`states.coding.invoke.0.src`);
+    /// empty for the config itself.
+    pub path: String,
+}
+
+/// The IR of a Machine and what lowering could not read.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Lowered {
+    pub machine: Option<ir::Machine>,
+    pub faults: Vec<Fault>,
+}
+
+/// A wrapper around a Machine body: `workspace(body, options)` or `customize(machine, options)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum WrapperKind {
+    Workspace,
+    Customize,
+}
+
+#[derive(Clone, Debug)]
+pub struct Wrapper<'v> {
+    pub kind: WrapperKind,
+    /// The options object, as written (`{ repos, image, resources, ... }`).
+    pub options: Option<&'v Value>,
+    pub loc: Loc,
+}
+
+/// A Machine value taken apart: the setup object, the config, and its wrappers, outermost first.
+#[derive(Clone, Debug)]
+pub struct MachineParts<'v> {
+    /// The object given to `jr2Setup(...)` / `setup(...)`; `None` for a bare `createMachine`.
+    pub setup: Option<&'v Value>,
+    /// The object given to `.createMachine(...)`.
+    pub config: &'v Value,
+    pub wrappers: Vec<Wrapper<'v>>,
+    /// The `createMachine` call (for its loc).
+    pub loc: Loc,
+}
+
+impl<'v> MachineParts<'v> {
+    /// The innermost `workspace()` options, where the Machine composes a Sandbox.
+    pub fn workspace(&self) -> Option<&'v Value> {
+        self.wrappers.iter().rev().find(|w| w.kind == WrapperKind::Workspace).and_then(|w| w.options)
+    }
+
+    pub fn composes_sandbox(&self) -> bool {
+        self.wrappers.iter().any(|w| w.kind == WrapperKind::Workspace)
+    }
+
+    /// The setup's `actors`, `guards`, ... object entries, in order (empty where absent or odd).
+    pub fn setup_entries(&self, field: &str) -> Vec<(&'v str, &'v Value)> {
+        self.setup
+            .and_then(|s| s.get(field))
+            .and_then(Value::props)
+            .map(|ps| ps.iter().map(|p| (p.key.as_str(), &p.value)).collect())
+            .unwrap_or_default()
+    }
+
+    /// The setup's actor named `name`.
+    pub fn actor(&self, name: &str) -> Option<&'v Value> {
+        self.setup.and_then(|s| s.get("actors")).and_then(|a| a.get(name))
+    }
+}
+
+/// The name of a kit or xstate call (`agent`, `and`), or `None`.
+pub fn kit_name(v: &Value) -> Option<&str> {
+    match &v.as_call()?.callee {
+        Callee::Kit(n) | Callee::Xstate(n) => Some(n),
+        _ => None,
+    }
+}
+
+/// Is this a call of the kit (or xstate) export `name`?
+pub fn is_call(v: &Value, name: &str) -> bool {
+    kit_name(v) == Some(name)
+}
+
+/// The `i`th argument of a call.
+pub fn arg(v: &Value, i: usize) -> Option<&Value> {
+    v.as_call()?.args.get(i)
+}
+
+/// Takes a Machine value apart, or says why it is none.
+pub fn machine_parts(v: &Value) -> Result<MachineParts<'_>, Fault> {
+    let mut wrappers = Vec::new();
+    let mut cur = v;
+    loop {
+        let Some(call) = cur.as_call() else {
+            return Err(not_machine(cur));
+        };
+        match &call.callee {
+            Callee::Kit(n) if n == "workspace" || n == "customize" => {
+                let kind = if n == "workspace" { WrapperKind::Workspace } else { WrapperKind::Customize };
+                wrappers.push(Wrapper { kind, options: call.args.get(1), loc: cur.loc });
+                match call.args.first() {
+                    Some(body) => cur = body,
+                    None => return Err(not_machine(cur)),
+                }
+            }
+            Callee::Method(m) if m == "createMachine" => {
+                let setup = match call.receiver.as_ref() {
+                    Some(r) if is_call(r, "jr2Setup") || is_call(r, "setup") => r.as_call().and_then(|c| c.args.first()),
+                    _ => None,
+                };
+                let Some(config) = call.args.first() else { return Err(not_machine(cur)) };
+                return Ok(MachineParts { setup, config, wrappers, loc: cur.loc });
+            }
+            Callee::Xstate(n) if n == "createMachine" => {
+                let Some(config) = call.args.first() else { return Err(not_machine(cur)) };
+                return Ok(MachineParts { setup: None, config, wrappers, loc: cur.loc });
+            }
+            _ => return Err(not_machine(cur)),
+        }
+    }
+}
+
+/// Is this value a Machine (a `createMachine`, or one wrapped)?
+pub fn is_machine(v: &Value) -> bool {
+    machine_parts(v).is_ok()
+}
+
+fn not_machine(v: &Value) -> Fault {
+    Fault {
+        loc: v.loc,
+        severity: Severity::Error,
+        code: "not-machine",
+        message: format!(
+            "expected a Machine (`jr2Setup({{...}}).createMachine({{...}})`, or one in `workspace()` or `customize()`), got {}",
+            describe(v)
+        ),
+        path: String::new(),
+    }
+}
+
+/// A short description of a value's kind, for messages.
+pub fn describe(v: &Value) -> String {
+    match &v.kind {
+        ValueKind::Undefined => "undefined".into(),
+        ValueKind::Null => "null".into(),
+        ValueKind::Bool { value } => format!("the boolean {value}"),
+        ValueKind::Number { value } => format!("the number {value}"),
+        ValueKind::String { value } => format!("the string {value:?}"),
+        ValueKind::Array { .. } => "an array".into(),
+        ValueKind::Object { .. } => "an object".into(),
+        ValueKind::Call(c) => match &c.callee {
+            Callee::Kit(n) | Callee::Xstate(n) => format!("a call of `{n}()`"),
+            Callee::Zod(n) => format!("a call of `z.{n}()`"),
+            Callee::Method(n) => format!("a call of `.{n}()`"),
+        },
+        ValueKind::Function(_) => "a function".into(),
+        ValueKind::Unknown { reason } => format!("a value not known statically ({reason})"),
+    }
+}
+
+/// What a setup actor is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ActorClass {
+    Agent,
+    /// An Effect, with its kind (`command` for a `worktree()` cut).
+    Effect(&'static str),
+    Gate,
+    Fail,
+    /// A nested Machine (`createMachine`, `workspace()`, `customize()`).
+    Machine,
+    /// An Open body (`open({ lends, allows, ceilings }, ...)`): a Machine slot.
+    Open,
+    Unknown,
+}
+
+impl ActorClass {
+    pub fn slot(&self) -> Slot {
+        let (kind, effect) = match self {
+            ActorClass::Agent => (SlotKind::Agent, None),
+            ActorClass::Effect(k) => (SlotKind::Effect, Some(k.to_string())),
+            ActorClass::Gate => (SlotKind::Gate, None),
+            ActorClass::Fail => (SlotKind::Fail, None),
+            ActorClass::Machine | ActorClass::Open => (SlotKind::Machine, None),
+            ActorClass::Unknown => (SlotKind::Unknown, None),
+        };
+        Slot { kind, effect }
+    }
+}
+
+/// Classifies a setup actor's value.
+pub fn classify_actor(v: &Value) -> ActorClass {
+    match kit_name(v) {
+        Some("agent") => ActorClass::Agent,
+        Some("command") | Some("worktree") => ActorClass::Effect("command"),
+        Some("http") => ActorClass::Effect("http"),
+        Some("push") => ActorClass::Effect("push"),
+        Some("dispatch") => ActorClass::Effect("dispatch"),
+        Some("mcp") => ActorClass::Effect("mcp"),
+        Some("gate") => ActorClass::Gate,
+        Some("fail") => ActorClass::Fail,
+        Some("open") => ActorClass::Open,
+        _ if is_machine(v) => ActorClass::Machine,
+        _ => ActorClass::Unknown,
+    }
+}
+
+/// Lowers a Machine value.
+pub fn lower_machine(value: &Value) -> Lowered {
+    let parts = match machine_parts(value) {
+        Ok(p) => p,
+        Err(f) => return Lowered { machine: None, faults: vec![f] },
+    };
+    lower_parts(&parts)
+}
+
+/// Lowers a Machine already taken apart.
+pub fn lower_parts(parts: &MachineParts<'_>) -> Lowered {
+    let mut lw = Lowerer { parts, states: Vec::new(), values: Vec::new(), faults: Vec::new() };
+    let config = parts.config;
+    if config.props().is_none() {
+        lw.fault(config, Severity::Error, "not-object", "", format!("the `createMachine` config is {}, not an object", describe(config)));
+        return Lowered { machine: None, faults: lw.faults };
+    }
+    let id = match config.get("id") {
+        Some(v) => match v.as_str() {
+            Some(s) => s.to_string(),
+            None => {
+                lw.fault(v, Severity::Warning, "not-static", "id", format!("the Machine's `id` is {}, not a string", describe(v)));
+                "(machine)".to_string()
+            }
+        },
+        None => "(machine)".to_string(),
+    };
+
+    // The setup's actors: their slots, in order.
+    let mut actors: IndexMap<String, ActorClass> = IndexMap::new();
+    if let Some(setup) = parts.setup {
+        if setup.props().is_none() {
+            lw.fault(setup, Severity::Error, "not-object", "", format!("the setup is {}, not an object", describe(setup)));
+        }
+        if let Some(av) = setup.get("actors") {
+            match av.props() {
+                None => lw.fault(av, Severity::Error, "not-object", "", format!("the setup's `actors` is {}, not an object", describe(av))),
+                Some(props) => {
+                    for p in props {
+                        let class = classify_actor(&p.value);
+                        if class == ActorClass::Unknown {
+                            lw.fault(
+                                &p.value,
+                                Severity::Warning,
+                                "unknown-actor",
+                                "",
+                                format!("actor \"{}\" is {}, which is no Part of the kit (agent, an Effect, gate, fail, open, a Machine)", p.key, describe(&p.value)),
+                            );
+                        }
+                        actors.insert(p.key.clone(), class);
+                    }
+                }
+            }
+        }
+    }
+    lw.add_state(config, String::new(), String::new(), None, None, &actors);
+    // The root's `id` is the Machine's id, in `Machine::id`.
+    if let Some(root) = lw.states.first_mut() {
+        root.id = None;
+    }
+    lw.resolve_initials();
+    let targets_states = lw.states.clone();
+    let targets = Targets::new(&targets_states, &id);
+    let mut transitions = Vec::new();
+    for sid in 0..lw.states.len() {
+        lw.lower_transitions(StateId(sid as u32), &targets, &mut transitions);
+    }
+
+    let mut slots: IndexMap<String, Slot> = actors.iter().map(|(k, c)| (k.clone(), c.slot())).collect();
+    for st in &lw.states {
+        for inv in &st.invokes {
+            slots.entry(inv.src.clone()).or_insert(Slot { kind: inv.kind, effect: None });
+        }
+    }
+
+    let events = lw.events();
+    let context = config.get("context").and_then(Value::to_json);
+    let machine = ir::Machine { id, origin: Origin::Machine, states: lw.states, transitions, events, slots, context };
+    Lowered { machine: Some(machine), faults: lw.faults }
+}
+
+struct Lowerer<'p, 'v> {
+    parts: &'p MachineParts<'v>,
+    states: Vec<State>,
+    /// The config value of each state.
+    values: Vec<&'v Value>,
+    faults: Vec<Fault>,
+}
+
+impl<'p, 'v> Lowerer<'p, 'v> {
+    fn fault(&mut self, at: &Value, severity: Severity, code: &'static str, path: &str, message: String) {
+        self.faults.push(Fault { loc: at.loc, severity, code, message, path: path.to_string() });
+    }
+
+    /// The object entries of `v`, or a `not-object` fault and none.
+    fn entries(&mut self, v: &'v Value, path: &str, what: &str) -> Vec<(&'v str, Loc, &'v Value)> {
+        match v.props() {
+            Some(ps) => ps.iter().map(|p| (p.key.as_str(), p.key_loc, &p.value)).collect(),
+            None => {
+                self.odd(v, path, what, "an object");
+                Vec::new()
+            }
+        }
+    }
+
+    /// A value of the wrong shape: `not-static` (a warning) for an unknown, `not-object` otherwise.
+    fn odd(&mut self, v: &Value, path: &str, what: &str, expected: &str) {
+        if let ValueKind::Unknown { reason } = &v.kind {
+            self.fault(v, Severity::Warning, "not-static", path, format!("{what} is not known statically ({reason})"));
+        } else {
+            self.fault(v, Severity::Error, "not-object", path, format!("{what} is {}, not {expected}", describe(v)));
+        }
+    }
+
+    fn add_state(
+        &mut self,
+        v: &'v Value,
+        key: String,
+        path: String,
+        parent: Option<StateId>,
+        key_loc: Option<Loc>,
+        actors: &IndexMap<String, ActorClass>,
+    ) -> Option<StateId> {
+        if v.props().is_none() {
+            self.odd(v, &path, &format!("state \"{}\"", if key.is_empty() { "(root)" } else { &key }), "an object");
+            return None;
+        }
+        let sid = StateId(self.states.len() as u32);
+        let children = v.get("states").and_then(|c| {
+            if c.props().is_none() {
+                self.odd(c, &join(&path, "states"), "`states`", "an object");
+                None
+            } else {
+                Some(c)
+            }
+        });
+        let has_children = children.and_then(Value::props).is_some_and(|p| !p.is_empty());
+        let ty = v.get("type");
+        let kind = match ty.and_then(Value::as_str) {
+            Some("final") => StateKind::Final,
+            Some("parallel") => StateKind::Parallel,
+            Some("history") => {
+                self.fault(v, Severity::Warning, "unsupported", &join(&path, "type"), "a history state is not lowered; it is read as an atomic state".into());
+                StateKind::Atomic
+            }
+            Some("compound") | Some("atomic") | None => {
+                if has_children {
+                    StateKind::Compound
+                } else {
+                    StateKind::Atomic
+                }
+            }
+            Some(other) => {
+                let t = ty.unwrap_or(v);
+                self.fault(t, Severity::Error, "not-object", &join(&path, "type"), format!("state type {other:?} is none of xstate's (atomic, compound, parallel, final, history)"));
+                if has_children {
+                    StateKind::Compound
+                } else {
+                    StateKind::Atomic
+                }
+            }
+        };
+        let invokes = self.invokes(v, &path, actors);
+        let entry = self.actions(v.get("entry"), &join(&path, "entry"));
+        let exit = self.actions(v.get("exit"), &join(&path, "exit"));
+        let id = match v.get("id") {
+            Some(x) if parent.is_some() => match x.as_str() {
+                Some(s) => Some(s.to_string()),
+                None => {
+                    self.odd(x, &join(&path, "id"), "a state's `id`", "a string");
+                    None
+                }
+            },
+            _ => None,
+        };
+        self.states.push(State {
+            key,
+            path: path.clone(),
+            id,
+            kind,
+            parent,
+            children: Vec::new(),
+            initial: None,
+            invokes,
+            entry,
+            exit,
+            span: v.loc.span,
+            key_span: key_loc.map(|l| l.span),
+        });
+        self.values.push(v);
+        if let Some(children) = children.and_then(Value::props) {
+            let base = join(&path, "states");
+            for p in children {
+                if let Some(child) = self.add_state(&p.value, p.key.clone(), join(&base, &p.key), Some(sid), Some(p.key_loc), actors) {
+                    self.states[sid.index()].children.push(child);
+                }
+            }
+        }
+        Some(sid)
+    }
+
+    fn invokes(&mut self, v: &'v Value, path: &str, actors: &IndexMap<String, ActorClass>) -> Vec<Invoke> {
+        let Some(inv) = v.get("invoke") else { return Vec::new() };
+        let mut out = Vec::new();
+        for (ipath, item) in one_or_many(inv, &join(path, "invoke")) {
+            if item.props().is_none() {
+                self.odd(item, &ipath, "an invoke", "an object");
+                continue;
+            }
+            let id = item.get("id").and_then(Value::as_str).map(str::to_string);
+            let (src, kind) = match item.get("src") {
+                Some(sv) => match sv.as_str() {
+                    Some(name) => {
+                        let kind = match actors.get(name) {
+                            Some(c) => c.slot().kind,
+                            None if name == "gate" => SlotKind::Gate,
+                            None => {
+                                let known: Vec<&str> = actors.keys().map(String::as_str).collect();
+                                self.fault(
+                                    sv,
+                                    Severity::Error,
+                                    "unknown-src",
+                                    &join(&ipath, "src"),
+                                    format!(
+                                        "invoke src \"{name}\" names no actor of the setup (actors: {}; kit: gate)",
+                                        if known.is_empty() { "none".to_string() } else { known.join(", ") }
+                                    ),
+                                );
+                                SlotKind::Unknown
+                            }
+                        };
+                        (name.to_string(), kind)
+                    }
+                    None => {
+                        let class = classify_actor(sv);
+                        self.fault(
+                            sv,
+                            Severity::Error,
+                            "inline-src",
+                            &join(&ipath, "src"),
+                            format!("invoke src is {}, written inline; name it in the setup's `actors` and invoke it by name", describe(sv)),
+                        );
+                        (id.clone().unwrap_or_else(|| "(inline)".to_string()), class.slot().kind)
+                    }
+                },
+                None => {
+                    self.fault(item, Severity::Error, "unknown-src", &join(&ipath, "src"), "an invoke with no `src`".into());
+                    (String::new(), SlotKind::Unknown)
+                }
+            };
+            let input = item.get("input").and_then(|iv| self.input(iv, &join(&ipath, "input")));
+            out.push(Invoke { src, id, kind, input, path: ipath, span: item.loc.span });
+        }
+        out
+    }
+
+    /// An invoke's input as an expression.
+    fn input(&mut self, v: &Value, path: &str) -> Option<Expr> {
+        if is_call(v, "fromPick") {
+            return self.pick_input(v, path);
+        }
+        match value_expr(v) {
+            Some(e) => Some(e),
+            None => {
+                self.not_lowered(v, path, "this input");
+                None
+            }
+        }
+    }
+
+    fn not_lowered(&mut self, v: &Value, path: &str, what: &str) {
+        let why = match &v.kind {
+            ValueKind::Function(_) => "its body is not an expression the runtime can evaluate".to_string(),
+            ValueKind::Unknown { reason } => format!("it is not known statically ({reason})"),
+            _ => format!("it is {}", describe(v)),
+        };
+        self.fault(v, Severity::Warning, "not-lowered", path, format!("{what} stays code and is not lowered: {why}"));
+    }
+
+    /// `fromPick(def, fill?)`: `{ param: event.param, ...fill }`.
+    fn pick_input(&mut self, v: &Value, path: &str) -> Option<Expr> {
+        let mut fields: Vec<(String, Expr)> = Vec::new();
+        let def = arg(v, 0);
+        let keys = def.and_then(pick_param_keys);
+        match keys {
+            Some(keys) => {
+                for k in keys {
+                    fields.push((k.clone(), Expr::Ref(Reference { root: Root::Event, path: vec![k] })));
+                }
+            }
+            None => {
+                self.not_lowered(def.unwrap_or(v), path, "this `fromPick` (its pick's `input` is not a literal `z.object({...})`)");
+                return None;
+            }
+        }
+        if let Some(fill) = arg(v, 1) {
+            match fill.as_function().and_then(|f| f.lowered.as_ref()) {
+                Some(Expr::Object(fs)) => fields.extend(fs.iter().cloned()),
+                Some(Expr::Literal(serde_json::Value::Object(m))) => {
+                    fields.extend(m.iter().map(|(k, x)| (k.clone(), Expr::Literal(x.clone()))));
+                }
+                _ => {
+                    self.not_lowered(fill, path, "this `fromPick`'s `fill`");
+                    return None;
+                }
+            }
+        }
+        Some(Expr::Object(fields))
+    }
+
+    fn actions(&mut self, v: Option<&'v Value>, path: &str) -> Vec<Action> {
+        let Some(v) = v else { return Vec::new() };
+        one_or_many(v, path).into_iter().filter_map(|(p, a)| self.action(a, &p)).collect()
+    }
+
+    fn action(&mut self, a: &Value, path: &str) -> Option<Action> {
+        if let Some(name) = a.as_str() {
+            return Some(Action::Named { name: name.to_string(), params: None });
+        }
+        match &a.kind {
+            ValueKind::Function(_) => return Some(Action::Named { name: "inline".into(), params: None }),
+            ValueKind::Object { .. } => {
+                return match a.get("type").and_then(Value::as_str) {
+                    Some(name) => Some(Action::Named { name: name.to_string(), params: a.get("params").and_then(value_expr) }),
+                    None => {
+                        self.fault(a, Severity::Error, "not-object", path, "an action object with no string `type`".into());
+                        None
+                    }
+                };
+            }
+            _ => {}
+        }
+        match kit_name(a) {
+            Some("assign") => {
+                let Some(arg0) = arg(a, 0) else {
+                    self.fault(a, Severity::Error, "not-object", path, "`assign()` with no argument".into());
+                    return None;
+                };
+                if let Some(props) = arg0.props() {
+                    let mut updates = IndexMap::new();
+                    for p in props {
+                        let at = join(path, &p.key);
+                        match value_expr(&p.value) {
+                            Some(e) => {
+                                updates.insert(p.key.clone(), e);
+                            }
+                            None => self.not_lowered(&p.value, &at, &format!("the update of `context.{}`", p.key)),
+                        }
+                    }
+                    return Some(Action::Assign { updates });
+                }
+                match arg0.as_function().and_then(|f| f.lowered.as_ref()) {
+                    Some(Expr::Object(fields)) => Some(Action::Assign { updates: fields.iter().cloned().collect() }),
+                    Some(Expr::Literal(serde_json::Value::Object(m))) => Some(Action::Assign {
+                        updates: m.iter().map(|(k, x)| (k.clone(), Expr::Literal(x.clone()))).collect(),
+                    }),
+                    _ => {
+                        self.not_lowered(arg0, path, "this `assign`");
+                        Some(Action::Named { name: "assign".into(), params: None })
+                    }
+                }
+            }
+            Some("answer") => {
+                let params = arg(a, 0).and_then(|f| f.as_function()).and_then(|f| f.lowered.clone());
+                if params.is_none() {
+                    if let Some(f) = arg(a, 0) {
+                        self.not_lowered(f, path, "this `answer`");
+                    }
+                }
+                Some(Action::Named { name: "jr2.answer".into(), params })
+            }
+            Some(other) => Some(Action::Named { name: format!("xstate.{other}"), params: None }),
+            None => {
+                self.odd(a, path, "an action", "a name, an object or a call");
+                None
+            }
+        }
+    }
+
+    fn guard(&mut self, g: &Value, path: &str) -> Option<Guard> {
+        if let Some(name) = g.as_str() {
+            return Some(Guard::Named { name: name.to_string(), params: None });
+        }
+        if g.as_function().is_some() {
+            return Some(Guard::Named { name: "inline".into(), params: None });
+        }
+        if g.props().is_some() {
+            let name = g.get("type").and_then(Value::as_str);
+            let Some(name) = name else {
+                self.fault(g, Severity::Error, "not-object", path, "a guard object with no string `type`".into());
+                return None;
+            };
+            if name == "jr2.sentBy" {
+                let id = g.get("params").and_then(|p| p.get("id")).and_then(Value::as_str);
+                return match id {
+                    Some(id) => Some(Guard::SentBy { id: id.to_string() }),
+                    None => {
+                        self.fault(g, Severity::Error, "not-object", path, "a `jr2.sentBy` guard with no string `params.id`".into());
+                        None
+                    }
+                };
+            }
+            return Some(Guard::Named { name: name.to_string(), params: g.get("params").and_then(value_expr) });
+        }
+        match kit_name(g) {
+            Some("sentBy") => match arg(g, 0).and_then(Value::as_str) {
+                Some(id) => Some(Guard::SentBy { id: id.to_string() }),
+                None => {
+                    self.odd(arg(g, 0).unwrap_or(g), path, "the party of `sentBy()`", "a string");
+                    None
+                }
+            },
+            Some(op @ ("and" | "or")) => {
+                let list = arg(g, 0).and_then(Value::as_array);
+                let Some(list) = list else {
+                    self.odd(arg(g, 0).unwrap_or(g), path, &format!("the argument of `{op}()`"), "an array");
+                    return None;
+                };
+                let guards = list.iter().enumerate().filter_map(|(i, x)| self.guard(x, &join(path, i))).collect();
+                Some(if op == "and" { Guard::And { guards } } else { Guard::Or { guards } })
+            }
+            Some("not") => {
+                let inner = arg(g, 0).and_then(|x| self.guard(x, path))?;
+                Some(Guard::Not { guard: Box::new(inner) })
+            }
+            _ => {
+                self.odd(g, path, "a guard", "a name, `{ type, params }`, a function or a guard call");
+                None
+            }
+        }
+    }
+
+    fn resolve_initials(&mut self) {
+        for i in 0..self.states.len() {
+            if self.states[i].kind != StateKind::Compound {
+                continue;
+            }
+            let v = self.values[i];
+            let path = join(&self.states[i].path, "initial");
+            match v.get("initial") {
+                None => self.fault(
+                    v,
+                    Severity::Error,
+                    "missing-initial",
+                    &self.states[i].path.clone(),
+                    format!("compound state \"{}\" has no `initial`", self.name_of(i)),
+                ),
+                Some(init) => {
+                    let Some(name) = init.as_str() else {
+                        self.odd(init, &path, "`initial`", "a string");
+                        continue;
+                    };
+                    let found = self.states[i].children.iter().copied().find(|c| self.states[c.index()].key == name);
+                    match found {
+                        Some(c) => self.states[i].initial = Some(c),
+                        None => {
+                            let msg = format!("initial state \"{name}\" is no child of \"{}\"", self.name_of(i));
+                            self.fault(init, Severity::Error, "unknown-initial", &path, msg);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn name_of(&self, i: usize) -> String {
+        let p = &self.states[i].path;
+        if p.is_empty() {
+            "(root)".into()
+        } else {
+            p.clone()
+        }
+    }
+
+    fn lower_transitions(&mut self, sid: StateId, targets: &Targets<'_>, out: &mut Vec<Transition>) {
+        let v = self.values[sid.index()];
+        let path = self.states[sid.index()].path.clone();
+        let mut groups: Vec<(Trigger, String, &'v Value)> = Vec::new();
+        for (field, make) in [("on", Trigger::Event as fn(String) -> Trigger), ("after", Trigger::After)] {
+            if let Some(map) = v.get(field) {
+                let base = join(&path, field);
+                for (key, _, value) in self.entries(map, &base, &format!("`{field}`")) {
+                    groups.push((make(key.to_string()), join(&base, key), value));
+                }
+            }
+        }
+        if let Some(x) = v.get("always") {
+            groups.push((Trigger::Always, join(&path, "always"), x));
+        }
+        if let Some(x) = v.get("onDone") {
+            groups.push((Trigger::StateDone, join(&path, "onDone"), x));
+        }
+        if let Some(inv) = v.get("invoke") {
+            // The invokes kept in the IR, in order; odd items were skipped there too.
+            let items: Vec<&Value> = one_or_many(inv, "").into_iter().map(|(_, x)| x).filter(|x| x.props().is_some()).collect();
+            for (i, item) in items.into_iter().enumerate() {
+                let Some(ipath) = self.states[sid.index()].invokes.get(i).map(|x| x.path.clone()) else { break };
+                if let Some(x) = item.get("onDone") {
+                    groups.push((Trigger::InvokeDone(i), join(&ipath, "onDone"), x));
+                }
+                if let Some(x) = item.get("onError") {
+                    groups.push((Trigger::InvokeError(i), join(&ipath, "onError"), x));
+                }
+            }
+        }
+        for (trigger, gpath, value) in groups {
+            for (tpath, t) in one_or_many(value, &gpath) {
+                let (target_values, obj): (Vec<(&Value, String)>, bool) = match &t.kind {
+                    ValueKind::String { .. } => (vec![(t, tpath.clone())], false),
+                    ValueKind::Undefined => (Vec::new(), false),
+                    ValueKind::Object { .. } => {
+                        let tp = join(&tpath, "target");
+                        match t.get("target") {
+                            None => (Vec::new(), true),
+                            Some(tv) => match &tv.kind {
+                                ValueKind::Array { items } => (items.iter().enumerate().map(|(i, x)| (x, join(&tp, i))).collect(), true),
+                                ValueKind::Undefined => (Vec::new(), true),
+                                _ => (vec![(tv, tp)], true),
+                            },
+                        }
+                    }
+                    _ => {
+                        self.odd(t, &tpath, "a transition", "a target string or an object");
+                        continue;
+                    }
+                };
+                let mut resolved = Vec::new();
+                for (tv, tp) in target_values {
+                    let Some(target) = tv.as_str() else {
+                        self.odd(tv, &tp, "a target", "a string");
+                        continue;
+                    };
+                    match targets.resolve(sid, target) {
+                        Ok(s) => resolved.push(s),
+                        Err(states) if states.len() > 1 => {
+                            let which: Vec<&str> = states.iter().map(|s| self.states[s.index()].path.as_str()).collect();
+                            self.fault(tv, Severity::Error, "ambiguous-target", &tp, format!("target \"{target}\" names more than one state ({})", which.join(", ")));
+                        }
+                        Err(_) => {
+                            let from = self.name_of(sid.index());
+                            self.fault(tv, Severity::Error, "unknown-target", &tp, format!("target \"{target}\" of \"{from}\" names no state"));
+                        }
+                    }
+                }
+                let (guard, actions, reenter) = if obj {
+                    let guard = t.get("guard").and_then(|g| self.guard(g, &join(&tpath, "guard")));
+                    let actions = self.actions(t.get("actions"), &join(&tpath, "actions"));
+                    (guard, actions, t.get("reenter").and_then(Value::as_bool).unwrap_or(false))
+                } else {
+                    (None, Vec::new(), false)
+                };
+                out.push(Transition { source: sid, trigger: trigger.clone(), targets: resolved, guard, actions, reenter, path: tpath, span: t.loc.span });
+            }
+        }
+    }
+
+    /// The `defineEvent`s of `setup.events`.
+    fn events(&mut self) -> IndexMap<String, EventDecl> {
+        let mut out = IndexMap::new();
+        let Some(ev) = self.parts.setup.and_then(|s| s.get("events")) else { return out };
+        let Some(items) = ev.as_array() else {
+            self.odd(ev, "events", "the setup's `events`", "an array of `defineEvent(...)`");
+            return out;
+        };
+        for (i, item) in items.iter().enumerate() {
+            let path = join("events", i);
+            let def = if is_call(item, "defineEvent") { arg(item, 0) } else { None };
+            let Some(def) = def.filter(|d| d.props().is_some()) else {
+                self.odd(def.unwrap_or(item), &path, "an event", "`defineEvent({ name, description, input })`");
+                continue;
+            };
+            let Some(name) = def.get("name").and_then(Value::as_str) else {
+                self.odd(def.get("name").unwrap_or(def), &join(&path, "name"), "an event's `name`", "a string");
+                continue;
+            };
+            let input = def.get("input").and_then(|iv| match crate::machine::zod::to_json_schema(iv) {
+                Ok(schema) => Some(schema),
+                Err(faults) => {
+                    let msg = if faults.is_empty() {
+                        format!("the `input` of event \"{name}\" was not converted to JSON Schema")
+                    } else {
+                        format!("the `input` of event \"{name}\" was not converted to JSON Schema ({} problems)", faults.len())
+                    };
+                    self.fault(iv, Severity::Warning, "event-schema", &join(&path, "input"), msg);
+                    None
+                }
+            });
+            let decl = EventDecl {
+                description: def.get("description").and_then(Value::as_str).map(str::to_string),
+                input,
+                audience: def.get("audience").and_then(Value::as_str).map(str::to_string),
+            };
+            out.insert(name.to_string(), decl);
+        }
+        out
+    }
+}
+
+/// The items of a value that is one item or a list of them, each with its path.
+pub fn one_or_many<'a>(value: &'a Value, path: &str) -> Vec<(String, &'a Value)> {
+    match value.as_array() {
+        Some(items) => items.iter().enumerate().map(|(i, v)| (join(path, i), v)).collect(),
+        None => vec![(path.to_string(), value)],
+    }
+}
+
+/// A value as an IR expression: a literal as `Literal`, a function as its `lowered`, arrays and
+/// objects by their items; `None` where any part cannot be lowered.
+pub fn value_expr(v: &Value) -> Option<Expr> {
+    if let Some(j) = v.to_json() {
+        return Some(Expr::Literal(j));
+    }
+    match &v.kind {
+        ValueKind::Function(f) => f.lowered.clone(),
+        ValueKind::Array { items } => items.iter().map(value_expr).collect::<Option<Vec<_>>>().map(Expr::Array),
+        ValueKind::Object { props } => props
+            .iter()
+            .filter(|p| !matches!(p.value.kind, ValueKind::Undefined))
+            .map(|p| Some((p.key.clone(), value_expr(&p.value)?)))
+            .collect::<Option<Vec<_>>>()
+            .map(Expr::Object),
+        _ => None,
+    }
+}
+
+/// The param names of a pick: the keys of its `defineEvent({ input: z.object({...}) })`.
+pub fn pick_param_keys(def: &Value) -> Option<Vec<String>> {
+    let input = arg(def, 0).filter(|_| is_call(def, "defineEvent"))?.get("input")?;
+    zod_object_keys(input)
+}
+
+/// The keys of a literal `z.object({...})` (through `.describe()`/`.strict()`-like methods that
+/// keep its keys).
+pub fn zod_object_keys(v: &Value) -> Option<Vec<String>> {
+    let call = v.as_call()?;
+    match &call.callee {
+        Callee::Zod(n) if n == "object" => Some(call.args.first()?.props()?.iter().map(|p| p.key.clone()).collect()),
+        Callee::Method(m) if matches!(m.as_str(), "describe" | "strict" | "passthrough" | "strip" | "meta") => {
+            zod_object_keys(call.receiver.as_ref()?)
+        }
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::machine::testing::*;
+    use serde_json::json;
+
+    fn lowered(v: &Value) -> serde_json::Value {
+        serde_json::to_value(lower_machine(v)).expect("serializes")
+    }
+
+    #[test]
+    fn fix_tests_example() {
+        reset();
+        let low = lower_machine(&fix_tests());
+        let m = low.machine.as_ref().expect("a machine");
+        // Only the zod placeholder's warnings: the example lowers with no error.
+        assert!(low.faults.iter().all(|f| f.code == "event-schema"), "{:#?}", low.faults);
+        assert_eq!(m.states.len(), 9);
+        insta::assert_json_snapshot!("fix_tests_ir", low);
+    }
+
+    #[test]
+    fn notes_sent_by_and_gate() {
+        reset();
+        let low = lower_machine(&notes());
+        let m = low.machine.as_ref().expect("a machine");
+        let done: Vec<_> = m.transitions.iter().filter(|t| t.trigger == Trigger::Event("done".into())).collect();
+        assert_eq!(done[0].guard, Some(Guard::SentBy { id: "writer".into() }));
+        assert_eq!(m.slots["gate"].kind, SlotKind::Gate);
+        insta::assert_json_snapshot!("notes_ir", low);
+    }
+
+    /// A parallel root, guards of every form, `after`/`always`/`onDone`/`onError`, `#id` and
+    /// multiple targets, entry/exit and assign actions.
+    fn parallel() -> Value {
+        let region = |name: &str, other: &str| {
+            obj(vec![
+                ("initial", s("idle")),
+                (
+                    "states",
+                    obj(vec![
+                        (
+                            "idle",
+                            obj(vec![
+                                ("entry", arr(vec![s("note"), xs("assign", vec![obj(vec![("round", func(Some(r("event.round")))), ("tag", s(name))])])])),
+                                (
+                                    "on",
+                                    obj(vec![(
+                                        "go",
+                                        obj(vec![
+                                            ("target", s("busy")),
+                                            (
+                                                "guard",
+                                                xs("and", vec![arr(vec![s("green"), xs("not", vec![obj(vec![("type", s("big")), ("params", obj(vec![("max", n(3.0))]))])])])]),
+                                            ),
+                                            ("actions", obj(vec![("type", s("note")), ("params", obj(vec![("at", func(Some(r("context.round"))))]))])),
+                                        ]),
+                                    )]),
+                                ),
+                                ("after", obj(vec![("1000", s("busy")), ("soon", obj(vec![("target", s(&format!("#{other}")))]))])),
+                            ]),
+                        ),
+                        (
+                            "busy",
+                            obj(vec![
+                                ("invoke", obj(vec![("src", s("tests")), ("onDone", s("idle")), ("onError", obj(vec![("target", s("#main.failed")), ("reenter", b(true))]))])),
+                                ("always", arr(vec![obj(vec![("guard", xs("or", vec![arr(vec![s("a"), func(None)])])), ("target", s("done"))])])),
+                            ]),
+                        ),
+                        ("done", obj(vec![("type", s("final")), ("exit", kit("answer", vec![func(Some(lit(json!("ok"))))]))])),
+                    ]),
+                ),
+                ("onDone", obj(vec![("actions", xs("raise", vec![obj(vec![("type", s("x"))])]))])),
+            ])
+        };
+        machine(
+            obj(vec![("actors", obj(vec![("tests", kit("command", vec![arr(vec![s("npm"), s("test")])]))]))]),
+            obj(vec![
+                ("id", s("main")),
+                ("type", s("parallel")),
+                ("on", obj(vec![("reset", obj(vec![("target", arr(vec![s(".left.idle"), s(".right.idle")]))]))])),
+                (
+                    "states",
+                    obj(vec![
+                        ("left", region("left", "right-done")),
+                        ("right", region("right", "main.left.done")),
+                        ("failed", obj(vec![("type", s("final"))])),
+                    ]),
+                ),
+            ]),
+        )
+    }
+
+    #[test]
+    fn parallel_machine() {
+        reset();
+        let mut v = parallel();
+        // Give the right region's `done` an id, for the left region's `#right-done`.
+        if let ValueKind::Call(c) = &mut v.kind {
+            let props = match &mut c.args[0].kind {
+                ValueKind::Object { props } => props,
+                _ => unreachable!(),
+            };
+            let states = props.iter_mut().find(|p| p.key == "states").unwrap();
+            let ValueKind::Object { props: regions } = &mut states.value.kind else { unreachable!() };
+            let ValueKind::Object { props: right } = &mut regions[1].value.kind else { unreachable!() };
+            let ValueKind::Object { props: rstates } = &mut right.iter_mut().find(|p| p.key == "states").unwrap().value.kind else { unreachable!() };
+            let ValueKind::Object { props: done } = &mut rstates[2].value.kind else { unreachable!() };
+            done.push(crate::machine::value::Prop { key: "id".into(), key_loc: Loc::default(), value: s("right-done") });
+        }
+        let low = lower_machine(&v);
+        // `#main.left.done` is the default id of left's `done`; `#right-done` its explicit id;
+        // `#main.failed` the root's id and a child path.
+        assert!(low.faults.iter().all(|f| f.code != "unknown-target" && f.code != "ambiguous-target"), "{:#?}", low.faults);
+        let m = low.machine.as_ref().unwrap();
+        assert_eq!(m.states[0].kind, StateKind::Parallel);
+        let reset_t = m.transitions.iter().find(|t| t.trigger == Trigger::Event("reset".into())).unwrap();
+        assert_eq!(reset_t.targets.len(), 2);
+        insta::assert_json_snapshot!("parallel_ir", low);
+    }
+
+    #[test]
+    fn faults_go_on() {
+        reset();
+        let v = machine(
+            obj(vec![("actors", obj(vec![("odd", xs("fromPromise", vec![func(None)]))]))]),
+            obj(vec![
+                ("id", s("faulty")),
+                ("initial", s("nowhere")),
+                (
+                    "states",
+                    obj(vec![
+                        ("a", obj(vec![("invoke", obj(vec![("src", s("ghost"))])), ("on", obj(vec![("e", s("b")), ("f", s("missing")), ("g", n(4.0))]))])),
+                        ("b", s("not a state")),
+                        ("c", obj(vec![("states", obj(vec![("x", obj(vec![]))])), ("invoke", arr(vec![n(1.0), obj(vec![("src", func(None))])]))])),
+                        ("d", unknown("a call of an unknown function")),
+                        ("e", obj(vec![("on", s("not an object")), ("entry", n(2.0)), ("invoke", obj(vec![("src", s("odd")), ("input", func(None))]))])),
+                    ]),
+                ),
+            ]),
+        );
+        let low = lower_machine(&v);
+        let m = low.machine.as_ref().expect("lowering goes on");
+        assert_eq!(m.states.iter().map(|s| s.key.as_str()).collect::<Vec<_>>(), ["", "a", "c", "x", "e"]);
+        let codes: Vec<&str> = low.faults.iter().map(|f| f.code).collect();
+        for code in ["unknown-src", "not-object", "not-static", "unknown-target", "missing-initial", "unknown-initial", "inline-src", "unknown-actor", "not-lowered"] {
+            assert!(codes.contains(&code), "{code} in {codes:?}");
+        }
+        insta::assert_json_snapshot!("faults_ir", lowered(&v));
+    }
+
+    #[test]
+    fn not_a_machine() {
+        reset();
+        assert_eq!(lowered(&s("x"))["faults"][0]["code"], "not-machine");
+        assert_eq!(lowered(&kit("workspace", vec![]))["faults"][0]["code"], "not-machine");
+        let low = lower_machine(&machine(obj(vec![]), arr(vec![])));
+        assert!(low.machine.is_none());
+        assert_eq!(low.faults[0].code, "not-object");
+        // customize(workspace(body)) unwraps to the body.
+        let wrapped = kit("customize", vec![kit("workspace", vec![notes(), obj(vec![])]), obj(vec![])]);
+        assert_eq!(lower_machine(&wrapped).machine.unwrap().id, "notes");
+    }
+
+    #[test]
+    fn from_pick_input() {
+        reset();
+        let post = event("post_note", "Post a note.", &["text"]);
+        let v = machine(
+            obj(vec![("actors", obj(vec![("note", kit("http", vec![obj(vec![("method", s("POST"))])]))]))]),
+            obj(vec![
+                ("id", s("note")),
+                ("initial", s("posting")),
+                (
+                    "states",
+                    obj(vec![(
+                        "posting",
+                        obj(vec![(
+                            "invoke",
+                            obj(vec![("src", s("note")), ("input", kit("fromPick", vec![post, func(Some(eobj(vec![("ticket", r("context.ticket"))])))]))]),
+                        )]),
+                    )]),
+                ),
+            ]),
+        );
+        let m = lower_machine(&v).machine.unwrap();
+        let input = serde_json::to_value(&m.states[1].invokes[0].input).unwrap();
+        assert_eq!(
+            input,
+            json!({"kind": "object", "value": [["text", {"kind": "ref", "value": {"root": "event", "path": ["text"]}}],
+                                                ["ticket", {"kind": "ref", "value": {"root": "context", "path": ["ticket"]}}]]})
+        );
+        assert_eq!(m.slots["note"].effect.as_deref(), Some("http"));
+    }
+}

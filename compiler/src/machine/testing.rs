@@ -1,0 +1,310 @@
+//! Builders of [`Value`]s for tests, standing in for the evaluator.
+//!
+//! Each value gets a fresh, increasing span, so a fault's `loc` tells which value it names.
+
+use crate::ir::Expr;
+use crate::machine::value::{Call, Callee, Facts, FileId, Function, Loc, Prop, Value, ValueKind};
+use crate::Span;
+use std::cell::Cell;
+
+thread_local! {
+    static NEXT: Cell<u32> = const { Cell::new(0) };
+}
+
+/// Restart the spans at 0 (call at the start of a test, for stable snapshots).
+pub fn reset() {
+    NEXT.with(|n| n.set(0));
+}
+
+fn loc() -> Loc {
+    let start = NEXT.with(|n| {
+        let v = n.get();
+        n.set(v + 10);
+        v
+    });
+    Loc { file: FileId(0), span: Span::new(start, start + 10) }
+}
+
+fn v(kind: ValueKind) -> Value {
+    Value::new(kind, loc())
+}
+
+pub fn s(text: &str) -> Value {
+    v(ValueKind::String { value: text.to_string() })
+}
+
+pub fn n(value: f64) -> Value {
+    v(ValueKind::Number { value })
+}
+
+pub fn b(value: bool) -> Value {
+    v(ValueKind::Bool { value })
+}
+
+pub fn unknown(reason: &str) -> Value {
+    v(ValueKind::Unknown { reason: reason.to_string() })
+}
+
+pub fn arr(items: Vec<Value>) -> Value {
+    v(ValueKind::Array { items })
+}
+
+/// An object literal, keys in order.
+pub fn obj(props: Vec<(&str, Value)>) -> Value {
+    let props = props.into_iter().map(|(key, value)| Prop { key: key.to_string(), key_loc: loc(), value }).collect();
+    v(ValueKind::Object { props })
+}
+
+fn call(callee: Callee, receiver: Option<Value>, args: Vec<Value>) -> Value {
+    v(ValueKind::Call(Box::new(Call { callee, receiver, args })))
+}
+
+/// A call of a kit export: `agent({...})`.
+pub fn kit(name: &str, args: Vec<Value>) -> Value {
+    call(Callee::Kit(name.to_string()), None, args)
+}
+
+/// A call of an xstate export: `setup({...})`, `and([...])`.
+pub fn xs(name: &str, args: Vec<Value>) -> Value {
+    call(Callee::Xstate(name.to_string()), None, args)
+}
+
+/// A call of a zod member: `z.object({...})`.
+pub fn zod(name: &str, args: Vec<Value>) -> Value {
+    call(Callee::Zod(name.to_string()), None, args)
+}
+
+/// A method call: `recv.name(args)`.
+pub fn method(recv: Value, name: &str, args: Vec<Value>) -> Value {
+    call(Callee::Method(name.to_string()), Some(recv), args)
+}
+
+/// A function whose body lowered (or not) to `lowered`.
+pub fn func(lowered: Option<Expr>) -> Value {
+    v(ValueKind::Function(Box::new(Function {
+        params: vec!["{ context, event }".to_string()],
+        facts: Facts { complete: lowered.is_some(), ..Facts::default() },
+        lowered,
+    })))
+}
+
+/// `jr2Setup(setup).createMachine(config)`.
+pub fn machine(setup: Value, config: Value) -> Value {
+    method(kit("jr2Setup", vec![setup]), "createMachine", vec![config])
+}
+
+// ---- Expressions, as the evaluator would lower pure function bodies ----
+
+use crate::ir::expr::{Reference, Root, TemplatePart};
+
+/// A reference `root.a.b`.
+pub fn r(text: &str) -> Expr {
+    Expr::Ref(crate::ir::expr::parse_reference(text).expect("a reference"))
+}
+
+pub fn lit(j: serde_json::Value) -> Expr {
+    Expr::Literal(j)
+}
+
+pub fn eobj(fields: Vec<(&str, Expr)>) -> Expr {
+    Expr::Object(fields.into_iter().map(|(k, e)| (k.to_string(), e)).collect())
+}
+
+/// `` `${context.workspace.repos.app}/fix` ``: `fixTree(context)` inlined.
+pub fn fix_tree() -> Expr {
+    Expr::Template(vec![
+        TemplatePart::Ref(Reference { root: Root::Context, path: vec!["workspace".into(), "repos".into(), "app".into()] }),
+        TemplatePart::Text("/fix".into()),
+    ])
+}
+
+// ---- Fixtures: the seeds' TSDoc examples, as the evaluator would give them ----
+
+fn fail_state(reason: &str) -> Value {
+    obj(vec![("invoke", obj(vec![("src", s("fail")), ("input", obj(vec![("reason", s(reason))]))]))])
+}
+
+/// `defineEvent({ name, description, input: z.object({ k: z.string() }) })`.
+pub fn event(name: &str, description: &str, keys: &[&str]) -> Value {
+    let fields = keys.iter().map(|k| (*k, zod("string", vec![]))).collect();
+    kit("defineEvent", vec![obj(vec![("name", s(name)), ("description", s(description)), ("input", zod("object", vec![obj(fields)]))])])
+}
+
+/// The `fix-tests` example of `paramsOf` (seed 001/002, @jr2/orchestrator 0.7.0).
+pub fn fix_tests() -> Value {
+    let run_test = event("run_test", "Run the tests of one module.", &["module"]);
+    let finished = event("finished", "Say that all the tests pass.", &[]);
+    let body = machine(
+        obj(vec![
+            ("types", obj(vec![])),
+            ("events", arr(vec![run_test, finished])),
+            (
+                "actors",
+                obj(vec![
+                    (
+                        "coder",
+                        kit(
+                            "agent",
+                            vec![obj(vec![
+                                ("model", s("anthropic/claude-haiku-5-5")),
+                                ("instructions", s("You are a careful engineer.")),
+                            ])],
+                        ),
+                    ),
+                    ("cut", kit("worktree", vec![])),
+                    ("test", kit("command", vec![arr(vec![s("node"), s("--test"), kit("arg", vec![s("file")])])])),
+                    ("fail", kit("fail", vec![])),
+                ]),
+            ),
+        ]),
+        obj(vec![
+            ("id", s("fix-tests")),
+            ("context", func(Some(r("input")))),
+            ("on", obj(vec![("workspace.lost", s(".lost")), ("agent.fault", s(".failed"))])),
+            ("initial", s("cutting")),
+            (
+                "states",
+                obj(vec![
+                    (
+                        "cutting",
+                        obj(vec![(
+                            "invoke",
+                            obj(vec![
+                                ("src", s("cut")),
+                                ("input", func(Some(eobj(vec![("path", fix_tree()), ("branch", lit(serde_json::json!("fix-tests")))])))),
+                                (
+                                    "onDone",
+                                    arr(vec![obj(vec![("guard", func(None)), ("target", s("coding"))]), obj(vec![("target", s("notCut"))])]),
+                                ),
+                            ]),
+                        )]),
+                    ),
+                    (
+                        "coding",
+                        obj(vec![
+                            (
+                                "invoke",
+                                obj(vec![
+                                    ("src", s("coder")),
+                                    (
+                                        "input",
+                                        func(Some(eobj(vec![
+                                            (
+                                                "prompt",
+                                                lit(serde_json::json!(
+                                                    "Make the tests pass. Run the tests of one module at a time."
+                                                )),
+                                            ),
+                                            ("cwd", fix_tree()),
+                                        ]))),
+                                    ),
+                                ]),
+                            ),
+                            ("on", obj(vec![("finished", s("done"))])),
+                            ("initial", s("ready")),
+                            (
+                                "states",
+                                obj(vec![
+                                    ("ready", obj(vec![("on", obj(vec![("run_test", s("testing"))]))])),
+                                    (
+                                        "testing",
+                                        obj(vec![(
+                                            "invoke",
+                                            obj(vec![
+                                                ("src", s("test")),
+                                                (
+                                                    "input",
+                                                    func(Some(eobj(vec![
+                                                        (
+                                                            "file",
+                                                            Expr::Template(vec![
+                                                                TemplatePart::Text("test/".into()),
+                                                                TemplatePart::Ref(Reference {
+                                                                    root: Root::Event,
+                                                                    path: vec!["module".into()],
+                                                                }),
+                                                                TemplatePart::Text(".test.js".into()),
+                                                            ]),
+                                                        ),
+                                                        ("worktree", fix_tree()),
+                                                    ]))),
+                                                ),
+                                                ("onDone", s("ready")),
+                                            ]),
+                                        )]),
+                                    ),
+                                ]),
+                            ),
+                        ]),
+                    ),
+                    ("done", obj(vec![("type", s("final"))])),
+                    ("notCut", fail_state("the Worktree was not cut")),
+                    ("failed", fail_state("the Agent's Turn could not go on")),
+                    ("lost", fail_state("the Sandbox is gone")),
+                ]),
+            ),
+        ]),
+    );
+    kit("workspace", vec![body, obj(vec![("repos", obj(vec![("app", obj(vec![("url", s("https://github.com/you/app.git"))]))]))])])
+}
+
+/// The `notes` example of `sentBy` (seed 002): a Gate by invoke id, `sentBy` routing.
+pub fn notes() -> Value {
+    machine(
+        obj(vec![
+            ("events", arr(vec![event("done", "Call this when the draft is ready for review.", &[])])),
+            (
+                "actors",
+                obj(vec![
+                    (
+                        "writer",
+                        kit(
+                            "agent",
+                            vec![obj(vec![
+                                ("model", s("anthropic/claude-haiku-5-5")),
+                                ("instructions", s("You write release notes.")),
+                                ("workspace", s("none")),
+                            ])],
+                        ),
+                    ),
+                    ("fail", kit("fail", vec![])),
+                ]),
+            ),
+        ]),
+        obj(vec![
+            ("id", s("notes")),
+            ("on", obj(vec![("agent.fault", s(".failed"))])),
+            ("initial", s("drafting")),
+            (
+                "states",
+                obj(vec![
+                    (
+                        "drafting",
+                        obj(vec![
+                            (
+                                "invoke",
+                                arr(vec![
+                                    obj(vec![("src", s("writer")), ("input", obj(vec![("prompt", s("Draft the release notes."))]))]),
+                                    obj(vec![("src", s("gate")), ("id", s("editor"))]),
+                                ]),
+                            ),
+                            (
+                                "on",
+                                obj(vec![(
+                                    "done",
+                                    arr(vec![
+                                        obj(vec![("guard", kit("sentBy", vec![s("writer")])), ("target", s("review"))]),
+                                        obj(vec![("target", s("published"))]),
+                                    ]),
+                                )]),
+                            ),
+                        ]),
+                    ),
+                    ("review", obj(vec![("invoke", obj(vec![("src", s("gate"))])), ("on", obj(vec![("done", s("published"))]))])),
+                    ("published", obj(vec![("type", s("final"))])),
+                    ("failed", fail_state("the Agent's Turn could not go on")),
+                ]),
+            ),
+        ]),
+    )
+}
