@@ -152,11 +152,11 @@ pub struct Lent {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct AgentDef {
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub instructions: Option<String>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub workspace: Option<String>,
 }
 
@@ -167,17 +167,17 @@ pub enum EffectParts {
     /// A program run in the Workspace, or a cut (`worktree()`) when `cut` is set.
     Command {
         /// Absent: an Open argv nobody bound; the door cannot read its input keys.
-        #[serde(default)]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         argv: Option<Vec<ArgvPart>>,
-        #[serde(default)]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         cut: Option<Cut>,
     },
     Http {
-        #[serde(default)]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         method: Option<String>,
-        #[serde(default)]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         url: Option<String>,
-        #[serde(default)]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         input: Option<serde_json::Value>,
     },
     Push {
@@ -185,19 +185,19 @@ pub enum EffectParts {
         force: bool,
     },
     Dispatch {
-        #[serde(default)]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         workflow: Option<String>,
-        #[serde(default)]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         input: Option<serde_json::Value>,
     },
     Mcp {
-        #[serde(default)]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         op: Option<String>,
-        #[serde(default)]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         server: Option<String>,
-        #[serde(default)]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         tool: Option<String>,
-        #[serde(default)]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         input: Option<serde_json::Value>,
     },
 }
@@ -214,7 +214,7 @@ pub enum ArgvPart {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Cut {
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expect: Option<CutExpect>,
 }
 
