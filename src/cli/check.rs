@@ -13,10 +13,7 @@ pub fn check(args: CheckArgs) -> Result<Exit> {
     let inputs = input::collect(&args.paths)?;
     if !inputs.machines.is_empty() {
         let n = inputs.machines.len();
-        eprintln!(
-            "note: Machines (.ts) are not checked yet; skipped {n} file{}",
-            if n == 1 { "" } else { "s" }
-        );
+        eprintln!("note: Machines (.ts) are not checked yet; skipped {n} file{}", if n == 1 { "" } else { "s" });
     }
     // Read every file first, so an unreadable one stops the run before any output.
     let mut texts = Vec::with_capacity(inputs.charts.len());
@@ -66,10 +63,8 @@ fn check_all(texts: Vec<(String, String)>, manifest: Option<&LendManifest>) -> V
         chunks.push(rest.by_ref().take(chunk).collect());
     }
     std::thread::scope(|s| {
-        let handles: Vec<_> = chunks
-            .into_iter()
-            .map(|c| s.spawn(move || c.into_iter().map(check_one).collect::<Vec<_>>()))
-            .collect();
+        let handles: Vec<_> =
+            chunks.into_iter().map(|c| s.spawn(move || c.into_iter().map(check_one).collect::<Vec<_>>())).collect();
         // `admit` panics are caught inside `check_one`, so a join error cannot happen; should
         // one, its files are simply missing from the run rather than crashing it.
         handles.into_iter().flat_map(|h| h.join().unwrap_or_default()).collect()

@@ -12,7 +12,11 @@ pub fn display(path: &Path) -> String {
     while let Some(rest) = s.strip_prefix("./") {
         s = rest;
     }
-    if s.is_empty() { ".".to_string() } else { s.to_string() }
+    if s.is_empty() {
+        ".".to_string()
+    } else {
+        s.to_string()
+    }
 }
 
 /// A file's text, UTF-8; `-` reads stdin.

@@ -48,7 +48,12 @@ fn json(o: &Output) -> Value {
 }
 
 fn codes(doc: &Value) -> Vec<String> {
-    doc["diagnostics"].as_array().expect("diagnostics").iter().map(|d| d["code"].as_str().expect("code").to_string()).collect()
+    doc["diagnostics"]
+        .as_array()
+        .expect("diagnostics")
+        .iter()
+        .map(|d| d["code"].as_str().expect("code").to_string())
+        .collect()
 }
 
 #[test]
@@ -74,7 +79,10 @@ fn human_output_names_the_code_and_summarises() {
     let out = stdout(&o);
     assert!(out.contains("error[json-syntax]: "), "{out}");
     assert!(out.contains("malformed.json:"), "{out}");
-    assert!(out.trim_end().lines().last().is_some_and(|l| l.starts_with("error: ") && l.ends_with("in 1 file")), "{out}");
+    assert!(
+        out.trim_end().lines().last().is_some_and(|l| l.starts_with("error: ") && l.ends_with("in 1 file")),
+        "{out}"
+    );
     assert!(!out.contains('\x1b'), "no colour without a terminal");
 }
 
@@ -184,10 +192,12 @@ fn sarif_validates_against_the_sarif_2_1_0_schema() {
     // meta-schema's `regex` format refuses; jr2 writes no `language`, so drop those patterns.
     drop_pattern(&mut schema, "^[a-zA-Z]{2}|^[a-zA-Z]{2}-[a-zA-Z]{2}]?$");
     let validator = jsonschema::draft4::options().should_validate_formats(true).build(&schema).expect("a valid schema");
-    for args in [&["check", "malformed.json", "--format", "sarif"][..], &["check", "instance", "--format", "sarif"][..]] {
+    for args in [&["check", "malformed.json", "--format", "sarif"][..], &["check", "instance", "--format", "sarif"][..]]
+    {
         let o = jr2(args);
         let doc = json(&o);
-        let errors: Vec<String> = validator.iter_errors(&doc).map(|e| format!("{} at {}", e, e.instance_path())).collect();
+        let errors: Vec<String> =
+            validator.iter_errors(&doc).map(|e| format!("{} at {}", e, e.instance_path())).collect();
         assert!(errors.is_empty(), "{args:?}: {errors:#?}\n{doc}");
     }
 }

@@ -88,7 +88,10 @@ fn every_code_is_kebab_case_and_unique() {
     let mut codes: Vec<&str> = all.iter().map(|r| r.code).collect();
     for code in &codes {
         assert!(
-            !code.is_empty() && code.split('-').all(|w| !w.is_empty() && w.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())),
+            !code.is_empty()
+                && code
+                    .split('-')
+                    .all(|w| !w.is_empty() && w.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())),
             "{code} is not kebab-case"
         );
     }

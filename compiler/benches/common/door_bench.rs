@@ -40,7 +40,10 @@ pub fn main_with(allocator: &str) {
     let mut spanned_pass = || texts.iter().filter(|t| compiler::syntax::json::parse(t).errors.is_empty()).count();
     // The door's stages, cumulative: parse + grammar, then + lowering into the IR.
     let mut grammar_pass = || {
-        texts.iter().filter(|t| compiler::rules::chart::grammar::check(&compiler::syntax::json::parse(t).value).is_empty()).count()
+        texts
+            .iter()
+            .filter(|t| compiler::rules::chart::grammar::check(&compiler::syntax::json::parse(t).value).is_empty())
+            .count()
     };
     let mut lower_pass = || {
         texts

@@ -49,7 +49,8 @@ pub fn admit_json(chart: &Json, size: usize, manifest: Option<&LendManifest>) ->
         return Admission { diagnostics: sink.diagnostics, machine: None };
     }
     let lowered = lower::lower(chart, manifest);
-    let cx = Ctx::new(chart, manifest, &lowered.machine, &lowered.state_json, &lowered.transition_json, &lowered.faults);
+    let cx =
+        Ctx::new(chart, manifest, &lowered.machine, &lowered.state_json, &lowered.transition_json, &lowered.faults);
     for check in crate::rules::chart::DOOR_CHECKS {
         check(&cx, &mut sink);
     }
@@ -64,7 +65,13 @@ pub struct Sink {
 
 impl Sink {
     /// A door line: `<path>: <text>` at `span`, with its path and rule number.
-    pub fn line(&mut self, rule: &'static Rule, span: Span, path: &str, text: impl std::fmt::Display) -> &mut Diagnostic {
+    pub fn line(
+        &mut self,
+        rule: &'static Rule,
+        span: Span,
+        path: &str,
+        text: impl std::fmt::Display,
+    ) -> &mut Diagnostic {
         let d = rule.at(span, format!("{}: {text}", path_text(path))).with_path(path_text(path));
         self.diagnostics.push(d);
         self.diagnostics.last_mut().expect("just pushed")
@@ -123,7 +130,16 @@ impl<'a> Ctx<'a> {
         transition_json: &[&'a Json],
         faults: &'a [LowerFault],
     ) -> Self {
-        let mut cx = Ctx { chart, manifest, machine, state_json, faults, invokes: Vec::new(), transitions: Vec::new(), all_guards: Vec::new() };
+        let mut cx = Ctx {
+            chart,
+            manifest,
+            machine,
+            state_json,
+            faults,
+            invokes: Vec::new(),
+            transitions: Vec::new(),
+            all_guards: Vec::new(),
+        };
         cx.invokes = cx.collect_invokes();
         cx.transitions = cx.collect_transitions(transition_json);
         cx.all_guards = cx.collect_all_guards();
@@ -193,10 +209,7 @@ impl<'a> Ctx<'a> {
 
     /// Every top-level guard (a transition's `guard`), with its path.
     pub fn guards(&self) -> Vec<(String, &'a Json)> {
-        self.transitions
-            .iter()
-            .filter_map(|t| t.json.get("guard").map(|g| (join(t.path, "guard"), g)))
-            .collect()
+        self.transitions.iter().filter_map(|t| t.json.get("guard").map(|g| (join(t.path, "guard"), g))).collect()
     }
 
     fn collect_all_guards(&self) -> Vec<(String, &'a Json)> {
@@ -283,7 +296,14 @@ pub fn run_check(text: &str, manifest: Option<&LendManifest>, check: fn(&Ctx, &m
     let parsed = json::parse(text);
     assert!(parsed.errors.is_empty(), "{:?}", parsed.errors);
     let lowered = lower::lower(&parsed.value, manifest);
-    let cx = Ctx::new(&parsed.value, manifest, &lowered.machine, &lowered.state_json, &lowered.transition_json, &lowered.faults);
+    let cx = Ctx::new(
+        &parsed.value,
+        manifest,
+        &lowered.machine,
+        &lowered.state_json,
+        &lowered.transition_json,
+        &lowered.faults,
+    );
     let mut sink = Sink::default();
     check(&cx, &mut sink);
     sink.diagnostics

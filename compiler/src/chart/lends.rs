@@ -301,7 +301,9 @@ impl EffectParts {
                 let (required, optional) = input.as_ref().map(schema_shape).unwrap_or_default();
                 Some(InputShape { required, optional, one_of: None })
             }
-            EffectParts::Push { .. } => Some(InputShape { required: vec![], optional: strings(&["worktree"]), one_of: None }),
+            EffectParts::Push { .. } => {
+                Some(InputShape { required: vec![], optional: strings(&["worktree"]), one_of: None })
+            }
             EffectParts::Dispatch { input: None, .. } => None,
             EffectParts::Dispatch { input: Some(schema), .. } => {
                 let (required, optional) = schema_shape(schema);

@@ -182,7 +182,14 @@ struct Lowerer<'a, 'm> {
 }
 
 impl<'a> Lowerer<'a, '_> {
-    fn add_state(&mut self, json: &'a Json, key: String, path: String, parent: Option<StateId>, key_span: Option<Span>) -> StateId {
+    fn add_state(
+        &mut self,
+        json: &'a Json,
+        key: String,
+        path: String,
+        parent: Option<StateId>,
+        key_span: Option<Span>,
+    ) -> StateId {
         let sid = StateId(self.states.len() as u32);
         let children_json = json.get("states").filter(|s| s.is_object());
         let kind = match json.get("type").and_then(Json::as_str) {
@@ -363,7 +370,9 @@ impl<'a> Lowerer<'a, '_> {
                     match self.resolve_target(chart_id, sid, target) {
                         Ok(s) => targets.push(s),
                         Err(states) if states.len() > 1 => self.faults.push(LowerFault::AmbiguousTarget {
-                            path: join(&tpath, if t.is_object() { "target" } else { "" }).trim_end_matches('.').to_string(),
+                            path: join(&tpath, if t.is_object() { "target" } else { "" })
+                                .trim_end_matches('.')
+                                .to_string(),
                             span: target_span,
                             target: target.to_string(),
                             states,
@@ -452,7 +461,8 @@ pub fn expr(v: &Json) -> Expr {
     match &v.kind {
         JsonKind::String(s) => {
             let holes = placeholders(s);
-            let refs: Vec<_> = holes.iter().filter_map(|(range, inner)| Some((range.clone(), parse_reference(inner)?))).collect();
+            let refs: Vec<_> =
+                holes.iter().filter_map(|(range, inner)| Some((range.clone(), parse_reference(inner)?))).collect();
             if refs.is_empty() {
                 return Expr::Literal(v.to_value());
             }

@@ -12,9 +12,9 @@ pub mod lower;
 pub mod payload;
 pub mod schema;
 
+pub use crate::syntax::json::Json;
 pub use door::{admit, Admission};
 pub use lends::LendManifest;
-pub use crate::syntax::json::Json;
 
 /// The dotted path of a value as the door's lines name it (`states.review.invoke.0.input`);
 /// the empty path is the Chart itself.

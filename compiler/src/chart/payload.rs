@@ -71,7 +71,12 @@ fn walk(node: &Json, path: &mut Vec<String>, out: &mut Vec<SubsetFault>) {
             }
             "items" if m.value.as_array().is_some() => {
                 path.pop();
-                out.push(SubsetFault { path: with(path, key), span: m.key_span, key: key.to_string(), list_items: true });
+                out.push(SubsetFault {
+                    path: with(path, key),
+                    span: m.key_span,
+                    key: key.to_string(),
+                    list_items: true,
+                });
                 continue;
             }
             "items" | "additionalProperties" => walk(&m.value, path, out),

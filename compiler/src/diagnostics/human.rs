@@ -178,7 +178,8 @@ mod tests {
             "{ \"x\": 1 }",
             vec![Diagnostic::warning("unused-event", Span::new(2, 5), "the event `x` is never sent")],
         );
-        let b = file("b.json", "[1, 2]", vec![Diagnostic::error("json-syntax", Span::new(0, 6), "a Chart is an object")]);
+        let b =
+            file("b.json", "[1, 2]", vec![Diagnostic::error("json-syntax", Span::new(0, 6), "a Chart is an object")]);
         let c = file("c.json", "{}", vec![]);
         insta::assert_snapshot!(render(&[a, b, c], false));
     }
@@ -209,7 +210,10 @@ mod tests {
         let at = text.find(',').unwrap() as u32;
         let d = Diagnostic::error("json-syntax", Span::new(at, at + 1), "trailing comma")
             .with_label("remove this")
-            .with_fix(Fix { message: "remove the comma".into(), edits: vec![Edit { span: Span::new(at, at + 1), replacement: String::new() }] });
+            .with_fix(Fix {
+                message: "remove the comma".into(),
+                edits: vec![Edit { span: Span::new(at, at + 1), replacement: String::new() }],
+            });
         insta::assert_snapshot!(render(&[file("u.json", text, vec![d])], false));
     }
 

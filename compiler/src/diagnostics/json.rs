@@ -125,7 +125,10 @@ mod tests {
             .with_help("do this")
             .with_note("because")
             .with_secondary(Span::new(0, 1), "here")
-            .with_fix(Fix { message: "remove".into(), edits: vec![Edit { span: Span::new(at, at + 1), replacement: String::new() }] });
+            .with_fix(Fix {
+                message: "remove".into(),
+                edits: vec![Edit { span: Span::new(at, at + 1), replacement: String::new() }],
+            });
         let reports = [file("a.json", text, vec![plain, full]), file("b.json", "{}", vec![])];
         insta::assert_snapshot!(render(&reports));
     }

@@ -13,7 +13,8 @@ use crate::Span;
 use serde_json::{json, Map, Value};
 
 /// The schema URI written in `$schema`.
-pub const SCHEMA_URI: &str = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
+pub const SCHEMA_URI: &str =
+    "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
 
 /// Where the tool is described, when the workspace's Cargo.toml names a repository.
 const INFORMATION_URI: &str = env!("CARGO_PKG_REPOSITORY");
@@ -39,7 +40,10 @@ pub fn log(reports: &[FileReport]) -> Value {
             o.insert("name".into(), json!(code));
             if let Some(rule) = rules::find(code) {
                 o.insert("shortDescription".into(), json!({ "text": rule.summary.trim() }));
-                o.insert("help".into(), json!({ "text": rules::unindent_doc(rule.doc).trim_end(), "markdown": rule.markdown() }));
+                o.insert(
+                    "help".into(),
+                    json!({ "text": rules::unindent_doc(rule.doc).trim_end(), "markdown": rule.markdown() }),
+                );
                 let level = match rule.severity {
                     Severity::Error => "error",
                     Severity::Warning => "warning",
@@ -48,7 +52,10 @@ pub fn log(reports: &[FileReport]) -> Value {
             }
             // SARIF wants an absolute `helpUri`: only where the repository's address is known.
             if !INFORMATION_URI.is_empty() {
-                o.insert("helpUri".into(), json!(format!("{}/blob/HEAD/docs/rules/{code}.md", INFORMATION_URI.trim_end_matches('/'))));
+                o.insert(
+                    "helpUri".into(),
+                    json!(format!("{}/blob/HEAD/docs/rules/{code}.md", INFORMATION_URI.trim_end_matches('/'))),
+                );
             }
             o.insert("properties".into(), json!({ "docs": format!("docs/rules/{code}.md") }));
             Value::Object(o)
@@ -163,7 +170,9 @@ mod tests {
                 path: "workflows/my notes/a.json".into(),
                 text: text.into(),
                 diagnostics: vec![
-                    Diagnostic::error("json-syntax", Span::new(at, at + 1), "trailing comma").with_rule(1).with_path("a"),
+                    Diagnostic::error("json-syntax", Span::new(at, at + 1), "trailing comma")
+                        .with_rule(1)
+                        .with_path("a"),
                     Diagnostic::warning("not-a-known-code", Span::new(0, 1), "a warning").with_help("do it"),
                 ],
             },

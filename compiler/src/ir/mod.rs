@@ -122,12 +122,23 @@ pub struct Transition {
 #[serde(tag = "kind", rename_all = "camelCase")]
 pub enum Guard {
     /// A named guard (lent, or a kit guard such as `jr2.failure`), with params.
-    Named { name: String, params: Option<Expr> },
+    Named {
+        name: String,
+        params: Option<Expr>,
+    },
     /// The kit's `jr2.sentBy` routing guard.
-    SentBy { id: String },
-    Not { guard: Box<Guard> },
-    And { guards: Vec<Guard> },
-    Or { guards: Vec<Guard> },
+    SentBy {
+        id: String,
+    },
+    Not {
+        guard: Box<Guard>,
+    },
+    And {
+        guards: Vec<Guard>,
+    },
+    Or {
+        guards: Vec<Guard>,
+    },
 }
 
 /// An action as data.

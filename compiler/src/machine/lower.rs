@@ -153,7 +153,9 @@ pub fn machine_parts(v: &Value) -> Result<MachineParts<'_>, Fault> {
             }
             Callee::Method(m) if m == "createMachine" => {
                 let setup = match call.receiver.as_ref() {
-                    Some(r) if is_call(r, "jr2Setup") || is_call(r, "setup") => r.as_call().and_then(|c| c.args.first()),
+                    Some(r) if is_call(r, "jr2Setup") || is_call(r, "setup") => {
+                        r.as_call().and_then(|c| c.args.first())
+                    }
                     _ => None,
                 };
                 let Some(config) = call.args.first() else { return Err(not_machine(cur)) };
@@ -266,14 +268,26 @@ pub fn lower_parts(parts: &MachineParts<'_>) -> Lowered {
     let mut lw = Lowerer { parts, states: Vec::new(), values: Vec::new(), faults: Vec::new() };
     let config = parts.config;
     if config.props().is_none() {
-        lw.fault(config, Severity::Error, "not-object", "", format!("the `createMachine` config is {}, not an object", describe(config)));
+        lw.fault(
+            config,
+            Severity::Error,
+            "not-object",
+            "",
+            format!("the `createMachine` config is {}, not an object", describe(config)),
+        );
         return Lowered { machine: None, faults: lw.faults };
     }
     let id = match config.get("id") {
         Some(v) => match v.as_str() {
             Some(s) => s.to_string(),
             None => {
-                lw.fault(v, Severity::Warning, "not-static", "id", format!("the Machine's `id` is {}, not a string", describe(v)));
+                lw.fault(
+                    v,
+                    Severity::Warning,
+                    "not-static",
+                    "id",
+                    format!("the Machine's `id` is {}, not a string", describe(v)),
+                );
                 "(machine)".to_string()
             }
         },
@@ -284,11 +298,23 @@ pub fn lower_parts(parts: &MachineParts<'_>) -> Lowered {
     let mut actors: IndexMap<String, ActorClass> = IndexMap::new();
     if let Some(setup) = parts.setup {
         if setup.props().is_none() {
-            lw.fault(setup, Severity::Error, "not-object", "", format!("the setup is {}, not an object", describe(setup)));
+            lw.fault(
+                setup,
+                Severity::Error,
+                "not-object",
+                "",
+                format!("the setup is {}, not an object", describe(setup)),
+            );
         }
         if let Some(av) = setup.get("actors") {
             match av.props() {
-                None => lw.fault(av, Severity::Error, "not-object", "", format!("the setup's `actors` is {}, not an object", describe(av))),
+                None => lw.fault(
+                    av,
+                    Severity::Error,
+                    "not-object",
+                    "",
+                    format!("the setup's `actors` is {}, not an object", describe(av)),
+                ),
                 Some(props) => {
                     for p in props {
                         let class = classify_actor(&p.value);
@@ -394,7 +420,13 @@ impl<'p, 'v> Lowerer<'p, 'v> {
             Some("final") => StateKind::Final,
             Some("parallel") => StateKind::Parallel,
             Some("history") => {
-                self.fault(v, Severity::Warning, "unsupported", &join(&path, "type"), "a history state is not lowered; it is read as an atomic state".into());
+                self.fault(
+                    v,
+                    Severity::Warning,
+                    "unsupported",
+                    &join(&path, "type"),
+                    "a history state is not lowered; it is read as an atomic state".into(),
+                );
                 StateKind::Atomic
             }
             Some("compound") | Some("atomic") | None => {
@@ -406,7 +438,13 @@ impl<'p, 'v> Lowerer<'p, 'v> {
             }
             Some(other) => {
                 let t = ty.unwrap_or(v);
-                self.fault(t, Severity::Error, "not-object", &join(&path, "type"), format!("state type {other:?} is none of xstate's (atomic, compound, parallel, final, history)"));
+                self.fault(
+                    t,
+                    Severity::Error,
+                    "not-object",
+                    &join(&path, "type"),
+                    format!("state type {other:?} is none of xstate's (atomic, compound, parallel, final, history)"),
+                );
                 if has_children {
                     StateKind::Compound
                 } else {
@@ -445,7 +483,9 @@ impl<'p, 'v> Lowerer<'p, 'v> {
         if let Some(children) = children.and_then(Value::props) {
             let base = join(&path, "states");
             for p in children {
-                if let Some(child) = self.add_state(&p.value, p.key.clone(), join(&base, &p.key), Some(sid), Some(p.key_loc), actors) {
+                if let Some(child) =
+                    self.add_state(&p.value, p.key.clone(), join(&base, &p.key), Some(sid), Some(p.key_loc), actors)
+                {
                     self.states[sid.index()].children.push(child);
                 }
             }
@@ -498,7 +538,13 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                     }
                 },
                 None => {
-                    self.fault(item, Severity::Error, "unknown-src", &join(&ipath, "src"), "an invoke with no `src`".into());
+                    self.fault(
+                        item,
+                        Severity::Error,
+                        "unknown-src",
+                        &join(&ipath, "src"),
+                        "an invoke with no `src`".into(),
+                    );
                     (String::new(), SlotKind::Unknown)
                 }
             };
@@ -543,7 +589,11 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                 }
             }
             None => {
-                self.not_lowered(def.unwrap_or(v), path, "this `fromPick` (its pick's `input` is not a literal `z.object({...})`)");
+                self.not_lowered(
+                    def.unwrap_or(v),
+                    path,
+                    "this `fromPick` (its pick's `input` is not a literal `z.object({...})`)",
+                );
                 return None;
             }
         }
@@ -575,9 +625,17 @@ impl<'p, 'v> Lowerer<'p, 'v> {
             ValueKind::Function(_) => return Some(Action::Named { name: "inline".into(), params: None }),
             ValueKind::Object { .. } => {
                 return match a.get("type").and_then(Value::as_str) {
-                    Some(name) => Some(Action::Named { name: name.to_string(), params: a.get("params").and_then(value_expr) }),
+                    Some(name) => {
+                        Some(Action::Named { name: name.to_string(), params: a.get("params").and_then(value_expr) })
+                    }
                     None => {
-                        self.fault(a, Severity::Error, "not-object", path, "an action object with no string `type`".into());
+                        self.fault(
+                            a,
+                            Severity::Error,
+                            "not-object",
+                            path,
+                            "an action object with no string `type`".into(),
+                        );
                         None
                     }
                 };
@@ -649,7 +707,13 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                 return match id {
                     Some(id) => Some(Guard::SentBy { id: id.to_string() }),
                     None => {
-                        self.fault(g, Severity::Error, "not-object", path, "a `jr2.sentBy` guard with no string `params.id`".into());
+                        self.fault(
+                            g,
+                            Severity::Error,
+                            "not-object",
+                            path,
+                            "a `jr2.sentBy` guard with no string `params.id`".into(),
+                        );
                         None
                     }
                 };
@@ -746,7 +810,8 @@ impl<'p, 'v> Lowerer<'p, 'v> {
         }
         if let Some(inv) = v.get("invoke") {
             // The invokes kept in the IR, in order; odd items were skipped there too.
-            let items: Vec<&Value> = one_or_many(inv, "").into_iter().map(|(_, x)| x).filter(|x| x.props().is_some()).collect();
+            let items: Vec<&Value> =
+                one_or_many(inv, "").into_iter().map(|(_, x)| x).filter(|x| x.props().is_some()).collect();
             for (i, item) in items.into_iter().enumerate() {
                 let Some(ipath) = self.states[sid.index()].invokes.get(i).map(|x| x.path.clone()) else { break };
                 if let Some(x) = item.get("onDone") {
@@ -767,7 +832,9 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                         match t.get("target") {
                             None => (Vec::new(), true),
                             Some(tv) => match &tv.kind {
-                                ValueKind::Array { items } => (items.iter().enumerate().map(|(i, x)| (x, join(&tp, i))).collect(), true),
+                                ValueKind::Array { items } => {
+                                    (items.iter().enumerate().map(|(i, x)| (x, join(&tp, i))).collect(), true)
+                                }
                                 ValueKind::Undefined => (Vec::new(), true),
                                 _ => (vec![(tv, tp)], true),
                             },
@@ -787,12 +854,25 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                     match targets.resolve(sid, target) {
                         Ok(s) => resolved.push(s),
                         Err(states) if states.len() > 1 => {
-                            let which: Vec<&str> = states.iter().map(|s| self.states[s.index()].path.as_str()).collect();
-                            self.fault(tv, Severity::Error, "ambiguous-target", &tp, format!("target \"{target}\" names more than one state ({})", which.join(", ")));
+                            let which: Vec<&str> =
+                                states.iter().map(|s| self.states[s.index()].path.as_str()).collect();
+                            self.fault(
+                                tv,
+                                Severity::Error,
+                                "ambiguous-target",
+                                &tp,
+                                format!("target \"{target}\" names more than one state ({})", which.join(", ")),
+                            );
                         }
                         Err(_) => {
                             let from = self.name_of(sid.index());
-                            self.fault(tv, Severity::Error, "unknown-target", &tp, format!("target \"{target}\" of \"{from}\" names no state"));
+                            self.fault(
+                                tv,
+                                Severity::Error,
+                                "unknown-target",
+                                &tp,
+                                format!("target \"{target}\" of \"{from}\" names no state"),
+                            );
                         }
                     }
                 }
@@ -803,7 +883,16 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                 } else {
                     (None, Vec::new(), false)
                 };
-                out.push(Transition { source: sid, trigger: trigger.clone(), targets: resolved, guard, actions, reenter, path: tpath, span: t.loc.span });
+                out.push(Transition {
+                    source: sid,
+                    trigger: trigger.clone(),
+                    targets: resolved,
+                    guard,
+                    actions,
+                    reenter,
+                    path: tpath,
+                    span: t.loc.span,
+                });
             }
         }
     }
@@ -833,7 +922,10 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                     let msg = if faults.is_empty() {
                         format!("the `input` of event \"{name}\" was not converted to JSON Schema")
                     } else {
-                        format!("the `input` of event \"{name}\" was not converted to JSON Schema ({} problems)", faults.len())
+                        format!(
+                            "the `input` of event \"{name}\" was not converted to JSON Schema ({} problems)",
+                            faults.len()
+                        )
                     };
                     self.fault(iv, Severity::Warning, "event-schema", &join(&path, "input"), msg);
                     None
@@ -940,7 +1032,16 @@ mod tests {
                         (
                             "idle",
                             obj(vec![
-                                ("entry", arr(vec![s("note"), xs("assign", vec![obj(vec![("round", func(Some(r("event.round")))), ("tag", s(name))])])])),
+                                (
+                                    "entry",
+                                    arr(vec![
+                                        s("note"),
+                                        xs(
+                                            "assign",
+                                            vec![obj(vec![("round", func(Some(r("event.round")))), ("tag", s(name))])],
+                                        ),
+                                    ]),
+                                ),
                                 (
                                     "on",
                                     obj(vec![(
@@ -949,23 +1050,66 @@ mod tests {
                                             ("target", s("busy")),
                                             (
                                                 "guard",
-                                                xs("and", vec![arr(vec![s("green"), xs("not", vec![obj(vec![("type", s("big")), ("params", obj(vec![("max", n(3.0))]))])])])]),
+                                                xs(
+                                                    "and",
+                                                    vec![arr(vec![
+                                                        s("green"),
+                                                        xs(
+                                                            "not",
+                                                            vec![obj(vec![
+                                                                ("type", s("big")),
+                                                                ("params", obj(vec![("max", n(3.0))])),
+                                                            ])],
+                                                        ),
+                                                    ])],
+                                                ),
                                             ),
-                                            ("actions", obj(vec![("type", s("note")), ("params", obj(vec![("at", func(Some(r("context.round"))))]))])),
+                                            (
+                                                "actions",
+                                                obj(vec![
+                                                    ("type", s("note")),
+                                                    ("params", obj(vec![("at", func(Some(r("context.round"))))])),
+                                                ]),
+                                            ),
                                         ]),
                                     )]),
                                 ),
-                                ("after", obj(vec![("1000", s("busy")), ("soon", obj(vec![("target", s(&format!("#{other}")))]))])),
+                                (
+                                    "after",
+                                    obj(vec![
+                                        ("1000", s("busy")),
+                                        ("soon", obj(vec![("target", s(&format!("#{other}")))])),
+                                    ]),
+                                ),
                             ]),
                         ),
                         (
                             "busy",
                             obj(vec![
-                                ("invoke", obj(vec![("src", s("tests")), ("onDone", s("idle")), ("onError", obj(vec![("target", s("#main.failed")), ("reenter", b(true))]))])),
-                                ("always", arr(vec![obj(vec![("guard", xs("or", vec![arr(vec![s("a"), func(None)])])), ("target", s("done"))])])),
+                                (
+                                    "invoke",
+                                    obj(vec![
+                                        ("src", s("tests")),
+                                        ("onDone", s("idle")),
+                                        ("onError", obj(vec![("target", s("#main.failed")), ("reenter", b(true))])),
+                                    ]),
+                                ),
+                                (
+                                    "always",
+                                    arr(vec![obj(vec![
+                                        ("guard", xs("or", vec![arr(vec![s("a"), func(None)])])),
+                                        ("target", s("done")),
+                                    ])]),
+                                ),
                             ]),
                         ),
-                        ("done", obj(vec![("type", s("final")), ("exit", kit("answer", vec![func(Some(lit(json!("ok"))))]))])),
+                        (
+                            "done",
+                            obj(vec![
+                                ("type", s("final")),
+                                ("exit", kit("answer", vec![func(Some(lit(json!("ok"))))])),
+                            ]),
+                        ),
                     ]),
                 ),
                 ("onDone", obj(vec![("actions", xs("raise", vec![obj(vec![("type", s("x"))])]))])),
@@ -1002,14 +1146,26 @@ mod tests {
             let states = props.iter_mut().find(|p| p.key == "states").unwrap();
             let ValueKind::Object { props: regions } = &mut states.value.kind else { unreachable!() };
             let ValueKind::Object { props: right } = &mut regions[1].value.kind else { unreachable!() };
-            let ValueKind::Object { props: rstates } = &mut right.iter_mut().find(|p| p.key == "states").unwrap().value.kind else { unreachable!() };
+            let ValueKind::Object { props: rstates } =
+                &mut right.iter_mut().find(|p| p.key == "states").unwrap().value.kind
+            else {
+                unreachable!()
+            };
             let ValueKind::Object { props: done } = &mut rstates[2].value.kind else { unreachable!() };
-            done.push(crate::machine::value::Prop { key: "id".into(), key_loc: Loc::default(), value: s("right-done") });
+            done.push(crate::machine::value::Prop {
+                key: "id".into(),
+                key_loc: Loc::default(),
+                value: s("right-done"),
+            });
         }
         let low = lower_machine(&v);
         // `#main.left.done` is the default id of left's `done`; `#right-done` its explicit id;
         // `#main.failed` the root's id and a child path.
-        assert!(low.faults.iter().all(|f| f.code != "unknown-target" && f.code != "ambiguous-target"), "{:#?}", low.faults);
+        assert!(
+            low.faults.iter().all(|f| f.code != "unknown-target" && f.code != "ambiguous-target"),
+            "{:#?}",
+            low.faults
+        );
         let m = low.machine.as_ref().unwrap();
         assert_eq!(m.states[0].kind, StateKind::Parallel);
         let reset_t = m.transitions.iter().find(|t| t.trigger == Trigger::Event("reset".into())).unwrap();
@@ -1028,11 +1184,30 @@ mod tests {
                 (
                     "states",
                     obj(vec![
-                        ("a", obj(vec![("invoke", obj(vec![("src", s("ghost"))])), ("on", obj(vec![("e", s("b")), ("f", s("missing")), ("g", n(4.0))]))])),
+                        (
+                            "a",
+                            obj(vec![
+                                ("invoke", obj(vec![("src", s("ghost"))])),
+                                ("on", obj(vec![("e", s("b")), ("f", s("missing")), ("g", n(4.0))])),
+                            ]),
+                        ),
                         ("b", s("not a state")),
-                        ("c", obj(vec![("states", obj(vec![("x", obj(vec![]))])), ("invoke", arr(vec![n(1.0), obj(vec![("src", func(None))])]))])),
+                        (
+                            "c",
+                            obj(vec![
+                                ("states", obj(vec![("x", obj(vec![]))])),
+                                ("invoke", arr(vec![n(1.0), obj(vec![("src", func(None))])])),
+                            ]),
+                        ),
                         ("d", unknown("a call of an unknown function")),
-                        ("e", obj(vec![("on", s("not an object")), ("entry", n(2.0)), ("invoke", obj(vec![("src", s("odd")), ("input", func(None))]))])),
+                        (
+                            "e",
+                            obj(vec![
+                                ("on", s("not an object")),
+                                ("entry", n(2.0)),
+                                ("invoke", obj(vec![("src", s("odd")), ("input", func(None))])),
+                            ]),
+                        ),
                     ]),
                 ),
             ]),
@@ -1041,7 +1216,17 @@ mod tests {
         let m = low.machine.as_ref().expect("lowering goes on");
         assert_eq!(m.states.iter().map(|s| s.key.as_str()).collect::<Vec<_>>(), ["", "a", "c", "x", "e"]);
         let codes: Vec<&str> = low.faults.iter().map(|f| f.code).collect();
-        for code in ["unknown-src", "not-object", "not-static", "unknown-target", "missing-initial", "unknown-initial", "inline-src", "unknown-actor", "not-lowered"] {
+        for code in [
+            "unknown-src",
+            "not-object",
+            "not-static",
+            "unknown-target",
+            "missing-initial",
+            "unknown-initial",
+            "inline-src",
+            "unknown-actor",
+            "not-lowered",
+        ] {
             assert!(codes.contains(&code), "{code} in {codes:?}");
         }
         insta::assert_json_snapshot!("faults_ir", lowered(&v));
@@ -1075,7 +1260,16 @@ mod tests {
                         "posting",
                         obj(vec![(
                             "invoke",
-                            obj(vec![("src", s("note")), ("input", kit("fromPick", vec![post, func(Some(eobj(vec![("ticket", r("context.ticket"))])))]))]),
+                            obj(vec![
+                                ("src", s("note")),
+                                (
+                                    "input",
+                                    kit(
+                                        "fromPick",
+                                        vec![post, func(Some(eobj(vec![("ticket", r("context.ticket"))])))],
+                                    ),
+                                ),
+                            ]),
                         )]),
                     )]),
                 ),

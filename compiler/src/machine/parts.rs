@@ -176,7 +176,12 @@ pub fn parts_of(root: &Value) -> CarriedParts {
                         }
                     }
                     if let Some(mcp) = mcp {
-                        out.mcp_agents.push(McpAgent { slot: name.into(), path: path.to_vec(), workspace: workspace.clone(), mcp });
+                        out.mcp_agents.push(McpAgent {
+                            slot: name.into(),
+                            path: path.to_vec(),
+                            workspace: workspace.clone(),
+                            mcp,
+                        });
                     }
                     out.agents.push(CarriedAgent { slot: name.into(), path: path.to_vec(), definition: def });
                 }
@@ -205,8 +210,10 @@ pub fn parts_of(root: &Value) -> CarriedParts {
     });
     out.models = models.into_iter().collect();
     if harness {
-        out.instance_harness =
-            Some(InstanceHarness { models: harness_models.into_iter().collect(), servers: harness_servers.into_iter().collect() });
+        out.instance_harness = Some(InstanceHarness {
+            models: harness_models.into_iter().collect(),
+            servers: harness_servers.into_iter().collect(),
+        });
     }
     out
 }
@@ -422,9 +429,7 @@ pub fn carried_effect(name: &str, path: &[String], actor: &Value) -> J {
         }
     }
     let mut open: Vec<&str> = Vec::new();
-    let base = |kind: &str, placement: &str| {
-        json!({ "name": name, "path": path, "route": path, "kind": kind, "placement": placement })
-    };
+    let base = |kind: &str, placement: &str| json!({ "name": name, "path": path, "route": path, "kind": kind, "placement": placement });
     let mut e = match kit_name(actor).unwrap_or_default() {
         "worktree" => {
             let mut e = base("command", "harness");
@@ -466,7 +471,8 @@ pub fn carried_effect(name: &str, path: &[String], actor: &Value) -> J {
             e
         }
         "http" => {
-            let file = opt(actor, 0, "file").is_some_and(|f| !matches!(f.kind, ValueKind::Undefined | ValueKind::Bool { value: false }));
+            let file = opt(actor, 0, "file")
+                .is_some_and(|f| !matches!(f.kind, ValueKind::Undefined | ValueKind::Bool { value: false }));
             let mut e = base("http", if file { "sandbox" } else { "instance" });
             e["method"] = json!(opt(actor, 0, "method").and_then(Value::as_str).unwrap_or("GET"));
             match opt(actor, 0, "url").and_then(Value::as_str) {
@@ -606,7 +612,12 @@ pub fn declaration_of(v: &Value) -> Result<Declaration, String> {
         return Err(format!("the Open body's declaration is {}, not an object", crate::machine::lower::describe(v)));
     }
     let names = |o: Option<&Value>, k: &str| -> Vec<String> {
-        o.and_then(|o| o.get(k)).and_then(Value::as_array).unwrap_or(&[]).iter().filter_map(|x| x.as_str().map(str::to_string)).collect()
+        o.and_then(|o| o.get(k))
+            .and_then(Value::as_array)
+            .unwrap_or(&[])
+            .iter()
+            .filter_map(|x| x.as_str().map(str::to_string))
+            .collect()
     };
     let lends = v.get("lends");
     let allows = v.get("allows");
@@ -617,7 +628,11 @@ pub fn declaration_of(v: &Value) -> Result<Declaration, String> {
             "none" => WorkspaceAccess::None,
             "read" => WorkspaceAccess::Read,
             "write" => WorkspaceAccess::Write,
-            other => return Err(format!("`allows.workspace` holds {other:?}; a Workspace access is \"none\", \"read\" or \"write\"")),
+            other => {
+                return Err(format!(
+                    "`allows.workspace` holds {other:?}; a Workspace access is \"none\", \"read\" or \"write\""
+                ))
+            }
         });
     }
     let num = |k: &str| ceilings.and_then(|c| c.get(k)).and_then(Value::to_json).and_then(|j| j.as_u64());
@@ -657,12 +672,19 @@ pub fn lend_manifest(machine_value: &Value, slot: &str) -> Result<LendManifest, 
     let parts = machine_parts(machine_value).map_err(|f| f.message)?;
     let Some(actor) = parts.actor(slot) else {
         let names: Vec<&str> = parts.setup_entries("actors").into_iter().map(|(n, _)| n).collect();
-        return Err(format!("no actor \"{slot}\" in the Machine's setup (actors: {})", if names.is_empty() { "none".into() } else { names.join(", ") }));
+        return Err(format!(
+            "no actor \"{slot}\" in the Machine's setup (actors: {})",
+            if names.is_empty() { "none".into() } else { names.join(", ") }
+        ));
     };
     if classify_actor(actor) != ActorClass::Open {
-        return Err(format!("actor \"{slot}\" is {}, not an Open body (`open({{ lends, allows, ceilings }}, ...)`)", crate::machine::lower::describe(actor)));
+        return Err(format!(
+            "actor \"{slot}\" is {}, not an Open body (`open({{ lends, allows, ceilings }}, ...)`)",
+            crate::machine::lower::describe(actor)
+        ));
     }
-    let declaration = declaration_of(arg(actor, 0).ok_or_else(|| format!("`open()` of slot \"{slot}\" has no declaration"))?)?;
+    let declaration =
+        declaration_of(arg(actor, 0).ok_or_else(|| format!("`open()` of slot \"{slot}\" has no declaration"))?)?;
     let mut lent = Lent::default();
     let l = &declaration.lends;
     for name in &l.agents {
@@ -671,7 +693,11 @@ pub fn lend_manifest(machine_value: &Value, slot: &str) -> Result<LendManifest, 
             let s = |k: &str| def.get(k).and_then(J::as_str).map(str::to_string);
             lent.agents.insert(
                 name.clone(),
-                crate::chart::lends::AgentDef { model: s("model"), instructions: s("instructions"), workspace: s("workspace") },
+                crate::chart::lends::AgentDef {
+                    model: s("model"),
+                    instructions: s("instructions"),
+                    workspace: s("workspace"),
+                },
             );
         }
     }
@@ -685,7 +711,8 @@ pub fn lend_manifest(machine_value: &Value, slot: &str) -> Result<LendManifest, 
             lent.machines.insert(name.clone(), json!({}));
         }
     }
-    let keys = |field: &str| -> Vec<String> { parts.setup_entries(field).into_iter().map(|(n, _)| n.to_string()).collect() };
+    let keys =
+        |field: &str| -> Vec<String> { parts.setup_entries(field).into_iter().map(|(n, _)| n.to_string()).collect() };
     let (guards, actions, delays) = (keys("guards"), keys("actions"), keys("delays"));
     lent.guards = l.guards.iter().filter(|g| guards.contains(g)).cloned().collect();
     lent.actions = l.actions.iter().filter(|g| actions.contains(g)).cloned().collect();
@@ -734,7 +761,19 @@ mod tests {
                 "lends",
                 obj(vec![
                     ("agents", arr(vec![s("writer")])),
-                    ("effects", arr(vec![s("tests"), s("check"), s("cut"), s("post"), s("publish"), s("review"), s("lookup"), s("later")])),
+                    (
+                        "effects",
+                        arr(vec![
+                            s("tests"),
+                            s("check"),
+                            s("cut"),
+                            s("post"),
+                            s("publish"),
+                            s("review"),
+                            s("lookup"),
+                            s("later"),
+                        ]),
+                    ),
                     ("machines", arr(vec![s("subtask")])),
                     ("guards", arr(vec![s("green")])),
                     ("actions", arr(vec![s("note")])),
@@ -743,10 +782,32 @@ mod tests {
                     ("fail", b(true)),
                 ]),
             ),
-            ("allows", obj(vec![("models", arr(vec![s("anthropic/claude-haiku-5-5")])), ("workspace", arr(vec![s("none"), s("read"), s("write")]))])),
-            ("ceilings", obj(vec![("turns", n(12.0)), ("wallClock", s("30m")), ("transitions", n(500.0)), ("fanOut", n(2.0)), ("size", n(65536.0))])),
+            (
+                "allows",
+                obj(vec![
+                    ("models", arr(vec![s("anthropic/claude-haiku-5-5")])),
+                    ("workspace", arr(vec![s("none"), s("read"), s("write")])),
+                ]),
+            ),
+            (
+                "ceilings",
+                obj(vec![
+                    ("turns", n(12.0)),
+                    ("wallClock", s("30m")),
+                    ("transitions", n(500.0)),
+                    ("fanOut", n(2.0)),
+                    ("size", n(65536.0)),
+                ]),
+            ),
         ]);
-        let subtask = machine(obj(vec![]), obj(vec![("id", s("subtask")), ("initial", s("a")), ("states", obj(vec![("a", obj(vec![("type", s("final"))]))]))]));
+        let subtask = machine(
+            obj(vec![]),
+            obj(vec![
+                ("id", s("subtask")),
+                ("initial", s("a")),
+                ("states", obj(vec![("a", obj(vec![("type", s("final"))]))])),
+            ]),
+        );
         let body = machine(
             obj(vec![
                 (
@@ -760,12 +821,24 @@ mod tests {
                                     ("model", s("anthropic/claude-haiku-5-5")),
                                     ("instructions", s("You write.")),
                                     ("workspace", s("none")),
-                                    ("mcp", arr(vec![obj(vec![("server", s("tickets")), ("tools", arr(vec![s("get")]))])])),
+                                    (
+                                        "mcp",
+                                        arr(vec![obj(vec![("server", s("tickets")), ("tools", arr(vec![s("get")]))])]),
+                                    ),
                                 ])],
                             ),
                         ),
                         ("tests", kit("command", vec![arr(vec![s("npm"), s("test")])])),
-                        ("check", kit("command", vec![arr(vec![s("node"), s("--test"), kit("arg", vec![s("file")])]), obj(vec![("secrets", arr(vec![s("npm")]))])])),
+                        (
+                            "check",
+                            kit(
+                                "command",
+                                vec![
+                                    arr(vec![s("node"), s("--test"), kit("arg", vec![s("file")])]),
+                                    obj(vec![("secrets", arr(vec![s("npm")]))]),
+                                ],
+                            ),
+                        ),
                         ("cut", kit("worktree", vec![obj(vec![("expect", s("new"))])])),
                         (
                             "post",
@@ -783,7 +856,19 @@ mod tests {
                         ("review", kit("dispatch", vec![s("review"), obj(vec![])])),
                         ("lookup", kit("mcp", vec![obj(vec![("server", s("tickets")), ("tool", s("get"))])])),
                         ("subtask", subtask),
-                        ("plan", kit("open", vec![decl, obj(vec![("input", zod("object", vec![obj(vec![("topic", zod("string", vec![]))])]))])])),
+                        (
+                            "plan",
+                            kit(
+                                "open",
+                                vec![
+                                    decl,
+                                    obj(vec![(
+                                        "input",
+                                        zod("object", vec![obj(vec![("topic", zod("string", vec![]))])]),
+                                    )]),
+                                ],
+                            ),
+                        ),
                         ("fail", kit("fail", vec![])),
                     ]),
                 ),
@@ -797,7 +882,17 @@ mod tests {
                 (
                     "states",
                     obj(vec![
-                        ("planning", obj(vec![("invoke", obj(vec![("src", s("plan")), ("input", func(Some(eobj(vec![("topic", r("context.topic"))])))), ("onDone", s("done"))]))])),
+                        (
+                            "planning",
+                            obj(vec![(
+                                "invoke",
+                                obj(vec![
+                                    ("src", s("plan")),
+                                    ("input", func(Some(eobj(vec![("topic", r("context.topic"))])))),
+                                    ("onDone", s("done")),
+                                ]),
+                            )]),
+                        ),
                         ("done", obj(vec![("type", s("final"))])),
                         ("failed", obj(vec![("invoke", obj(vec![("src", s("fail"))]))])),
                     ]),

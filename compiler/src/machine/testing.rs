@@ -113,7 +113,10 @@ pub fn eobj(fields: Vec<(&str, Expr)>) -> Expr {
 /// `` `${context.workspace.repos.app}/fix` ``: `fixTree(context)` inlined.
 pub fn fix_tree() -> Expr {
     Expr::Template(vec![
-        TemplatePart::Ref(Reference { root: Root::Context, path: vec!["workspace".into(), "repos".into(), "app".into()] }),
+        TemplatePart::Ref(Reference {
+            root: Root::Context,
+            path: vec!["workspace".into(), "repos".into(), "app".into()],
+        }),
         TemplatePart::Text("/fix".into()),
     ])
 }
@@ -127,7 +130,14 @@ fn fail_state(reason: &str) -> Value {
 /// `defineEvent({ name, description, input: z.object({ k: z.string() }) })`.
 pub fn event(name: &str, description: &str, keys: &[&str]) -> Value {
     let fields = keys.iter().map(|k| (*k, zod("string", vec![]))).collect();
-    kit("defineEvent", vec![obj(vec![("name", s(name)), ("description", s(description)), ("input", zod("object", vec![obj(fields)]))])])
+    kit(
+        "defineEvent",
+        vec![obj(vec![
+            ("name", s(name)),
+            ("description", s(description)),
+            ("input", zod("object", vec![obj(fields)])),
+        ])],
+    )
 }
 
 /// The `fix-tests` example of `paramsOf` (seed 001/002, @jr2/orchestrator 0.7.0).
@@ -171,10 +181,19 @@ pub fn fix_tests() -> Value {
                             "invoke",
                             obj(vec![
                                 ("src", s("cut")),
-                                ("input", func(Some(eobj(vec![("path", fix_tree()), ("branch", lit(serde_json::json!("fix-tests")))])))),
+                                (
+                                    "input",
+                                    func(Some(eobj(vec![
+                                        ("path", fix_tree()),
+                                        ("branch", lit(serde_json::json!("fix-tests"))),
+                                    ]))),
+                                ),
                                 (
                                     "onDone",
-                                    arr(vec![obj(vec![("guard", func(None)), ("target", s("coding"))]), obj(vec![("target", s("notCut"))])]),
+                                    arr(vec![
+                                        obj(vec![("guard", func(None)), ("target", s("coding"))]),
+                                        obj(vec![("target", s("notCut"))]),
+                                    ]),
                                 ),
                             ]),
                         )]),
@@ -245,7 +264,10 @@ pub fn fix_tests() -> Value {
             ),
         ]),
     );
-    kit("workspace", vec![body, obj(vec![("repos", obj(vec![("app", obj(vec![("url", s("https://github.com/you/app.git"))]))]))])])
+    kit(
+        "workspace",
+        vec![body, obj(vec![("repos", obj(vec![("app", obj(vec![("url", s("https://github.com/you/app.git"))]))]))])],
+    )
 }
 
 /// The `notes` example of `sentBy` (seed 002): a Gate by invoke id, `sentBy` routing.
@@ -284,7 +306,10 @@ pub fn notes() -> Value {
                             (
                                 "invoke",
                                 arr(vec![
-                                    obj(vec![("src", s("writer")), ("input", obj(vec![("prompt", s("Draft the release notes."))]))]),
+                                    obj(vec![
+                                        ("src", s("writer")),
+                                        ("input", obj(vec![("prompt", s("Draft the release notes."))])),
+                                    ]),
                                     obj(vec![("src", s("gate")), ("id", s("editor"))]),
                                 ]),
                             ),
@@ -300,7 +325,13 @@ pub fn notes() -> Value {
                             ),
                         ]),
                     ),
-                    ("review", obj(vec![("invoke", obj(vec![("src", s("gate"))])), ("on", obj(vec![("done", s("published"))]))])),
+                    (
+                        "review",
+                        obj(vec![
+                            ("invoke", obj(vec![("src", s("gate"))])),
+                            ("on", obj(vec![("done", s("published"))])),
+                        ]),
+                    ),
                     ("published", obj(vec![("type", s("final"))])),
                     ("failed", fail_state("the Agent's Turn could not go on")),
                 ]),

@@ -500,7 +500,8 @@ impl<'a> Parser<'a> {
             return;
         }
         let opened = self.position(open);
-        let message = format!("missing `{}` to close the {} opened at {opened}", closer as char, container_name(closer));
+        let message =
+            format!("missing `{}` to close the {} opened at {opened}", closer as char, container_name(closer));
         self.syntax(span(self.last_end, self.last_end), message);
     }
 
@@ -1338,7 +1339,8 @@ mod tests {
             assert_eq!(lines.position(text.as_bytes(), offset), (p.line as usize, p.column as usize));
         }
         let parsed = parse(&text);
-        let message = "missing `]}]` at the end of the file; the innermost unclosed array was opened at line 2, column 611";
+        let message =
+            "missing `]}]` at the end of the file; the innermost unclosed array was opened at line 2, column 611";
         assert_eq!(parsed.errors[0].message, message);
     }
 
@@ -1365,7 +1367,10 @@ mod tests {
         let keys: Vec<_> = parsed.value.entries().map(|m| m.key.as_str()).collect();
         assert_eq!(keys, ["b", "a"]);
         // The large-object path of `entries` agrees with the small one.
-        let text = format!("{{{}, \"k3\": true}}", (0..40).map(|i| format!("\"k{}\": {i}", i % 10)).collect::<Vec<_>>().join(", "));
+        let text = format!(
+            "{{{}, \"k3\": true}}",
+            (0..40).map(|i| format!("\"k{}\": {i}", i % 10)).collect::<Vec<_>>().join(", ")
+        );
         let parsed = parse(&text);
         let keys: Vec<_> = parsed.value.entries().map(|m| m.key.as_str()).collect();
         let mut expected: Vec<String> = (0..10).filter(|&i| i != 3).map(|i| format!("k{i}")).collect();
@@ -1503,7 +1508,9 @@ mod tests {
         if !slow() {
             return; // slow: set JR2_SLOW to run
         }
-        for unit in ["{\"a\":1]", "[{\"a\": [\"b\": 1}", "\"", "\"a\": \"b\": ", "@", "[1 2 ", "}", "/*", "\\u", "\"\\ud800"] {
+        for unit in
+            ["{\"a\":1]", "[{\"a\": [\"b\": 1}", "\"", "\"a\": \"b\": ", "@", "[1 2 ", "}", "/*", "\\u", "\"\\ud800"]
+        {
             let text = unit.repeat((10 << 20) / unit.len());
             let start = std::time::Instant::now();
             let parsed = parse(&text);

@@ -104,7 +104,12 @@ fn run_fixture(path: &Path) -> Result<String, String> {
     for d in &admission.diagnostics {
         let start = index.position(&clean, d.span.start);
         let end = index.position(&clean, d.span.end);
-        got.push(Expect { line: start.line, column: start.column, severity: d.severity.as_str().into(), code: d.code.into() });
+        got.push(Expect {
+            line: start.line,
+            column: start.column,
+            severity: d.severity.as_str().into(),
+            code: d.code.into(),
+        });
         writeln!(
             snapshot,
             "{}:{}-{}:{} {}[{}] rule {}: {}",
@@ -160,7 +165,8 @@ fn door_fixtures() {
     let mut failures = Vec::new();
     let (mut admitted, mut grammar_refused) = (0, 0);
     for path in files {
-        let name = path.strip_prefix(fixtures_root()).unwrap().with_extension("").to_string_lossy().replace(['/', '\\'], "__");
+        let name =
+            path.strip_prefix(fixtures_root()).unwrap().with_extension("").to_string_lossy().replace(['/', '\\'], "__");
         match run_fixture(&path) {
             Ok(snapshot) => {
                 admitted += usize::from(snapshot.ends_with("admitted\n"));

@@ -34,9 +34,30 @@ fn manifest() -> LendManifest {
 
 /// Pieces that make structurally interesting mutations.
 const PIECES: &[&str] = &[
-    "{", "}", "[", "]", ",", ":", "\"", "\"states\"", "\"initial\"", "\"type\": \"parallel\"", "\"type\": \"final\"",
-    "\"src\": \"writer\"", "\"src\": \"gate\"", "{{context.", "{ \"$ref\": \"input.topic\" }", "\"#", "null", "1e999",
-    "\\u", "\u{1F600}", "\"jr2.sentBy\"", "\"onDone\": \"a\"", "\"invoke\": [", "\"agents\": {",
+    "{",
+    "}",
+    "[",
+    "]",
+    ",",
+    ":",
+    "\"",
+    "\"states\"",
+    "\"initial\"",
+    "\"type\": \"parallel\"",
+    "\"type\": \"final\"",
+    "\"src\": \"writer\"",
+    "\"src\": \"gate\"",
+    "{{context.",
+    "{ \"$ref\": \"input.topic\" }",
+    "\"#",
+    "null",
+    "1e999",
+    "\\u",
+    "\u{1F600}",
+    "\"jr2.sentBy\"",
+    "\"onDone\": \"a\"",
+    "\"invoke\": [",
+    "\"agents\": {",
 ];
 
 #[derive(Debug, Clone)]

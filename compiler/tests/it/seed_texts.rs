@@ -52,7 +52,9 @@ const SEED_TEXTS: &[&[&str]] = &[
 fn snapshot_lines() -> Vec<String> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut out = Vec::new();
-    for dir in [root.join("../snapshots/door"), root.join("src/rules/chart/snapshots"), root.join("src/chart/snapshots")] {
+    for dir in
+        [root.join("../snapshots/door"), root.join("src/rules/chart/snapshots"), root.join("src/chart/snapshots")]
+    {
         let Ok(entries) = std::fs::read_dir(&dir) else { continue };
         for e in entries.flatten() {
             if e.path().extension().is_some_and(|x| x == "snap") {

@@ -32,7 +32,8 @@ pub fn check(cx: &Ctx, sink: &mut Sink) {
         );
         for s in states {
             let st = cx.machine.state(*s);
-            d.secondary.push(crate::diagnostics::Label { span: st.key_span.unwrap_or(st.span), message: "this state".into() });
+            d.secondary
+                .push(crate::diagnostics::Label { span: st.key_span.unwrap_or(st.span), message: "this state".into() });
         }
         d.help = Some("give each state its own `id`".into());
     }

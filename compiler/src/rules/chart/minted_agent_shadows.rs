@@ -34,7 +34,10 @@ pub fn check(cx: &Ctx, sink: &mut Sink) {
                 &MINTED_AGENT_SHADOWS,
                 m.key_span,
                 &join("agents", slot),
-                format!("\"{slot}\" is a name the Open body lends or the kit uses, so a minted Agent cannot take it; {}", cx.lent_text()),
+                format!(
+                    "\"{slot}\" is a name the Open body lends or the kit uses, so a minted Agent cannot take it; {}",
+                    cx.lent_text()
+                ),
             );
         }
     }

@@ -39,7 +39,10 @@ pub fn check(cx: &Ctx, sink: &mut Sink) {
         if let (Some(first), Some(open)) = (children.first(), json.as_object().map(|_| json.span.start + 1)) {
             d.fix = Some(Fix {
                 message: format!("start at \"{first}\""),
-                edits: vec![Edit { span: crate::Span::empty_at(open), replacement: format!(" \"initial\": \"{first}\",") }],
+                edits: vec![Edit {
+                    span: crate::Span::empty_at(open),
+                    replacement: format!(" \"initial\": \"{first}\","),
+                }],
             });
         }
     }

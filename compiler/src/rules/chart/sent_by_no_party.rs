@@ -74,7 +74,11 @@ pub fn check(cx: &Ctx, sink: &mut Sink) {
             &SENT_BY_NO_PARTY,
             id.span,
             &path,
-            format!("sentBy \"{text}\" names no party of this Chart (Agent slots: {}; Gate invoke ids: {})", names(&agents), names(&gates)),
+            format!(
+                "sentBy \"{text}\" names no party of this Chart (Agent slots: {}; Gate invoke ids: {})",
+                names(&agents),
+                names(&gates)
+            ),
         );
     }
 }

@@ -22,7 +22,15 @@ declare_rule! {
 pub fn check(chart: &Json, size: usize, manifest: Option<&LendManifest>, sink: &mut Sink) {
     let Some(limit) = manifest.and_then(|m| m.declaration.ceilings.size) else { return };
     if size as u64 > limit {
-        let span = crate::Span::new(chart.span.start, chart.span.start.min(chart.span.end).saturating_add(1).min(chart.span.end));
-        sink.line(&CHART_TOO_LARGE, span, "", format!("the Chart is {size} bytes; the Open body's size ceiling is {limit} bytes"));
+        let span = crate::Span::new(
+            chart.span.start,
+            chart.span.start.min(chart.span.end).saturating_add(1).min(chart.span.end),
+        );
+        sink.line(
+            &CHART_TOO_LARGE,
+            span,
+            "",
+            format!("the Chart is {size} bytes; the Open body's size ceiling is {limit} bytes"),
+        );
     }
 }

@@ -25,6 +25,11 @@ pub fn check(cx: &Ctx, sink: &mut Sink) {
     let count = cx.machine.states.len() - 1;
     if count > MAX_STATES {
         let span = cx.chart.get("states").map_or(cx.chart.span, |s| s.span);
-        sink.line(&TOO_MANY_STATES, span, "", format!("the Chart has {count} states; a Chart has at most {MAX_STATES}"));
+        sink.line(
+            &TOO_MANY_STATES,
+            span,
+            "",
+            format!("the Chart has {count} states; a Chart has at most {MAX_STATES}"),
+        );
     }
 }

@@ -1,6 +1,6 @@
 use crate::chart::door::{Ctx, Sink};
-use crate::chart::{join, names};
 use crate::chart::lends::LendManifest;
+use crate::chart::{join, names};
 use crate::declare_rule;
 
 declare_rule! {
@@ -40,10 +40,7 @@ pub fn duration_ms(text: &str) -> Option<u64> {
 }
 
 pub fn check(cx: &Ctx, sink: &mut Sink) {
-    let lent: Vec<&String> = cx
-        .manifest
-        .map(LendManifest::lent_delays)
-        .unwrap_or_default();
+    let lent: Vec<&String> = cx.manifest.map(LendManifest::lent_delays).unwrap_or_default();
     for id in cx.machine.ids() {
         let Some(after) = cx.state_json(id).get("after") else { continue };
         for m in after.entries() {
@@ -57,7 +54,11 @@ pub fn check(cx: &Ctx, sink: &mut Sink) {
                 &UNKNOWN_DELAY,
                 m.key_span,
                 &join(&join(&cx.machine.state(id).path, "after"), &m.key),
-                format!("\"{}\" is not a lent delay or a duration like \"30s\", \"5m\" or \"500ms\"; lent delays: {}", m.key, names(&lent)),
+                format!(
+                    "\"{}\" is not a lent delay or a duration like \"30s\", \"5m\" or \"500ms\"; lent delays: {}",
+                    m.key,
+                    names(&lent)
+                ),
             );
         }
     }

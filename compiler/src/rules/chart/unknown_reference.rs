@@ -53,12 +53,11 @@ fn walk<'a>(path: &mut String, v: &'a Json, f: &mut dyn FnMut(&str, &'a Json, &s
         path.truncate(len);
     };
     match &v.kind {
-        JsonKind::String(s)
-            if s.contains("{{") => {
-                for (_, inner) in placeholders(s) {
-                    f(path, v, inner);
-                }
+        JsonKind::String(s) if s.contains("{{") => {
+            for (_, inner) in placeholders(s) {
+                f(path, v, inner);
             }
+        }
         JsonKind::Array(items) => {
             for (i, item) in items.iter().enumerate() {
                 down(path, &i, item);

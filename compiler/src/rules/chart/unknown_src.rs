@@ -41,7 +41,9 @@ pub fn check(cx: &Ctx, sink: &mut Sink) {
                 inv.src,
                 cx.lent_text()
             ),
-            SrcClass::Unknown => format!("\"{}\" is not a lent actor or an Agent of this Chart; {}", inv.src, cx.lent_text()),
+            SrcClass::Unknown => {
+                format!("\"{}\" is not a lent actor or an Agent of this Chart; {}", inv.src, cx.lent_text())
+            }
             _ => continue,
         };
         sink.line(&UNKNOWN_SRC, src_json.span, &path, text);
