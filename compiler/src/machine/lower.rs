@@ -47,7 +47,7 @@ pub struct Fault {
     pub loc: Loc,
     pub severity: Severity,
     /// A stable kebab-case code: `not-machine`, `not-object`, `not-static`, `not-lowered`,
-    /// `unknown-src`, `inline-src`, `unknown-actor`, `unknown-target`, `ambiguous-target`,
+    /// `unknown-invoke-src`, `inline-src`, `unknown-actor`, `unknown-target`, `ambiguous-target`,
     /// `missing-initial`, `unknown-initial`, `unsupported`, `event-schema`.
     pub code: &'static str,
     pub message: String,
@@ -513,7 +513,7 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                                 self.fault(
                                     sv,
                                     Severity::Error,
-                                    "unknown-src",
+                                    "unknown-invoke-src",
                                     &join(&ipath, "src"),
                                     format!(
                                         "invoke src \"{name}\" names no actor of the setup (actors: {}; kit: gate)",
@@ -541,7 +541,7 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                     self.fault(
                         item,
                         Severity::Error,
-                        "unknown-src",
+                        "unknown-invoke-src",
                         &join(&ipath, "src"),
                         "an invoke with no `src`".into(),
                     );
@@ -1217,7 +1217,7 @@ mod tests {
         assert_eq!(m.states.iter().map(|s| s.key.as_str()).collect::<Vec<_>>(), ["", "a", "c", "x", "e"]);
         let codes: Vec<&str> = low.faults.iter().map(|f| f.code).collect();
         for code in [
-            "unknown-src",
+            "unknown-invoke-src",
             "not-object",
             "not-static",
             "unknown-target",
