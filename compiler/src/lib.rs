@@ -4,6 +4,7 @@
 //! See `ARCHITECTURE.md` at the repository root for the pipeline and the layer invariants.
 
 pub mod chart;
+pub mod compat;
 pub mod diagnostics;
 pub mod ir;
 pub mod machine;
