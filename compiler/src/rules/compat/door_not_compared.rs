@@ -1,0 +1,81 @@
+use crate::compat::{Finding, Kind, Side};
+use crate::declare_rule;
+use crate::diagnostics::Diagnostic;
+
+declare_rule! {
+    /// Warns that part of a dispatch slot's schema, or of its callee's door, is not compared: it uses a keyword outside the compared subset.
+    ///
+    /// ## What it checks
+    /// Door compatibility (ADR-0071) compares within the JSON Schema subset a Chart event's payload
+    /// may use: `type`, `properties`, `required`, `additionalProperties`, `items` (one schema),
+    /// `enum`, `const`, the annotations and the bounds. A schema node that uses anything else
+    /// (`oneOf`, `anyOf`, `allOf`, `$ref`, `$defs`, `pattern`, a list-form `items`, …) is not
+    /// compared, on either side, and neither is anything below it: outside the subset a
+    /// comparison would be a guess, and jr2 does not guess. The rest of the pair is compared.
+    ///
+    /// ## Why
+    /// A warning, not a refusal: the schema is valid, and the door still checks every input at run
+    /// time. But jr2 cannot promise the pair matches, so it says which part it did not look at.
+    /// The publish door, with no warnings channel, drops it.
+    ///
+    /// ## Example
+    /// A door `{ "type": "object", "properties": { "target": { "oneOf": [{ "type": "string" },
+    /// { "type": "number" }] } } }` warns: `properties.target.oneOf: "oneOf" is outside the JSON
+    /// Schema subset jr2 compares (type, properties, required, …)`.
+    ///
+    /// ## Use instead
+    /// The subset's words: a `type` list (`["string", "number"]`) for a `oneOf` of types, an `enum`
+    /// for a `oneOf` of constants, the schema inlined for a `$ref`.
+    pub static DOOR_NOT_COMPARED = { code: "door-not-compared", rule: None, severity: Warning };
+}
+
+/// The keywords of one side outside the subset, as warnings in that side's file.
+pub fn check(findings: &[Finding], side: Side) -> Vec<Diagnostic> {
+    findings
+        .iter()
+        .filter(|f| f.kind == Kind::NotCompared && f.side == side)
+        .map(|f| {
+            let (mine, other) = match side {
+                Side::Slot => ("slot's", "door's"),
+                Side::Door => ("door's", "slot's"),
+            };
+            DOOR_NOT_COMPARED.at(f.span, f.line()).with_path(&f.path).with_note(format!(
+                "this part of the {mine} schema is not compared with the {other}, nor anything below it"
+            ))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compat::compare;
+    use crate::syntax::json::parse;
+
+    #[test]
+    fn one_of_in_the_door_is_a_warning_in_the_door_and_no_mismatch() {
+        let slot = r#"{ "type": "object", "properties": { "target": { "type": "boolean" } }, "required": ["target"] }"#;
+        let door = r#"{ "type": "object", "properties": { "target": { "oneOf": [{ "type": "string" }] } }, "required": ["target"] }"#;
+        let findings = compare(&parse(slot).value, &parse(door).value);
+        let d = check(&findings, Side::Door);
+        assert_eq!(d.len(), 1);
+        assert_eq!(d[0].severity, crate::Severity::Warning);
+        assert_eq!(&door[d[0].span.range()], "\"oneOf\"");
+        assert!(d[0].message.starts_with(
+            "properties.target.oneOf: \"oneOf\" is outside the JSON Schema subset jr2 compares (type, properties, required,"
+        ));
+        assert!(check(&findings, Side::Slot).is_empty());
+        assert!(findings.iter().all(|f| f.kind == Kind::NotCompared), "{findings:#?}");
+    }
+
+    #[test]
+    fn a_list_form_items_is_not_compared() {
+        let slot = r#"{ "type": "array", "items": [{ "type": "string" }] }"#;
+        let door = r#"{ "type": "array", "items": { "type": "number" } }"#;
+        let findings = compare(&parse(slot).value, &parse(door).value);
+        let d = check(&findings, Side::Slot);
+        assert_eq!(d.len(), 1);
+        assert!(d[0].message.starts_with("items: a list-form \"items\" is outside the JSON Schema subset"));
+        assert_eq!(findings.len(), 1);
+    }
+}
