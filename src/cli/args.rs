@@ -42,6 +42,8 @@ pub enum SchemaCommand {
     Chart(LendsArg),
     /// Prints the Chart briefing text.
     Briefing(LendsArg),
+    /// Checks a dispatch slot's input schema against a callee's door (ADR-0071's compatibility).
+    Compat(CompatArgs),
 }
 
 /// Output options shared by the checking commands.
@@ -78,6 +80,18 @@ pub struct ChartCheckArgs {
     /// The lend manifest of the Open body.
     #[arg(long, value_name = "LENDS.json")]
     pub lends: PathBuf,
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct CompatArgs {
+    /// The dispatch slot's `input` JSON Schema: what is sent.
+    #[arg(long, value_name = "SLOT.json")]
+    pub slot: PathBuf,
+    /// The callee's door, its input JSON Schema: what it takes.
+    #[arg(long, value_name = "DOOR.json")]
+    pub door: PathBuf,
     #[command(flatten)]
     pub output: OutputArgs,
 }

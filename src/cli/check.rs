@@ -72,7 +72,7 @@ fn check_all(texts: Vec<(String, String)>, manifest: Option<&LendManifest>) -> V
 }
 
 /// Prints the reports in the chosen format and picks the exit code.
-fn finish(checked: Vec<(FileReport, bool)>, output: &OutputArgs) -> Exit {
+pub(super) fn finish(checked: Vec<(FileReport, bool)>, output: &OutputArgs) -> Exit {
     let crashed = checked.iter().any(|(_, ok)| !ok);
     let reports: Vec<FileReport> = checked.into_iter().map(|(r, _)| r).collect();
     let format = match output.format {

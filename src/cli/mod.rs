@@ -2,6 +2,7 @@
 
 pub mod args;
 mod check;
+mod compat;
 mod input;
 mod other;
 
@@ -47,6 +48,7 @@ pub fn run(cli: Cli) -> Result<Exit> {
         Command::Chart { command: args::ChartCommand::Check(a) } => check::chart_check(a),
         Command::Schema { command: SchemaCommand::Chart(a) } => other::schema_chart(a),
         Command::Schema { command: SchemaCommand::Briefing(a) } => other::schema_briefing(a),
+        Command::Schema { command: SchemaCommand::Compat(a) } => compat::schema_compat(a),
         Command::Ir(a) => other::ir(a),
         Command::Explain(a) => other::explain(a),
     }

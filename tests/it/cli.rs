@@ -252,3 +252,42 @@ fn unknown_flag_and_format_are_usage_errors() {
     assert_eq!(code(&jr2(&["check", "--nope"])), 2);
     assert_eq!(code(&jr2(&["frobnicate"])), 2);
 }
+
+#[test]
+fn schema_compat_reports_on_both_files() {
+    let (slot, door) = ("../compat/slot.json", "../compat/door.json");
+    let o = jr2(&["schema", "compat", "--slot", slot, "--door", door, "--format", "json"]);
+    assert_eq!(code(&o), 1, "{}", stdout(&o));
+    let doc = json(&o);
+    let lines: Vec<(String, String, String)> = doc["diagnostics"]
+        .as_array()
+        .expect("diagnostics")
+        .iter()
+        .map(|d| {
+            let s = |k: &str| d[k].as_str().unwrap_or_default().to_string();
+            (s("file"), s("code"), s("path"))
+        })
+        .collect();
+    let line = |f: &str, c: &str, p: &str| (f.to_string(), c.to_string(), p.to_string());
+    assert_eq!(
+        lines,
+        vec![
+            line(slot, "door-mismatch", "properties.title"),
+            line(slot, "door-mismatch", "properties.branch"),
+            line(slot, "door-mismatch", "properties.labels"),
+            line(slot, "door-not-compared", "properties.target.anyOf"),
+        ],
+        "{doc:#}"
+    );
+    assert_eq!(doc["summary"]["files"], 2);
+    // The same schema on both sides is compatible; the `anyOf` is a warning on each, no more.
+    let o = jr2(&["schema", "compat", "--slot", slot, "--door", slot, "--format", "json"]);
+    assert_eq!(code(&o), 0, "{}", stdout(&o));
+    assert_eq!(codes(&json(&o)), vec!["door-not-compared", "door-not-compared"]);
+    let o = jr2(&["schema", "compat", "--slot", slot, "--door", slot, "--deny-warnings"]);
+    assert_eq!(code(&o), 1);
+    // Unreadable or invalid files are usage errors.
+    assert_eq!(code(&jr2(&["schema", "compat", "--slot", "malformed.json", "--door", door])), 2);
+    assert_eq!(code(&jr2(&["schema", "compat", "--slot", slot, "--door", "../compat/absent.json"])), 2);
+    assert_eq!(code(&jr2(&["schema", "compat", "--slot", slot])), 2, "--door is required");
+}
