@@ -744,6 +744,39 @@ mod tests {
     }
 
     #[test]
+    fn an_open_door_takes_anything() {
+        assert!(lines(r#"{ "type": "object", "properties": { "a": { "type": "string" } } }"#, "{}").is_empty());
+    }
+
+    #[test]
+    fn exclusive_bounds_both_forms() {
+        let door = r#"{ "type": "number", "exclusiveMinimum": 0 }"#;
+        assert!(lines(r#"{ "type": "number", "exclusiveMinimum": 0 }"#, door).is_empty());
+        assert!(lines(r#"{ "type": "integer", "minimum": 1 }"#, door).is_empty());
+        assert_eq!(
+            lines(r#"{ "type": "number", "minimum": 0 }"#, door),
+            ["slot mismatch: the door's \"exclusiveMinimum\" is 0, and the slot's schema does not guarantee it: its \"minimum\" is 0"]
+        );
+        // Draft-04's boolean form makes `minimum` exclusive.
+        let door = r#"{ "type": "number", "minimum": 0, "exclusiveMinimum": true }"#;
+        assert!(lines(r#"{ "type": "number", "exclusiveMinimum": 0 }"#, door).is_empty());
+        assert_eq!(lines(r#"{ "type": "number", "minimum": 0 }"#, door).len(), 1);
+        // Values guarantee a bound; integers guarantee `multipleOf` 1.
+        assert!(lines(r#"{ "enum": [1, 2] }"#, r#"{ "type": "integer", "minimum": 1, "maximum": 2 }"#).is_empty());
+        assert!(lines(r#"{ "type": "integer" }"#, r#"{ "type": "number", "multipleOf": 1 }"#).is_empty());
+    }
+
+    #[test]
+    fn not_compared_below_but_required_still_checked() {
+        let slot = r#"{ "type": "object", "properties": { "a": { "type": "boolean" } } }"#;
+        let door = r##"{ "type": "object", "properties": { "a": { "type": "string", "$ref": "#/x" } }, "required": ["a"] }"##;
+        let got = lines(slot, door);
+        assert_eq!(got.len(), 2, "{got:#?}");
+        assert!(got[0].starts_with("door not compared: properties.a.$ref: \"$ref\" is outside"));
+        assert!(got[1].starts_with("slot mismatch: properties.a: the door requires \"a\", and the slot's schema may leave it out"));
+    }
+
+    #[test]
     fn the_pairs() {
         for (name, slot, door, expected) in PAIRS {
             let got = lines(slot, door);
