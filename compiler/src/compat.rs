@@ -303,7 +303,14 @@ impl Walk {
         );
     }
 
-    fn multiple_of(&mut self, slot: &Json, k: f64, slot_types: Option<&[String]>, numbers: Option<&[(f64, Span)]>, at: &At) {
+    fn multiple_of(
+        &mut self,
+        slot: &Json,
+        k: f64,
+        slot_types: Option<&[String]>,
+        numbers: Option<&[(f64, Span)]>,
+        at: &At,
+    ) {
         let door_says = format!("the door's \"multipleOf\" is {}", fmt_num(k));
         if let Some(ns) = numbers {
             for (n, span) in ns.iter().filter(|(n, _)| !is_multiple(*n, k)) {
@@ -335,7 +342,14 @@ impl Walk {
     }
 
     /// `minLength`/`maxLength` or `minItems`/`maxItems`.
-    fn count_bounds(&mut self, slot: &Json, door: &Json, [min, max]: [&str; 2], lens: Option<Vec<(usize, Span)>>, at: &At) {
+    fn count_bounds(
+        &mut self,
+        slot: &Json,
+        door: &Json,
+        [min, max]: [&str; 2],
+        lens: Option<Vec<(usize, Span)>>,
+        at: &At,
+    ) {
         for (key, is_min) in [(min, true), (max, false)] {
             let Some(want) = door.get(key).and_then(Json::as_f64) else { continue };
             let ok = |n: f64| if is_min { n >= want } else { n <= want };
@@ -440,9 +454,10 @@ impl Walk {
 
 /// Does this node itself use a keyword outside the subset, or a list-form `items`?
 fn has_fault(node: &Json) -> bool {
-    node.as_object().unwrap_or(&[]).iter().any(|m| {
-        !PAYLOAD_KEYWORDS.contains(&m.key.as_str()) || (m.key == "items" && m.value.as_array().is_some())
-    })
+    node.as_object()
+        .unwrap_or(&[])
+        .iter()
+        .any(|m| !PAYLOAD_KEYWORDS.contains(&m.key.as_str()) || (m.key == "items" && m.value.as_array().is_some()))
 }
 
 /// A root's opening brace (a whole schema's span would underline the whole file).
@@ -564,16 +579,10 @@ fn bound(node: &Json, dir: Dir) -> Option<Bound> {
     };
     let flag = node.get(excl).and_then(Json::as_bool) == Some(true);
     let a = node.get(plain).and_then(|v| {
-        Some(Bound {
-            value: v.as_f64()?,
-            exclusive: flag,
-            keyword: if flag { excl } else { plain },
-            span: v.span,
-        })
+        Some(Bound { value: v.as_f64()?, exclusive: flag, keyword: if flag { excl } else { plain }, span: v.span })
     });
-    let b = node
-        .get(excl)
-        .and_then(|v| Some(Bound { value: v.as_f64()?, exclusive: true, keyword: excl, span: v.span }));
+    let b =
+        node.get(excl).and_then(|v| Some(Bound { value: v.as_f64()?, exclusive: true, keyword: excl, span: v.span }));
     match (a, b) {
         (Some(a), Some(b)) => Some(if tighter_or_equal(a, b, dir) { a } else { b }),
         (a, b) => a.or(b),
@@ -612,9 +621,7 @@ pub(crate) const PAIRS: &[(&str, &str, &str, &[&str])] = &[
         "missing_required",
         r#"{ "type": "object", "properties": { "title": { "type": "string" } }, "required": ["title"] }"#,
         r#"{ "type": "object", "properties": { "title": { "type": "string" }, "branch": { "type": "string" } }, "required": ["title", "branch"] }"#,
-        &[
-            r#"door mismatch: properties.branch: the door requires "branch", and the slot's schema does not send it"#,
-        ],
+        &[r#"door mismatch: properties.branch: the door requires "branch", and the slot's schema does not send it"#],
     ),
     (
         "optional_not_required",
@@ -643,9 +650,7 @@ pub(crate) const PAIRS: &[(&str, &str, &str, &[&str])] = &[
         "integer_vs_number",
         r#"{ "type": "object", "properties": { "a": { "type": "integer" }, "b": { "type": "number" } }, "required": ["a", "b"] }"#,
         r#"{ "type": "object", "properties": { "a": { "type": "number" }, "b": { "type": "integer" } }, "required": ["a", "b"] }"#,
-        &[
-            r#"slot mismatch: properties.b: the slot may send type "number", and the door takes only type "integer""#,
-        ],
+        &[r#"slot mismatch: properties.b: the slot may send type "number", and the door takes only type "integer""#],
     ),
     (
         "enum_outside",
@@ -769,11 +774,14 @@ mod tests {
     #[test]
     fn not_compared_below_but_required_still_checked() {
         let slot = r#"{ "type": "object", "properties": { "a": { "type": "boolean" } } }"#;
-        let door = r##"{ "type": "object", "properties": { "a": { "type": "string", "$ref": "#/x" } }, "required": ["a"] }"##;
+        let door =
+            r##"{ "type": "object", "properties": { "a": { "type": "string", "$ref": "#/x" } }, "required": ["a"] }"##;
         let got = lines(slot, door);
         assert_eq!(got.len(), 2, "{got:#?}");
         assert!(got[0].starts_with("door not compared: properties.a.$ref: \"$ref\" is outside"));
-        assert!(got[1].starts_with("slot mismatch: properties.a: the door requires \"a\", and the slot's schema may leave it out"));
+        assert!(got[1].starts_with(
+            "slot mismatch: properties.a: the door requires \"a\", and the slot's schema may leave it out"
+        ));
     }
 
     #[test]

@@ -43,7 +43,9 @@ pub fn check(findings: &[Finding], side: Side) -> Vec<Diagnostic> {
             let d = DOOR_MISMATCH.at(f.span, f.line()).with_path(&f.path);
             match side {
                 Side::Slot => d.with_help("make the slot's schema send only what the door takes, or widen the door"),
-                Side::Door => d.with_help("make the slot's schema send this field, always, or make it optional in the door"),
+                Side::Door => {
+                    d.with_help("make the slot's schema send this field, always, or make it optional in the door")
+                }
             }
         })
         .collect()
