@@ -7,4 +7,10 @@
 //!
 //! Boundary: only `parse.rs` and `eval.rs` know oxc; everything after reads `value::Value`.
 
+pub mod eval;
+pub mod module;
+pub mod parse;
 pub mod value;
+
+pub use eval::{evaluate_file, evaluate_text};
+pub use module::{Evaluated, SourceFile};

@@ -5,6 +5,7 @@
 //! and the LSP hover. Then comes the check, then its tests. [`ALL`] lists every rule.
 
 pub mod chart;
+pub mod machine;
 
 use crate::diagnostics::{Diagnostic, Severity};
 use crate::Span;
@@ -87,6 +88,7 @@ macro_rules! declare_rule {
 /// Every rule, in the order of the docs.
 pub fn all() -> Vec<&'static Rule> {
     let mut rules = chart::all();
+    rules.extend(machine::all());
     rules.sort_by_key(|r| (r.rule.unwrap_or(0), r.code));
     rules
 }
