@@ -1878,3 +1878,206 @@ fn truthy(v: &Value) -> Option<bool> {
         ValueKind::Unknown { .. } => return None,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diagnostics::Severity;
+
+    fn show(ev: &Evaluated) -> String {
+        let diags: Vec<serde_json::Value> = ev
+            .diagnostics
+            .iter()
+            .map(|(f, d)| {
+                let text = &ev.files[f.0 as usize].text;
+                serde_json::json!({
+                    "file": f.0,
+                    "code": d.code,
+                    "severity": d.severity,
+                    "message": d.message,
+                    "span": d.span,
+                    "at": text.get(d.span.start as usize..d.span.end as usize),
+                })
+            })
+            .collect();
+        serde_json::to_string_pretty(&serde_json::json!({ "exports": ev.exports, "diagnostics": diags })).unwrap_or_default()
+    }
+
+    fn eval(src: &str) -> Evaluated {
+        evaluate_text(Path::new("/nonexistent/jr2-eval-test/flow.ts"), src)
+    }
+
+    const KIT: &str = "import { z } from \"zod\";\nimport { agent, defineEvent, paramsOf, jr2Setup, workspace, sentBy } from \"@jr2/orchestrator\";\nimport { assign, setup } from \"xstate\";\n";
+
+    /// Each construct of the evaluator, one snapshot each.
+    #[test]
+    fn constructs() {
+        let cases: &[(&str, &str)] = &[
+            ("literals", "export const a = { s: 'x', n: 1.5, neg: -1, t: true, f: false, nul: null, u: undefined, arr: [1, 'two', [3]] };"),
+            ("template_known", "const who = 'world'; const n = 2; export const t = `hello ${who} ${n}`;"),
+            ("template_unknown", "let who = 'x'; export const t = `hello ${who}`;"),
+            ("ts_wrappers", "interface I { a: string }\ntype T = { b: number };\nexport const a = ({ x: 'y' } as const) satisfies Record<string, string>;\nexport const b = <string>'c';\nexport const c = (a!);\nexport const d = {} as { context: I };"),
+            ("spreads_and_keys", "const base = { a: 1, b: 2 }; const k = 'kk'; const arr = [1, 2];\nexport const o = { ...base, b: 3, [k]: 'v', ['lit']: 4, 'quoted-key': 5, 6: 'six' };\nexport const xs = [0, ...arr, 3];"),
+            ("shorthand_and_destructuring", "const src = { a: 'A', nested: { b: 'B' }, list: [10, 20, 30] };\nconst { a, nested: { b }, missing = 'dflt', ...rest } = src;\nconst [first, , ...others] = src.list;\nexport const out = { a, b, missing, rest, first, others };"),
+            ("arithmetic", "export const s = 'a' + 'b' + 1; export const n = 2 * 3 - 1; export const m = -(-1);"),
+            ("let_var_not_static", "let model = 'm'; var x = 1;\nexport const a = { model, x };"),
+            ("export_forms", "const a = 1; const b = 'two';\nexport { a as one, b };\nexport default { a };\nexport function f({ context }) { return context.count; }"),
+            ("kit_calls", &format!("{KIT}const done = defineEvent({{ name: 'done', description: 'Done.', input: z.object({{ note: z.string().optional().describe('a note') }}) }});\nexport const writer = agent({{ model: 'anthropic/claude-haiku-5-5', instructions: 'Write.' }});\nexport const guard = sentBy('writer');\nexport const act = assign({{ count: ({{ context }}) => context.count }});\nexport const setupCall = setup({{}}).createMachine({{ id: 'x' }});\nexport const asValue = {{ sentBy, zs: z.string }};\nexport {{ done }};")),
+            ("namespace_imports", "import * as kit from '@jr2/orchestrator';\nimport * as zz from 'zod';\nexport const a = kit.agent({ model: 'm' });\nexport const s = zz.z;\nexport const t = kit.fail();"),
+            ("package_import", "import { basename } from 'node:path';\nimport type { Foo } from 'somewhere';\nexport const a = { name: basename('x'), keep: 'kept' };"),
+            ("functions_facts", &format!("{KIT}const runTest = defineEvent({{ name: 'run_test', description: 'Run.', input: z.object({{ module: z.string() }}) }});\nconst fixTree = (context) => `${{context.workspace.repos.app}}/fix`;\nexport const fns = {{\n  ctx: ({{ context }}) => context.ticket.id,\n  input: ({{ input }}) => input,\n  obj: ({{ context, event }}) => ({{ prompt: 'Go', ticket: context.ticket, kind: event.type, list: [context.a, 'x'] }}),\n  tmpl: ({{ context }}) => `ticket ${{context.ticket}} done`,\n  pick: ({{ event }}) => ({{ file: `test/${{paramsOf(event, runTest).module}}.test.js` }}),\n  destructured: ({{ event }}) => {{ const {{ module, other }} = paramsOf(event, runTest); return {{ module }}; }},\n  helper: ({{ context }}) => ({{ cwd: fixTree(context) }}),\n  args: (args) => args.context.round,\n  fill: ({{ context, params }}) => ({{ ticket: context.ticket, body: params.body }}),\n  cmp: ({{ context }}) => context.n > 3 ? 'a' : 'b',\n  opaque: ({{ context }}) => unknownFn(context.x),\n  method: ({{ context }}) => context.name.toUpperCase(),\n  loop: ({{ context }}) => {{ for (const x of context.xs) {{}} return 1; }},\n  classic: function ({{ event }}) {{ return event.output; }},\n}};")),
+            ("local_helper", "const f = (x) => x; const g = () => 1;\nexport const a = f(1);\nexport const fns = { inner: ({ context }) => { const h = (c) => c.k; return h(context); } };"),
+            ("unsupported_construct", "class A {}\nexport const a = { keep: 'yes', bad: new A(), re: /x/, also: 'kept' };"),
+            ("self_reference", "export const a = { me: a };"),
+            ("method_on_literal", "export const a = 'abc'.toUpperCase();\nexport const b = [1].map((x) => x);"),
+            ("conditional_and_logical", "const flag = true; const none = null;\nexport const a = flag ? 'yes' : 'no';\nexport const b = none ?? 'fallback';\nexport const c = flag && 'and';"),
+        ];
+        for (name, src) in cases {
+            let ev = eval(src);
+            insta::assert_snapshot!(format!("construct_{name}"), show(&ev), src);
+        }
+    }
+
+    #[test]
+    fn unsupported_construct_warns_at_its_exact_span_and_the_rest_evaluates() {
+        let src = "export const a = { keep: 'yes', bad: new Thing(), also: 'kept' };";
+        let ev = eval(src);
+        let warns: Vec<_> = ev.diagnostics.iter().filter(|(_, d)| d.code == "not-static").collect();
+        assert_eq!(warns.len(), 1);
+        let d = &warns[0].1;
+        assert_eq!(d.severity, Severity::Warning);
+        assert_eq!(&src[d.span.start as usize..d.span.end as usize], "new Thing()");
+        let a = &ev.exports["a"];
+        assert_eq!(a.get("keep").and_then(Value::as_str), Some("yes"));
+        assert_eq!(a.get("also").and_then(Value::as_str), Some("kept"));
+        assert!(a.get("bad").is_some_and(Value::is_unknown));
+    }
+
+    #[test]
+    fn syntax_error_is_one_ts_syntax_error_and_no_values() {
+        let ev = eval("export const machine = jr2Setup({ actors: { } }).createMachine({ id: 'x', ;\nexport const b = 1;");
+        assert!(ev.exports.is_empty());
+        assert_eq!(ev.diagnostics.len(), 1);
+        let d = &ev.diagnostics[0].1;
+        assert_eq!((d.code, d.severity), ("ts-syntax", Severity::Error));
+        insta::assert_snapshot!("syntax_error", show(&ev));
+    }
+
+    #[test]
+    fn deep_nesting_is_refused_not_overflowed() {
+        let deep = format!("export const a = {}1{};", "[".repeat(5000), "]".repeat(5000));
+        let ev = eval(&deep);
+        assert_eq!(ev.diagnostics.len(), 1);
+        assert_eq!(ev.diagnostics[0].1.code, "ts-syntax");
+        // Under the parser's limit, over the evaluator's: "too deep", once.
+        let deep = format!("export const a = {}1{};", "[".repeat(900), "]".repeat(900));
+        let ev = eval(&deep);
+        let warns: Vec<_> = ev.diagnostics.iter().filter(|(_, d)| d.code == "not-static").collect();
+        assert_eq!(warns.len(), 1, "{:?}", ev.diagnostics);
+        assert!(warns[0].1.message.starts_with("too deep"));
+        // Large: many bindings.
+        let mut big = String::new();
+        for i in 0..5000 {
+            big.push_str(&format!("const v{i} = {{ k: 'v{i}', n: {i} }};\n"));
+        }
+        big.push_str("export const all = [");
+        for i in 0..5000 {
+            big.push_str(&format!("v{i}, "));
+        }
+        big.push_str("];\n");
+        let ev = eval(&big);
+        assert!(ev.diagnostics.is_empty());
+        assert_eq!(ev.exports["all"].as_array().map(<[Value]>::len), Some(5000));
+    }
+
+    fn temp_dir(name: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("jr2-eval-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).expect("temp dir");
+        d
+    }
+
+    #[test]
+    fn relative_imports_and_a_cycle() {
+        let d = temp_dir("cycle");
+        std::fs::create_dir_all(d.join("lib/parts")).expect("dir");
+        std::fs::write(
+            d.join("flow.ts"),
+            "import { fromB, useA } from './lib/b';\nimport { idx } from './lib/parts';\nimport { js } from './lib/c.js';\nimport { gone } from './missing';\nexport const a = 'A';\nexport const machine = { fromB, useA, idx, js, gone };\n",
+        )
+        .expect("write");
+        std::fs::write(d.join("lib/b.ts"), "import { a } from '../flow.ts';\nexport const fromB = 'B';\nexport const useA = { a };\n").expect("write");
+        std::fs::write(d.join("lib/parts/index.ts"), "export const idx = 'index';\n").expect("write");
+        std::fs::write(d.join("lib/c.ts"), "import { agent } from '@jr2/orchestrator';\nexport const js = agent({ model: 'm' });\n").expect("write");
+        let ev = evaluate_file(&d.join("flow.ts"));
+        let m = ev.machine().expect("machine");
+        assert_eq!(m.get("fromB").and_then(Value::as_str), Some("B"));
+        assert_eq!(m.get("idx").and_then(Value::as_str), Some("index"));
+        assert!(m.get("js").is_some_and(|v| v.is_kit_call("agent")));
+        // The cycle: b.ts reads `a` while flow.ts is still being evaluated.
+        let use_a = m.get("useA").and_then(|v| v.get("a")).expect("useA.a");
+        assert!(use_a.unknown_reason().is_some_and(|r| r.contains("import cycle")), "{use_a:?}");
+        let codes: Vec<_> = ev.diagnostics.iter().map(|(f, d)| (f.0, d.code)).collect();
+        assert_eq!(codes, vec![(1, "not-static"), (0, "unresolved-import")], "{:?}", ev.diagnostics);
+        assert_eq!(ev.files.len(), 4);
+        let _ = std::fs::remove_dir_all(&d);
+    }
+
+    fn fixtures() -> Vec<PathBuf> {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/machines");
+        let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+            .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|x| x == "ts")).collect())
+            .unwrap_or_default();
+        files.sort();
+        files
+    }
+
+    /// The seed's TSDoc examples evaluate with no diagnostic, and the Machine is the
+    /// `createMachine` call the surface says.
+    #[test]
+    fn seed_examples() {
+        let files = fixtures();
+        assert!(files.len() >= 2);
+        for path in files {
+            let ev = evaluate_file(&path);
+            assert!(ev.diagnostics.is_empty(), "{}: {:?}", path.display(), ev.diagnostics);
+            let m = ev.machine().expect("machine export");
+            let call = m.as_call().expect("a call");
+            let inner = match &call.callee {
+                Callee::Kit(k) if k == "workspace" || k == "customize" => call.args.first().and_then(Value::as_call).expect("wrapped body"),
+                _ => call,
+            };
+            assert_eq!(inner.callee, Callee::Method("createMachine".into()));
+            assert!(inner.receiver.as_ref().is_some_and(|r| r.is_kit_call("jr2Setup")));
+            let name = path.file_stem().and_then(|s| s.to_str()).unwrap_or("x").to_string();
+            insta::assert_snapshot!(format!("fixture_{name}"), show(&ev));
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig { cases: 64, .. Default::default() })]
+        /// Mutated Workflows (bytes deleted, inserted, duplicated): no panic, bounded time.
+        #[test]
+        fn mutated_fixtures_never_panic(ops in proptest::collection::vec((0u8..3, 0usize..100_000, 0usize..40, proptest::prelude::any::<u8>()), 1..8)) {
+            let base = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/machines/fix_tests_params_of.ts")).unwrap_or_default();
+            let mut bytes = base.into_bytes();
+            for (op, at, len, b) in ops {
+                if bytes.is_empty() { break; }
+                let at = at % bytes.len();
+                let end = (at + len).min(bytes.len());
+                match op {
+                    0 => { bytes.drain(at..end); }
+                    1 => { let set = b"{}[]()`'\",;:.=>$ ax0\n"; bytes.insert(at, set[b as usize % set.len()]); }
+                    _ => { let dup: Vec<u8> = bytes[at..end].to_vec(); bytes.splice(at..at, dup); }
+                }
+            }
+            let text = String::from_utf8_lossy(&bytes).to_string();
+            let start = std::time::Instant::now();
+            let ev = eval(&text);
+            proptest::prop_assert!(start.elapsed() < std::time::Duration::from_secs(5));
+            for (_, d) in &ev.diagnostics {
+                proptest::prop_assert!(d.span.end as usize <= text.len());
+            }
+        }
+    }
+}
