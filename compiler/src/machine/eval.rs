@@ -139,7 +139,7 @@ impl Graph {
         let allocator = Allocator::default();
         let exports = match super::parse::parse(&allocator, &text) {
             Err(d) => {
-                self.diagnostics.push((id, d));
+                self.diagnostics.push((id, *d));
                 IndexMap::new()
             }
             Ok(program) => {

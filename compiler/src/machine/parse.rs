@@ -18,12 +18,12 @@ use oxc_span::SourceType;
 pub const MAX_NESTING: usize = 1_000;
 
 /// Parses `text` as TypeScript: the program, or the one `ts-syntax` error.
-pub fn parse<'a>(allocator: &'a Allocator, text: &'a str) -> Result<Program<'a>, Diagnostic> {
+pub fn parse<'a>(allocator: &'a Allocator, text: &'a str) -> Result<Program<'a>, Box<Diagnostic>> {
     if let Some(at) = too_deep(text) {
-        return Err(TS_SYNTAX.at(
+        return Err(Box::new(TS_SYNTAX.at(
             Span::new(at as u32, (at + 1).min(text.len()) as u32),
             format!("the brackets nest deeper than {MAX_NESTING} levels here; jr2 does not read this file"),
-        ));
+        )));
     }
     let ret = Parser::new(allocator, text, SourceType::ts()).parse();
     let first = ret.diagnostics.errors().next().cloned();
@@ -39,10 +39,10 @@ pub fn parse<'a>(allocator: &'a Allocator, text: &'a str) -> Result<Program<'a>,
         if let Some(help) = &err.help {
             d = d.with_help(help.to_string());
         }
-        return Err(d);
+        return Err(Box::new(d));
     }
     if ret.panicked {
-        return Err(TS_SYNTAX.at(Span::default(), "the TypeScript parser could not read this file"));
+        return Err(Box::new(TS_SYNTAX.at(Span::default(), "the TypeScript parser could not read this file")));
     }
     Ok(ret.program)
 }
