@@ -204,6 +204,10 @@ pub fn describe(v: &Value) -> String {
             Callee::Method(n) => format!("a call of `.{n}()`"),
         },
         ValueKind::Function(_) => "a function".into(),
+        ValueKind::Imported { callee } => match callee {
+            Callee::Kit(n) | Callee::Xstate(n) | Callee::Method(n) => format!("the import `{n}`"),
+            Callee::Zod(n) => format!("the import `z.{n}`"),
+        },
         ValueKind::Unknown { reason } => format!("a value not known statically ({reason})"),
     }
 }
@@ -239,7 +243,12 @@ impl ActorClass {
 
 /// Classifies a setup actor's value.
 pub fn classify_actor(v: &Value) -> ActorClass {
-    match kit_name(v) {
+    // The kit's own actors may be named without a call: `actors: { gate }`.
+    let imported = match &v.kind {
+        ValueKind::Imported { callee: Callee::Kit(n) } => Some(n.as_str()),
+        _ => None,
+    };
+    match kit_name(v).or(imported) {
         Some("agent") => ActorClass::Agent,
         Some("command") | Some("worktree") => ActorClass::Effect("command"),
         Some("http") => ActorClass::Effect("http"),

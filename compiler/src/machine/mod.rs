@@ -7,9 +7,17 @@
 //!
 //! Boundary: only `parse.rs` and `eval.rs` know oxc; everything after reads `value::Value`.
 
+pub mod compile;
+pub mod eval;
 pub mod lower;
+pub mod module;
+pub mod parse;
 pub mod parts;
 #[cfg(test)]
 pub(crate) mod testing;
 pub mod value;
 pub mod zod;
+
+pub use compile::{compile_file, compile_text, Compiled};
+pub use eval::{evaluate_file, evaluate_text};
+pub use module::{Evaluated, SourceFile};

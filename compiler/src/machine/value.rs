@@ -48,6 +48,10 @@ pub enum ValueKind {
     Call(Box<Call>),
     /// An arrow function or function expression: code, with the facts the analysis read off it.
     Function(Box<Function>),
+    /// An export of a known module used as a value, not called: `guard: isReady`, `actors: {
+    /// gate }`, `z.string` without its call. Calling it makes a [`ValueKind::Call`] with this
+    /// callee.
+    Imported { callee: Callee },
     /// What the evaluator could not know statically.
     Unknown { reason: String },
 }
@@ -164,6 +168,14 @@ impl Value {
         self.as_call().is_some_and(|c| c.callee == Callee::Kit(name.to_string()))
     }
 
+    /// The reason, for an unknown value.
+    pub fn unknown_reason(&self) -> Option<&str> {
+        match &self.kind {
+            ValueKind::Unknown { reason } => Some(reason),
+            _ => None,
+        }
+    }
+
     pub fn is_unknown(&self) -> bool {
         matches!(self.kind, ValueKind::Unknown { .. })
     }
@@ -194,7 +206,7 @@ impl Value {
                 }
                 J::Object(map)
             }
-            ValueKind::Call(_) | ValueKind::Function(_) | ValueKind::Unknown { .. } => return None,
+            ValueKind::Call(_) | ValueKind::Function(_) | ValueKind::Imported { .. } | ValueKind::Unknown { .. } => return None,
         })
     }
 }

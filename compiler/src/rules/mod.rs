@@ -6,6 +6,7 @@
 
 pub mod chart;
 pub mod compat;
+pub mod machine;
 
 use crate::diagnostics::{Diagnostic, Severity};
 use crate::Span;
@@ -89,6 +90,7 @@ macro_rules! declare_rule {
 pub fn all() -> Vec<&'static Rule> {
     let mut rules = chart::all();
     rules.extend(compat::all());
+    rules.extend(machine::all());
     rules.sort_by_key(|r| (r.rule.unwrap_or(0), r.code));
     rules
 }

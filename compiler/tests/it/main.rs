@@ -3,3 +3,4 @@
 mod door_fixtures;
 mod door_fuzz;
 mod seed_texts;
+mod xstate_crosscheck;

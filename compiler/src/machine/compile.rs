@@ -1,0 +1,96 @@
+//! A Workflow file into the IR: evaluation, then lowering, with every diagnostic placed in its
+//! file. This is what `jr2 check`, `jr2 ir`, `jr2 parts` and (later) the LSP call.
+
+use crate::diagnostics::Diagnostic;
+use crate::ir;
+use crate::machine::eval;
+use crate::machine::module::{Evaluated, SourceFile};
+use crate::machine::lower;
+use crate::machine::value::{FileId, Value};
+use std::path::Path;
+
+/// A diagnostic and the file it is in.
+#[derive(Clone, Debug)]
+pub struct Located {
+    pub file: FileId,
+    pub diagnostic: Diagnostic,
+}
+
+impl std::ops::Deref for Located {
+    type Target = Diagnostic;
+    fn deref(&self) -> &Diagnostic {
+        &self.diagnostic
+    }
+}
+
+/// A compiled Workflow: the files read (the entry first), its `machine` export as a value, its IR,
+/// and what was found, each in its file.
+#[derive(Clone, Debug)]
+pub struct Compiled {
+    pub files: Vec<SourceFile>,
+    pub value: Option<Value>,
+    pub machine: Option<ir::Machine>,
+    pub diagnostics: Vec<Located>,
+}
+
+impl Compiled {
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics.iter().any(|d| d.is_error())
+    }
+}
+
+/// Compiles the Workflow at `path` (and the files it imports).
+pub fn compile_file(path: &Path) -> Compiled {
+    compile(eval::evaluate_file(path))
+}
+
+/// Compiles a Workflow's text as if it were at `path` (its imports are read from disk).
+pub fn compile_text(path: &Path, text: &str) -> Compiled {
+    compile(eval::evaluate_text(path, text))
+}
+
+fn compile(ev: Evaluated) -> Compiled {
+    let mut diagnostics: Vec<Located> =
+        ev.diagnostics.into_iter().map(|(file, diagnostic)| Located { file, diagnostic }).collect();
+    let Some(value) = ev.exports.get("machine").cloned() else {
+        // A file that failed to parse has said so already.
+        if !diagnostics.iter().any(|d| d.is_error()) {
+            diagnostics.push(Located {
+                file: FileId(0),
+                diagnostic: crate::rules::machine::not_machine::NOT_MACHINE
+                    .at(crate::Span::new(0, 0), "the Workflow exports no `machine`"),
+            });
+        }
+        return Compiled { files: ev.files, value: None, machine: None, diagnostics };
+    };
+    let lowered = lower::lower_machine(&value);
+    for fault in lowered.faults {
+        let mut d = Diagnostic::new(fault.code, fault.severity, fault.loc.span, fault.message);
+        if !fault.path.is_empty() {
+            d = d.with_path(fault.path);
+        }
+        diagnostics.push(Located { file: fault.loc.file, diagnostic: d });
+    }
+    Compiled { files: ev.files, value: Some(value), machine: lowered.machine, diagnostics }
+}
+
+#[cfg(test)]
+mod tests {
+    /// Every code lowering writes has a rule, so `jr2 explain` and `docs/rules/` know it.
+    #[test]
+    fn every_lowering_code_is_a_rule() {
+        let source = include_str!("lower.rs");
+        let mut codes = Vec::new();
+        for marker in ["Severity::Error,", "Severity::Warning,"] {
+            for (at, _) in source.match_indices(marker) {
+                let Some(rest) = source[at + marker.len()..].trim_start().strip_prefix('"') else { continue };
+                codes.push(&rest[..rest.find('"').unwrap()]);
+            }
+        }
+        codes.push("not-machine");
+        assert!(codes.len() > 8, "{codes:?}");
+        for code in codes {
+            assert!(crate::rules::find(code).is_some(), "lowering writes `{code}`, which no rule declares");
+        }
+    }
+}

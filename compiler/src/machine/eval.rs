@@ -1,0 +1,2083 @@
+//! The static evaluator: a Workflow's TypeScript into [`Value`]s, with nothing executed.
+//!
+//! It reads `const` bindings (lazily, memoized, so their order does not matter), literals,
+//! templates, spreads, the TypeScript wrappers (`as`, `satisfies`, `<T>x`, `x!`) and the imports
+//! of the module graph (`module.rs`). The calls of the authoring surface become
+//! [`ValueKind::Call`]s by name; functions stay code ([`ValueKind::Function`]) with what they
+//! statically read ([`Facts`]) and, for a pure expression body, its lowering ([`Expr`]).
+//!
+//! What it cannot know is [`ValueKind::Unknown`] with the reason, and a `not-static` warning at
+//! the construct's span, once, where the unknown is made (a value read from an unknown is unknown
+//! without a second warning). Nothing here gives up on a file, panics or recurses without bound:
+//! expression depth is limited ([`MAX_DEPTH`], "too deep"), the import chain too
+//! ([`MAX_MODULE_DEPTH`]), and helper inlining ([`MAX_INLINE`]).
+//!
+//! Decisions (see also `module.rs`):
+//! - Only the bindings that exports reach are evaluated, so an unused `let` warns nothing.
+//! - A function's first parameter, destructured, names the xstate mapper's arguments: `context`,
+//!   `event` and `input` are references; `params` (a `fromPick` `fill`) reads the event's params
+//!   as `paramsOf` does. A plain identifier first parameter is the arguments object
+//!   (`args.context.x`). Other names are opaque: read, not lowered.
+//! - A call of a `const` arrow helper (module-level or local) inside a function is inlined when
+//!   its body is one expression (or one `return`) and its parameters plain names, up to
+//!   [`MAX_INLINE`] levels; any other call of a function of the author's makes `complete` false.
+//!   Calls of the kit, xstate and zod keep `complete` (their meaning is known) but are not
+//!   lowered; method calls inside functions make `complete` false.
+//! - Comparisons, ternaries and logical operators inside functions are read for facts but not
+//!   lowered: `ir::Expr` has no form for them yet.
+//! - A call of the author's own function at module level is not evaluated (`not-static`).
+//!
+//! Boundary: this file and `parse.rs` are the only ones that know oxc.
+
+use super::module::{self, classify, Evaluated, KnownModule, SourceFile, Specifier};
+use super::value::{Call, Callee, Facts, FileId, Function as FnValue, Loc, Prop, Value, ValueKind};
+use crate::diagnostics::Diagnostic;
+use crate::ir::expr::{Expr, Reference, Root, TemplatePart};
+use crate::rules::machine::{not_static::NOT_STATIC, unresolved_import::UNRESOLVED_IMPORT};
+use crate::Span;
+use indexmap::IndexMap;
+use oxc_allocator::Allocator;
+use oxc_ast::ast::*;
+use oxc_span::GetSpan;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+
+/// The deepest expression nesting evaluated; deeper is `Unknown` ("too deep").
+pub const MAX_DEPTH: usize = 200;
+/// The longest chain of relative imports followed.
+pub const MAX_MODULE_DEPTH: usize = 32;
+/// How many helper calls deep a function's analysis inlines.
+pub const MAX_INLINE: usize = 4;
+/// The evaluator's stack: it runs on its own thread, so that the depth limits, not the caller's
+/// stack size, bound it.
+const STACK: usize = 64 * 1024 * 1024;
+
+/// Evaluates the Workflow file at `path` and the files it imports.
+pub fn evaluate_file(path: &Path) -> Evaluated {
+    match std::fs::read_to_string(path) {
+        Ok(text) => evaluate_text(path, &text),
+        Err(e) => Evaluated {
+            files: vec![SourceFile { path: path.to_path_buf(), text: String::new() }],
+            exports: IndexMap::new(),
+            diagnostics: vec![(
+                FileId(0),
+                UNRESOLVED_IMPORT.at(Span::default(), format!("cannot read \"{}\": {e}", path.display())),
+            )],
+        },
+    }
+}
+
+/// Evaluates `text` as the file at `path` (its relative imports are read from `path`'s folder
+/// on disk). For tests and the LSP.
+pub fn evaluate_text(path: &Path, text: &str) -> Evaluated {
+    let run = || {
+        let mut g = Graph::default();
+        let id = g.add_file(path.to_path_buf(), text.to_string());
+        let exports = g.evaluate(id);
+        Evaluated { files: g.files, exports: (*exports).clone(), diagnostics: g.diagnostics }
+    };
+    let res = std::thread::scope(|s| std::thread::Builder::new().stack_size(STACK).spawn_scoped(s, run).ok().map(|h| h.join()));
+    match res {
+        Some(Ok(ev)) => ev,
+        // The thread could not start (no memory for its stack): run here.
+        None => run(),
+        // A panic is a bug; the file still gets an answer.
+        Some(Err(_)) => Evaluated {
+            files: vec![SourceFile { path: path.to_path_buf(), text: text.to_string() }],
+            exports: IndexMap::new(),
+            diagnostics: vec![(FileId(0), NOT_STATIC.at(Span::default(), "internal error: the evaluator stopped on this file"))],
+        },
+    }
+}
+
+type Exports = Rc<IndexMap<String, Value>>;
+
+enum ModState {
+    Evaluating,
+    Done(Exports),
+}
+
+#[derive(Default)]
+struct Graph {
+    files: Vec<SourceFile>,
+    ids: HashMap<PathBuf, FileId>,
+    states: Vec<ModState>,
+    diagnostics: Vec<(FileId, Diagnostic)>,
+    depth: usize,
+}
+
+impl Graph {
+    fn add_file(&mut self, path: PathBuf, text: String) -> FileId {
+        let id = FileId(self.files.len() as u32);
+        self.ids.insert(module::identity(&path), id);
+        self.files.push(SourceFile { path, text });
+        self.states.push(ModState::Evaluating);
+        id
+    }
+
+    /// The file at `path`, evaluated (or being evaluated, in a cycle).
+    fn load(&mut self, path: &Path) -> FileId {
+        if let Some(&id) = self.ids.get(&module::identity(path)) {
+            return id;
+        }
+        let text = std::fs::read_to_string(path).unwrap_or_default();
+        let id = self.add_file(path.to_path_buf(), text);
+        if self.depth >= MAX_MODULE_DEPTH {
+            self.states[id.0 as usize] = ModState::Done(Rc::default());
+            return id;
+        }
+        self.depth += 1;
+        self.evaluate(id);
+        self.depth -= 1;
+        id
+    }
+
+    fn evaluate(&mut self, id: FileId) -> Exports {
+        let text = self.files[id.0 as usize].text.clone();
+        let dir = self.files[id.0 as usize].path.parent().map(Path::to_path_buf).unwrap_or_default();
+        let allocator = Allocator::default();
+        let exports = match super::parse::parse(&allocator, &text) {
+            Err(d) => {
+                self.diagnostics.push((id, *d));
+                IndexMap::new()
+            }
+            Ok(program) => {
+                let mut cx = Cx::new(self, id, dir);
+                cx.run(&program)
+            }
+        };
+        let exports = Rc::new(exports);
+        self.states[id.0 as usize] = ModState::Done(exports.clone());
+        exports
+    }
+}
+
+/// One step of a destructuring path.
+#[derive(Clone, Copy)]
+enum Seg<'a> {
+    Key(&'a str),
+    Index(usize),
+    Default(&'a Expression<'a>),
+    /// An object rest, without the keys of its pattern (the pattern is re-read for them).
+    RestObj(&'a ObjectPattern<'a>),
+    RestArr(usize),
+}
+
+#[derive(Clone)]
+enum Binding<'a> {
+    Const { init: &'a Expression<'a>, path: Vec<Seg<'a>> },
+    /// A binding the evaluator does not follow: `let`, `var`, a class, an enum...
+    NotStatic { span: Span, reason: &'static str },
+    Function(&'a Function<'a>),
+    Known { module: KnownModule, name: Option<&'a str> },
+    Import { file: Option<FileId>, name: Option<&'a str>, span: Span },
+    Package { pkg: &'a str, span: Span },
+    /// A `const` without an initializer (a `declare const`), or a destructuring the evaluator
+    /// could not read.
+    Opaque { span: Span },
+}
+
+enum Slot {
+    Evaluating,
+    Done(Value),
+}
+
+/// What a function's analysis knows of a value.
+#[derive(Clone, Debug)]
+enum Fv<'a> {
+    Ref(Root, Vec<String>),
+    /// The xstate mapper's arguments object: `args.context`.
+    Args,
+    /// `paramsOf(event, def)`, for the pick named so.
+    Pick(String),
+    Lowered(Expr),
+    Val(Value),
+    /// A `const` arrow helper, for inlining.
+    Helper(&'a Expression<'a>),
+    Opaque,
+}
+
+struct FnScope<'a> {
+    locals: HashMap<&'a str, Fv<'a>>,
+}
+
+struct Cx<'a, 'g> {
+    g: &'g mut Graph,
+    file: FileId,
+    dir: PathBuf,
+    bindings: HashMap<&'a str, Binding<'a>>,
+    cache: HashMap<&'a str, Slot>,
+    init_cache: HashMap<usize, Value>,
+    depth: usize,
+    too_deep_warned: bool,
+    // The function being analyzed.
+    scopes: Vec<FnScope<'a>>,
+    facts: Facts,
+    inline: usize,
+}
+
+fn span(s: oxc_span::Span) -> Span {
+    Span::new(s.start, s.end)
+}
+
+/// A number as JavaScript prints it (for the usual cases).
+fn js_number(n: f64) -> String {
+    if n.is_nan() {
+        "NaN".into()
+    } else if n.is_infinite() {
+        if n > 0.0 { "Infinity".into() } else { "-Infinity".into() }
+    } else if n.fract() == 0.0 && n.abs() < 1e21 {
+        format!("{}", n as i128)
+    } else {
+        format!("{n}")
+    }
+}
+
+fn module_export_name<'a>(n: &ModuleExportName<'a>) -> &'a str {
+    match n {
+        ModuleExportName::IdentifierName(i) => i.name.as_str(),
+        ModuleExportName::IdentifierReference(i) => i.name.as_str(),
+        ModuleExportName::StringLiteral(s) => s.value.as_str(),
+    }
+}
+
+/// An expression without its TypeScript wrappers and parentheses.
+fn strip<'b, 'a>(mut e: &'b Expression<'a>) -> &'b Expression<'a> {
+    loop {
+        e = match e {
+            Expression::ParenthesizedExpression(p) => &p.expression,
+            Expression::TSAsExpression(x) => &x.expression,
+            Expression::TSSatisfiesExpression(x) => &x.expression,
+            Expression::TSTypeAssertion(x) => &x.expression,
+            Expression::TSNonNullExpression(x) => &x.expression,
+            Expression::TSInstantiationExpression(x) => &x.expression,
+            _ => return e,
+        };
+    }
+}
+
+fn kind_name(v: &Value) -> &'static str {
+    match v.kind {
+        ValueKind::Undefined => "undefined",
+        ValueKind::Null => "null",
+        ValueKind::Bool { .. } => "a boolean",
+        ValueKind::Number { .. } => "a number",
+        ValueKind::String { .. } => "a string",
+        ValueKind::Array { .. } => "an array",
+        ValueKind::Object { .. } => "an object",
+        ValueKind::Call(_) => "a call's result",
+        ValueKind::Function(_) => "a function",
+        ValueKind::Imported { .. } => "an import",
+        ValueKind::Unknown { .. } => "an unknown value",
+    }
+}
+
+fn callee_of(module: KnownModule, name: &str) -> Callee {
+    match module {
+        KnownModule::Kit => Callee::Kit(name.to_string()),
+        KnownModule::Xstate => Callee::Xstate(name.to_string()),
+        KnownModule::Zod => Callee::Zod(name.to_string()),
+    }
+}
+
+fn module_name(m: KnownModule) -> &'static str {
+    match m {
+        KnownModule::Kit => "@jr2/orchestrator",
+        KnownModule::Xstate => "xstate",
+        KnownModule::Zod => "zod",
+    }
+}
+
+fn push_unique(v: &mut Vec<String>, s: &str) {
+    if !v.iter().any(|x| x == s) {
+        v.push(s.to_string());
+    }
+}
+
+impl<'a, 'g> Cx<'a, 'g> {
+    fn new(g: &'g mut Graph, file: FileId, dir: PathBuf) -> Self {
+        Cx {
+            g,
+            file,
+            dir,
+            bindings: HashMap::new(),
+            cache: HashMap::new(),
+            init_cache: HashMap::new(),
+            depth: 0,
+            too_deep_warned: false,
+            scopes: Vec::new(),
+            facts: Facts::default(),
+            inline: 0,
+        }
+    }
+
+    fn loc(&self, s: oxc_span::Span) -> Loc {
+        Loc { file: self.file, span: span(s) }
+    }
+
+    fn val(&self, kind: ValueKind, s: oxc_span::Span) -> Value {
+        Value::new(kind, self.loc(s))
+    }
+
+    /// An unknown, with a `not-static` warning at `s`.
+    fn not_static(&mut self, s: oxc_span::Span, reason: impl Into<String>) -> Value {
+        let reason = reason.into();
+        self.g.diagnostics.push((self.file, NOT_STATIC.at(span(s), reason.clone())));
+        self.val(ValueKind::Unknown { reason }, s)
+    }
+
+    fn too_deep(&mut self, s: oxc_span::Span) -> Value {
+        if self.too_deep_warned {
+            return self.val(ValueKind::Unknown { reason: "too deep".into() }, s);
+        }
+        self.too_deep_warned = true;
+        self.not_static(s, "too deep: the evaluator reads expressions nested at most 200 levels")
+    }
+
+    // ---- the module ----
+
+    fn run(&mut self, program: &'a Program<'a>) -> IndexMap<String, Value> {
+        for stmt in &program.body {
+            self.declare(stmt);
+        }
+        let mut exports = IndexMap::new();
+        for stmt in &program.body {
+            match stmt {
+                Statement::ExportDeclaration(e) => {
+                    for (name, _) in self.declared_names(&e.declaration) {
+                        let v = self.binding_value(name);
+                        exports.insert(name.to_string(), v);
+                    }
+                }
+                Statement::ExportNamedDeclaration(e) => {
+                    if e.export_kind.is_type() {
+                        continue;
+                    }
+                    for s in &e.specifiers {
+                        if s.export_kind.is_type() {
+                            continue;
+                        }
+                        let local = module_export_name(&s.local);
+                        let v = self.ident(local, s.local.span());
+                        exports.insert(module_export_name(&s.exported).to_string(), v);
+                    }
+                }
+                Statement::ExportFromDeclaration(e) => {
+                    if e.export_kind.is_type() {
+                        continue;
+                    }
+                    let from = self.import_source(&e.source);
+                    for s in &e.specifiers {
+                        if s.export_kind.is_type() {
+                            continue;
+                        }
+                        let local = module_export_name(&s.local);
+                        let b = self.import_binding(&from, Some(local), s.span);
+                        let v = self.eval_binding(local, b, s.span);
+                        exports.insert(module_export_name(&s.exported).to_string(), v);
+                    }
+                }
+                Statement::ExportAllDeclaration(e) => {
+                    if e.export_kind.is_type() {
+                        continue;
+                    }
+                    let from = self.import_source(&e.source);
+                    if let Some(exported) = &e.exported {
+                        let b = self.import_binding(&from, None, e.span);
+                        let v = self.eval_binding("*", b, e.span);
+                        exports.insert(module_export_name(exported).to_string(), v);
+                    } else if let Source::File(Some(f)) = from {
+                        if let ModState::Done(ex) = &self.g.states[f.0 as usize] {
+                            for (k, v) in ex.iter() {
+                                if k != "default" {
+                                    exports.insert(k.clone(), v.clone());
+                                }
+                            }
+                        }
+                    }
+                }
+                Statement::ExportDefaultDeclaration(e) => {
+                    let v = match &e.declaration {
+                        ExportDefaultDeclarationKind::FunctionDeclaration(f) => self.function_value(f),
+                        ExportDefaultDeclarationKind::ClassDeclaration(c) => {
+                            self.not_static(c.span, "a class is not evaluated statically")
+                        }
+                        ExportDefaultDeclarationKind::TSInterfaceDeclaration(_) => continue,
+                        other => match other.as_expression() {
+                            Some(x) => self.expr(x),
+                            None => continue,
+                        },
+                    };
+                    exports.insert("default".to_string(), v);
+                }
+                _ => {}
+            }
+        }
+        exports
+    }
+
+    fn declared_names(&self, d: &'a Declaration<'a>) -> Vec<(&'a str, Span)> {
+        let mut out = Vec::new();
+        match d {
+            Declaration::VariableDeclaration(v) => {
+                for decl in &v.declarations {
+                    pattern_names(&decl.id, &mut out);
+                }
+            }
+            Declaration::FunctionDeclaration(f) => {
+                if let Some(id) = &f.id {
+                    out.push((id.name.as_str(), span(id.span)));
+                }
+            }
+            Declaration::ClassDeclaration(c) => {
+                if let Some(id) = &c.id {
+                    out.push((id.name.as_str(), span(id.span)));
+                }
+            }
+            Declaration::TSEnumDeclaration(e) => out.push((e.id.name.as_str(), span(e.id.span))),
+            _ => {}
+        }
+        out
+    }
+
+    fn declare(&mut self, stmt: &'a Statement<'a>) {
+        match stmt {
+            Statement::ImportDeclaration(i) => self.declare_import(i),
+            Statement::ExportDeclaration(e) => self.declare_decl(&e.declaration),
+            Statement::ExportDefaultDeclaration(e) => {
+                if let ExportDefaultDeclarationKind::FunctionDeclaration(f) = &e.declaration {
+                    if let Some(id) = &f.id {
+                        self.bindings.insert(id.name.as_str(), Binding::Function(f));
+                    }
+                }
+            }
+            other => {
+                if let Some(d) = other.as_declaration() {
+                    self.declare_decl(d);
+                }
+            }
+        }
+    }
+
+    fn declare_decl(&mut self, d: &'a Declaration<'a>) {
+        match d {
+            Declaration::VariableDeclaration(v) => {
+                for decl in &v.declarations {
+                    if v.kind != VariableDeclarationKind::Const {
+                        let reason = match v.kind {
+                            VariableDeclarationKind::Let => "a `let` binding is not static (it may change); use `const`",
+                            VariableDeclarationKind::Var => "a `var` binding is not static (it may change); use `const`",
+                            _ => "a `using` binding is not evaluated statically",
+                        };
+                        let mut names = Vec::new();
+                        pattern_names(&decl.id, &mut names);
+                        for (n, s) in names {
+                            self.bindings.insert(n, Binding::NotStatic { span: s, reason });
+                        }
+                        continue;
+                    }
+                    match &decl.init {
+                        Some(init) => self.declare_pattern(&decl.id, init, Vec::new()),
+                        None => {
+                            let mut names = Vec::new();
+                            pattern_names(&decl.id, &mut names);
+                            for (n, s) in names {
+                                self.bindings.insert(n, Binding::Opaque { span: s });
+                            }
+                        }
+                    }
+                }
+            }
+            Declaration::FunctionDeclaration(f) => {
+                if let Some(id) = &f.id {
+                    self.bindings.insert(id.name.as_str(), Binding::Function(f));
+                }
+            }
+            Declaration::ClassDeclaration(c) => {
+                if let Some(id) = &c.id {
+                    self.bindings.insert(id.name.as_str(), Binding::NotStatic { span: span(id.span), reason: "a class is not evaluated statically" });
+                }
+            }
+            Declaration::TSEnumDeclaration(e) => {
+                self.bindings.insert(e.id.name.as_str(), Binding::NotStatic { span: span(e.id.span), reason: "an enum is not evaluated statically; use an `as const` object" });
+            }
+            _ => {}
+        }
+    }
+
+    fn declare_pattern(&mut self, p: &'a BindingPattern<'a>, init: &'a Expression<'a>, path: Vec<Seg<'a>>) {
+        match p {
+            BindingPattern::BindingIdentifier(id) => {
+                self.bindings.insert(id.name.as_str(), Binding::Const { init, path });
+            }
+            BindingPattern::ObjectPattern(o) => {
+                for prop in &o.properties {
+                    let key = match &prop.key {
+                        PropertyKey::StaticIdentifier(i) if !prop.computed => Some(i.name.as_str()),
+                        PropertyKey::StringLiteral(s) => Some(s.value.as_str()),
+                        _ => None,
+                    };
+                    match key {
+                        Some(k) => {
+                            let mut p2 = path.clone();
+                            p2.push(Seg::Key(k));
+                            self.declare_pattern(&prop.value, init, p2);
+                        }
+                        None => {
+                            let mut names = Vec::new();
+                            pattern_names(&prop.value, &mut names);
+                            for (n, s) in names {
+                                self.bindings.insert(n, Binding::Opaque { span: s });
+                            }
+                        }
+                    }
+                }
+                if let Some(rest) = &o.rest {
+                    let mut p2 = path.clone();
+                    p2.push(Seg::RestObj(o));
+                    self.declare_pattern(&rest.argument, init, p2);
+                }
+            }
+            BindingPattern::ArrayPattern(a) => {
+                for (i, el) in a.elements.iter().enumerate() {
+                    if let Some(el) = el {
+                        let mut p2 = path.clone();
+                        p2.push(Seg::Index(i));
+                        self.declare_pattern(el, init, p2);
+                    }
+                }
+                if let Some(rest) = &a.rest {
+                    let mut p2 = path.clone();
+                    p2.push(Seg::RestArr(a.elements.len()));
+                    self.declare_pattern(&rest.argument, init, p2);
+                }
+            }
+            BindingPattern::AssignmentPattern(ap) => {
+                let mut p2 = path;
+                p2.push(Seg::Default(&ap.right));
+                self.declare_pattern(&ap.left, init, p2);
+            }
+        }
+    }
+
+    fn import_source(&mut self, source: &'a StringLiteral<'a>) -> Source<'a> {
+        match classify(source.value.as_str()) {
+            Specifier::Known(m) => Source::Known(m),
+            Specifier::Package(_) => Source::Package(source.value.as_str()),
+            Specifier::Relative(spec) => match module::resolve(&self.dir, &spec) {
+                Some(path) => Source::File(Some(self.g.load(&path))),
+                None => {
+                    let tried: Vec<String> = module::candidates(&self.dir, &spec).iter().map(|p| p.display().to_string()).collect();
+                    let d = UNRESOLVED_IMPORT.at(span(source.span), format!("cannot find \"{spec}\" (tried {})", tried.join(", ")));
+                    self.g.diagnostics.push((self.file, d));
+                    Source::File(None)
+                }
+            },
+        }
+    }
+
+    fn import_binding(&self, from: &Source<'a>, name: Option<&'a str>, s: oxc_span::Span) -> Binding<'a> {
+        match *from {
+            Source::Known(m) => {
+                let name = match (m, name) {
+                    (KnownModule::Zod, Some("z")) | (_, Some("default")) => None,
+                    (_, n) => n,
+                };
+                Binding::Known { module: m, name }
+            }
+            Source::Package(pkg) => Binding::Package { pkg, span: span(s) },
+            Source::File(file) => Binding::Import { file, name, span: span(s) },
+        }
+    }
+
+    fn declare_import(&mut self, i: &'a ImportDeclaration<'a>) {
+        if i.import_kind.is_type() {
+            return;
+        }
+        let from = self.import_source(&i.source);
+        let Some(specs) = &i.specifiers else { return };
+        for s in specs {
+            let (local, name, sp) = match s {
+                ImportDeclarationSpecifier::ImportSpecifier(s) => {
+                    if s.import_kind.is_type() {
+                        continue;
+                    }
+                    (s.local.name.as_str(), Some(module_export_name(&s.imported)), s.span)
+                }
+                ImportDeclarationSpecifier::ImportDefaultSpecifier(s) => (s.local.name.as_str(), Some("default"), s.span),
+                ImportDeclarationSpecifier::ImportNamespaceSpecifier(s) => (s.local.name.as_str(), None, s.span),
+            };
+            let b = self.import_binding(&from, name, sp);
+            self.bindings.insert(local, b);
+        }
+    }
+
+    // ---- bindings ----
+
+    /// The value of a module-level name (memoized).
+    fn binding_value(&mut self, name: &'a str) -> Value {
+        self.ident(name, oxc_span::Span::default())
+    }
+
+    fn ident(&mut self, name: &'a str, at: oxc_span::Span) -> Value {
+        match self.cache.get(name) {
+            Some(Slot::Done(v)) => return v.clone(),
+            Some(Slot::Evaluating) => {
+                return self.not_static(at, format!("`{name}` refers to itself while it is being defined"));
+            }
+            None => {}
+        }
+        let Some(b) = self.bindings.get(name).cloned() else {
+            return match name {
+                "undefined" => self.val(ValueKind::Undefined, at),
+                "NaN" => self.val(ValueKind::Number { value: f64::NAN }, at),
+                "Infinity" => self.val(ValueKind::Number { value: f64::INFINITY }, at),
+                _ => self.not_static(at, format!("`{name}` is not defined in this file")),
+            };
+        };
+        self.cache.insert(name, Slot::Evaluating);
+        let v = self.eval_binding(name, b, at);
+        self.cache.insert(name, Slot::Done(v.clone()));
+        v
+    }
+
+    fn eval_binding(&mut self, name: &str, b: Binding<'a>, at: oxc_span::Span) -> Value {
+        match b {
+            Binding::Const { init, path } => {
+                let key = init as *const Expression as usize;
+                let mut v = match self.init_cache.get(&key) {
+                    Some(v) => v.clone(),
+                    None => {
+                        let v = self.expr(init);
+                        self.init_cache.insert(key, v.clone());
+                        v
+                    }
+                };
+                for seg in path {
+                    v = self.project(v, seg, init.span());
+                }
+                v
+            }
+            Binding::NotStatic { span: s, reason } => self.not_static(oxc_span::Span::new(s.start, s.end), reason),
+            Binding::Function(f) => self.function_value(f),
+            Binding::Known { module, name: Some(n) } => self.val(ValueKind::Imported { callee: callee_of(module, n) }, at),
+            Binding::Known { module, name: None } => self.not_static(
+                at,
+                format!("the module `{}` itself is not a value; use one of its exports", module_name(module)),
+            ),
+            Binding::Package { pkg, span: s } => {
+                self.not_static(oxc_span::Span::new(s.start, s.end), format!("import from {pkg} is not evaluated statically"))
+            }
+            Binding::Opaque { span: s } => {
+                self.not_static(oxc_span::Span::new(s.start, s.end), format!("`{name}` has no value the evaluator can read"))
+            }
+            Binding::Import { file: None, span: s, .. } => Value::new(
+                ValueKind::Unknown { reason: "imported from a file that does not exist".into() },
+                Loc { file: self.file, span: s },
+            ),
+            Binding::Import { file: Some(f), name: imported, span: s } => {
+                let at = oxc_span::Span::new(s.start, s.end);
+                let path = self.g.files[f.0 as usize].path.display().to_string();
+                match &self.g.states[f.0 as usize] {
+                    ModState::Evaluating => self.not_static(
+                        at,
+                        format!("`{name}` is imported from {path} in an import cycle, and is not evaluated yet where it is read"),
+                    ),
+                    ModState::Done(ex) => match imported {
+                        Some(n) => match ex.get(n) {
+                            Some(v) => v.clone(),
+                            None => {
+                                let ex_names: Vec<&str> = ex.keys().map(String::as_str).collect();
+                                let reason = format!("{path} has no export `{n}` (exports: {})", ex_names.join(", "));
+                                self.not_static(at, reason)
+                            }
+                        },
+                        None => {
+                            let props = ex
+                                .iter()
+                                .map(|(k, v)| Prop { key: k.clone(), key_loc: Loc { file: self.file, span: s }, value: v.clone() })
+                                .collect();
+                            Value::new(ValueKind::Object { props }, Loc { file: self.file, span: s })
+                        }
+                    },
+                }
+            }
+        }
+    }
+
+    fn project(&mut self, v: Value, seg: Seg<'a>, at: oxc_span::Span) -> Value {
+        match seg {
+            Seg::Key(k) => self.member(v, k, at),
+            Seg::Index(i) => match &v.kind {
+                ValueKind::Array { items } => items.get(i).cloned().unwrap_or_else(|| self.val(ValueKind::Undefined, at)),
+                ValueKind::Unknown { .. } => v,
+                _ => self.not_static(at, format!("cannot destructure {} as an array statically", kind_name(&v))),
+            },
+            Seg::Default(d) => {
+                if matches!(v.kind, ValueKind::Undefined) {
+                    self.expr(d)
+                } else {
+                    v
+                }
+            }
+            Seg::RestArr(n) => match v.kind {
+                ValueKind::Array { items } => Value::new(ValueKind::Array { items: items.into_iter().skip(n).collect() }, v.loc),
+                ValueKind::Unknown { .. } => v,
+                _ => self.not_static(at, format!("cannot destructure {} as an array statically", kind_name(&v))),
+            },
+            Seg::RestObj(pattern) => match v.kind {
+                ValueKind::Object { props } => {
+                    let taken: Vec<&str> = pattern
+                        .properties
+                        .iter()
+                        .filter_map(|p| match &p.key {
+                            PropertyKey::StaticIdentifier(i) => Some(i.name.as_str()),
+                            PropertyKey::StringLiteral(s) => Some(s.value.as_str()),
+                            _ => None,
+                        })
+                        .collect();
+                    let props = props.into_iter().filter(|p| !taken.contains(&p.key.as_str())).collect();
+                    Value::new(ValueKind::Object { props }, v.loc)
+                }
+                ValueKind::Unknown { .. } => v,
+                _ => self.not_static(at, format!("cannot destructure {} statically", kind_name(&v))),
+            },
+        }
+    }
+
+    /// `v.key` at module level.
+    fn member(&mut self, v: Value, key: &str, at: oxc_span::Span) -> Value {
+        match &v.kind {
+            ValueKind::Object { .. } => v.get(key).cloned().unwrap_or_else(|| self.val(ValueKind::Undefined, at)),
+            ValueKind::Array { items } => match key {
+                "length" => self.val(ValueKind::Number { value: items.len() as f64 }, at),
+                k => match k.parse::<usize>() {
+                    Ok(i) => items.get(i).cloned().unwrap_or_else(|| self.val(ValueKind::Undefined, at)),
+                    Err(_) => self.not_static(at, format!("`.{k}` of an array is not evaluated statically")),
+                },
+            },
+            ValueKind::String { value } if key == "length" => self.val(ValueKind::Number { value: value.encode_utf16().count() as f64 }, at),
+            ValueKind::Unknown { .. } => v,
+            _ => self.not_static(at, format!("`.{key}` of {} is not evaluated statically", kind_name(&v))),
+        }
+    }
+
+    // ---- expressions at module level ----
+
+    fn expr(&mut self, e: &'a Expression<'a>) -> Value {
+        if self.depth >= MAX_DEPTH {
+            return self.too_deep(e.span());
+        }
+        self.depth += 1;
+        let v = self.expr_inner(e);
+        self.depth -= 1;
+        v
+    }
+
+    fn expr_inner(&mut self, e: &'a Expression<'a>) -> Value {
+        let e = strip(e);
+        let s = e.span();
+        match e {
+            Expression::BooleanLiteral(b) => self.val(ValueKind::Bool { value: b.value }, s),
+            Expression::NullLiteral(_) => self.val(ValueKind::Null, s),
+            Expression::NumericLiteral(n) => self.val(ValueKind::Number { value: n.value }, s),
+            Expression::StringLiteral(x) => self.val(ValueKind::String { value: x.value.to_string() }, s),
+            Expression::TemplateLiteral(t) => self.template(t),
+            Expression::Identifier(i) => {
+                let mut v = self.ident(i.name.as_str(), i.span);
+                // A scalar read through a name is placed where it is read? No: values keep where
+                // they came from; only a name with no place of its own (a global) takes this one.
+                if v.loc.span == Span::default() {
+                    v.loc = self.loc(s);
+                }
+                v
+            }
+            Expression::ArrayExpression(a) => self.array(a),
+            Expression::ObjectExpression(o) => self.object(o),
+            Expression::ArrowFunctionExpression(f) => self.arrow_value(f),
+            Expression::FunctionExpression(f) => self.function_value(f),
+            Expression::CallExpression(c) => self.call(c),
+            Expression::ChainExpression(c) => match &c.expression {
+                ChainElement::CallExpression(c) => self.call(c),
+                ChainElement::TSNonNullExpression(x) => self.expr(&x.expression),
+                m => match m.as_member_expression() {
+                    Some(m) => self.member_expr(m),
+                    None => self.not_static(s, "this expression is not evaluated statically"),
+                },
+            },
+            Expression::StaticMemberExpression(_) | Expression::ComputedMemberExpression(_) => match e.as_member_expression() {
+                Some(m) => self.member_expr(m),
+                None => self.not_static(s, "this expression is not evaluated statically"),
+            },
+            Expression::UnaryExpression(u) => self.unary(u),
+            Expression::BinaryExpression(b) => self.binary(b),
+            Expression::LogicalExpression(l) => {
+                let left = self.expr(&l.left);
+                let t = truthy(&left);
+                match (l.operator, t) {
+                    (_, None) if left.is_unknown() => left,
+                    (LogicalOperator::Coalesce, _) => {
+                        if matches!(left.kind, ValueKind::Null | ValueKind::Undefined) {
+                            self.expr(&l.right)
+                        } else {
+                            left
+                        }
+                    }
+                    (LogicalOperator::Or, Some(true)) | (LogicalOperator::And, Some(false)) => left,
+                    (LogicalOperator::Or, Some(false)) | (LogicalOperator::And, Some(true)) => self.expr(&l.right),
+                    _ => self.not_static(s, "a logical operator on a value not known statically"),
+                }
+            }
+            Expression::ConditionalExpression(c) => {
+                let test = self.expr(&c.test);
+                match truthy(&test) {
+                    Some(true) => self.expr(&c.consequent),
+                    Some(false) => self.expr(&c.alternate),
+                    None if test.is_unknown() => test,
+                    None => self.not_static(c.test.span(), "a condition not known statically"),
+                }
+            }
+            Expression::ClassExpression(_) => self.not_static(s, "a class is not evaluated statically"),
+            Expression::NewExpression(_) => self.not_static(s, "`new` is not evaluated statically"),
+            Expression::TaggedTemplateExpression(_) => self.not_static(s, "a tagged template is not evaluated statically"),
+            Expression::AwaitExpression(_) => self.not_static(s, "`await` is not evaluated statically"),
+            Expression::RegExpLiteral(_) => self.not_static(s, "a regular expression is not evaluated statically"),
+            Expression::BigIntLiteral(_) => self.not_static(s, "a bigint is not evaluated statically"),
+            _ => self.not_static(s, "this expression is not evaluated statically"),
+        }
+    }
+
+    fn template(&mut self, t: &'a TemplateLiteral<'a>) -> Value {
+        let mut out = String::new();
+        for (i, q) in t.quasis.iter().enumerate() {
+            out.push_str(q.value.cooked.as_ref().map_or(q.value.raw.as_str(), |c| c.as_str()));
+            if let Some(x) = t.expressions.get(i) {
+                let v = self.expr(x);
+                match &v.kind {
+                    ValueKind::String { value } => out.push_str(value),
+                    ValueKind::Number { value } => out.push_str(&js_number(*value)),
+                    ValueKind::Bool { value } => out.push_str(if *value { "true" } else { "false" }),
+                    ValueKind::Null => out.push_str("null"),
+                    ValueKind::Undefined => out.push_str("undefined"),
+                    ValueKind::Unknown { reason } => {
+                        let reason = format!("a template with a part not known statically: {reason}");
+                        return self.val(ValueKind::Unknown { reason }, t.span);
+                    }
+                    _ => {
+                        return self.not_static(x.span(), format!("{} in a template is not evaluated statically", kind_name(&v)));
+                    }
+                }
+            }
+        }
+        self.val(ValueKind::String { value: out }, t.span)
+    }
+
+    fn array(&mut self, a: &'a ArrayExpression<'a>) -> Value {
+        let mut items = Vec::new();
+        for el in &a.elements {
+            match el {
+                ArrayExpressionElement::SpreadElement(sp) => {
+                    let v = self.expr(&sp.argument);
+                    match v.kind {
+                        ValueKind::Array { items: more } => items.extend(more),
+                        ValueKind::Unknown { .. } => items.push(v),
+                        _ => items.push(self.not_static(sp.span, format!("a spread of {} is not evaluated statically", kind_name(&v)))),
+                    }
+                }
+                ArrayExpressionElement::Elision(x) => items.push(self.val(ValueKind::Undefined, x.span)),
+                other => match other.as_expression() {
+                    Some(x) => items.push(self.expr(x)),
+                    None => items.push(self.not_static(other.span(), "this element is not evaluated statically")),
+                },
+            }
+        }
+        self.val(ValueKind::Array { items }, a.span)
+    }
+
+    fn key_of(&mut self, key: &'a PropertyKey<'a>, computed: bool) -> Result<String, Value> {
+        match key {
+            PropertyKey::StaticIdentifier(i) if !computed => Ok(i.name.to_string()),
+            PropertyKey::PrivateIdentifier(p) => Err(self.not_static(p.span, "a private name is not a key")),
+            other => {
+                let Some(x) = other.as_expression() else {
+                    return Err(self.not_static(other.span(), "this key is not evaluated statically"));
+                };
+                if !computed {
+                    match strip(x) {
+                        Expression::StringLiteral(s) => return Ok(s.value.to_string()),
+                        Expression::NumericLiteral(n) => return Ok(js_number(n.value)),
+                        _ => {}
+                    }
+                }
+                let v = self.expr(x);
+                match &v.kind {
+                    ValueKind::String { value } => Ok(value.clone()),
+                    ValueKind::Number { value } => Ok(js_number(*value)),
+                    ValueKind::Unknown { .. } => Err(v),
+                    _ => Err(self.not_static(x.span(), format!("{} as a key is not evaluated statically", kind_name(&v)))),
+                }
+            }
+        }
+    }
+
+    fn object(&mut self, o: &'a ObjectExpression<'a>) -> Value {
+        let mut props: Vec<Prop> = Vec::new();
+        fn put(props: &mut Vec<Prop>, p: Prop) {
+            match props.iter_mut().find(|q| q.key == p.key) {
+                Some(q) => q.value = p.value,
+                None => props.push(p),
+            }
+        }
+        for p in &o.properties {
+            match p {
+                ObjectPropertyKind::SpreadProperty(sp) => {
+                    let v = self.expr(&sp.argument);
+                    match v.kind {
+                        ValueKind::Object { props: more } => {
+                            for m in more {
+                                put(&mut props, m);
+                            }
+                        }
+                        ValueKind::Null | ValueKind::Undefined => {}
+                        _ => {
+                            let reason = match &v.kind {
+                                ValueKind::Unknown { reason } => format!("a spread of a value not known statically ({reason}): its keys are unknown"),
+                                _ => format!("a spread of {} is not evaluated statically", kind_name(&v)),
+                            };
+                            self.not_static(sp.span, reason);
+                        }
+                    }
+                }
+                ObjectPropertyKind::ObjectProperty(p) => {
+                    if p.kind != PropertyKind::Init {
+                        self.not_static(p.span, "a getter or setter is not evaluated statically");
+                        continue;
+                    }
+                    let key = match self.key_of(&p.key, p.computed) {
+                        Ok(k) => k,
+                        Err(_) => continue,
+                    };
+                    let value = self.expr(&p.value);
+                    put(&mut props, Prop { key, key_loc: self.loc(p.key.span()), value });
+                }
+            }
+        }
+        self.val(ValueKind::Object { props }, o.span)
+    }
+
+    fn member_expr(&mut self, m: &'a MemberExpression<'a>) -> Value {
+        let s = m.span();
+        let (obj, key): (&'a Expression<'a>, Result<String, Value>) = match m {
+            MemberExpression::StaticMemberExpression(x) => (&x.object, Ok(x.property.name.to_string())),
+            MemberExpression::ComputedMemberExpression(x) => {
+                let k = self.expr(&x.expression);
+                let k = match &k.kind {
+                    ValueKind::String { value } => Ok(value.clone()),
+                    ValueKind::Number { value } => Ok(js_number(*value)),
+                    ValueKind::Unknown { .. } => Err(k),
+                    _ => Err(self.not_static(x.expression.span(), format!("{} as a key is not evaluated statically", kind_name(&k)))),
+                };
+                (&x.object, k)
+            }
+            MemberExpression::PrivateFieldExpression(x) => return self.not_static(x.span, "a private field is not evaluated statically"),
+        };
+        let key = match key {
+            Ok(k) => k,
+            Err(v) => return v,
+        };
+        if let Some((module, None)) = self.known_of(obj) {
+            return self.val(ValueKind::Imported { callee: callee_of(module, &key) }, s);
+        }
+        let v = self.expr(obj);
+        self.member(v, &key, s)
+    }
+
+    /// If `e` names a known module's import: the module and the export (`None` for the module
+    /// itself, a namespace).
+    fn known_of(&self, e: &Expression<'a>) -> Option<(KnownModule, Option<&'a str>)> {
+        match strip(e) {
+            Expression::Identifier(i) => match self.bindings.get(i.name.as_str()) {
+                Some(Binding::Known { module, name }) if self.local(i.name.as_str()).is_none() => Some((*module, *name)),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    fn unary(&mut self, u: &'a UnaryExpression<'a>) -> Value {
+        let s = u.span;
+        if u.operator == UnaryOperator::Void {
+            return self.val(ValueKind::Undefined, s);
+        }
+        let v = self.expr(&u.argument);
+        match (u.operator, &v.kind) {
+            (_, ValueKind::Unknown { .. }) => v,
+            (UnaryOperator::UnaryNegation, ValueKind::Number { value }) => self.val(ValueKind::Number { value: -value }, s),
+            (UnaryOperator::UnaryPlus, ValueKind::Number { value }) => self.val(ValueKind::Number { value: *value }, s),
+            (UnaryOperator::LogicalNot, _) if truthy(&v).is_some() => self.val(ValueKind::Bool { value: !truthy(&v).unwrap_or(false) }, s),
+            _ => self.not_static(s, format!("`{}` of {} is not evaluated statically", u.operator.as_str(), kind_name(&v))),
+        }
+    }
+
+    fn binary(&mut self, b: &'a BinaryExpression<'a>) -> Value {
+        let s = b.span;
+        let l = self.expr(&b.left);
+        let r = self.expr(&b.right);
+        if l.is_unknown() {
+            return l;
+        }
+        if r.is_unknown() {
+            return r;
+        }
+        use ValueKind as K;
+        let kind = match (b.operator, &l.kind, &r.kind) {
+            (BinaryOperator::Addition, K::String { value: a }, K::String { value: c }) => K::String { value: format!("{a}{c}") },
+            (BinaryOperator::Addition, K::String { value: a }, K::Number { value: c }) => K::String { value: format!("{a}{}", js_number(*c)) },
+            (BinaryOperator::Addition, K::Number { value: a }, K::String { value: c }) => K::String { value: format!("{}{c}", js_number(*a)) },
+            (op, K::Number { value: a }, K::Number { value: c }) => match op {
+                BinaryOperator::Addition => K::Number { value: a + c },
+                BinaryOperator::Subtraction => K::Number { value: a - c },
+                BinaryOperator::Multiplication => K::Number { value: a * c },
+                BinaryOperator::Division => K::Number { value: a / c },
+                BinaryOperator::Remainder => K::Number { value: a % c },
+                BinaryOperator::LessThan => K::Bool { value: a < c },
+                BinaryOperator::GreaterThan => K::Bool { value: a > c },
+                BinaryOperator::LessEqualThan => K::Bool { value: a <= c },
+                BinaryOperator::GreaterEqualThan => K::Bool { value: a >= c },
+                BinaryOperator::StrictEquality | BinaryOperator::Equality => K::Bool { value: a == c },
+                BinaryOperator::StrictInequality | BinaryOperator::Inequality => K::Bool { value: a != c },
+                _ => return self.not_static(s, format!("`{}` is not evaluated statically", op.as_str())),
+            },
+            (BinaryOperator::StrictEquality, K::String { value: a }, K::String { value: c }) => K::Bool { value: a == c },
+            (BinaryOperator::StrictInequality, K::String { value: a }, K::String { value: c }) => K::Bool { value: a != c },
+            (op, _, _) => {
+                return self.not_static(s, format!("`{}` of {} and {} is not evaluated statically", op.as_str(), kind_name(&l), kind_name(&r)))
+            }
+        };
+        self.val(kind, s)
+    }
+
+    fn args(&mut self, args: &'a oxc_allocator::Vec<'a, Argument<'a>>) -> Vec<Value> {
+        let mut out = Vec::new();
+        for a in args {
+            match a {
+                Argument::SpreadElement(sp) => {
+                    let v = self.expr(&sp.argument);
+                    match v.kind {
+                        ValueKind::Array { items } => out.extend(items),
+                        ValueKind::Unknown { .. } => out.push(v),
+                        _ => out.push(self.not_static(sp.span, format!("a spread of {} is not evaluated statically", kind_name(&v)))),
+                    }
+                }
+                other => match other.as_expression() {
+                    Some(x) => out.push(self.expr(x)),
+                    None => out.push(self.not_static(other.span(), "this argument is not evaluated statically")),
+                },
+            }
+        }
+        out
+    }
+
+    fn call(&mut self, c: &'a CallExpression<'a>) -> Value {
+        let s = c.span;
+        let callee = strip(&c.callee);
+        // `ns.member(...)` on a known module, or `name(...)` of a known import.
+        if let Some((module, name)) = self.known_of(callee) {
+            return match name {
+                Some(n) => {
+                    let args = self.args(&c.arguments);
+                    self.val(ValueKind::Call(Box::new(Call { callee: callee_of(module, n), receiver: None, args })), s)
+                }
+                None => self.not_static(callee.span(), format!("the module `{}` itself cannot be called", module_name(module))),
+            };
+        }
+        let member: Option<(&'a Expression<'a>, Result<String, Value>)> = match callee {
+            Expression::StaticMemberExpression(m) => Some((&m.object, Ok(m.property.name.to_string()))),
+            Expression::ComputedMemberExpression(m) => {
+                let k = self.expr(&m.expression);
+                Some((&m.object, match k.kind {
+                    ValueKind::String { value } => Ok(value),
+                    _ => Err(k),
+                }))
+            }
+            _ => None,
+        };
+        if let Some((obj, key)) = member {
+            let name = match key {
+                Ok(k) => k,
+                Err(v) if v.is_unknown() => return v,
+                Err(_) => return self.not_static(callee.span(), "a method named by a value not known statically"),
+            };
+            if let Some((module, None)) = self.known_of(obj) {
+                let args = self.args(&c.arguments);
+                return self.val(ValueKind::Call(Box::new(Call { callee: callee_of(module, &name), receiver: None, args })), s);
+            }
+            let receiver = self.expr(obj);
+            return match &receiver.kind {
+                ValueKind::Call(_) | ValueKind::Imported { .. } => {
+                    let args = self.args(&c.arguments);
+                    self.val(ValueKind::Call(Box::new(Call { callee: Callee::Method(name), receiver: Some(receiver), args })), s)
+                }
+                ValueKind::Unknown { .. } => receiver,
+                ValueKind::Object { .. } => match receiver.get(&name).map(|v| v.kind.clone()) {
+                    Some(ValueKind::Imported { callee }) => {
+                        let args = self.args(&c.arguments);
+                        self.val(ValueKind::Call(Box::new(Call { callee, receiver: None, args })), s)
+                    }
+                    _ => self.not_static(s, format!("a call of `.{name}` of an object is not evaluated statically")),
+                },
+                _ => self.not_static(s, format!("the method `.{name}` of {} is not evaluated statically", kind_name(&receiver))),
+            };
+        }
+        let f = self.expr(callee);
+        match f.kind {
+            ValueKind::Imported { callee } => {
+                let args = self.args(&c.arguments);
+                self.val(ValueKind::Call(Box::new(Call { callee, receiver: None, args })), s)
+            }
+            ValueKind::Unknown { .. } => f,
+            ValueKind::Function(_) => self.not_static(s, "a call of a function of this Workflow is not evaluated statically; write the value, or call the kit"),
+            _ => self.not_static(s, format!("a call of {} is not evaluated statically", kind_name(&f))),
+        }
+    }
+
+    // ---- functions ----
+
+    fn arrow_value(&mut self, f: &'a ArrowFunctionExpression<'a>) -> Value {
+        let (facts, lowered) = self.analyze(&f.params, FnBody::Arrow(&f.body), &[]);
+        let params = self.param_texts(&f.params);
+        self.val(ValueKind::Function(Box::new(FnValue { params, facts, lowered })), f.span)
+    }
+
+    fn function_value(&mut self, f: &'a Function<'a>) -> Value {
+        let params = self.param_texts(&f.params);
+        let (facts, lowered) = match &f.body {
+            Some(b) => self.analyze(&f.params, FnBody::Block(b), &[]),
+            None => (Facts { complete: false, ..Facts::default() }, None),
+        };
+        self.val(ValueKind::Function(Box::new(FnValue { params, facts, lowered })), f.span)
+    }
+
+    fn param_texts(&self, p: &FormalParameters<'a>) -> Vec<String> {
+        let text = &self.g.files[self.file.0 as usize].text;
+        let slice = |s: oxc_span::Span| text.get(s.start as usize..s.end as usize).unwrap_or("").to_string();
+        let mut out: Vec<String> = p.items.iter().map(|i| slice(i.pattern.span())).collect();
+        if let Some(r) = &p.rest {
+            out.push(format!("...{}", slice(r.rest.argument.span())));
+        }
+        out
+    }
+
+    /// The facts and lowering of a function, with its scope stack saved and restored (a function
+    /// met inside another one's analysis is analyzed on its own).
+    fn analyze(&mut self, params: &'a FormalParameters<'a>, body: FnBody<'a>, _args: &[Fv<'a>]) -> (Facts, Option<Expr>) {
+        let saved_scopes = std::mem::take(&mut self.scopes);
+        let saved_facts = std::mem::replace(&mut self.facts, Facts { complete: true, ..Facts::default() });
+        let saved_inline = std::mem::replace(&mut self.inline, 0);
+        self.scopes.push(FnScope { locals: HashMap::new() });
+        for (i, p) in params.items.iter().enumerate() {
+            let fv = if i == 0 { Fv::Args } else { Fv::Opaque };
+            self.bind_pattern(&p.pattern, fv, i == 0);
+        }
+        if let Some(r) = &params.rest {
+            self.bind_pattern(&r.rest.argument, Fv::Opaque, false);
+        }
+        let out = self.body(body);
+        let lowered = out.and_then(|fv| self.lower(&fv));
+        let facts = std::mem::replace(&mut self.facts, saved_facts);
+        self.scopes = saved_scopes;
+        self.inline = saved_inline;
+        (facts, lowered)
+    }
+
+    /// The body's value (the returned one, where it is the only way out), or `None`.
+    fn body(&mut self, body: FnBody<'a>) -> Option<Fv<'a>> {
+        match body {
+            FnBody::Arrow(ArrowFunctionBody::FunctionBody(b)) => self.block(&b.statements),
+            FnBody::Block(b) => self.block(&b.statements),
+            FnBody::Arrow(other) => other.as_expression().map(|x| self.fexpr(x)),
+        }
+    }
+
+    fn block(&mut self, stmts: &'a oxc_allocator::Vec<'a, Statement<'a>>) -> Option<Fv<'a>> {
+        let mut pure = true;
+        let mut ret = None;
+        for (i, st) in stmts.iter().enumerate() {
+            let last = i + 1 == stmts.len();
+            match st {
+                Statement::ReturnStatement(r) => {
+                    let fv = r.argument.as_ref().map(|x| self.fexpr(x));
+                    if last && pure {
+                        ret = fv;
+                    }
+                    pure = false;
+                }
+                Statement::VariableDeclaration(v) => {
+                    if v.kind != VariableDeclarationKind::Const {
+                        self.facts.complete = false;
+                        pure = false;
+                    }
+                    for d in &v.declarations {
+                        let fv = match &d.init {
+                            Some(init) => match strip(init) {
+                                Expression::ArrowFunctionExpression(_) | Expression::FunctionExpression(_) => Fv::Helper(init),
+                                _ => self.fexpr(init),
+                            },
+                            None => Fv::Opaque,
+                        };
+                        let fv = if v.kind == VariableDeclarationKind::Const { fv } else { Fv::Opaque };
+                        self.bind_pattern(&d.id, fv, false);
+                    }
+                }
+                Statement::EmptyStatement(_) => {}
+                other => {
+                    pure = false;
+                    self.fstmt(other);
+                }
+            }
+        }
+        ret
+    }
+
+    fn fstmt(&mut self, st: &'a Statement<'a>) {
+        if self.depth >= MAX_DEPTH {
+            self.facts.complete = false;
+            return;
+        }
+        self.depth += 1;
+        match st {
+            Statement::ExpressionStatement(x) => {
+                self.fexpr(&x.expression);
+            }
+            Statement::IfStatement(x) => {
+                self.fexpr(&x.test);
+                self.scoped(|cx| cx.fstmt(&x.consequent));
+                if let Some(a) = &x.alternate {
+                    self.scoped(|cx| cx.fstmt(a));
+                }
+            }
+            Statement::BlockStatement(b) => {
+                self.scoped(|cx| {
+                    cx.block(&b.body);
+                });
+            }
+            Statement::ReturnStatement(r) => {
+                if let Some(a) = &r.argument {
+                    self.fexpr(a);
+                }
+            }
+            Statement::VariableDeclaration(_) => {
+                if let Statement::VariableDeclaration(v) = st {
+                    for d in &v.declarations {
+                        let fv = match (&d.init, v.kind) {
+                            (Some(init), VariableDeclarationKind::Const) => self.fexpr(init),
+                            (Some(init), _) => {
+                                self.fexpr(init);
+                                self.facts.complete = false;
+                                Fv::Opaque
+                            }
+                            (None, _) => Fv::Opaque,
+                        };
+                        self.bind_pattern(&d.id, fv, false);
+                    }
+                }
+            }
+            Statement::EmptyStatement(_) => {}
+            Statement::FunctionDeclaration(_) => self.facts.complete = false,
+            _ => self.facts.complete = false,
+        }
+        self.depth -= 1;
+    }
+
+    fn scoped<R>(&mut self, f: impl FnOnce(&mut Self) -> R) -> R {
+        self.scopes.push(FnScope { locals: HashMap::new() });
+        let r = f(self);
+        self.scopes.pop();
+        r
+    }
+
+    fn local(&self, name: &str) -> Option<&Fv<'a>> {
+        self.scopes.iter().rev().find_map(|s| s.locals.get(name))
+    }
+
+    fn bind(&mut self, name: &'a str, fv: Fv<'a>) {
+        if let Some(s) = self.scopes.last_mut() {
+            s.locals.insert(name, fv);
+        }
+    }
+
+    /// Binds a pattern to what the analysis knows of its value. `first` marks the first
+    /// parameter, whose destructured keys are the xstate mapper's arguments.
+    fn bind_pattern(&mut self, p: &'a BindingPattern<'a>, fv: Fv<'a>, first: bool) {
+        match p {
+            BindingPattern::BindingIdentifier(id) => self.bind(id.name.as_str(), fv),
+            BindingPattern::AssignmentPattern(a) => {
+                self.fexpr(&a.right);
+                self.bind_pattern(&a.left, fv, first);
+            }
+            BindingPattern::ObjectPattern(o) => {
+                for prop in &o.properties {
+                    let key = match &prop.key {
+                        PropertyKey::StaticIdentifier(i) if !prop.computed => Some(i.name.as_str()),
+                        PropertyKey::StringLiteral(s) => Some(s.value.as_str()),
+                        _ => None,
+                    };
+                    let sub = match key {
+                        Some(k) => {
+                            let sub = self.fmember(fv.clone(), k);
+                            if first && matches!(fv, Fv::Args) && k == "params" {
+                                // A `fromPick` fill's `{ params }`: the pick's params, which are
+                                // the event's, as `paramsOf` reads them.
+                                Fv::Ref(Root::Event, Vec::new())
+                            } else {
+                                sub
+                            }
+                        }
+                        None => Fv::Opaque,
+                    };
+                    self.bind_pattern(&prop.value, sub, false);
+                }
+                if let Some(rest) = &o.rest {
+                    if matches!(fv, Fv::Pick(_)) {
+                        self.facts.complete = false;
+                    }
+                    self.bind_pattern(&rest.argument, Fv::Opaque, false);
+                }
+            }
+            BindingPattern::ArrayPattern(a) => {
+                for el in a.elements.iter().flatten() {
+                    self.bind_pattern(el, Fv::Opaque, false);
+                }
+                if let Some(rest) = &a.rest {
+                    self.bind_pattern(&rest.argument, Fv::Opaque, false);
+                }
+            }
+        }
+    }
+
+    /// `fv.key`, recording what it reads.
+    fn fmember(&mut self, fv: Fv<'a>, key: &str) -> Fv<'a> {
+        match fv {
+            Fv::Args => match Root::parse(key) {
+                Some(root) => Fv::Ref(root, Vec::new()),
+                None => Fv::Opaque,
+            },
+            Fv::Ref(root, mut path) => {
+                if root == Root::Context && path.is_empty() {
+                    push_unique(&mut self.facts.context_keys, key);
+                }
+                path.push(key.to_string());
+                Fv::Ref(root, path)
+            }
+            Fv::Pick(name) => {
+                let pair = (name, key.to_string());
+                if !self.facts.pick_params.contains(&pair) {
+                    self.facts.pick_params.push(pair);
+                }
+                Fv::Ref(Root::Event, vec![key.to_string()])
+            }
+            Fv::Lowered(Expr::Object(props)) => props.into_iter().rev().find(|(k, _)| k == key).map_or(Fv::Opaque, |(_, e)| Fv::Lowered(e)),
+            Fv::Val(v) => match &v.kind {
+                ValueKind::Object { .. } => v.get(key).cloned().map_or(Fv::Opaque, Fv::Val),
+                _ => Fv::Opaque,
+            },
+            _ => Fv::Opaque,
+        }
+    }
+
+    fn lower(&self, fv: &Fv<'a>) -> Option<Expr> {
+        match fv {
+            Fv::Ref(root, path) => Some(Expr::Ref(Reference { root: *root, path: path.clone() })),
+            Fv::Lowered(e) => Some(e.clone()),
+            Fv::Val(v) => v.to_json().map(Expr::Literal),
+            _ => None,
+        }
+    }
+
+    /// A function body's expression: its facts are recorded, and what is known of its value
+    /// returned.
+    fn fexpr(&mut self, e: &'a Expression<'a>) -> Fv<'a> {
+        if self.depth >= MAX_DEPTH {
+            self.facts.complete = false;
+            return Fv::Opaque;
+        }
+        self.depth += 1;
+        let v = self.fexpr_inner(e);
+        self.depth -= 1;
+        v
+    }
+
+    fn fexpr_inner(&mut self, e: &'a Expression<'a>) -> Fv<'a> {
+        let e = strip(e);
+        let s = e.span();
+        match e {
+            Expression::BooleanLiteral(b) => Fv::Val(self.val(ValueKind::Bool { value: b.value }, s)),
+            Expression::NullLiteral(_) => Fv::Val(self.val(ValueKind::Null, s)),
+            Expression::NumericLiteral(n) => Fv::Val(self.val(ValueKind::Number { value: n.value }, s)),
+            Expression::StringLiteral(x) => Fv::Val(self.val(ValueKind::String { value: x.value.to_string() }, s)),
+            Expression::Identifier(i) => self.fident(i.name.as_str(), i.span),
+            Expression::TemplateLiteral(t) => {
+                let mut parts = Vec::new();
+                let mut ok = true;
+                for (i, q) in t.quasis.iter().enumerate() {
+                    let text = q.value.cooked.as_ref().map_or(q.value.raw.as_str(), |c| c.as_str());
+                    if !text.is_empty() {
+                        parts.push(TemplatePart::Text(text.to_string()));
+                    }
+                    if let Some(x) = t.expressions.get(i) {
+                        let fv = self.fexpr(x);
+                        match self.lower(&fv) {
+                            Some(Expr::Ref(r)) => parts.push(TemplatePart::Ref(r)),
+                            Some(Expr::Template(more)) => parts.extend(more),
+                            Some(Expr::Literal(serde_json::Value::String(s))) => parts.push(TemplatePart::Text(s)),
+                            Some(Expr::Literal(l @ (serde_json::Value::Number(_) | serde_json::Value::Bool(_) | serde_json::Value::Null))) => {
+                                parts.push(TemplatePart::Text(l.to_string()))
+                            }
+                            _ => ok = false,
+                        }
+                    }
+                }
+                if !ok {
+                    return Fv::Opaque;
+                }
+                // Merge neighbouring texts.
+                let mut merged: Vec<TemplatePart> = Vec::new();
+                for p in parts {
+                    match (merged.last_mut(), p) {
+                        (Some(TemplatePart::Text(a)), TemplatePart::Text(b)) => a.push_str(&b),
+                        (_, p) => merged.push(p),
+                    }
+                }
+                match merged.as_slice() {
+                    [] => Fv::Val(self.val(ValueKind::String { value: String::new() }, s)),
+                    [TemplatePart::Text(t)] => Fv::Val(self.val(ValueKind::String { value: t.clone() }, s)),
+                    _ => Fv::Lowered(Expr::Template(merged)),
+                }
+            }
+            Expression::ObjectExpression(o) => {
+                let mut props: Vec<(String, Expr)> = Vec::new();
+                let mut ok = true;
+                for p in &o.properties {
+                    match p {
+                        ObjectPropertyKind::SpreadProperty(sp) => {
+                            let fv = self.fexpr(&sp.argument);
+                            match self.lower(&fv) {
+                                Some(Expr::Object(more)) => {
+                                    for (k, v) in more {
+                                        props.retain(|(q, _)| *q != k);
+                                        props.push((k, v));
+                                    }
+                                }
+                                Some(Expr::Literal(serde_json::Value::Object(m))) => {
+                                    for (k, v) in m {
+                                        props.retain(|(q, _)| *q != k);
+                                        props.push((k, Expr::Literal(v)));
+                                    }
+                                }
+                                _ => {
+                                    if matches!(fv, Fv::Pick(_)) {
+                                        self.facts.complete = false;
+                                    }
+                                    ok = false;
+                                }
+                            }
+                        }
+                        ObjectPropertyKind::ObjectProperty(p) => {
+                            let key = match &p.key {
+                                PropertyKey::StaticIdentifier(i) if !p.computed => Some(i.name.to_string()),
+                                PropertyKey::StringLiteral(x) => Some(x.value.to_string()),
+                                PropertyKey::NumericLiteral(n) => Some(js_number(n.value)),
+                                other => {
+                                    if let Some(x) = other.as_expression() {
+                                        self.fexpr(x);
+                                    }
+                                    None
+                                }
+                            };
+                            let fv = self.fexpr(&p.value);
+                            match (key, self.lower(&fv)) {
+                                (Some(k), Some(v)) if p.kind == PropertyKind::Init => {
+                                    props.retain(|(q, _)| *q != k);
+                                    props.push((k, v));
+                                }
+                                _ => {
+                                    if matches!(fv, Fv::Pick(_)) {
+                                        self.facts.complete = false;
+                                    }
+                                    ok = false;
+                                }
+                            }
+                        }
+                    }
+                }
+                if ok {
+                    Fv::Lowered(simplify(Expr::Object(props)))
+                } else {
+                    Fv::Opaque
+                }
+            }
+            Expression::ArrayExpression(a) => {
+                let mut items = Vec::new();
+                let mut ok = true;
+                for el in &a.elements {
+                    match el.as_expression() {
+                        Some(x) => {
+                            let fv = self.fexpr(x);
+                            if matches!(fv, Fv::Pick(_)) {
+                                self.facts.complete = false;
+                            }
+                            match self.lower(&fv) {
+                                Some(v) => items.push(v),
+                                None => ok = false,
+                            }
+                        }
+                        None => {
+                            if let ArrayExpressionElement::SpreadElement(sp) = el {
+                                self.fexpr(&sp.argument);
+                            }
+                            ok = false;
+                        }
+                    }
+                }
+                if ok {
+                    Fv::Lowered(simplify(Expr::Array(items)))
+                } else {
+                    Fv::Opaque
+                }
+            }
+            Expression::StaticMemberExpression(m) => {
+                let o = self.fexpr(&m.object);
+                self.fmember(o, m.property.name.as_str())
+            }
+            Expression::ComputedMemberExpression(m) => {
+                let o = self.fexpr(&m.object);
+                match strip(&m.expression) {
+                    Expression::StringLiteral(k) => self.fmember(o, k.value.as_str()),
+                    Expression::NumericLiteral(n) => self.fmember(o, &js_number(n.value)),
+                    other => {
+                        self.fexpr(other);
+                        if matches!(o, Fv::Pick(_) | Fv::Args) || matches!(o, Fv::Ref(Root::Context, ref p) if p.is_empty()) {
+                            self.facts.complete = false;
+                        }
+                        Fv::Opaque
+                    }
+                }
+            }
+            Expression::ChainExpression(c) => match &c.expression {
+                ChainElement::CallExpression(call) => self.fcall(call),
+                ChainElement::TSNonNullExpression(x) => self.fexpr(&x.expression),
+                ChainElement::StaticMemberExpression(m) => {
+                    let o = self.fexpr(&m.object);
+                    self.fmember(o, m.property.name.as_str())
+                }
+                ChainElement::ComputedMemberExpression(m) => {
+                    self.fexpr(&m.object);
+                    self.fexpr(&m.expression);
+                    Fv::Opaque
+                }
+                ChainElement::PrivateFieldExpression(_) => Fv::Opaque,
+            },
+            Expression::CallExpression(c) => self.fcall(c),
+            Expression::ArrowFunctionExpression(f) => {
+                // A function inside a function: what it reads counts for the outer one (its
+                // parameters shadow).
+                self.scoped(|cx| {
+                    for p in &f.params.items {
+                        cx.bind_pattern(&p.pattern, Fv::Opaque, false);
+                    }
+                    match &f.body {
+                        ArrowFunctionBody::FunctionBody(b) => {
+                            cx.block(&b.statements);
+                        }
+                        other => {
+                            if let Some(x) = other.as_expression() {
+                                cx.fexpr(x);
+                            }
+                        }
+                    }
+                });
+                Fv::Opaque
+            }
+            Expression::FunctionExpression(f) => {
+                self.scoped(|cx| {
+                    for p in &f.params.items {
+                        cx.bind_pattern(&p.pattern, Fv::Opaque, false);
+                    }
+                    if let Some(b) = &f.body {
+                        cx.block(&b.statements);
+                    }
+                });
+                Fv::Opaque
+            }
+            Expression::UnaryExpression(u) => {
+                self.fexpr(&u.argument);
+                Fv::Opaque
+            }
+            Expression::BinaryExpression(b) => {
+                self.fexpr(&b.left);
+                self.fexpr(&b.right);
+                Fv::Opaque
+            }
+            Expression::LogicalExpression(b) => {
+                self.fexpr(&b.left);
+                self.fexpr(&b.right);
+                Fv::Opaque
+            }
+            Expression::ConditionalExpression(c) => {
+                self.fexpr(&c.test);
+                self.fexpr(&c.consequent);
+                self.fexpr(&c.alternate);
+                Fv::Opaque
+            }
+            Expression::SequenceExpression(x) => {
+                let mut last = Fv::Opaque;
+                for e in &x.expressions {
+                    last = self.fexpr(e);
+                }
+                last
+            }
+            Expression::AwaitExpression(x) => {
+                self.fexpr(&x.argument);
+                self.facts.complete = false;
+                Fv::Opaque
+            }
+            _ => {
+                // Assignments, updates, `new`, `this`, classes, tagged templates, yields...
+                self.facts.complete = false;
+                Fv::Opaque
+            }
+        }
+    }
+
+    fn fident(&mut self, name: &'a str, at: oxc_span::Span) -> Fv<'a> {
+        if let Some(fv) = self.local(name) {
+            return fv.clone();
+        }
+        match self.bindings.get(name) {
+            Some(Binding::NotStatic { .. } | Binding::Package { .. } | Binding::Opaque { .. }) => {
+                // Code reading a changing or foreign value: not a static fault, but unseen.
+                self.facts.complete = false;
+                Fv::Opaque
+            }
+            Some(Binding::Const { init, path }) if path.is_empty() && matches!(strip(init), Expression::ArrowFunctionExpression(_) | Expression::FunctionExpression(_)) => {
+                Fv::Helper(init)
+            }
+            Some(_) => Fv::Val(self.ident(name, at)),
+            None => match name {
+                "undefined" => Fv::Val(self.val(ValueKind::Undefined, at)),
+                _ => {
+                    // A global (`Math`, `JSON`, ...): its meaning is not modelled.
+                    self.facts.complete = false;
+                    Fv::Opaque
+                }
+            },
+        }
+    }
+
+    fn fargs(&mut self, args: &'a oxc_allocator::Vec<'a, Argument<'a>>) -> Vec<Fv<'a>> {
+        args.iter()
+            .map(|a| match a.as_expression() {
+                Some(x) => self.fexpr(x),
+                None => {
+                    if let Argument::SpreadElement(sp) = a {
+                        self.fexpr(&sp.argument);
+                    }
+                    self.facts.complete = false;
+                    Fv::Opaque
+                }
+            })
+            .collect()
+    }
+
+    fn fcall(&mut self, c: &'a CallExpression<'a>) -> Fv<'a> {
+        let callee = strip(&c.callee);
+        // The kit, xstate and zod: known meaning.
+        let known = match callee {
+            Expression::Identifier(i) if self.local(i.name.as_str()).is_none() => match self.bindings.get(i.name.as_str()) {
+                Some(Binding::Known { module, name: Some(n) }) => Some(callee_of(*module, n)),
+                Some(Binding::Import { .. }) => match self.ident(i.name.as_str(), i.span).kind {
+                    ValueKind::Imported { callee } => Some(callee),
+                    _ => None,
+                },
+                _ => None,
+            },
+            Expression::StaticMemberExpression(m) => match self.known_of(&m.object) {
+                Some((module, None)) => Some(callee_of(module, m.property.name.as_str())),
+                _ => None,
+            },
+            _ => None,
+        };
+        if let Some(callee) = known {
+            let args = self.fargs(&c.arguments);
+            if callee == Callee::Kit("paramsOf".into()) {
+                return match args.get(1) {
+                    Some(Fv::Val(def)) => match def.as_call() {
+                        Some(call) if call.callee == Callee::Kit("defineEvent".into()) => {
+                            match call.args.first().and_then(|a| a.get("name")).and_then(Value::as_str) {
+                                Some(n) => Fv::Pick(n.to_string()),
+                                None => {
+                                    self.facts.complete = false;
+                                    Fv::Opaque
+                                }
+                            }
+                        }
+                        _ => {
+                            self.facts.complete = false;
+                            Fv::Opaque
+                        }
+                    },
+                    _ => {
+                        self.facts.complete = false;
+                        Fv::Opaque
+                    }
+                };
+            }
+            // A whole pick's params passed on: which ones are read is not seen.
+            if args.iter().any(|a| matches!(a, Fv::Pick(_))) {
+                self.facts.complete = false;
+            }
+            return Fv::Opaque;
+        }
+        // A helper of the author's: inlined when trivial.
+        let helper = match callee {
+            Expression::Identifier(i) => match self.fident(i.name.as_str(), i.span) {
+                Fv::Helper(h) => Some(h),
+                _ => None,
+            },
+            _ => None,
+        };
+        if let Some(h) = helper {
+            let args = self.fargs(&c.arguments);
+            if let Some(fv) = self.inline_helper(h, args) {
+                return fv;
+            }
+            self.facts.complete = false;
+            return Fv::Opaque;
+        }
+        // Anything else: a method, a global, an unknown function.
+        match callee {
+            Expression::StaticMemberExpression(m) => {
+                self.fexpr(&m.object);
+            }
+            Expression::ComputedMemberExpression(m) => {
+                self.fexpr(&m.object);
+                self.fexpr(&m.expression);
+            }
+            other => {
+                self.fexpr(other);
+            }
+        }
+        self.fargs(&c.arguments);
+        self.facts.complete = false;
+        Fv::Opaque
+    }
+
+    /// Inlines `(a, b) => expr` (or `{ return expr; }`) with plain-name parameters.
+    fn inline_helper(&mut self, h: &'a Expression<'a>, args: Vec<Fv<'a>>) -> Option<Fv<'a>> {
+        if self.inline >= MAX_INLINE {
+            return None;
+        }
+        let (params, body): (&'a FormalParameters<'a>, Option<&'a Expression<'a>>) = match strip(h) {
+            Expression::ArrowFunctionExpression(f) => (&f.params, match &f.body {
+                ArrowFunctionBody::FunctionBody(b) => single_return(&b.statements),
+                other => other.as_expression(),
+            }),
+            Expression::FunctionExpression(f) => (&f.params, f.body.as_ref().and_then(|b| single_return(&b.statements))),
+            _ => return None,
+        };
+        let body = body?;
+        if params.rest.is_some() || !params.items.iter().all(|p| matches!(p.pattern, BindingPattern::BindingIdentifier(_))) {
+            return None;
+        }
+        // The helper sees module scope and its parameters only.
+        let saved = std::mem::replace(&mut self.scopes, vec![FnScope { locals: HashMap::new() }]);
+        for (i, p) in params.items.iter().enumerate() {
+            if let BindingPattern::BindingIdentifier(id) = &p.pattern {
+                let fv = args.get(i).cloned().unwrap_or(Fv::Opaque);
+                self.bind(id.name.as_str(), fv);
+            }
+        }
+        self.inline += 1;
+        let out = self.fexpr(body);
+        self.inline -= 1;
+        self.scopes = saved;
+        Some(out)
+    }
+}
+
+fn single_return<'a>(stmts: &'a oxc_allocator::Vec<'a, Statement<'a>>) -> Option<&'a Expression<'a>> {
+    match stmts.as_slice() {
+        [Statement::ReturnStatement(r)] => r.argument.as_ref(),
+        _ => None,
+    }
+}
+
+/// An object or array of literals as one literal.
+fn simplify(e: Expr) -> Expr {
+    match e {
+        Expr::Object(props) if props.iter().all(|(_, v)| matches!(v, Expr::Literal(_))) => {
+            let mut m = serde_json::Map::new();
+            for (k, v) in props {
+                if let Expr::Literal(v) = v {
+                    m.insert(k, v);
+                }
+            }
+            Expr::Literal(serde_json::Value::Object(m))
+        }
+        Expr::Array(items) if items.iter().all(|v| matches!(v, Expr::Literal(_))) => Expr::Literal(serde_json::Value::Array(
+            items.into_iter().filter_map(|v| if let Expr::Literal(v) = v { Some(v) } else { None }).collect(),
+        )),
+        e => e,
+    }
+}
+
+#[derive(Clone, Copy)]
+enum FnBody<'a> {
+    Arrow(&'a ArrowFunctionBody<'a>),
+    Block(&'a FunctionBody<'a>),
+}
+
+enum Source<'a> {
+    Known(KnownModule),
+    Package(&'a str),
+    File(Option<FileId>),
+}
+
+fn pattern_names<'a>(p: &'a BindingPattern<'a>, out: &mut Vec<(&'a str, Span)>) {
+    match p {
+        BindingPattern::BindingIdentifier(id) => out.push((id.name.as_str(), span(id.span))),
+        BindingPattern::ObjectPattern(o) => {
+            for prop in &o.properties {
+                pattern_names(&prop.value, out);
+            }
+            if let Some(r) = &o.rest {
+                pattern_names(&r.argument, out);
+            }
+        }
+        BindingPattern::ArrayPattern(a) => {
+            for el in a.elements.iter().flatten() {
+                pattern_names(el, out);
+            }
+            if let Some(r) = &a.rest {
+                pattern_names(&r.argument, out);
+            }
+        }
+        BindingPattern::AssignmentPattern(a) => pattern_names(&a.left, out),
+    }
+}
+
+/// JavaScript truthiness of a known value.
+fn truthy(v: &Value) -> Option<bool> {
+    Some(match &v.kind {
+        ValueKind::Undefined | ValueKind::Null => false,
+        ValueKind::Bool { value } => *value,
+        ValueKind::Number { value } => *value != 0.0 && !value.is_nan(),
+        ValueKind::String { value } => !value.is_empty(),
+        ValueKind::Array { .. } | ValueKind::Object { .. } | ValueKind::Function(_) | ValueKind::Call(_) | ValueKind::Imported { .. } => true,
+        ValueKind::Unknown { .. } => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diagnostics::Severity;
+
+    fn show(ev: &Evaluated) -> String {
+        let diags: Vec<serde_json::Value> = ev
+            .diagnostics
+            .iter()
+            .map(|(f, d)| {
+                let text = &ev.files[f.0 as usize].text;
+                serde_json::json!({
+                    "file": f.0,
+                    "code": d.code,
+                    "severity": d.severity,
+                    "message": d.message,
+                    "span": d.span,
+                    "at": text.get(d.span.start as usize..d.span.end as usize),
+                })
+            })
+            .collect();
+        serde_json::to_string_pretty(&serde_json::json!({ "exports": ev.exports, "diagnostics": diags })).unwrap_or_default()
+    }
+
+    fn eval(src: &str) -> Evaluated {
+        evaluate_text(Path::new("/nonexistent/jr2-eval-test/flow.ts"), src)
+    }
+
+    const KIT: &str = "import { z } from \"zod\";\nimport { agent, defineEvent, paramsOf, jr2Setup, workspace, sentBy } from \"@jr2/orchestrator\";\nimport { assign, setup } from \"xstate\";\n";
+
+    /// Each construct of the evaluator, one snapshot each.
+    #[test]
+    fn constructs() {
+        let cases: &[(&str, &str)] = &[
+            ("literals", "export const a = { s: 'x', n: 1.5, neg: -1, t: true, f: false, nul: null, u: undefined, arr: [1, 'two', [3]] };"),
+            ("template_known", "const who = 'world'; const n = 2; export const t = `hello ${who} ${n}`;"),
+            ("template_unknown", "let who = 'x'; export const t = `hello ${who}`;"),
+            ("ts_wrappers", "interface I { a: string }\ntype T = { b: number };\nexport const a = ({ x: 'y' } as const) satisfies Record<string, string>;\nexport const b = <string>'c';\nexport const c = (a!);\nexport const d = {} as { context: I };"),
+            ("spreads_and_keys", "const base = { a: 1, b: 2 }; const k = 'kk'; const arr = [1, 2];\nexport const o = { ...base, b: 3, [k]: 'v', ['lit']: 4, 'quoted-key': 5, 6: 'six' };\nexport const xs = [0, ...arr, 3];"),
+            ("shorthand_and_destructuring", "const src = { a: 'A', nested: { b: 'B' }, list: [10, 20, 30] };\nconst { a, nested: { b }, missing = 'dflt', ...rest } = src;\nconst [first, , ...others] = src.list;\nexport const out = { a, b, missing, rest, first, others };"),
+            ("arithmetic", "export const s = 'a' + 'b' + 1; export const n = 2 * 3 - 1; export const m = -(-1);"),
+            ("let_var_not_static", "let model = 'm'; var x = 1;\nexport const a = { model, x };"),
+            ("export_forms", "const a = 1; const b = 'two';\nexport { a as one, b };\nexport default { a };\nexport function f({ context }) { return context.count; }"),
+            ("kit_calls", &format!("{KIT}const done = defineEvent({{ name: 'done', description: 'Done.', input: z.object({{ note: z.string().optional().describe('a note') }}) }});\nexport const writer = agent({{ model: 'anthropic/claude-haiku-5-5', instructions: 'Write.' }});\nexport const guard = sentBy('writer');\nexport const act = assign({{ count: ({{ context }}) => context.count }});\nexport const setupCall = setup({{}}).createMachine({{ id: 'x' }});\nexport const asValue = {{ sentBy, zs: z.string }};\nexport {{ done }};")),
+            ("namespace_imports", "import * as kit from '@jr2/orchestrator';\nimport * as zz from 'zod';\nexport const a = kit.agent({ model: 'm' });\nexport const s = zz.z;\nexport const t = kit.fail();"),
+            ("package_import", "import { basename } from 'node:path';\nimport type { Foo } from 'somewhere';\nexport const a = { name: basename('x'), keep: 'kept' };"),
+            ("functions_facts", &format!("{KIT}const runTest = defineEvent({{ name: 'run_test', description: 'Run.', input: z.object({{ module: z.string() }}) }});\nconst fixTree = (context) => `${{context.workspace.repos.app}}/fix`;\nexport const fns = {{\n  ctx: ({{ context }}) => context.ticket.id,\n  input: ({{ input }}) => input,\n  obj: ({{ context, event }}) => ({{ prompt: 'Go', ticket: context.ticket, kind: event.type, list: [context.a, 'x'] }}),\n  tmpl: ({{ context }}) => `ticket ${{context.ticket}} done`,\n  pick: ({{ event }}) => ({{ file: `test/${{paramsOf(event, runTest).module}}.test.js` }}),\n  destructured: ({{ event }}) => {{ const {{ module, other }} = paramsOf(event, runTest); return {{ module }}; }},\n  helper: ({{ context }}) => ({{ cwd: fixTree(context) }}),\n  args: (args) => args.context.round,\n  fill: ({{ context, params }}) => ({{ ticket: context.ticket, body: params.body }}),\n  cmp: ({{ context }}) => context.n > 3 ? 'a' : 'b',\n  opaque: ({{ context }}) => unknownFn(context.x),\n  method: ({{ context }}) => context.name.toUpperCase(),\n  loop: ({{ context }}) => {{ for (const x of context.xs) {{}} return 1; }},\n  classic: function ({{ event }}) {{ return event.output; }},\n}};")),
+            ("local_helper", "const f = (x) => x; const g = () => 1;\nexport const a = f(1);\nexport const fns = { inner: ({ context }) => { const h = (c) => c.k; return h(context); } };"),
+            ("unsupported_construct", "class A {}\nexport const a = { keep: 'yes', bad: new A(), re: /x/, also: 'kept' };"),
+            ("self_reference", "export const a = { me: a };"),
+            ("method_on_literal", "export const a = 'abc'.toUpperCase();\nexport const b = [1].map((x) => x);"),
+            ("conditional_and_logical", "const flag = true; const none = null;\nexport const a = flag ? 'yes' : 'no';\nexport const b = none ?? 'fallback';\nexport const c = flag && 'and';"),
+        ];
+        for (name, src) in cases {
+            let ev = eval(src);
+            insta::assert_snapshot!(format!("construct_{name}"), show(&ev), src);
+        }
+    }
+
+    #[test]
+    fn unsupported_construct_warns_at_its_exact_span_and_the_rest_evaluates() {
+        let src = "export const a = { keep: 'yes', bad: new Thing(), also: 'kept' };";
+        let ev = eval(src);
+        let warns: Vec<_> = ev.diagnostics.iter().filter(|(_, d)| d.code == "not-static").collect();
+        assert_eq!(warns.len(), 1);
+        let d = &warns[0].1;
+        assert_eq!(d.severity, Severity::Warning);
+        assert_eq!(&src[d.span.start as usize..d.span.end as usize], "new Thing()");
+        let a = &ev.exports["a"];
+        assert_eq!(a.get("keep").and_then(Value::as_str), Some("yes"));
+        assert_eq!(a.get("also").and_then(Value::as_str), Some("kept"));
+        assert!(a.get("bad").is_some_and(Value::is_unknown));
+    }
+
+    #[test]
+    fn syntax_error_is_one_ts_syntax_error_and_no_values() {
+        let ev = eval("export const machine = jr2Setup({ actors: { } }).createMachine({ id: 'x', ;\nexport const b = 1;");
+        assert!(ev.exports.is_empty());
+        assert_eq!(ev.diagnostics.len(), 1);
+        let d = &ev.diagnostics[0].1;
+        assert_eq!((d.code, d.severity), ("ts-syntax", Severity::Error));
+        insta::assert_snapshot!("syntax_error", show(&ev));
+    }
+
+    #[test]
+    fn deep_nesting_is_refused_not_overflowed() {
+        let deep = format!("export const a = {}1{};", "[".repeat(5000), "]".repeat(5000));
+        let ev = eval(&deep);
+        assert_eq!(ev.diagnostics.len(), 1);
+        assert_eq!(ev.diagnostics[0].1.code, "ts-syntax");
+        // Under the parser's limit, over the evaluator's: "too deep", once.
+        let deep = format!("export const a = {}1{};", "[".repeat(900), "]".repeat(900));
+        let ev = eval(&deep);
+        let warns: Vec<_> = ev.diagnostics.iter().filter(|(_, d)| d.code == "not-static").collect();
+        assert_eq!(warns.len(), 1, "{:?}", ev.diagnostics);
+        assert!(warns[0].1.message.starts_with("too deep"));
+        // Large: many bindings.
+        let mut big = String::new();
+        for i in 0..5000 {
+            big.push_str(&format!("const v{i} = {{ k: 'v{i}', n: {i} }};\n"));
+        }
+        big.push_str("export const all = [");
+        for i in 0..5000 {
+            big.push_str(&format!("v{i}, "));
+        }
+        big.push_str("];\n");
+        let ev = eval(&big);
+        assert!(ev.diagnostics.is_empty());
+        assert_eq!(ev.exports["all"].as_array().map(<[Value]>::len), Some(5000));
+    }
+
+    fn temp_dir(name: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("jr2-eval-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).expect("temp dir");
+        d
+    }
+
+    #[test]
+    fn relative_imports_and_a_cycle() {
+        let d = temp_dir("cycle");
+        std::fs::create_dir_all(d.join("lib/parts")).expect("dir");
+        std::fs::write(
+            d.join("flow.ts"),
+            "import { fromB, useA } from './lib/b';\nimport { idx } from './lib/parts';\nimport { js } from './lib/c.js';\nimport { gone } from './missing';\nexport const a = 'A';\nexport const machine = { fromB, useA, idx, js, gone };\n",
+        )
+        .expect("write");
+        std::fs::write(d.join("lib/b.ts"), "import { a } from '../flow.ts';\nexport const fromB = 'B';\nexport const useA = { a };\n").expect("write");
+        std::fs::write(d.join("lib/parts/index.ts"), "export const idx = 'index';\n").expect("write");
+        std::fs::write(d.join("lib/c.ts"), "import { agent } from '@jr2/orchestrator';\nexport const js = agent({ model: 'm' });\n").expect("write");
+        let ev = evaluate_file(&d.join("flow.ts"));
+        let m = ev.machine().expect("machine");
+        assert_eq!(m.get("fromB").and_then(Value::as_str), Some("B"));
+        assert_eq!(m.get("idx").and_then(Value::as_str), Some("index"));
+        assert!(m.get("js").is_some_and(|v| v.is_kit_call("agent")));
+        // The cycle: b.ts reads `a` while flow.ts is still being evaluated.
+        let use_a = m.get("useA").and_then(|v| v.get("a")).expect("useA.a");
+        assert!(use_a.unknown_reason().is_some_and(|r| r.contains("import cycle")), "{use_a:?}");
+        let codes: Vec<_> = ev.diagnostics.iter().map(|(f, d)| (f.0, d.code)).collect();
+        assert_eq!(codes, vec![(1, "not-static"), (0, "unresolved-import")], "{:?}", ev.diagnostics);
+        assert_eq!(ev.files.len(), 4);
+        let _ = std::fs::remove_dir_all(&d);
+    }
+
+    fn fixtures() -> Vec<PathBuf> {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/machines");
+        let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+            .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|x| x == "ts")).collect())
+            .unwrap_or_default();
+        files.sort();
+        files
+    }
+
+    /// The seed's TSDoc examples evaluate with no diagnostic, and the Machine is the
+    /// `createMachine` call the surface says.
+    #[test]
+    fn seed_examples() {
+        let files = fixtures();
+        assert!(files.len() >= 2);
+        for path in files {
+            let ev = evaluate_file(&path);
+            assert!(ev.diagnostics.is_empty(), "{}: {:?}", path.display(), ev.diagnostics);
+            let m = ev.machine().expect("machine export");
+            let call = m.as_call().expect("a call");
+            let inner = match &call.callee {
+                Callee::Kit(k) if k == "workspace" || k == "customize" => call.args.first().and_then(Value::as_call).expect("wrapped body"),
+                _ => call,
+            };
+            assert_eq!(inner.callee, Callee::Method("createMachine".into()));
+            assert!(inner.receiver.as_ref().is_some_and(|r| r.is_kit_call("jr2Setup")));
+            let name = path.file_stem().and_then(|s| s.to_str()).unwrap_or("x").to_string();
+            insta::assert_snapshot!(format!("fixture_{name}"), show(&ev));
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig { cases: 64, .. Default::default() })]
+        /// Mutated Workflows (bytes deleted, inserted, duplicated): no panic, bounded time.
+        #[test]
+        fn mutated_fixtures_never_panic(ops in proptest::collection::vec((0u8..3, 0usize..100_000, 0usize..40, proptest::prelude::any::<u8>()), 1..8)) {
+            let base = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/machines/fix_tests_params_of.ts")).unwrap_or_default();
+            let mut bytes = base.into_bytes();
+            for (op, at, len, b) in ops {
+                if bytes.is_empty() { break; }
+                let at = at % bytes.len();
+                let end = (at + len).min(bytes.len());
+                match op {
+                    0 => { bytes.drain(at..end); }
+                    1 => { let set = b"{}[]()`'\",;:.=>$ ax0\n"; bytes.insert(at, set[b as usize % set.len()]); }
+                    _ => { let dup: Vec<u8> = bytes[at..end].to_vec(); bytes.splice(at..at, dup); }
+                }
+            }
+            let text = String::from_utf8_lossy(&bytes).to_string();
+            let start = std::time::Instant::now();
+            let ev = eval(&text);
+            proptest::prop_assert!(start.elapsed() < std::time::Duration::from_secs(5));
+            for (_, d) in &ev.diagnostics {
+                proptest::prop_assert!(d.span.end as usize <= text.len());
+            }
+        }
+    }
+}

@@ -1,0 +1,67 @@
+//! Text into an oxc `Program`, and the syntax error as a diagnostic.
+//!
+//! oxc has no error recovery: a file with a syntax error is one `ts-syntax` error at the first
+//! error's span, and the file yields no program (no values). Nesting deeper than [`MAX_NESTING`]
+//! is refused before oxc sees it, so no input overflows the parser's stack.
+//!
+//! Boundary: this file and `eval.rs` are the only ones that know oxc.
+
+use crate::diagnostics::Diagnostic;
+use crate::rules::machine::ts_syntax::TS_SYNTAX;
+use crate::Span;
+use oxc_allocator::Allocator;
+use oxc_ast::ast::Program;
+use oxc_parser::Parser;
+use oxc_span::SourceType;
+
+/// The deepest bracket nesting a Machine file may have.
+pub const MAX_NESTING: usize = 1_000;
+
+/// Parses `text` as TypeScript: the program, or the one `ts-syntax` error.
+pub fn parse<'a>(allocator: &'a Allocator, text: &'a str) -> Result<Program<'a>, Box<Diagnostic>> {
+    if let Some(at) = too_deep(text) {
+        return Err(Box::new(TS_SYNTAX.at(
+            Span::new(at as u32, (at + 1).min(text.len()) as u32),
+            format!("the brackets nest deeper than {MAX_NESTING} levels here; jr2 does not read this file"),
+        )));
+    }
+    let ret = Parser::new(allocator, text, SourceType::ts()).parse();
+    let first = ret.diagnostics.errors().next().cloned();
+    if let Some(err) = first {
+        let span = err
+            .labels
+            .iter()
+            .find(|l| l.primary())
+            .or_else(|| err.labels.first())
+            .map(|l| Span::new(l.offset(), l.offset() + l.len()))
+            .unwrap_or_default();
+        let mut d = TS_SYNTAX.at(span, err.message.to_string());
+        if let Some(help) = &err.help {
+            d = d.with_help(help.to_string());
+        }
+        return Err(Box::new(d));
+    }
+    if ret.panicked {
+        return Err(Box::new(TS_SYNTAX.at(Span::default(), "the TypeScript parser could not read this file")));
+    }
+    Ok(ret.program)
+}
+
+/// The offset where bracket nesting first goes past [`MAX_NESTING`]. A rough scan: brackets in
+/// strings and comments count too, which only errs towards refusing absurd files.
+fn too_deep(text: &str) -> Option<usize> {
+    let mut depth = 0usize;
+    for (i, b) in text.bytes().enumerate() {
+        match b {
+            b'(' | b'[' | b'{' => {
+                depth += 1;
+                if depth > MAX_NESTING {
+                    return Some(i);
+                }
+            }
+            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    None
+}
