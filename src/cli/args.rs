@@ -24,8 +24,12 @@ pub enum Command {
         #[command(subcommand)]
         command: SchemaCommand,
     },
-    /// Prints the compiled IR of a Chart as JSON.
+    /// Prints the compiled IR of a Chart (`.json`) or a Machine (`.ts`) as JSON.
     Ir(IrArgs),
+    /// Prints what a Machine carries (agents, effects and their placement, failing states, open
+    /// bodies, models, MCP agents, workspace pods), or with --lends the lend manifest of one of its
+    /// Open body slots.
+    Parts(PartsArgs),
     /// Prints the documentation of a diagnostic code.
     Explain(ExplainArgs),
 }
@@ -105,8 +109,8 @@ pub struct LendsArg {
 
 #[derive(Debug, Args)]
 pub struct IrArgs {
-    /// The Chart file; `-` reads it from stdin.
-    #[arg(value_name = "CHART.json")]
+    /// The Chart (`.json`; `-` reads it from stdin) or the Machine (`.ts`).
+    #[arg(value_name = "FILE")]
     pub chart: PathBuf,
     /// The lend manifest of the Open body.
     #[arg(long, value_name = "LENDS.json")]
@@ -114,6 +118,16 @@ pub struct IrArgs {
     /// When to colour the diagnostics of a refused Chart.
     #[arg(long, value_enum, default_value_t = ColorArg::Auto)]
     pub color: ColorArg,
+}
+
+#[derive(Debug, Args)]
+pub struct PartsArgs {
+    /// The Workflow file.
+    #[arg(value_name = "WORKFLOW.ts")]
+    pub workflow: PathBuf,
+    /// The Open body slot whose lend manifest to print.
+    #[arg(long, value_name = "SLOT")]
+    pub lends: Option<String>,
 }
 
 #[derive(Debug, Args)]

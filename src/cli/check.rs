@@ -11,16 +11,13 @@ use std::io::{IsTerminal, Write};
 pub fn check(args: CheckArgs) -> Result<Exit> {
     let manifest = input::read_optional_lends(args.lends.as_deref())?;
     let inputs = input::collect(&args.paths)?;
-    if !inputs.machines.is_empty() {
-        let n = inputs.machines.len();
-        eprintln!("note: Machines (.ts) are not checked yet; skipped {n} file{}", if n == 1 { "" } else { "s" });
-    }
     // Read every file first, so an unreadable one stops the run before any output.
     let mut texts = Vec::with_capacity(inputs.charts.len());
     for path in &inputs.charts {
         texts.push((display(path), input::read_text(path)?));
     }
-    let reports = check_all(texts, manifest.as_ref());
+    let mut reports = check_all(texts, manifest.as_ref());
+    reports.extend(super::machine::check_machines(&inputs.machines));
     Ok(finish(reports, &args.output))
 }
 

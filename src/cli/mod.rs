@@ -4,6 +4,7 @@ pub mod args;
 mod check;
 mod compat;
 mod input;
+mod machine;
 mod other;
 
 use args::{Cli, Command, SchemaCommand};
@@ -50,6 +51,7 @@ pub fn run(cli: Cli) -> Result<Exit> {
         Command::Schema { command: SchemaCommand::Briefing(a) } => other::schema_briefing(a),
         Command::Schema { command: SchemaCommand::Compat(a) } => compat::schema_compat(a),
         Command::Ir(a) => other::ir(a),
+        Command::Parts(a) => other::parts(a),
         Command::Explain(a) => other::explain(a),
     }
 }

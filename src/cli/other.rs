@@ -1,6 +1,6 @@
 //! `jr2 schema`, `jr2 ir` and `jr2 explain`.
 
-use super::args::{ExplainArgs, IrArgs, LendsArg};
+use super::args::{ExplainArgs, IrArgs, LendsArg, PartsArgs};
 use super::input::{self, display};
 use super::{Exit, Result, UsageError};
 use compiler::chart::{briefing, schema};
@@ -43,6 +43,13 @@ pub fn schema_briefing(args: LendsArg) -> Result<Exit> {
 /// `jr2 ir CHART.json [--lends L]`: the IR of an admitted Chart; a refused one's diagnostics go
 /// to stderr.
 pub fn ir(args: IrArgs) -> Result<Exit> {
+    if args.chart.extension().is_some_and(|e| e == "ts") {
+        let (value, exit) = super::machine::ir(&args.chart, args.color.enabled(std::io::stderr().is_terminal()))?;
+        if let Some(value) = value {
+            print_out(&(pretty(&value)? + "\n"));
+        }
+        return Ok(exit);
+    }
     let manifest = input::read_optional_lends(args.lends.as_deref())?;
     let text = input::read_text(&args.chart)?;
     let name = if args.chart.as_os_str() == "-" { "<stdin>".to_string() } else { display(&args.chart) };
@@ -70,6 +77,15 @@ pub fn ir(args: IrArgs) -> Result<Exit> {
             Ok(Exit::Refused)
         }
     }
+}
+
+/// `jr2 parts WORKFLOW.ts [--lends SLOT]`.
+pub fn parts(args: PartsArgs) -> Result<Exit> {
+    let (value, exit) = super::machine::parts(&args)?;
+    if let Some(value) = value {
+        print_out(&(pretty(&value)? + "\n"));
+    }
+    Ok(exit)
 }
 
 /// `jr2 explain CODE`.

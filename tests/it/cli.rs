@@ -118,16 +118,40 @@ fn folder_walk_skips_manifests_vendored_and_hidden_folders() {
     let o = jr2(&["check", "instance", "--format", "json"]);
     assert_eq!(code(&o), 0, "{}\n{}", stdout(&o), stderr(&o));
     let doc = json(&o);
-    assert_eq!(doc["summary"]["files"], 1, "only workflows/notes/ok.json is a Chart: {doc}");
-    assert!(stderr(&o).contains("Machines (.ts) are not checked yet"), "{}", stderr(&o));
+    assert_eq!(doc["summary"]["files"], 2, "workflows/notes/ok.json and workflows/fix-tests.ts: {doc}");
 }
 
 #[test]
-fn a_machine_alone_is_noted_not_failed() {
+fn a_machine_is_checked() {
     let o = jr2(&["check", "instance/workflows/fix-tests.ts"]);
-    assert_eq!(code(&o), 0);
-    assert!(stderr(&o).contains("Machines (.ts) are not checked yet"));
-    assert!(stdout(&o).contains("checked 0 files: no problems"), "{}", stdout(&o));
+    assert_eq!(code(&o), 0, "{}\n{}", stdout(&o), stderr(&o));
+    assert!(stdout(&o).contains("checked 1 file"), "{}", stdout(&o));
+}
+
+#[test]
+fn a_broken_machine_is_one_ts_syntax_error() {
+    let o = jr2(&["check", "machines/broken.ts", "--format", "json"]);
+    assert_eq!(code(&o), 1, "{}", stdout(&o));
+    let doc = json(&o);
+    assert_eq!(doc["summary"]["errors"], 1, "{doc}");
+    assert_eq!(doc["diagnostics"][0]["code"], "ts-syntax", "{doc}");
+    assert_eq!(doc["diagnostics"][0]["file"], "machines/broken.ts", "{doc}");
+}
+
+#[test]
+fn ir_and_parts_of_a_machine() {
+    let o = jr2(&["ir", "instance/workflows/fix-tests.ts"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let ir = json(&o);
+    assert_eq!(ir["id"], "fix-tests");
+    assert_eq!(ir["origin"], "machine");
+    let o = jr2(&["parts", "instance/workflows/fix-tests.ts"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let parts = json(&o);
+    assert_eq!(parts["agents"][0]["slot"], "coder", "{parts}");
+    assert!(parts["workspacePods"].is_array(), "{parts}");
+    let o = jr2(&["parts", "instance/workflows/fix-tests.ts", "--lends", "nosuchslot"]);
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
 }
 
 #[test]

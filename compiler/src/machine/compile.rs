@@ -4,8 +4,8 @@
 use crate::diagnostics::Diagnostic;
 use crate::ir;
 use crate::machine::eval;
-use crate::machine::module::{Evaluated, SourceFile};
 use crate::machine::lower;
+use crate::machine::module::{Evaluated, SourceFile};
 use crate::machine::value::{FileId, Value};
 use std::path::Path;
 

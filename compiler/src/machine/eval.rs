@@ -77,7 +77,9 @@ pub fn evaluate_text(path: &Path, text: &str) -> Evaluated {
         let exports = g.evaluate(id);
         Evaluated { files: g.files, exports: (*exports).clone(), diagnostics: g.diagnostics }
     };
-    let res = std::thread::scope(|s| std::thread::Builder::new().stack_size(STACK).spawn_scoped(s, run).ok().map(|h| h.join()));
+    let res = std::thread::scope(|s| {
+        std::thread::Builder::new().stack_size(STACK).spawn_scoped(s, run).ok().map(|h| h.join())
+    });
     match res {
         Some(Ok(ev)) => ev,
         // The thread could not start (no memory for its stack): run here.
@@ -86,7 +88,10 @@ pub fn evaluate_text(path: &Path, text: &str) -> Evaluated {
         Some(Err(_)) => Evaluated {
             files: vec![SourceFile { path: path.to_path_buf(), text: text.to_string() }],
             exports: IndexMap::new(),
-            diagnostics: vec![(FileId(0), NOT_STATIC.at(Span::default(), "internal error: the evaluator stopped on this file"))],
+            diagnostics: vec![(
+                FileId(0),
+                NOT_STATIC.at(Span::default(), "internal error: the evaluator stopped on this file"),
+            )],
         },
     }
 }
@@ -166,16 +171,34 @@ enum Seg<'a> {
 
 #[derive(Clone)]
 enum Binding<'a> {
-    Const { init: &'a Expression<'a>, path: Vec<Seg<'a>> },
+    Const {
+        init: &'a Expression<'a>,
+        path: Vec<Seg<'a>>,
+    },
     /// A binding the evaluator does not follow: `let`, `var`, a class, an enum...
-    NotStatic { span: Span, reason: &'static str },
+    NotStatic {
+        span: Span,
+        reason: &'static str,
+    },
     Function(&'a Function<'a>),
-    Known { module: KnownModule, name: Option<&'a str> },
-    Import { file: Option<FileId>, name: Option<&'a str>, span: Span },
-    Package { pkg: &'a str, span: Span },
+    Known {
+        module: KnownModule,
+        name: Option<&'a str>,
+    },
+    Import {
+        file: Option<FileId>,
+        name: Option<&'a str>,
+        span: Span,
+    },
+    Package {
+        pkg: &'a str,
+        span: Span,
+    },
     /// A `const` without an initializer (a `declare const`), or a destructuring the evaluator
     /// could not read.
-    Opaque { span: Span },
+    Opaque {
+        span: Span,
+    },
 }
 
 enum Slot {
@@ -226,7 +249,11 @@ fn js_number(n: f64) -> String {
     if n.is_nan() {
         "NaN".into()
     } else if n.is_infinite() {
-        if n > 0.0 { "Infinity".into() } else { "-Infinity".into() }
+        if n > 0.0 {
+            "Infinity".into()
+        } else {
+            "-Infinity".into()
+        }
     } else if n.fract() == 0.0 && n.abs() < 1e21 {
         format!("{}", n as i128)
     } else {
@@ -466,8 +493,12 @@ impl<'a, 'g> Cx<'a, 'g> {
                 for decl in &v.declarations {
                     if v.kind != VariableDeclarationKind::Const {
                         let reason = match v.kind {
-                            VariableDeclarationKind::Let => "a `let` binding is not static (it may change); use `const`",
-                            VariableDeclarationKind::Var => "a `var` binding is not static (it may change); use `const`",
+                            VariableDeclarationKind::Let => {
+                                "a `let` binding is not static (it may change); use `const`"
+                            }
+                            VariableDeclarationKind::Var => {
+                                "a `var` binding is not static (it may change); use `const`"
+                            }
                             _ => "a `using` binding is not evaluated statically",
                         };
                         let mut names = Vec::new();
@@ -496,11 +527,20 @@ impl<'a, 'g> Cx<'a, 'g> {
             }
             Declaration::ClassDeclaration(c) => {
                 if let Some(id) = &c.id {
-                    self.bindings.insert(id.name.as_str(), Binding::NotStatic { span: span(id.span), reason: "a class is not evaluated statically" });
+                    self.bindings.insert(
+                        id.name.as_str(),
+                        Binding::NotStatic { span: span(id.span), reason: "a class is not evaluated statically" },
+                    );
                 }
             }
             Declaration::TSEnumDeclaration(e) => {
-                self.bindings.insert(e.id.name.as_str(), Binding::NotStatic { span: span(e.id.span), reason: "an enum is not evaluated statically; use an `as const` object" });
+                self.bindings.insert(
+                    e.id.name.as_str(),
+                    Binding::NotStatic {
+                        span: span(e.id.span),
+                        reason: "an enum is not evaluated statically; use an `as const` object",
+                    },
+                );
             }
             _ => {}
         }
@@ -568,8 +608,10 @@ impl<'a, 'g> Cx<'a, 'g> {
             Specifier::Relative(spec) => match module::resolve(&self.dir, &spec) {
                 Some(path) => Source::File(Some(self.g.load(&path))),
                 None => {
-                    let tried: Vec<String> = module::candidates(&self.dir, &spec).iter().map(|p| p.display().to_string()).collect();
-                    let d = UNRESOLVED_IMPORT.at(span(source.span), format!("cannot find \"{spec}\" (tried {})", tried.join(", ")));
+                    let tried: Vec<String> =
+                        module::candidates(&self.dir, &spec).iter().map(|p| p.display().to_string()).collect();
+                    let d = UNRESOLVED_IMPORT
+                        .at(span(source.span), format!("cannot find \"{spec}\" (tried {})", tried.join(", ")));
                     self.g.diagnostics.push((self.file, d));
                     Source::File(None)
                 }
@@ -605,7 +647,9 @@ impl<'a, 'g> Cx<'a, 'g> {
                     }
                     (s.local.name.as_str(), Some(module_export_name(&s.imported)), s.span)
                 }
-                ImportDeclarationSpecifier::ImportDefaultSpecifier(s) => (s.local.name.as_str(), Some("default"), s.span),
+                ImportDeclarationSpecifier::ImportDefaultSpecifier(s) => {
+                    (s.local.name.as_str(), Some("default"), s.span)
+                }
                 ImportDeclarationSpecifier::ImportNamespaceSpecifier(s) => (s.local.name.as_str(), None, s.span),
             };
             let b = self.import_binding(&from, name, sp);
@@ -661,17 +705,21 @@ impl<'a, 'g> Cx<'a, 'g> {
             }
             Binding::NotStatic { span: s, reason } => self.not_static(oxc_span::Span::new(s.start, s.end), reason),
             Binding::Function(f) => self.function_value(f),
-            Binding::Known { module, name: Some(n) } => self.val(ValueKind::Imported { callee: callee_of(module, n) }, at),
+            Binding::Known { module, name: Some(n) } => {
+                self.val(ValueKind::Imported { callee: callee_of(module, n) }, at)
+            }
             Binding::Known { module, name: None } => self.not_static(
                 at,
                 format!("the module `{}` itself is not a value; use one of its exports", module_name(module)),
             ),
-            Binding::Package { pkg, span: s } => {
-                self.not_static(oxc_span::Span::new(s.start, s.end), format!("import from {pkg} is not evaluated statically"))
-            }
-            Binding::Opaque { span: s } => {
-                self.not_static(oxc_span::Span::new(s.start, s.end), format!("`{name}` has no value the evaluator can read"))
-            }
+            Binding::Package { pkg, span: s } => self.not_static(
+                oxc_span::Span::new(s.start, s.end),
+                format!("import from {pkg} is not evaluated statically"),
+            ),
+            Binding::Opaque { span: s } => self.not_static(
+                oxc_span::Span::new(s.start, s.end),
+                format!("`{name}` has no value the evaluator can read"),
+            ),
             Binding::Import { file: None, span: s, .. } => Value::new(
                 ValueKind::Unknown { reason: "imported from a file that does not exist".into() },
                 Loc { file: self.file, span: s },
@@ -710,7 +758,9 @@ impl<'a, 'g> Cx<'a, 'g> {
         match seg {
             Seg::Key(k) => self.member(v, k, at),
             Seg::Index(i) => match &v.kind {
-                ValueKind::Array { items } => items.get(i).cloned().unwrap_or_else(|| self.val(ValueKind::Undefined, at)),
+                ValueKind::Array { items } => {
+                    items.get(i).cloned().unwrap_or_else(|| self.val(ValueKind::Undefined, at))
+                }
                 ValueKind::Unknown { .. } => v,
                 _ => self.not_static(at, format!("cannot destructure {} as an array statically", kind_name(&v))),
             },
@@ -722,7 +772,9 @@ impl<'a, 'g> Cx<'a, 'g> {
                 }
             }
             Seg::RestArr(n) => match v.kind {
-                ValueKind::Array { items } => Value::new(ValueKind::Array { items: items.into_iter().skip(n).collect() }, v.loc),
+                ValueKind::Array { items } => {
+                    Value::new(ValueKind::Array { items: items.into_iter().skip(n).collect() }, v.loc)
+                }
                 ValueKind::Unknown { .. } => v,
                 _ => self.not_static(at, format!("cannot destructure {} as an array statically", kind_name(&v))),
             },
@@ -757,7 +809,9 @@ impl<'a, 'g> Cx<'a, 'g> {
                     Err(_) => self.not_static(at, format!("`.{k}` of an array is not evaluated statically")),
                 },
             },
-            ValueKind::String { value } if key == "length" => self.val(ValueKind::Number { value: value.encode_utf16().count() as f64 }, at),
+            ValueKind::String { value } if key == "length" => {
+                self.val(ValueKind::Number { value: value.encode_utf16().count() as f64 }, at)
+            }
             ValueKind::Unknown { .. } => v,
             _ => self.not_static(at, format!("`.{key}` of {} is not evaluated statically", kind_name(&v))),
         }
@@ -806,10 +860,12 @@ impl<'a, 'g> Cx<'a, 'g> {
                     None => self.not_static(s, "this expression is not evaluated statically"),
                 },
             },
-            Expression::StaticMemberExpression(_) | Expression::ComputedMemberExpression(_) => match e.as_member_expression() {
-                Some(m) => self.member_expr(m),
-                None => self.not_static(s, "this expression is not evaluated statically"),
-            },
+            Expression::StaticMemberExpression(_) | Expression::ComputedMemberExpression(_) => {
+                match e.as_member_expression() {
+                    Some(m) => self.member_expr(m),
+                    None => self.not_static(s, "this expression is not evaluated statically"),
+                }
+            }
             Expression::UnaryExpression(u) => self.unary(u),
             Expression::BinaryExpression(b) => self.binary(b),
             Expression::LogicalExpression(l) => {
@@ -840,7 +896,9 @@ impl<'a, 'g> Cx<'a, 'g> {
             }
             Expression::ClassExpression(_) => self.not_static(s, "a class is not evaluated statically"),
             Expression::NewExpression(_) => self.not_static(s, "`new` is not evaluated statically"),
-            Expression::TaggedTemplateExpression(_) => self.not_static(s, "a tagged template is not evaluated statically"),
+            Expression::TaggedTemplateExpression(_) => {
+                self.not_static(s, "a tagged template is not evaluated statically")
+            }
             Expression::AwaitExpression(_) => self.not_static(s, "`await` is not evaluated statically"),
             Expression::RegExpLiteral(_) => self.not_static(s, "a regular expression is not evaluated statically"),
             Expression::BigIntLiteral(_) => self.not_static(s, "a bigint is not evaluated statically"),
@@ -865,7 +923,10 @@ impl<'a, 'g> Cx<'a, 'g> {
                         return self.val(ValueKind::Unknown { reason }, t.span);
                     }
                     _ => {
-                        return self.not_static(x.span(), format!("{} in a template is not evaluated statically", kind_name(&v)));
+                        return self.not_static(
+                            x.span(),
+                            format!("{} in a template is not evaluated statically", kind_name(&v)),
+                        );
                     }
                 }
             }
@@ -882,7 +943,12 @@ impl<'a, 'g> Cx<'a, 'g> {
                     match v.kind {
                         ValueKind::Array { items: more } => items.extend(more),
                         ValueKind::Unknown { .. } => items.push(v),
-                        _ => items.push(self.not_static(sp.span, format!("a spread of {} is not evaluated statically", kind_name(&v)))),
+                        _ => {
+                            items.push(self.not_static(
+                                sp.span,
+                                format!("a spread of {} is not evaluated statically", kind_name(&v)),
+                            ))
+                        }
                     }
                 }
                 ArrayExpressionElement::Elision(x) => items.push(self.val(ValueKind::Undefined, x.span)),
@@ -915,7 +981,10 @@ impl<'a, 'g> Cx<'a, 'g> {
                     ValueKind::String { value } => Ok(value.clone()),
                     ValueKind::Number { value } => Ok(js_number(*value)),
                     ValueKind::Unknown { .. } => Err(v),
-                    _ => Err(self.not_static(x.span(), format!("{} as a key is not evaluated statically", kind_name(&v)))),
+                    _ => {
+                        Err(self
+                            .not_static(x.span(), format!("{} as a key is not evaluated statically", kind_name(&v))))
+                    }
                 }
             }
         }
@@ -942,7 +1011,9 @@ impl<'a, 'g> Cx<'a, 'g> {
                         ValueKind::Null | ValueKind::Undefined => {}
                         _ => {
                             let reason = match &v.kind {
-                                ValueKind::Unknown { reason } => format!("a spread of a value not known statically ({reason}): its keys are unknown"),
+                                ValueKind::Unknown { reason } => {
+                                    format!("a spread of a value not known statically ({reason}): its keys are unknown")
+                                }
                                 _ => format!("a spread of {} is not evaluated statically", kind_name(&v)),
                             };
                             self.not_static(sp.span, reason);
@@ -976,11 +1047,16 @@ impl<'a, 'g> Cx<'a, 'g> {
                     ValueKind::String { value } => Ok(value.clone()),
                     ValueKind::Number { value } => Ok(js_number(*value)),
                     ValueKind::Unknown { .. } => Err(k),
-                    _ => Err(self.not_static(x.expression.span(), format!("{} as a key is not evaluated statically", kind_name(&k)))),
+                    _ => Err(self.not_static(
+                        x.expression.span(),
+                        format!("{} as a key is not evaluated statically", kind_name(&k)),
+                    )),
                 };
                 (&x.object, k)
             }
-            MemberExpression::PrivateFieldExpression(x) => return self.not_static(x.span, "a private field is not evaluated statically"),
+            MemberExpression::PrivateFieldExpression(x) => {
+                return self.not_static(x.span, "a private field is not evaluated statically")
+            }
         };
         let key = match key {
             Ok(k) => k,
@@ -998,7 +1074,9 @@ impl<'a, 'g> Cx<'a, 'g> {
     fn known_of(&self, e: &Expression<'a>) -> Option<(KnownModule, Option<&'a str>)> {
         match strip(e) {
             Expression::Identifier(i) => match self.bindings.get(i.name.as_str()) {
-                Some(Binding::Known { module, name }) if self.local(i.name.as_str()).is_none() => Some((*module, *name)),
+                Some(Binding::Known { module, name }) if self.local(i.name.as_str()).is_none() => {
+                    Some((*module, *name))
+                }
                 _ => None,
             },
             _ => None,
@@ -1013,10 +1091,15 @@ impl<'a, 'g> Cx<'a, 'g> {
         let v = self.expr(&u.argument);
         match (u.operator, &v.kind) {
             (_, ValueKind::Unknown { .. }) => v,
-            (UnaryOperator::UnaryNegation, ValueKind::Number { value }) => self.val(ValueKind::Number { value: -value }, s),
+            (UnaryOperator::UnaryNegation, ValueKind::Number { value }) => {
+                self.val(ValueKind::Number { value: -value }, s)
+            }
             (UnaryOperator::UnaryPlus, ValueKind::Number { value }) => self.val(ValueKind::Number { value: *value }, s),
-            (UnaryOperator::LogicalNot, _) if truthy(&v).is_some() => self.val(ValueKind::Bool { value: !truthy(&v).unwrap_or(false) }, s),
-            _ => self.not_static(s, format!("`{}` of {} is not evaluated statically", u.operator.as_str(), kind_name(&v))),
+            (UnaryOperator::LogicalNot, _) if truthy(&v).is_some() => {
+                self.val(ValueKind::Bool { value: !truthy(&v).unwrap_or(false) }, s)
+            }
+            _ => self
+                .not_static(s, format!("`{}` of {} is not evaluated statically", u.operator.as_str(), kind_name(&v))),
         }
     }
 
@@ -1032,9 +1115,15 @@ impl<'a, 'g> Cx<'a, 'g> {
         }
         use ValueKind as K;
         let kind = match (b.operator, &l.kind, &r.kind) {
-            (BinaryOperator::Addition, K::String { value: a }, K::String { value: c }) => K::String { value: format!("{a}{c}") },
-            (BinaryOperator::Addition, K::String { value: a }, K::Number { value: c }) => K::String { value: format!("{a}{}", js_number(*c)) },
-            (BinaryOperator::Addition, K::Number { value: a }, K::String { value: c }) => K::String { value: format!("{}{c}", js_number(*a)) },
+            (BinaryOperator::Addition, K::String { value: a }, K::String { value: c }) => {
+                K::String { value: format!("{a}{c}") }
+            }
+            (BinaryOperator::Addition, K::String { value: a }, K::Number { value: c }) => {
+                K::String { value: format!("{a}{}", js_number(*c)) }
+            }
+            (BinaryOperator::Addition, K::Number { value: a }, K::String { value: c }) => {
+                K::String { value: format!("{}{c}", js_number(*a)) }
+            }
             (op, K::Number { value: a }, K::Number { value: c }) => match op {
                 BinaryOperator::Addition => K::Number { value: a + c },
                 BinaryOperator::Subtraction => K::Number { value: a - c },
@@ -1049,10 +1138,17 @@ impl<'a, 'g> Cx<'a, 'g> {
                 BinaryOperator::StrictInequality | BinaryOperator::Inequality => K::Bool { value: a != c },
                 _ => return self.not_static(s, format!("`{}` is not evaluated statically", op.as_str())),
             },
-            (BinaryOperator::StrictEquality, K::String { value: a }, K::String { value: c }) => K::Bool { value: a == c },
-            (BinaryOperator::StrictInequality, K::String { value: a }, K::String { value: c }) => K::Bool { value: a != c },
+            (BinaryOperator::StrictEquality, K::String { value: a }, K::String { value: c }) => {
+                K::Bool { value: a == c }
+            }
+            (BinaryOperator::StrictInequality, K::String { value: a }, K::String { value: c }) => {
+                K::Bool { value: a != c }
+            }
             (op, _, _) => {
-                return self.not_static(s, format!("`{}` of {} and {} is not evaluated statically", op.as_str(), kind_name(&l), kind_name(&r)))
+                return self.not_static(
+                    s,
+                    format!("`{}` of {} and {} is not evaluated statically", op.as_str(), kind_name(&l), kind_name(&r)),
+                )
             }
         };
         self.val(kind, s)
@@ -1067,7 +1163,12 @@ impl<'a, 'g> Cx<'a, 'g> {
                     match v.kind {
                         ValueKind::Array { items } => out.extend(items),
                         ValueKind::Unknown { .. } => out.push(v),
-                        _ => out.push(self.not_static(sp.span, format!("a spread of {} is not evaluated statically", kind_name(&v)))),
+                        _ => {
+                            out.push(self.not_static(
+                                sp.span,
+                                format!("a spread of {} is not evaluated statically", kind_name(&v)),
+                            ))
+                        }
                     }
                 }
                 other => match other.as_expression() {
@@ -1089,17 +1190,21 @@ impl<'a, 'g> Cx<'a, 'g> {
                     let args = self.args(&c.arguments);
                     self.val(ValueKind::Call(Box::new(Call { callee: callee_of(module, n), receiver: None, args })), s)
                 }
-                None => self.not_static(callee.span(), format!("the module `{}` itself cannot be called", module_name(module))),
+                None => self
+                    .not_static(callee.span(), format!("the module `{}` itself cannot be called", module_name(module))),
             };
         }
         let member: Option<(&'a Expression<'a>, Result<String, Value>)> = match callee {
             Expression::StaticMemberExpression(m) => Some((&m.object, Ok(m.property.name.to_string()))),
             Expression::ComputedMemberExpression(m) => {
                 let k = self.expr(&m.expression);
-                Some((&m.object, match k.kind {
-                    ValueKind::String { value } => Ok(value),
-                    _ => Err(k),
-                }))
+                Some((
+                    &m.object,
+                    match k.kind {
+                        ValueKind::String { value } => Ok(value),
+                        _ => Err(k),
+                    },
+                ))
             }
             _ => None,
         };
@@ -1111,13 +1216,23 @@ impl<'a, 'g> Cx<'a, 'g> {
             };
             if let Some((module, None)) = self.known_of(obj) {
                 let args = self.args(&c.arguments);
-                return self.val(ValueKind::Call(Box::new(Call { callee: callee_of(module, &name), receiver: None, args })), s);
+                return self.val(
+                    ValueKind::Call(Box::new(Call { callee: callee_of(module, &name), receiver: None, args })),
+                    s,
+                );
             }
             let receiver = self.expr(obj);
             return match &receiver.kind {
                 ValueKind::Call(_) | ValueKind::Imported { .. } => {
                     let args = self.args(&c.arguments);
-                    self.val(ValueKind::Call(Box::new(Call { callee: Callee::Method(name), receiver: Some(receiver), args })), s)
+                    self.val(
+                        ValueKind::Call(Box::new(Call {
+                            callee: Callee::Method(name),
+                            receiver: Some(receiver),
+                            args,
+                        })),
+                        s,
+                    )
                 }
                 ValueKind::Unknown { .. } => receiver,
                 ValueKind::Object { .. } => match receiver.get(&name).map(|v| v.kind.clone()) {
@@ -1127,7 +1242,10 @@ impl<'a, 'g> Cx<'a, 'g> {
                     }
                     _ => self.not_static(s, format!("a call of `.{name}` of an object is not evaluated statically")),
                 },
-                _ => self.not_static(s, format!("the method `.{name}` of {} is not evaluated statically", kind_name(&receiver))),
+                _ => self.not_static(
+                    s,
+                    format!("the method `.{name}` of {} is not evaluated statically", kind_name(&receiver)),
+                ),
             };
         }
         let f = self.expr(callee);
@@ -1137,7 +1255,10 @@ impl<'a, 'g> Cx<'a, 'g> {
                 self.val(ValueKind::Call(Box::new(Call { callee, receiver: None, args })), s)
             }
             ValueKind::Unknown { .. } => f,
-            ValueKind::Function(_) => self.not_static(s, "a call of a function of this Workflow is not evaluated statically; write the value, or call the kit"),
+            ValueKind::Function(_) => self.not_static(
+                s,
+                "a call of a function of this Workflow is not evaluated statically; write the value, or call the kit",
+            ),
             _ => self.not_static(s, format!("a call of {} is not evaluated statically", kind_name(&f))),
         }
     }
@@ -1171,7 +1292,12 @@ impl<'a, 'g> Cx<'a, 'g> {
 
     /// The facts and lowering of a function, with its scope stack saved and restored (a function
     /// met inside another one's analysis is analyzed on its own).
-    fn analyze(&mut self, params: &'a FormalParameters<'a>, body: FnBody<'a>, _args: &[Fv<'a>]) -> (Facts, Option<Expr>) {
+    fn analyze(
+        &mut self,
+        params: &'a FormalParameters<'a>,
+        body: FnBody<'a>,
+        _args: &[Fv<'a>],
+    ) -> (Facts, Option<Expr>) {
         let saved_scopes = std::mem::take(&mut self.scopes);
         let saved_facts = std::mem::replace(&mut self.facts, Facts { complete: true, ..Facts::default() });
         let saved_inline = std::mem::replace(&mut self.inline, 0);
@@ -1221,7 +1347,9 @@ impl<'a, 'g> Cx<'a, 'g> {
                     for d in &v.declarations {
                         let fv = match &d.init {
                             Some(init) => match strip(init) {
-                                Expression::ArrowFunctionExpression(_) | Expression::FunctionExpression(_) => Fv::Helper(init),
+                                Expression::ArrowFunctionExpression(_) | Expression::FunctionExpression(_) => {
+                                    Fv::Helper(init)
+                                }
                                 _ => self.fexpr(init),
                             },
                             None => Fv::Opaque,
@@ -1377,7 +1505,9 @@ impl<'a, 'g> Cx<'a, 'g> {
                 }
                 Fv::Ref(Root::Event, vec![key.to_string()])
             }
-            Fv::Lowered(Expr::Object(props)) => props.into_iter().rev().find(|(k, _)| k == key).map_or(Fv::Opaque, |(_, e)| Fv::Lowered(e)),
+            Fv::Lowered(Expr::Object(props)) => {
+                props.into_iter().rev().find(|(k, _)| k == key).map_or(Fv::Opaque, |(_, e)| Fv::Lowered(e))
+            }
             Fv::Val(v) => match &v.kind {
                 ValueKind::Object { .. } => v.get(key).cloned().map_or(Fv::Opaque, Fv::Val),
                 _ => Fv::Opaque,
@@ -1431,9 +1561,11 @@ impl<'a, 'g> Cx<'a, 'g> {
                             Some(Expr::Ref(r)) => parts.push(TemplatePart::Ref(r)),
                             Some(Expr::Template(more)) => parts.extend(more),
                             Some(Expr::Literal(serde_json::Value::String(s))) => parts.push(TemplatePart::Text(s)),
-                            Some(Expr::Literal(l @ (serde_json::Value::Number(_) | serde_json::Value::Bool(_) | serde_json::Value::Null))) => {
-                                parts.push(TemplatePart::Text(l.to_string()))
-                            }
+                            Some(Expr::Literal(
+                                l @ (serde_json::Value::Number(_)
+                                | serde_json::Value::Bool(_)
+                                | serde_json::Value::Null),
+                            )) => parts.push(TemplatePart::Text(l.to_string())),
                             _ => ok = false,
                         }
                     }
@@ -1557,7 +1689,9 @@ impl<'a, 'g> Cx<'a, 'g> {
                     Expression::NumericLiteral(n) => self.fmember(o, &js_number(n.value)),
                     other => {
                         self.fexpr(other);
-                        if matches!(o, Fv::Pick(_) | Fv::Args) || matches!(o, Fv::Ref(Root::Context, ref p) if p.is_empty()) {
+                        if matches!(o, Fv::Pick(_) | Fv::Args)
+                            || matches!(o, Fv::Ref(Root::Context, ref p) if p.is_empty())
+                        {
                             self.facts.complete = false;
                         }
                         Fv::Opaque
@@ -1660,7 +1794,13 @@ impl<'a, 'g> Cx<'a, 'g> {
                 self.facts.complete = false;
                 Fv::Opaque
             }
-            Some(Binding::Const { init, path }) if path.is_empty() && matches!(strip(init), Expression::ArrowFunctionExpression(_) | Expression::FunctionExpression(_)) => {
+            Some(Binding::Const { init, path })
+                if path.is_empty()
+                    && matches!(
+                        strip(init),
+                        Expression::ArrowFunctionExpression(_) | Expression::FunctionExpression(_)
+                    ) =>
+            {
                 Fv::Helper(init)
             }
             Some(_) => Fv::Val(self.ident(name, at)),
@@ -1694,14 +1834,16 @@ impl<'a, 'g> Cx<'a, 'g> {
         let callee = strip(&c.callee);
         // The kit, xstate and zod: known meaning.
         let known = match callee {
-            Expression::Identifier(i) if self.local(i.name.as_str()).is_none() => match self.bindings.get(i.name.as_str()) {
-                Some(Binding::Known { module, name: Some(n) }) => Some(callee_of(*module, n)),
-                Some(Binding::Import { .. }) => match self.ident(i.name.as_str(), i.span).kind {
-                    ValueKind::Imported { callee } => Some(callee),
+            Expression::Identifier(i) if self.local(i.name.as_str()).is_none() => {
+                match self.bindings.get(i.name.as_str()) {
+                    Some(Binding::Known { module, name: Some(n) }) => Some(callee_of(*module, n)),
+                    Some(Binding::Import { .. }) => match self.ident(i.name.as_str(), i.span).kind {
+                        ValueKind::Imported { callee } => Some(callee),
+                        _ => None,
+                    },
                     _ => None,
-                },
-                _ => None,
-            },
+                }
+            }
             Expression::StaticMemberExpression(m) => match self.known_of(&m.object) {
                 Some((module, None)) => Some(callee_of(module, m.property.name.as_str())),
                 _ => None,
@@ -1779,15 +1921,22 @@ impl<'a, 'g> Cx<'a, 'g> {
             return None;
         }
         let (params, body): (&'a FormalParameters<'a>, Option<&'a Expression<'a>>) = match strip(h) {
-            Expression::ArrowFunctionExpression(f) => (&f.params, match &f.body {
-                ArrowFunctionBody::FunctionBody(b) => single_return(&b.statements),
-                other => other.as_expression(),
-            }),
-            Expression::FunctionExpression(f) => (&f.params, f.body.as_ref().and_then(|b| single_return(&b.statements))),
+            Expression::ArrowFunctionExpression(f) => (
+                &f.params,
+                match &f.body {
+                    ArrowFunctionBody::FunctionBody(b) => single_return(&b.statements),
+                    other => other.as_expression(),
+                },
+            ),
+            Expression::FunctionExpression(f) => {
+                (&f.params, f.body.as_ref().and_then(|b| single_return(&b.statements)))
+            }
             _ => return None,
         };
         let body = body?;
-        if params.rest.is_some() || !params.items.iter().all(|p| matches!(p.pattern, BindingPattern::BindingIdentifier(_))) {
+        if params.rest.is_some()
+            || !params.items.iter().all(|p| matches!(p.pattern, BindingPattern::BindingIdentifier(_)))
+        {
             return None;
         }
         // The helper sees module scope and its parameters only.
@@ -1825,9 +1974,11 @@ fn simplify(e: Expr) -> Expr {
             }
             Expr::Literal(serde_json::Value::Object(m))
         }
-        Expr::Array(items) if items.iter().all(|v| matches!(v, Expr::Literal(_))) => Expr::Literal(serde_json::Value::Array(
-            items.into_iter().filter_map(|v| if let Expr::Literal(v) = v { Some(v) } else { None }).collect(),
-        )),
+        Expr::Array(items) if items.iter().all(|v| matches!(v, Expr::Literal(_))) => {
+            Expr::Literal(serde_json::Value::Array(
+                items.into_iter().filter_map(|v| if let Expr::Literal(v) = v { Some(v) } else { None }).collect(),
+            ))
+        }
         e => e,
     }
 }
@@ -1874,7 +2025,11 @@ fn truthy(v: &Value) -> Option<bool> {
         ValueKind::Bool { value } => *value,
         ValueKind::Number { value } => *value != 0.0 && !value.is_nan(),
         ValueKind::String { value } => !value.is_empty(),
-        ValueKind::Array { .. } | ValueKind::Object { .. } | ValueKind::Function(_) | ValueKind::Call(_) | ValueKind::Imported { .. } => true,
+        ValueKind::Array { .. }
+        | ValueKind::Object { .. }
+        | ValueKind::Function(_)
+        | ValueKind::Call(_)
+        | ValueKind::Imported { .. } => true,
         ValueKind::Unknown { .. } => return None,
     })
 }
@@ -1900,7 +2055,8 @@ mod tests {
                 })
             })
             .collect();
-        serde_json::to_string_pretty(&serde_json::json!({ "exports": ev.exports, "diagnostics": diags })).unwrap_or_default()
+        serde_json::to_string_pretty(&serde_json::json!({ "exports": ev.exports, "diagnostics": diags }))
+            .unwrap_or_default()
     }
 
     fn eval(src: &str) -> Evaluated {
@@ -1955,7 +2111,8 @@ mod tests {
 
     #[test]
     fn syntax_error_is_one_ts_syntax_error_and_no_values() {
-        let ev = eval("export const machine = jr2Setup({ actors: { } }).createMachine({ id: 'x', ;\nexport const b = 1;");
+        let ev =
+            eval("export const machine = jr2Setup({ actors: { } }).createMachine({ id: 'x', ;\nexport const b = 1;");
         assert!(ev.exports.is_empty());
         assert_eq!(ev.diagnostics.len(), 1);
         let d = &ev.diagnostics[0].1;
@@ -2006,9 +2163,17 @@ mod tests {
             "import { fromB, useA } from './lib/b';\nimport { idx } from './lib/parts';\nimport { js } from './lib/c.js';\nimport { gone } from './missing';\nexport const a = 'A';\nexport const machine = { fromB, useA, idx, js, gone };\n",
         )
         .expect("write");
-        std::fs::write(d.join("lib/b.ts"), "import { a } from '../flow.ts';\nexport const fromB = 'B';\nexport const useA = { a };\n").expect("write");
+        std::fs::write(
+            d.join("lib/b.ts"),
+            "import { a } from '../flow.ts';\nexport const fromB = 'B';\nexport const useA = { a };\n",
+        )
+        .expect("write");
         std::fs::write(d.join("lib/parts/index.ts"), "export const idx = 'index';\n").expect("write");
-        std::fs::write(d.join("lib/c.ts"), "import { agent } from '@jr2/orchestrator';\nexport const js = agent({ model: 'm' });\n").expect("write");
+        std::fs::write(
+            d.join("lib/c.ts"),
+            "import { agent } from '@jr2/orchestrator';\nexport const js = agent({ model: 'm' });\n",
+        )
+        .expect("write");
         let ev = evaluate_file(&d.join("flow.ts"));
         let m = ev.machine().expect("machine");
         assert_eq!(m.get("fromB").and_then(Value::as_str), Some("B"));
@@ -2026,7 +2191,11 @@ mod tests {
     fn fixtures() -> Vec<PathBuf> {
         let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/machines");
         let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-            .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|x| x == "ts")).collect())
+            .map(|rd| {
+                rd.filter_map(|e| e.ok().map(|e| e.path()))
+                    .filter(|p| p.extension().is_some_and(|x| x == "ts"))
+                    .collect()
+            })
             .unwrap_or_default();
         files.sort();
         files
@@ -2044,7 +2213,9 @@ mod tests {
             let m = ev.machine().expect("machine export");
             let call = m.as_call().expect("a call");
             let inner = match &call.callee {
-                Callee::Kit(k) if k == "workspace" || k == "customize" => call.args.first().and_then(Value::as_call).expect("wrapped body"),
+                Callee::Kit(k) if k == "workspace" || k == "customize" => {
+                    call.args.first().and_then(Value::as_call).expect("wrapped body")
+                }
                 _ => call,
             };
             assert_eq!(inner.callee, Callee::Method("createMachine".into()));

@@ -131,7 +131,11 @@ mod tests {
         assert_eq!(candidates(d, "../lib/a.js"), vec![PathBuf::from("/w/lib/a.ts"), PathBuf::from("/w/lib/a.js")]);
         assert_eq!(
             candidates(d, "./parts"),
-            vec![PathBuf::from("/w/flows/parts.ts"), PathBuf::from("/w/flows/parts/index.ts"), PathBuf::from("/w/flows/parts")]
+            vec![
+                PathBuf::from("/w/flows/parts.ts"),
+                PathBuf::from("/w/flows/parts/index.ts"),
+                PathBuf::from("/w/flows/parts")
+            ]
         );
     }
 }

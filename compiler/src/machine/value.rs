@@ -37,13 +37,23 @@ pub struct Value {
 pub enum ValueKind {
     Undefined,
     Null,
-    Bool { value: bool },
-    Number { value: f64 },
-    String { value: String },
-    Array { items: Vec<Value> },
+    Bool {
+        value: bool,
+    },
+    Number {
+        value: f64,
+    },
+    String {
+        value: String,
+    },
+    Array {
+        items: Vec<Value>,
+    },
     /// An object literal, its properties in source order (a later key replaces an earlier one,
     /// as in JavaScript; spreads of known objects are already merged in).
-    Object { props: Vec<Prop> },
+    Object {
+        props: Vec<Prop>,
+    },
     /// A call of the authoring surface (jr2, xstate or zod), or a method called on one.
     Call(Box<Call>),
     /// An arrow function or function expression: code, with the facts the analysis read off it.
@@ -51,9 +61,13 @@ pub enum ValueKind {
     /// An export of a known module used as a value, not called: `guard: isReady`, `actors: {
     /// gate }`, `z.string` without its call. Calling it makes a [`ValueKind::Call`] with this
     /// callee.
-    Imported { callee: Callee },
+    Imported {
+        callee: Callee,
+    },
     /// What the evaluator could not know statically.
-    Unknown { reason: String },
+    Unknown {
+        reason: String,
+    },
 }
 
 /// One property of an object literal.
@@ -206,7 +220,9 @@ impl Value {
                 }
                 J::Object(map)
             }
-            ValueKind::Call(_) | ValueKind::Function(_) | ValueKind::Imported { .. } | ValueKind::Unknown { .. } => return None,
+            ValueKind::Call(_) | ValueKind::Function(_) | ValueKind::Imported { .. } | ValueKind::Unknown { .. } => {
+                return None
+            }
         })
     }
 }

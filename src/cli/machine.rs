@@ -1,0 +1,100 @@
+//! Machines (`.ts` Workflows) in the CLI: `jr2 check`, `jr2 ir` and `jr2 parts` on them.
+
+use super::args::PartsArgs;
+use super::input::display;
+use super::{Exit, Result, UsageError};
+use compiler::diagnostics::{Diagnostic, FileReport};
+use compiler::machine::compile::{compile_file, Compiled};
+use std::path::{Path, PathBuf};
+
+/// The reports of one compiled Workflow: its own file always, each imported file that has a
+/// diagnostic.
+pub fn reports_of(compiled: &Compiled) -> Vec<FileReport> {
+    let mut reports: Vec<FileReport> = Vec::new();
+    for (i, file) in compiled.files.iter().enumerate() {
+        let diagnostics: Vec<Diagnostic> =
+            compiled.diagnostics.iter().filter(|d| d.file.0 as usize == i).map(|d| d.diagnostic.clone()).collect();
+        if i == 0 || !diagnostics.is_empty() {
+            reports.push(FileReport { path: display(&file.path), text: file.text.clone(), diagnostics });
+        }
+    }
+    reports
+}
+
+/// Checks Workflows; a file two Workflows import is reported once.
+pub fn check_machines(paths: &[PathBuf]) -> Vec<(FileReport, bool)> {
+    let mut out: Vec<(FileReport, bool)> = Vec::new();
+    for path in paths {
+        let compiled = match std::panic::catch_unwind(|| compile_file(path)) {
+            Ok(c) => c,
+            Err(_) => {
+                eprintln!(
+                    "jr2: internal error while checking {}; this is a bug in jr2, please report it",
+                    display(path)
+                );
+                out.push((FileReport { path: display(path), text: String::new(), diagnostics: Vec::new() }, false));
+                continue;
+            }
+        };
+        for report in reports_of(&compiled) {
+            match out.iter_mut().find(|(r, _)| r.path == report.path) {
+                Some((seen, _)) => {
+                    for d in report.diagnostics {
+                        if !seen.diagnostics.contains(&d) {
+                            seen.diagnostics.push(d);
+                        }
+                    }
+                }
+                None => out.push((report, true)),
+            }
+        }
+    }
+    out
+}
+
+fn compiled(path: &Path) -> Result<Compiled> {
+    if !path.is_file() {
+        return Err(UsageError(format!("cannot read {}: no such file", display(path))));
+    }
+    Ok(compile_file(path))
+}
+
+/// `jr2 ir WORKFLOW.ts`: the IR as JSON; diagnostics go to stderr.
+pub fn ir(path: &Path, color: bool) -> Result<(Option<serde_json::Value>, Exit)> {
+    let compiled = compiled(path)?;
+    let reports = reports_of(&compiled);
+    if reports.iter().any(|r| !r.diagnostics.is_empty()) {
+        eprint!("{}", compiler::diagnostics::render(compiler::diagnostics::Format::Human { color }, &reports));
+    }
+    let exit = if compiled.has_errors() { Exit::Refused } else { Exit::Clean };
+    let value = match &compiled.machine {
+        Some(m) => Some(serde_json::to_value(m).map_err(|e| UsageError(format!("cannot write the IR: {e}")))?),
+        None => None,
+    };
+    Ok((value, exit))
+}
+
+/// `jr2 parts WORKFLOW.ts [--lends SLOT]`.
+pub fn parts(args: &PartsArgs) -> Result<(Option<serde_json::Value>, Exit)> {
+    let compiled = compiled(&args.workflow)?;
+    let Some(value) = &compiled.value else {
+        let reports = reports_of(&compiled);
+        eprint!("{}", compiler::diagnostics::render(compiler::diagnostics::Format::Human { color: false }, &reports));
+        return Ok((None, Exit::Refused));
+    };
+    let json = match &args.lends {
+        Some(slot) => match compiler::machine::parts::lend_manifest(value, slot) {
+            Ok(m) => serde_json::to_value(m),
+            Err(e) => return Err(UsageError(format!("{}: {e}", display(&args.workflow)))),
+        },
+        None => serde_json::to_value(compiler::machine::parts::parts_of(value)).map(|mut parts| {
+            let pods = compiler::machine::parts::workspace_pods_of(value);
+            if let (Some(obj), Ok(pods)) = (parts.as_object_mut(), serde_json::to_value(pods)) {
+                obj.insert("workspacePods".into(), pods);
+            }
+            parts
+        }),
+    }
+    .map_err(|e| UsageError(format!("cannot write JSON: {e}")))?;
+    Ok((Some(json), Exit::Clean))
+}
