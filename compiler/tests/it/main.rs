@@ -2,5 +2,6 @@
 
 mod door_fixtures;
 mod door_fuzz;
+mod machine_snapshots;
 mod seed_texts;
 mod xstate_crosscheck;
