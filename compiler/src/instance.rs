@@ -102,17 +102,14 @@ pub fn check_instance(root: &Path) -> InstanceReport {
         Workflow(&'a Workflow),
         Chart(&'a ChartFile),
     }
-    let jobs: Vec<Job> =
-        workflows.iter().map(Job::Workflow).chain(charts.iter().map(Job::Chart)).collect();
+    let jobs: Vec<Job> = workflows.iter().map(Job::Workflow).chain(charts.iter().map(Job::Chart)).collect();
     let results = parallel(&jobs, |job| match job {
-        Job::Workflow(w) => std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            workflow_files(root, w, &assembly)
-        }))
-        .ok(),
-        Job::Chart(c) => std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            vec![check_chart(root, c, &workflows)]
-        }))
-        .ok(),
+        Job::Workflow(w) => {
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| workflow_files(root, w, &assembly))).ok()
+        }
+        Job::Chart(c) => {
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| vec![check_chart(root, c, &workflows)])).ok()
+        }
     });
     for (job, result) in jobs.iter().zip(results) {
         let path = match job {
@@ -360,7 +357,13 @@ fn check_dispatch(call: &Value, assembly: &Assembly) -> Vec<(FileId, Diagnostic)
     let Some(name_value) = name else { return out };
     let Some(callee) = name_value.as_str() else { return out };
     let (file, span) = (name_value.loc.file, name_value.loc.span);
-    let list = |xs: &BTreeSet<String>| if xs.is_empty() { "none".to_string() } else { xs.iter().cloned().collect::<Vec<_>>().join(", ") };
+    let list = |xs: &BTreeSet<String>| {
+        if xs.is_empty() {
+            "none".to_string()
+        } else {
+            xs.iter().cloned().collect::<Vec<_>>().join(", ")
+        }
+    };
     match callee.split_once('/') {
         None => {
             if !assembly.workflows.contains(callee) {

@@ -26,8 +26,10 @@ pub fn check(args: CheckArgs) -> Result<Exit> {
         }
         for file in report.files {
             let crashed = report.internal_errors.contains(&file.path);
-            reports
-                .push((FileReport { path: display(&file.path), text: file.text, diagnostics: file.diagnostics }, !crashed));
+            reports.push((
+                FileReport { path: display(&file.path), text: file.text, diagnostics: file.diagnostics },
+                !crashed,
+            ));
         }
     }
     Ok(finish(reports, &args.output))
