@@ -18,6 +18,20 @@ pub fn check(args: CheckArgs) -> Result<Exit> {
     }
     let mut reports = check_all(texts, manifest.as_ref());
     reports.extend(super::machine::check_machines(&inputs.machines));
+    // An Instance's named Charts get their wrapper's manifest; `--lends` is for Charts outside one.
+    for root in &inputs.instances {
+        let report = compiler::instance::check_instance(root);
+        for path in &report.internal_errors {
+            eprintln!("jr2: internal error while checking {}; this is a bug in jr2, please report it", display(path));
+        }
+        for file in report.files {
+            let crashed = report.internal_errors.contains(&file.path);
+            reports.push((
+                FileReport { path: display(&file.path), text: file.text, diagnostics: file.diagnostics },
+                !crashed,
+            ));
+        }
+    }
     Ok(finish(reports, &args.output))
 }
 

@@ -46,8 +46,10 @@ pub fn read_optional_lends(path: Option<&Path>) -> Result<Option<LendManifest>> 
 pub struct Inputs {
     /// Chart files, in order: each path's files sorted, paths in the order given, no repeats.
     pub charts: Vec<PathBuf>,
-    /// Machine files (`.ts`), which are not checked yet.
+    /// Machine files (`.ts`).
     pub machines: Vec<PathBuf>,
+    /// Instance folders (a folder with a `workflows/` folder), checked by `check_instance`.
+    pub instances: Vec<PathBuf>,
 }
 
 /// Walks the paths: a `.json` file is a Chart, a `.ts` file a Machine, a folder is walked.
@@ -55,7 +57,11 @@ pub fn collect(paths: &[PathBuf]) -> Result<Inputs> {
     let mut inputs = Inputs::default();
     for path in paths {
         let meta = std::fs::metadata(path).map_err(|e| UsageError(format!("cannot read {}: {e}", display(path))))?;
-        if meta.is_dir() {
+        if meta.is_dir() && compiler::instance::is_instance(path) {
+            if !inputs.instances.contains(path) {
+                inputs.instances.push(path.clone());
+            }
+        } else if meta.is_dir() {
             walk(path, &mut inputs)?;
         } else if has_ext(path, "json") {
             inputs.charts.push(path.clone());

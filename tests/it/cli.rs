@@ -118,7 +118,7 @@ fn folder_walk_skips_manifests_vendored_and_hidden_folders() {
     let o = jr2(&["check", "instance", "--format", "json"]);
     assert_eq!(code(&o), 0, "{}\n{}", stdout(&o), stderr(&o));
     let doc = json(&o);
-    assert_eq!(doc["summary"]["files"], 2, "workflows/notes/ok.json and workflows/fix-tests.ts: {doc}");
+    assert_eq!(doc["summary"]["files"], 3, "workflows/fix-tests.ts, notes.ts and notes/ok.json: {doc}");
 }
 
 #[test]
@@ -314,4 +314,71 @@ fn schema_compat_reports_on_both_files() {
     assert_eq!(code(&jr2(&["schema", "compat", "--slot", "malformed.json", "--door", door])), 2);
     assert_eq!(code(&jr2(&["schema", "compat", "--slot", slot, "--door", "../compat/absent.json"])), 2);
     assert_eq!(code(&jr2(&["schema", "compat", "--slot", slot])), 2, "--door is required");
+}
+
+/// Runs `jr2` at the repository root.
+fn jr2_at_root(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_jr2"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("run jr2")
+}
+
+#[test]
+fn the_example_instance_checks_clean() {
+    let o = jr2_at_root(&["check", "examples/instance", "--format", "json"]);
+    assert_eq!(code(&o), 0, "{}\n{}", stdout(&o), stderr(&o));
+    let doc = json(&o);
+    assert_eq!(doc["summary"]["errors"], 0, "{doc}");
+    assert_eq!(doc["summary"]["warnings"], 0, "{doc}");
+    assert_eq!(doc["summary"]["files"], 5, "three Workflows and two named Charts: {doc}");
+}
+
+#[test]
+fn a_broken_instance_is_refused_with_each_rule() {
+    let o = jr2_at_root(&["check", "tests/fixtures/instance-broken", "--format", "json"]);
+    assert_eq!(code(&o), 1, "{}\n{}", stdout(&o), stderr(&o));
+    let doc = json(&o);
+    let found: Vec<(String, String, String)> = doc["diagnostics"]
+        .as_array()
+        .expect("diagnostics")
+        .iter()
+        .map(|d| {
+            let s = |k: &str| d[k].as_str().unwrap_or_default().to_string();
+            (s("file").trim_start_matches("tests/fixtures/instance-broken/").to_string(), s("code"), s("severity"))
+        })
+        .collect();
+    let expected = [
+        ("workflows/Bad_Name.ts", "workflow-stem", "error"),
+        ("workflows/caller.ts", "unknown-callee", "error"),
+        ("workflows/caller.ts", "unknown-callee", "warning"),
+        ("workflows/caller.ts", "dispatch-target-url", "error"),
+        ("workflows/caller.ts", "secret-in-target", "error"),
+        ("workflows/notes/refused.json", "unknown-src", "error"),
+        ("workflows/orphan/x.json", "chart-wrapper", "error"),
+    ];
+    let expected: Vec<(String, String, String)> =
+        expected.iter().map(|(f, c, s)| (f.to_string(), c.to_string(), s.to_string())).collect();
+    assert_eq!(found, expected, "{doc}");
+    let text = doc.to_string();
+    assert!(text.contains("rename workflows/Bad_Name.ts to workflows/bad-name.ts"), "{text}");
+    assert!(text.contains("add workflows/nope.ts"), "{text}");
+    assert!(text.contains("add workflows/orphan.ts"), "{text}");
+}
+
+#[test]
+fn a_chart_file_outside_an_instance_still_takes_lends() {
+    // A named Chart given by itself is a plain Chart file: `--lends` checks it.
+    let o = jr2_at_root(&[
+        "check",
+        "tests/fixtures/instance-broken/workflows/notes/refused.json",
+        "--lends",
+        "tests/fixtures/cli/lends.json",
+        "--format",
+        "json",
+    ]);
+    assert!(code(&o) == 0 || code(&o) == 1, "{}", stderr(&o));
+    assert_eq!(json(&o)["summary"]["files"], 1);
 }

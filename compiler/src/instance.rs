@@ -1,0 +1,563 @@
+//! The Instance check: every Workflow of an Instance folder, every named Chart against its
+//! wrapper's Open body, and every `dispatch` against the Assembly (ADR-0071).
+//!
+//! ```text
+//! workflows/<name>.ts                 a Workflow, named by its stem
+//! workflows/<wrapper>/<chart>.json    a named Chart, run as "<wrapper>/<chart>"
+//! ```
+//!
+//! Two phases, each over the files in parallel (`std::thread::scope`, as many threads as cores,
+//! at most 8): the Workflows compile; then each named Chart is admitted by the door against the
+//! lend manifest of its wrapper's Open body slot, while the Instance rules (`rules::instance`) read
+//! each Workflow's value. The report lists the files in a fixed order whatever the threads did:
+//! the Workflows by name (each followed by the files it imports that have a diagnostic), then the
+//! Charts by name.
+
+use crate::chart::{self, LendManifest};
+use crate::diagnostics::{Diagnostic, Severity};
+use crate::machine::compile::{compile_file, Compiled};
+use crate::machine::lower::{arg, classify_actor, is_call, machine_parts, ActorClass};
+use crate::machine::value::{Callee, FileId, Value, ValueKind};
+use crate::rules::instance::{chart_wrapper, dispatch_target_url, secret_in_target, unknown_callee, workflow_stem};
+use crate::Span;
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+/// One checked file of the Instance.
+#[derive(Clone, Debug)]
+pub struct CheckedFile {
+    /// The file's path: the Instance root joined with its place in it.
+    pub path: PathBuf,
+    pub text: String,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// What `check_instance` found.
+#[derive(Clone, Debug, Default)]
+pub struct InstanceReport {
+    /// Every file checked, in a fixed order (see the module doc).
+    pub files: Vec<CheckedFile>,
+    /// Files whose check hit an internal error (a bug in jr2); they are reported, not crashed on.
+    pub internal_errors: Vec<PathBuf>,
+}
+
+impl InstanceReport {
+    pub fn has_errors(&self) -> bool {
+        self.files.iter().flat_map(|f| &f.diagnostics).any(Diagnostic::is_error)
+    }
+
+    /// The diagnostics of the file at `path`, if it was checked.
+    pub fn file(&self, path: &Path) -> Option<&CheckedFile> {
+        self.files.iter().find(|f| f.path == path)
+    }
+}
+
+/// Does this folder look like an Instance (it has a `workflows/` folder)?
+pub fn is_instance(root: &Path) -> bool {
+    root.join("workflows").is_dir()
+}
+
+/// A named Chart file: its wrapper's name, its own stem, its path.
+#[derive(Clone, Debug)]
+struct ChartFile {
+    wrapper: String,
+    stem: String,
+    path: PathBuf,
+}
+
+impl ChartFile {
+    fn name(&self) -> String {
+        format!("{}/{}", self.wrapper, self.stem)
+    }
+}
+
+/// A Workflow file: its stem and path; after phase one, its compilation.
+struct Workflow {
+    stem: String,
+    path: PathBuf,
+    compiled: Option<Compiled>,
+}
+
+/// Checks the Instance at `root`.
+pub fn check_instance(root: &Path) -> InstanceReport {
+    let (workflow_paths, charts) = discover(root);
+    let mut report = InstanceReport::default();
+
+    // Phase one: compile every Workflow.
+    let compiled = parallel(&workflow_paths, |(_, path)| {
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| compile_file(path))).ok()
+    });
+    let workflows: Vec<Workflow> = workflow_paths
+        .into_iter()
+        .zip(compiled)
+        .map(|((stem, path), compiled)| Workflow { stem, path, compiled })
+        .collect();
+    let assembly = Assembly {
+        workflows: workflows.iter().map(|w| w.stem.clone()).collect(),
+        charts: charts.iter().map(ChartFile::name).collect(),
+    };
+
+    // Phase two: the Workflows' Instance rules and the Charts' door, together.
+    enum Job<'a> {
+        Workflow(&'a Workflow),
+        Chart(&'a ChartFile),
+    }
+    let jobs: Vec<Job> = workflows.iter().map(Job::Workflow).chain(charts.iter().map(Job::Chart)).collect();
+    let results = parallel(&jobs, |job| match job {
+        Job::Workflow(w) => {
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| workflow_files(root, w, &assembly))).ok()
+        }
+        Job::Chart(c) => {
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| vec![check_chart(root, c, &workflows)])).ok()
+        }
+    });
+    for (job, result) in jobs.iter().zip(results) {
+        let path = match job {
+            Job::Workflow(w) => &w.path,
+            Job::Chart(c) => &c.path,
+        };
+        let failed = matches!(job, Job::Workflow(w) if w.compiled.is_none());
+        match result {
+            Some(files) if !failed => {
+                for file in files {
+                    merge(&mut report.files, file);
+                }
+            }
+            _ => {
+                report.internal_errors.push(path.clone());
+                let text = std::fs::read_to_string(path).unwrap_or_default();
+                merge(&mut report.files, CheckedFile { path: path.clone(), text, diagnostics: Vec::new() });
+            }
+        }
+    }
+    report
+}
+
+/// Adds a file's report; a file already there (imported by two Workflows) gains the new
+/// diagnostics only.
+fn merge(files: &mut Vec<CheckedFile>, file: CheckedFile) {
+    match files.iter_mut().find(|f| f.path == file.path) {
+        Some(seen) => {
+            for d in file.diagnostics {
+                if !seen.diagnostics.contains(&d) {
+                    seen.diagnostics.push(d);
+                }
+            }
+        }
+        None => files.push(file),
+    }
+}
+
+/// Runs `f` over `items` on up to as many threads as the machine has cores (at most 8), and
+/// returns the results in the items' order.
+fn parallel<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, 8).min(items.len());
+    if threads <= 1 {
+        return items.iter().map(&f).collect();
+    }
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let mut results: Vec<(usize, R)> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads)
+            .map(|_| {
+                s.spawn(|| {
+                    let mut out = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(item) = items.get(i) else { break };
+                        out.push((i, f(item)));
+                    }
+                    out
+                })
+            })
+            .collect();
+        handles.into_iter().flat_map(|h| h.join().unwrap_or_default()).collect()
+    });
+    results.sort_by_key(|(i, _)| *i);
+    results.into_iter().map(|(_, r)| r).collect()
+}
+
+fn skipped(name: &str) -> bool {
+    name.starts_with('.') || name == "node_modules"
+}
+
+/// Is this `.json` file a named Chart, and not a manifest or tool config?
+fn is_chart_file(name: &str) -> bool {
+    name.ends_with(".json") && !name.ends_with(".lends.json") && name != "lends.json"
+}
+
+/// The Workflows (stem, path) and the named Charts under `root/workflows`, each sorted by name.
+fn discover(root: &Path) -> (Vec<(String, PathBuf)>, Vec<ChartFile>) {
+    let dir = root.join("workflows");
+    let mut workflows = Vec::new();
+    let mut charts = Vec::new();
+    for (name, path, is_dir) in entries(&dir) {
+        if skipped(&name) {
+            continue;
+        }
+        if is_dir {
+            for (chart, chart_path, chart_is_dir) in entries(&path) {
+                if !chart_is_dir && !skipped(&chart) && is_chart_file(&chart) {
+                    let stem = chart.trim_end_matches(".json").to_string();
+                    charts.push(ChartFile { wrapper: name.clone(), stem, path: chart_path });
+                }
+            }
+        } else if name.ends_with(".ts") && !name.ends_with(".d.ts") {
+            workflows.push((name.trim_end_matches(".ts").to_string(), path));
+        }
+    }
+    (workflows, charts)
+}
+
+/// A folder's entries (name, path, is a folder), sorted by name; symlinks to files followed.
+fn entries(dir: &Path) -> Vec<(String, PathBuf, bool)> {
+    let Ok(read) = std::fs::read_dir(dir) else { return Vec::new() };
+    let mut out: Vec<(String, PathBuf, bool)> = read
+        .filter_map(Result::ok)
+        .filter_map(|e| {
+            let path = e.path();
+            let is_dir = if e.file_type().ok()?.is_symlink() {
+                match std::fs::metadata(&path) {
+                    Ok(m) if m.is_file() => false,
+                    _ => return None,
+                }
+            } else {
+                e.file_type().ok()?.is_dir()
+            };
+            Some((e.file_name().to_string_lossy().into_owned(), path, is_dir))
+        })
+        .collect();
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    out
+}
+
+/// The names a same-Instance dispatch can start.
+struct Assembly {
+    workflows: BTreeSet<String>,
+    /// `wrapper/chart`.
+    charts: BTreeSet<String>,
+}
+
+/// A path relative to the Instance root, with `/`, for messages.
+fn shown(root: &Path, path: &Path) -> String {
+    path.strip_prefix(root).unwrap_or(path).to_string_lossy().replace('\\', "/")
+}
+
+/// A Workflow's files: its own (with its compile diagnostics and the Instance rules') and each
+/// imported file with a diagnostic.
+fn workflow_files(root: &Path, w: &Workflow, assembly: &Assembly) -> Vec<CheckedFile> {
+    let Some(compiled) = &w.compiled else { return Vec::new() };
+    let mut per_file: Vec<Vec<Diagnostic>> = vec![Vec::new(); compiled.files.len().max(1)];
+    for d in &compiled.diagnostics {
+        if let Some(v) = per_file.get_mut(d.file.0 as usize) {
+            v.push(d.diagnostic.clone());
+        }
+    }
+    if !workflow_stem::is_valid(&w.stem) {
+        let file = shown(root, &w.path);
+        let renamed = format!("workflows/{}.ts", workflow_stem::suggested(&w.stem));
+        per_file[0].push(workflow_stem::diagnostic("Workflow", &w.stem, &file, &renamed));
+    }
+    if let Some(value) = &compiled.value {
+        let mut seen = BTreeSet::new();
+        let mut calls = Vec::new();
+        dispatch_calls(value, &mut calls);
+        for call in calls {
+            if !seen.insert((call.loc.file, call.loc.span.start, call.loc.span.end)) {
+                continue;
+            }
+            for (file, d) in check_dispatch(call, assembly) {
+                if let Some(v) = per_file.get_mut(file.0 as usize) {
+                    v.push(d);
+                }
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for (i, diagnostics) in per_file.into_iter().enumerate() {
+        let Some(file) = compiled.files.get(i) else {
+            // A file that could not be read at all: report the Workflow's own path.
+            if i == 0 {
+                out.push(CheckedFile { path: w.path.clone(), text: String::new(), diagnostics });
+            }
+            continue;
+        };
+        if i == 0 || !diagnostics.is_empty() {
+            out.push(CheckedFile { path: file.path.clone(), text: file.text.clone(), diagnostics });
+        }
+    }
+    out
+}
+
+/// Every `dispatch(...)` call in a value, depth first.
+fn dispatch_calls<'v>(v: &'v Value, out: &mut Vec<&'v Value>) {
+    match &v.kind {
+        ValueKind::Call(c) => {
+            if c.callee == Callee::Kit("dispatch".into()) {
+                out.push(v);
+            }
+            if let Some(r) = &c.receiver {
+                dispatch_calls(r, out);
+            }
+            for a in &c.args {
+                dispatch_calls(a, out);
+            }
+        }
+        ValueKind::Array { items } => items.iter().for_each(|x| dispatch_calls(x, out)),
+        ValueKind::Object { props } => props.iter().for_each(|p| dispatch_calls(&p.value, out)),
+        _ => {}
+    }
+}
+
+/// Is this the kit's `open` (as a value, or called with no argument)?
+fn is_open(v: &Value) -> bool {
+    matches!(&v.kind, ValueKind::Imported { callee: Callee::Kit(n) } if n == "open")
+        || (is_call(v, "open") && v.as_call().is_some_and(|c| c.args.is_empty()))
+}
+
+/// The Instance rules on one `dispatch(name, { input, wait, target })` call.
+fn check_dispatch(call: &Value, assembly: &Assembly) -> Vec<(FileId, Diagnostic)> {
+    let mut out = Vec::new();
+    let name = arg(call, 0);
+    let target = arg(call, 1).and_then(|o| o.get("target")).filter(|t| !matches!(t.kind, ValueKind::Undefined));
+    if let Some(target) = target.filter(|t| !is_open(t)) {
+        if let Some(url) = target.get("url") {
+            if let Some((why, origin)) = url.as_str().and_then(dispatch_target_url::fault) {
+                let text = url.as_str().unwrap_or_default();
+                let mut d = dispatch_target_url::DISPATCH_TARGET_URL.at(
+                    url.loc.span,
+                    match &origin {
+                        Some(o) => format!(
+                            "the dispatch target url {text:?} {why}; a target url is an origin (scheme, host and port): write {o:?}"
+                        ),
+                        None => format!("the dispatch target url {text:?} {why}"),
+                    },
+                );
+                d = d.with_note("the Effector appends the door's path, and its fence names origins");
+                out.push((url.loc.file, d));
+            }
+        }
+        let mut secrets = Vec::new();
+        open_secrets(target, &mut secrets);
+        for s in secrets {
+            out.push((
+                s.loc.file,
+                secret_in_target::SECRET_IN_TARGET
+                    .at(
+                        s.loc.span,
+                        "secret(open) inside a dispatch target: the whole target is the Open part; write target: open and bind url and token together with customize()",
+                    )
+                    .with_help("`dispatch(name, { target: open })`, then `customize(m, { effects: { <slot>: { target: { url, token } } } })`"),
+            ));
+        }
+    }
+    // A same-Instance name resolves in the Assembly; a foreign or open target is not resolved here.
+    if target.is_some() {
+        return out;
+    }
+    let Some(name_value) = name else { return out };
+    let Some(callee) = name_value.as_str() else { return out };
+    let (file, span) = (name_value.loc.file, name_value.loc.span);
+    let list = |xs: &BTreeSet<String>| {
+        if xs.is_empty() {
+            "none".to_string()
+        } else {
+            xs.iter().cloned().collect::<Vec<_>>().join(", ")
+        }
+    };
+    match callee.split_once('/') {
+        None => {
+            if !assembly.workflows.contains(callee) {
+                let d = unknown_callee::UNKNOWN_CALLEE
+                    .at(
+                        span,
+                        format!(
+                            "dispatch({callee:?}) names no Workflow of this Instance: add workflows/{callee}.ts, or name one of its Workflows ({})",
+                            list(&assembly.workflows)
+                        ),
+                    )
+                    .with_note("a same-Instance dispatch resolves its callee in the Assembly: the Workflows plus the Chart files");
+                out.push((file, d));
+            }
+        }
+        Some((wrapper, chart)) => {
+            if !assembly.workflows.contains(wrapper) {
+                let d = unknown_callee::UNKNOWN_CALLEE.at(
+                    span,
+                    format!(
+                        "dispatch({callee:?}) names the Chart wrapper {wrapper:?}, which this Instance lacks: add workflows/{wrapper}.ts (a Workflow with an Open body) and workflows/{wrapper}/{chart}.json, or name one of its Workflows ({})",
+                        list(&assembly.workflows)
+                    ),
+                );
+                out.push((file, d));
+            } else if !assembly.charts.contains(callee) {
+                let d = Diagnostic::new(
+                    unknown_callee::UNKNOWN_CALLEE.code,
+                    Severity::Warning,
+                    span,
+                    format!(
+                        "dispatch({callee:?}) names a Chart of the wrapper {wrapper:?} that is not among this Instance's Chart files (workflows/{wrapper}/{chart}.json); a runtime Chart lives on the Orchestrator's volume alone, so it is not checked here"
+                    ),
+                )
+                .with_note(format!("this Instance's Charts: {}", list(&assembly.charts)));
+                out.push((file, d));
+            }
+        }
+    }
+    out
+}
+
+/// Every `secret(open)` inside a value.
+fn open_secrets<'v>(v: &'v Value, out: &mut Vec<&'v Value>) {
+    match &v.kind {
+        ValueKind::Call(c) => {
+            if is_call(v, "secret") && c.args.first().is_some_and(is_open) {
+                out.push(v);
+                return;
+            }
+            c.args.iter().for_each(|a| open_secrets(a, out));
+        }
+        ValueKind::Array { items } => items.iter().for_each(|x| open_secrets(x, out)),
+        ValueKind::Object { props } => props.iter().for_each(|p| open_secrets(&p.value, out)),
+        _ => {}
+    }
+}
+
+/// The door over one named Chart, against its wrapper's Open body.
+fn check_chart(root: &Path, c: &ChartFile, workflows: &[Workflow]) -> CheckedFile {
+    let text = match std::fs::read(&c.path).map(String::from_utf8) {
+        Ok(Ok(t)) => t,
+        Ok(Err(_)) | Err(_) => {
+            let d = chart_wrapper::CHART_WRAPPER.at(Span::new(0, 0), "cannot read the Chart file as UTF-8 text");
+            return CheckedFile { path: c.path.clone(), text: String::new(), diagnostics: vec![d] };
+        }
+    };
+    let mut diagnostics = Vec::new();
+    if !workflow_stem::is_valid(&c.stem) {
+        let file = shown(root, &c.path);
+        let renamed = format!("workflows/{}/{}.json", c.wrapper, workflow_stem::suggested(&c.stem));
+        diagnostics.push(workflow_stem::diagnostic("Chart", &c.stem, &file, &renamed));
+    }
+    let name = c.name();
+    let wrapper = workflows.iter().find(|w| w.stem == c.wrapper);
+    let refuse = |message: String| chart_wrapper::CHART_WRAPPER.at(Span::new(0, 0), message);
+    let Some(wrapper) = wrapper else {
+        diagnostics.push(refuse(format!(
+            "the named Chart {name:?} has no wrapper: add workflows/{}.ts, a Workflow with an Open body slot (open({{ lends, allows, ceilings }}))",
+            c.wrapper
+        )));
+        diagnostics.extend(chart::admit(&text, None).diagnostics);
+        return CheckedFile { path: c.path.clone(), text, diagnostics };
+    };
+    let Some(value) = wrapper.compiled.as_ref().and_then(|w| w.value.as_ref()) else {
+        diagnostics.push(Diagnostic::new(
+            chart_wrapper::CHART_WRAPPER.code,
+            Severity::Warning,
+            Span::new(0, 0),
+            format!(
+                "the wrapper workflows/{}.ts does not compile, so {name:?} is checked without its Open body's manifest",
+                c.wrapper
+            ),
+        ));
+        diagnostics.extend(chart::admit(&text, None).diagnostics);
+        return CheckedFile { path: c.path.clone(), text, diagnostics };
+    };
+    let slots: Vec<String> = match machine_parts(value) {
+        Ok(parts) => parts
+            .setup_entries("actors")
+            .into_iter()
+            .filter(|(_, a)| classify_actor(a) == ActorClass::Open && arg(a, 0).is_some())
+            .map(|(n, _)| n.to_string())
+            .collect(),
+        Err(_) => Vec::new(),
+    };
+    if slots.is_empty() {
+        diagnostics.push(refuse(format!(
+            "the wrapper workflows/{}.ts has no Open body slot to run {name:?} in: add an actor `open({{ lends, allows, ceilings }})` to its setup and invoke it",
+            c.wrapper
+        )));
+        diagnostics.extend(chart::admit(&text, None).diagnostics);
+        return CheckedFile { path: c.path.clone(), text, diagnostics };
+    }
+    let mut tried: Vec<(String, Result<LendManifest, String>)> =
+        slots.iter().map(|s| (s.clone(), crate::machine::parts::lend_manifest(value, s))).collect();
+    if slots.len() == 1 {
+        let (slot, manifest) = tried.pop().expect("one slot");
+        match manifest {
+            Ok(m) => diagnostics.extend(chart::admit(&text, Some(&m)).diagnostics),
+            Err(e) => {
+                diagnostics.push(refuse(format!(
+                    "the Open body slot {slot:?} of workflows/{}.ts gives no lend manifest: {e}",
+                    c.wrapper
+                )));
+                diagnostics.extend(chart::admit(&text, None).diagnostics);
+            }
+        }
+        return CheckedFile { path: c.path.clone(), text, diagnostics };
+    }
+    // Several Open bodies: the Chart's slot is the one it fits.
+    let admissions: Vec<(String, Vec<Diagnostic>, bool)> = tried
+        .into_iter()
+        .filter_map(|(slot, m)| m.ok().map(|m| (slot, m)))
+        .map(|(slot, m)| {
+            let a = chart::admit(&text, Some(&m));
+            let ok = a.admitted();
+            (slot, a.diagnostics, ok)
+        })
+        .collect();
+    let fits: Vec<&(String, Vec<Diagnostic>, bool)> = admissions.iter().filter(|a| a.2).collect();
+    match fits.as_slice() {
+        [one] => diagnostics.extend(one.1.iter().cloned()),
+        [] => {
+            diagnostics.push(refuse(format!(
+                "the named Chart {name:?} fits none of the Open bodies of workflows/{}.ts ({}); its refusals against {:?} follow",
+                c.wrapper,
+                slots.join(", "),
+                admissions.first().map_or("", |a| a.0.as_str()),
+            )));
+            if let Some(first) = admissions.first() {
+                diagnostics.extend(first.1.iter().cloned());
+            }
+        }
+        several => {
+            let names: Vec<&str> = several.iter().map(|a| a.0.as_str()).collect();
+            diagnostics.push(refuse(format!(
+                "the named Chart {name:?} fits several Open bodies of workflows/{}.ts ({}), so which one runs it is ambiguous: narrow their declarations so it fits one, or keep one Open body per wrapper",
+                c.wrapper,
+                names.join(", ")
+            )));
+        }
+    }
+    CheckedFile { path: c.path.clone(), text, diagnostics }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn root() -> PathBuf {
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..").join("examples").join("instance")
+    }
+
+    #[test]
+    fn the_example_instance_checks_clean() {
+        let report = check_instance(&root());
+        let found: Vec<String> = report
+            .files
+            .iter()
+            .flat_map(|f| f.diagnostics.iter().map(move |d| format!("{}: {} {}", f.path.display(), d.code, d.message)))
+            .collect();
+        assert!(found.is_empty(), "{found:#?}");
+        assert!(report.internal_errors.is_empty());
+        let names: Vec<String> = report.files.iter().map(|f| shown(&root(), &f.path)).collect();
+        assert_eq!(
+            names,
+            [
+                "workflows/fix-tests.ts",
+                "workflows/notes.ts",
+                "workflows/triage.ts",
+                "workflows/notes/post.json",
+                "workflows/notes/weekly.json"
+            ]
+        );
+    }
+}

@@ -1,0 +1,22 @@
+//! The Instance check's rules (ADR-0071 and the Instance layout): Workflow names, dispatch
+//! callees and targets, and each named Chart's wrapper. Their checks run in `crate::instance`,
+//! which knows the whole Instance; each file here holds one rule's doc and its wording.
+
+pub mod chart_wrapper;
+pub mod dispatch_target_url;
+pub mod secret_in_target;
+pub mod unknown_callee;
+pub mod workflow_stem;
+
+use super::Rule;
+
+/// Every rule of the Instance check.
+pub fn all() -> Vec<&'static Rule> {
+    vec![
+        &workflow_stem::WORKFLOW_STEM,
+        &chart_wrapper::CHART_WRAPPER,
+        &unknown_callee::UNKNOWN_CALLEE,
+        &dispatch_target_url::DISPATCH_TARGET_URL,
+        &secret_in_target::SECRET_IN_TARGET,
+    ]
+}
