@@ -66,9 +66,10 @@ pub fn check(cx: &Ctx, out: &mut Vec<Located>) {
             &AGENT_FAULT_UNROUTED,
             s,
             format!(
-                "{} invokes {}, and neither it nor any state above it routes `{EVENT}`, so the run would wait for ever when the Agent's Turn cannot go on: add `on: {{ \"{EVENT}\": <target> }}` to {}",
+                "{} invokes {}, {}, so the run would wait for ever when the Agent's Turn cannot go on: add `on: {{ \"{EVENT}\": <target> }}` to {}",
                 cx.name(s),
                 why.join(" and "),
+                cx.unrouted(s, EVENT),
                 cx.route_place(s),
             ),
         ));

@@ -37,12 +37,15 @@ pub fn check(compiled: &Compiled) -> Vec<Located> {
     let mut out = Vec::new();
     let (Some(value), Some(machine)) = (&compiled.value, &compiled.machine) else { return out };
     let Ok(parts) = machine_parts(value) else { return out };
-    walk(machine, &parts, &mut out);
+    walk(machine, &parts, false, &mut out);
+    // A child Machine that two actors name is walked twice: one line each.
+    let mut seen = std::collections::HashSet::new();
+    out.retain(|d| seen.insert((d.file, d.span, d.code)));
     out
 }
 
-fn walk(machine: &ir::Machine, parts: &MachineParts<'_>, out: &mut Vec<Located>) {
-    let cx = Ctx::new(machine, parts);
+fn walk(machine: &ir::Machine, parts: &MachineParts<'_>, nested: bool, out: &mut Vec<Located>) {
+    let cx = Ctx::new(machine, parts, nested);
     for check in CHECKS {
         check(&cx, out);
     }
@@ -52,7 +55,7 @@ fn walk(machine: &ir::Machine, parts: &MachineParts<'_>, out: &mut Vec<Located>)
         }
         let Ok(child) = machine_parts(actor) else { continue };
         if let Some(m) = lower_parts(&child).machine {
-            walk(&m, &child, out);
+            walk(&m, &child, true, out);
         }
     }
 }
@@ -61,18 +64,20 @@ fn walk(machine: &ir::Machine, parts: &MachineParts<'_>, out: &mut Vec<Located>)
 pub struct Ctx<'a> {
     pub machine: &'a ir::Machine,
     pub parts: &'a MachineParts<'a>,
-    /// Each state's value and key places, by [`StateId`] (`None` where they could not be matched).
+    /// Is this a Machine that the compiled one's setup names as an actor? Its lines name it.
+    pub nested: bool,
+    /// Each state's value and key places, by [`StateId`] (empty where they could not be matched).
     places: Vec<(Loc, Option<Loc>)>,
 }
 
 impl<'a> Ctx<'a> {
-    pub fn new(machine: &'a ir::Machine, parts: &'a MachineParts<'a>) -> Self {
+    pub fn new(machine: &'a ir::Machine, parts: &'a MachineParts<'a>, nested: bool) -> Self {
         let mut places = Vec::new();
         state_places(parts.config, None, &mut places);
         if places.len() != machine.states.len() {
             places.clear();
         }
-        Ctx { machine, parts, places }
+        Ctx { machine, parts, nested, places }
     }
 
     /// The file a state is written in.
@@ -95,7 +100,8 @@ impl<'a> Ctx<'a> {
         Located { file, diagnostic: d }
     }
 
-    /// A state as a line names it: its keys from the root (`coding.ready`), or the root.
+    /// A state as a line names it: its keys from the root (`coding.ready`), or the root; and its
+    /// Machine, in a nested one.
     pub fn name(&self, s: StateId) -> String {
         if s == StateId::ROOT {
             return format!("the root of Machine \"{}\"", self.machine.id);
@@ -106,15 +112,28 @@ impl<'a> Ctx<'a> {
             .map(|x| self.machine.state(x).key.as_str())
             .collect();
         keys.reverse();
-        format!("state \"{}\"", keys.join("."))
+        if self.nested {
+            format!("state \"{}\" of Machine \"{}\"", keys.join("."), self.machine.id)
+        } else {
+            format!("state \"{}\"", keys.join("."))
+        }
     }
 
-    /// Where the route goes: the state, or the root's `on`.
+    /// Where the route goes: the state or a state above it, or the root.
     pub fn route_place(&self, s: StateId) -> String {
         if s == StateId::ROOT {
-            "the root's `on`".into()
+            "the root".into()
         } else {
             format!("{} or a state above it", self.name(s))
+        }
+    }
+
+    /// That nothing routes `event`: from the state or above it, or from the root.
+    pub fn unrouted(&self, s: StateId, event: &str) -> String {
+        if s == StateId::ROOT {
+            format!("and it does not route `{event}`")
+        } else {
+            format!("and neither it nor any state above it routes `{event}`")
         }
     }
 

@@ -57,8 +57,9 @@ pub fn check(cx: &Ctx, out: &mut Vec<Located>) {
             &WORKSPACE_LOST_UNROUTED,
             s,
             format!(
-                "{} of the `workspace()` body {how}, and neither it nor any state above it routes `{EVENT}`, so the body would show healthy with no Sandbox: add `on: {{ \"{EVENT}\": <target> }}` to {}",
+                "{} of the `workspace()` body {how}, {}, so the body would show healthy with no Sandbox: add `on: {{ \"{EVENT}\": <target> }}` to {}",
                 cx.name(s),
+                cx.unrouted(s, EVENT),
                 cx.route_place(s),
             ),
         ));
