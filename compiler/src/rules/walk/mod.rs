@@ -17,20 +17,14 @@ use crate::machine::{compile::Located, Compiled};
 
 /// Every rule of the walk.
 pub fn all() -> Vec<&'static Rule> {
-    vec![
-        &agent_fault_unrouted::AGENT_FAULT_UNROUTED,
-        &workspace_lost_unrouted::WORKSPACE_LOST_UNROUTED,
-    ]
+    vec![&agent_fault_unrouted::AGENT_FAULT_UNROUTED, &workspace_lost_unrouted::WORKSPACE_LOST_UNROUTED]
 }
 
 /// One walk rule's pass over one Machine.
 type Check = fn(&Ctx, &mut Vec<Located>);
 
 /// Every rule's pass, in the order of [`all`].
-const CHECKS: &[Check] = &[
-    agent_fault_unrouted::check,
-    workspace_lost_unrouted::check,
-];
+const CHECKS: &[Check] = &[agent_fault_unrouted::check, workspace_lost_unrouted::check];
 
 /// Runs every walk rule over a compiled Machine and the Machines its setup names as actors.
 pub fn check(compiled: &Compiled) -> Vec<Located> {
@@ -141,7 +135,9 @@ impl<'a> Ctx<'a> {
     /// it: `*`, `agent.*`)? A guarded route counts: the walk cannot judge a guard.
     pub fn routed(&self, s: StateId, event: &str) -> bool {
         std::iter::once(s).chain(self.machine.ancestors(s)).any(|x| {
-            self.machine.transitions_from(x).any(|t| matches!(&t.trigger, Trigger::Event(name) if matches_event(name, event)))
+            self.machine
+                .transitions_from(x)
+                .any(|t| matches!(&t.trigger, Trigger::Event(name) if matches_event(name, event)))
         })
     }
 

@@ -80,13 +80,15 @@ fn stays(cx: &Ctx, s: StateId) -> Option<String> {
     if st.parent.is_some_and(|p| m.state(p).kind == StateKind::Parallel) {
         return None;
     }
-    let finals: Vec<&str> =
-        st.children.iter().map(|c| m.state(*c)).filter(|c| c.kind == StateKind::Final).map(|c| c.key.as_str()).collect();
+    let finals: Vec<&str> = st
+        .children
+        .iter()
+        .map(|c| m.state(*c))
+        .filter(|c| c.kind == StateKind::Final)
+        .map(|c| c.key.as_str())
+        .collect();
     if finals.is_empty() || m.transitions_from(s).any(|t| t.trigger == Trigger::StateDone) {
         return None;
     }
-    Some(format!(
-        "stays active once it reaches its final state \"{}\" (it has no `onDone`)",
-        finals.join("\", \"")
-    ))
+    Some(format!("stays active once it reaches its final state \"{}\" (it has no `onDone`)", finals.join("\", \"")))
 }
