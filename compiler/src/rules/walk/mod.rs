@@ -17,14 +17,21 @@ use crate::machine::{compile::Located, Compiled};
 
 /// Every rule of the walk.
 pub fn all() -> Vec<&'static Rule> {
-    vec![&agent_fault_unrouted::AGENT_FAULT_UNROUTED, &workspace_lost_unrouted::WORKSPACE_LOST_UNROUTED]
+    // One line per rule, each with its source, so that rules added in parallel merge line by line.
+    vec![
+        &agent_fault_unrouted::AGENT_FAULT_UNROUTED,       // ADR-0074
+        &workspace_lost_unrouted::WORKSPACE_LOST_UNROUTED, // ADR-0074
+    ]
 }
 
 /// One walk rule's pass over one Machine.
 type Check = fn(&Ctx, &mut Vec<Located>);
 
 /// Every rule's pass, in the order of [`all`].
-const CHECKS: &[Check] = &[agent_fault_unrouted::check, workspace_lost_unrouted::check];
+const CHECKS: &[Check] = &[
+    agent_fault_unrouted::check,    // ADR-0074
+    workspace_lost_unrouted::check, // ADR-0074
+];
 
 /// Runs every walk rule over a compiled Machine and the Machines its setup names as actors.
 pub fn check(compiled: &Compiled) -> Vec<Located> {
