@@ -8,6 +8,7 @@ pub mod chart;
 pub mod compat;
 pub mod instance;
 pub mod machine;
+pub mod walk;
 
 use crate::diagnostics::{Diagnostic, Severity};
 use crate::Span;
@@ -93,6 +94,7 @@ pub fn all() -> Vec<&'static Rule> {
     rules.extend(compat::all());
     rules.extend(machine::all());
     rules.extend(instance::all());
+    rules.extend(walk::all());
     rules.sort_by_key(|r| (r.rule.unwrap_or(0), r.code));
     rules
 }

@@ -4,4 +4,5 @@ mod door_fixtures;
 mod door_fuzz;
 mod machine_snapshots;
 mod seed_texts;
+mod walk_fixtures;
 mod xstate_crosscheck;
