@@ -71,7 +71,10 @@ fn compile(ev: Evaluated) -> Compiled {
         }
         diagnostics.push(Located { file: fault.loc.file, diagnostic: d });
     }
-    Compiled { files: ev.files, value: Some(value), machine: lowered.machine, diagnostics }
+    let mut compiled = Compiled { files: ev.files, value: Some(value), machine: lowered.machine, diagnostics };
+    let walked = crate::rules::walk_pick::check(&compiled);
+    compiled.diagnostics.extend(walked);
+    compiled
 }
 
 #[cfg(test)]

@@ -7,6 +7,7 @@
 pub mod chart;
 pub mod compat;
 pub mod machine;
+pub mod walk_pick;
 
 use crate::diagnostics::{Diagnostic, Severity};
 use crate::Span;
@@ -91,6 +92,7 @@ pub fn all() -> Vec<&'static Rule> {
     let mut rules = chart::all();
     rules.extend(compat::all());
     rules.extend(machine::all());
+    rules.extend(walk_pick::all());
     rules.sort_by_key(|r| (r.rule.unwrap_or(0), r.code));
     rules
 }
