@@ -3,4 +3,5 @@
 mod door_fixtures;
 mod door_fuzz;
 mod seed_texts;
+mod walk_pick_fixtures;
 mod xstate_crosscheck;

@@ -68,7 +68,8 @@ mod tests {
 
     #[test]
     fn a_fill_that_sets_a_param_is_refused() {
-        let got = walk(&note("text: z.string()", "text: z.string()", r#"fromPick(postNote, () => ({ text: "x" }))"#, ""));
+        let got =
+            walk(&note("text: z.string()", "text: z.string()", r#"fromPick(postNote, () => ({ text: "x" }))"#, ""));
         assert_eq!(
             got,
             [(
@@ -80,7 +81,12 @@ mod tests {
 
     #[test]
     fn a_fill_of_other_keys_is_admitted() {
-        let got = walk(&note("text: z.string()", "text: z.string(), to: z.string()", r#"fromPick(postNote, () => ({ to: "ops" }))"#, ""));
+        let got = walk(&note(
+            "text: z.string()",
+            "text: z.string(), to: z.string()",
+            r#"fromPick(postNote, () => ({ to: "ops" }))"#,
+            "",
+        ));
         assert!(got.is_empty(), "{got:?}");
     }
 }

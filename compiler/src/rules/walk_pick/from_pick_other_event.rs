@@ -83,6 +83,8 @@ mod tests {
 
     #[test]
     fn the_pick_alone_is_admitted() {
-        assert!(walk(&note("text: z.string()", "text: z.string()", "fromPick(postNote)", r#", other: "ready""#)).is_empty());
+        assert!(
+            walk(&note("text: z.string()", "text: z.string()", "fromPick(postNote)", r#", other: "ready""#)).is_empty()
+        );
     }
 }

@@ -172,7 +172,12 @@ impl<'v> Cx<'v> {
     pub fn event_of(&self, t: &ir::Transition) -> Option<String> {
         let source = self.node_id(t.source);
         let invoke_id = |i: usize| {
-            self.m.state(t.source).invokes.get(i).and_then(|inv| inv.id.clone()).unwrap_or_else(|| format!("{i}.{source}"))
+            self.m
+                .state(t.source)
+                .invokes
+                .get(i)
+                .and_then(|inv| inv.id.clone())
+                .unwrap_or_else(|| format!("{i}.{source}"))
         };
         Some(match &t.trigger {
             Trigger::Event(name) => name.clone(),

@@ -144,7 +144,8 @@ export const machine = jr2Setup({{
 
     #[test]
     fn params_read_by_a_mapper_or_an_assign_are_admitted() {
-        let read_both = r#"({ event }) => ({ file: paramsOf(event, runTest).module, v: paramsOf(event, runTest).verbose })"#;
+        let read_both =
+            r#"({ event }) => ({ file: paramsOf(event, runTest).module, v: paramsOf(event, runTest).verbose })"#;
         assert!(walk(&machine(read_both, "")).is_empty());
         let direct = r#"({ event }) => ({ file: event.module })"#;
         let stored = r#"assign({ verbose: ({ event }) => event.verbose })"#;
