@@ -298,7 +298,8 @@ impl Reads {
                 // `fromPick(def, fill)`: the def is the pick's, not a read; the fill may read.
                 let from_pick = is_call(v, "fromPick");
                 for (i, a) in c.args.iter().enumerate() {
-                    if !(from_pick && i == 0) && !is_call(a, "defineEvent") {
+                    let the_def = (from_pick && i == 0) || is_call(a, "defineEvent");
+                    if !the_def {
                         self.add(a, pick);
                     }
                 }
