@@ -72,7 +72,9 @@ fn compile(ev: Evaluated) -> Compiled {
         diagnostics.push(Located { file: fault.loc.file, diagnostic: d });
     }
     let mut compiled = Compiled { files: ev.files, value: Some(value), machine: lowered.machine, diagnostics };
-    let walked = crate::rules::walk::check(&compiled);
+    // The walk: the kit's load-time refusals, over the IR and the values.
+    let mut walked = crate::rules::walk::check(&compiled);
+    walked.extend(crate::rules::walk_pick::check(&compiled));
     compiled.diagnostics.extend(walked);
     compiled
 }

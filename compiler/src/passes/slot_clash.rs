@@ -6,7 +6,7 @@
 //! line (rule 6); Machines report it with theirs (`party.ts`).
 
 use crate::ir::{Machine, StateId, StateKind};
-use indexmap::{IndexMap, IndexSet};
+use indexmap::IndexMap;
 
 /// One Agent slot and every state of it that can be active with another of them, in state order.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -15,32 +15,57 @@ pub struct Clash {
     pub states: Vec<StateId>,
 }
 
-/// The clashes of a Machine, one per Agent slot, in the order the slots are first invoked.
-pub fn slot_clashes(m: &Machine) -> Vec<Clash> {
-    let mut slot_states: IndexMap<&str, Vec<StateId>> = IndexMap::new();
+/// Two invokes of one Agent slot whose states can be active together: `a` before `b` in state
+/// order, and `a == b` where one state invokes it twice.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ClashPair {
+    pub slot: String,
+    pub a: StateId,
+    pub b: StateId,
+    /// Where `b` invokes the slot: the index of that invoke in `b`'s invokes.
+    pub b_invoke: usize,
+}
+
+/// Every clashing pair of a Machine, slot by slot in the order the slots are first invoked, then
+/// in state order (the order `party.ts`'s `refuseSlotActiveTwice` tries them in); a pair of states
+/// is listed once.
+pub fn slot_clash_pairs(m: &Machine) -> Vec<ClashPair> {
+    let mut slot_states: IndexMap<&str, Vec<(StateId, usize)>> = IndexMap::new();
     for id in m.ids() {
-        for inv in m.state(id).invokes.iter().filter(|i| i.kind.is_agent()) {
-            slot_states.entry(inv.src.as_str()).or_default().push(id);
+        for (k, inv) in m.state(id).invokes.iter().enumerate().filter(|(_, i)| i.kind.is_agent()) {
+            slot_states.entry(inv.src.as_str()).or_default().push((id, k));
         }
     }
-    let mut out = Vec::new();
+    let mut out: Vec<ClashPair> = Vec::new();
     for (slot, states) in slot_states {
-        let mut clash: IndexSet<StateId> = IndexSet::new();
         for i in 0..states.len() {
             for j in i + 1..states.len() {
-                let (a, b) = (states[i], states[j]);
+                let ((a, _), (b, b_invoke)) = (states[i], states[j]);
                 let together = a == b
                     || m.is_ancestor_or_self(a, b)
                     || m.is_ancestor_or_self(b, a)
                     || m.state(m.nearest_common(a, b)).kind == StateKind::Parallel;
-                if together {
-                    clash.insert(a);
-                    clash.insert(b);
+                if together && !out.iter().any(|p| p.slot == slot && p.a == a && p.b == b) {
+                    out.push(ClashPair { slot: slot.to_string(), a, b, b_invoke });
                 }
             }
         }
-        if !clash.is_empty() {
-            out.push(Clash { slot: slot.to_string(), states: clash.into_iter().collect() });
+    }
+    out
+}
+
+/// The clashes of a Machine, one per Agent slot, in the order the slots are first invoked.
+pub fn slot_clashes(m: &Machine) -> Vec<Clash> {
+    let mut out: Vec<Clash> = Vec::new();
+    for pair in slot_clash_pairs(m) {
+        if out.last().is_none_or(|c| c.slot != pair.slot) {
+            out.push(Clash { slot: pair.slot.clone(), states: Vec::new() });
+        }
+        let clash = out.last_mut().expect("pushed above");
+        for s in [pair.a, pair.b] {
+            if !clash.states.contains(&s) {
+                clash.states.push(s);
+            }
         }
     }
     out

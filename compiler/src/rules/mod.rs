@@ -9,6 +9,7 @@ pub mod compat;
 pub mod instance;
 pub mod machine;
 pub mod walk;
+pub mod walk_pick;
 
 use crate::diagnostics::{Diagnostic, Severity};
 use crate::Span;
@@ -95,6 +96,7 @@ pub fn all() -> Vec<&'static Rule> {
     rules.extend(machine::all());
     rules.extend(instance::all());
     rules.extend(walk::all());
+    rules.extend(walk_pick::all());
     rules.sort_by_key(|r| (r.rule.unwrap_or(0), r.code));
     rules
 }

@@ -5,4 +5,5 @@ mod door_fuzz;
 mod machine_snapshots;
 mod seed_texts;
 mod walk_fixtures;
+mod walk_pick_fixtures;
 mod xstate_crosscheck;

@@ -26,10 +26,16 @@ declare_rule! {
 
 /// The Chart's parties: its Agent slots and its Gates' invoke ids, in state order.
 pub fn parties(cx: &Ctx) -> (Vec<String>, Vec<String>) {
+    parties_of(cx.machine)
+}
+
+/// A Machine's parties (a Chart's or a TypeScript Machine's): its Agent slots and its Gates'
+/// invoke ids, in state order.
+pub fn parties_of(machine: &crate::ir::Machine) -> (Vec<String>, Vec<String>) {
     let mut agents: Vec<String> = Vec::new();
     let mut gates: Vec<String> = Vec::new();
-    for id in cx.machine.ids() {
-        let st = cx.machine.state(id);
+    for id in machine.ids() {
+        let st = machine.state(id);
         let unnamed = st.invokes.iter().filter(|i| i.kind == SlotKind::Gate && i.id.is_none()).count();
         let mut ordinal = 0;
         for inv in &st.invokes {

@@ -1,0 +1,455 @@
+//! The walk's `party.ts` and `pick.ts` refusals, over Machines: one Agent slot active twice,
+//! `sentBy` naming no party, pick params that nothing reads, the three `fromPick` refusals and an
+//! `answer` below no Agent's state.
+//!
+//! Each rule reads the IR for the state tree and the evaluator's [`Value`]s for what the IR does
+//! not keep: the place (file and span) of each value, functions and their [`Facts`], the pick
+//! defs. [`Cx`] pairs the two: the config value of every IR state, invoke and transition.
+
+pub mod answer_below_no_agent;
+pub mod from_pick_fill_sets_param;
+pub mod from_pick_other_event;
+pub mod from_pick_unknown_key;
+pub mod sent_by_unknown_party;
+pub mod slot_active_twice;
+pub mod unprobed_mapper;
+pub mod unread_pick_param;
+
+use super::Rule;
+use crate::chart::join;
+use crate::diagnostics::Diagnostic;
+use crate::ir::expr::{Root, TemplatePart};
+use crate::ir::{self, Expr, StateId, StateKind, Trigger};
+use crate::machine::compile::Located;
+use crate::machine::lower::{arg, is_call, machine_parts, one_or_many, MachineParts};
+use crate::machine::value::{Facts, Loc, Value, ValueKind};
+use crate::machine::Compiled;
+use std::collections::HashMap;
+
+/// Every rule of this part of the walk.
+pub fn all() -> Vec<&'static Rule> {
+    vec![
+        &slot_active_twice::SLOT_ACTIVE_TWICE,
+        &sent_by_unknown_party::SENT_BY_UNKNOWN_PARTY,
+        &unread_pick_param::UNREAD_PICK_PARAM,
+        &unprobed_mapper::UNPROBED_INPUT_MAPPER,
+        &from_pick_unknown_key::FROM_PICK_UNKNOWN_KEY,
+        &from_pick_fill_sets_param::FROM_PICK_FILL_SETS_PARAM,
+        &from_pick_other_event::FROM_PICK_OTHER_EVENT,
+        &answer_below_no_agent::ANSWER_BELOW_NO_AGENT,
+    ]
+}
+
+/// Runs every rule over a compiled Machine (nothing when it did not lower).
+pub fn check(compiled: &Compiled) -> Vec<Located> {
+    let Some(cx) = Cx::new(compiled) else { return Vec::new() };
+    let mut out = Sink::default();
+    slot_active_twice::check(&cx, &mut out);
+    sent_by_unknown_party::check(&cx, &mut out);
+    unread_pick_param::check(&cx, &mut out);
+    from_pick_unknown_key::check(&cx, &mut out);
+    from_pick_fill_sets_param::check(&cx, &mut out);
+    from_pick_other_event::check(&cx, &mut out);
+    answer_below_no_agent::check(&cx, &mut out);
+    out.0
+}
+
+/// Where the rules write.
+#[derive(Default)]
+pub struct Sink(pub Vec<Located>);
+
+impl Sink {
+    /// A diagnostic of `rule` at `loc`, with the config path of the value.
+    pub fn push(&mut self, rule: &'static Rule, loc: Loc, path: &str, message: String) {
+        let mut d: Diagnostic = rule.at(loc.span, message);
+        if !path.is_empty() {
+            d = d.with_path(path);
+        }
+        self.0.push(Located { file: loc.file, diagnostic: d });
+    }
+}
+
+/// A lowered Machine beside its values.
+pub struct Cx<'v> {
+    pub m: &'v ir::Machine,
+    pub parts: MachineParts<'v>,
+    /// The config value of each state, by [`StateId`].
+    pub states: Vec<&'v Value>,
+    /// The invoke items of each state, in the order of its IR invokes.
+    pub invokes: Vec<Vec<&'v Value>>,
+    /// The value of each IR transition, by index into `m.transitions`.
+    pub transitions: Vec<Option<&'v Value>>,
+}
+
+impl<'v> Cx<'v> {
+    pub fn new(compiled: &'v Compiled) -> Option<Cx<'v>> {
+        let m = compiled.machine.as_ref()?;
+        let parts = machine_parts(compiled.value.as_ref()?).ok()?;
+        let mut states = Vec::new();
+        collect_states(parts.config, &mut states);
+        if states.len() != m.states.len() {
+            return None;
+        }
+        let invokes: Vec<Vec<&Value>> = states
+            .iter()
+            .map(|v| match v.get("invoke") {
+                Some(inv) => one_or_many(inv, "").into_iter().map(|(_, x)| x).filter(|x| x.props().is_some()).collect(),
+                None => Vec::new(),
+            })
+            .collect();
+        if invokes.iter().zip(&m.states).any(|(vs, st)| vs.len() != st.invokes.len()) {
+            return None;
+        }
+        let mut by_path: HashMap<String, &Value> = HashMap::new();
+        for (i, v) in states.iter().enumerate() {
+            let path = &m.states[i].path;
+            let mut groups: Vec<(String, &Value)> = Vec::new();
+            for field in ["on", "after"] {
+                if let Some(props) = v.get(field).and_then(Value::props) {
+                    let base = join(path, field);
+                    groups.extend(props.iter().map(|p| (join(&base, p.key.as_str()), &p.value)));
+                }
+            }
+            for field in ["always", "onDone"] {
+                if let Some(x) = v.get(field) {
+                    groups.push((join(path, field), x));
+                }
+            }
+            for (k, item) in invokes[i].iter().enumerate() {
+                let ipath = &m.states[i].invokes[k].path;
+                for field in ["onDone", "onError"] {
+                    if let Some(x) = item.get(field) {
+                        groups.push((join(ipath, field), x));
+                    }
+                }
+            }
+            for (gpath, value) in groups {
+                for (tpath, t) in one_or_many(value, &gpath) {
+                    by_path.insert(tpath, t);
+                }
+            }
+        }
+        let transitions = m.transitions.iter().map(|t| by_path.get(&t.path).copied()).collect();
+        Some(Cx { m, parts, states, invokes, transitions })
+    }
+
+    /// A state's id as xstate gives it: its own `id`, or the Machine's id and the keys down to it.
+    pub fn node_id(&self, sid: StateId) -> String {
+        let st = self.m.state(sid);
+        if sid == StateId::ROOT {
+            return self.m.id.clone();
+        }
+        if let Some(id) = &st.id {
+            return id.clone();
+        }
+        let mut keys: Vec<&str> = std::iter::once(sid)
+            .chain(self.m.ancestors(sid))
+            .filter(|s| *s != StateId::ROOT)
+            .map(|s| self.m.state(s).key.as_str())
+            .collect();
+        keys.reverse();
+        format!("{}.{}", self.m.id, keys.join("."))
+    }
+
+    /// The states a transition to `target` enters below it: the target, then the initial states
+    /// down from it (every region of a parallel state).
+    pub fn entered(&self, target: StateId) -> Vec<StateId> {
+        let mut out = vec![target];
+        let mut i = 0;
+        while i < out.len() {
+            let st = self.m.state(out[i]);
+            match st.kind {
+                StateKind::Compound => out.extend(st.initial),
+                StateKind::Parallel => out.extend(st.children.iter().copied()),
+                _ => {}
+            }
+            i += 1;
+        }
+        out
+    }
+
+    /// The event a transition is taken on, as xstate names it; `None` for an eventless one.
+    pub fn event_of(&self, t: &ir::Transition) -> Option<String> {
+        let source = self.node_id(t.source);
+        let invoke_id = |i: usize| {
+            self.m
+                .state(t.source)
+                .invokes
+                .get(i)
+                .and_then(|inv| inv.id.clone())
+                .unwrap_or_else(|| format!("{i}.{source}"))
+        };
+        Some(match &t.trigger {
+            Trigger::Event(name) => name.clone(),
+            Trigger::After(delay) => format!("xstate.after.{delay}.{source}"),
+            Trigger::Always => return None,
+            Trigger::InvokeDone(i) => format!("xstate.done.actor.{}", invoke_id(*i)),
+            Trigger::InvokeError(i) => format!("xstate.error.actor.{}", invoke_id(*i)),
+            Trigger::StateDone => format!("xstate.done.state.{source}"),
+        })
+    }
+
+    /// The `defineEvent` of the setup's `events` named `name`: its def object.
+    pub fn pick_def(&self, name: &str) -> Option<&'v Value> {
+        self.parts.setup?.get("events")?.as_array()?.iter().find_map(|item| {
+            let def = arg(item, 0).filter(|_| is_call(item, "defineEvent"))?;
+            (def.get("name")?.as_str()? == name).then_some(def)
+        })
+    }
+
+    /// A setup action by name (`entry: "remember"` resolves to `actions.remember`).
+    pub fn named_action(&self, name: &str) -> Option<&'v Value> {
+        self.parts.setup?.get("actions")?.get(name)
+    }
+
+    /// The actions written in `v` (one or a list), each resolved through the setup's `actions`
+    /// when it is a name.
+    pub fn actions_of(&self, v: Option<&'v Value>) -> Vec<&'v Value> {
+        let Some(v) = v else { return Vec::new() };
+        one_or_many(v, "")
+            .into_iter()
+            .map(|(_, a)| a.as_str().and_then(|n| self.named_action(n)).unwrap_or(a))
+            .collect()
+    }
+}
+
+/// A pick: its name, its params with the place of each key, read off `defineEvent`.
+pub struct Pick<'v> {
+    pub name: String,
+    pub params: Vec<(String, Loc)>,
+    pub def: &'v Value,
+}
+
+impl<'v> Pick<'v> {
+    /// The pick named `name`, where its `input` is a `z.object` with keys the analysis can read.
+    pub fn named(cx: &Cx<'v>, name: &str) -> Option<Pick<'v>> {
+        let def = cx.pick_def(name)?;
+        Pick::of_def(def)
+    }
+
+    /// The pick a `defineEvent({...})` def object makes (`fromPick`'s first argument is the call).
+    pub fn of_def(def: &'v Value) -> Option<Pick<'v>> {
+        let def = if is_call(def, "defineEvent") { arg(def, 0)? } else { def };
+        let name = def.get("name")?.as_str()?.to_string();
+        let input = def.get("input")?;
+        let keys = crate::machine::zod::object_keys(input)?;
+        let literal = zod_object_literal(input);
+        let params = keys
+            .into_iter()
+            .map(|(k, _)| {
+                let loc = literal
+                    .and_then(|o| o.props())
+                    .and_then(|ps| ps.iter().rev().find(|p| p.key == k))
+                    .map_or(input.loc, |p| p.key_loc);
+                (k, loc)
+            })
+            .collect();
+        Some(Pick { name, params, def })
+    }
+}
+
+/// The object literal of a `z.object({...})` (through methods called on it).
+fn zod_object_literal(v: &Value) -> Option<&Value> {
+    let call = v.as_call()?;
+    match &call.callee {
+        crate::machine::value::Callee::Zod(n) if n == "object" => call.args.first(),
+        crate::machine::value::Callee::Method(_) => zod_object_literal(call.receiver.as_ref()?),
+        _ => None,
+    }
+}
+
+fn collect_states<'v>(v: &'v Value, out: &mut Vec<&'v Value>) {
+    if v.props().is_none() {
+        return;
+    }
+    out.push(v);
+    if let Some(children) = v.get("states").and_then(Value::props) {
+        for p in children {
+            collect_states(&p.value, out);
+        }
+    }
+}
+
+/// What some values read of a pick's params.
+#[derive(Debug, Default)]
+pub struct Reads {
+    /// The params read (by `paramsOf`, `event.<param>`, a `fill`'s `params.<param>`).
+    pub params: Vec<String>,
+    /// A function the analysis could not see all of.
+    pub incomplete: Vec<Loc>,
+}
+
+impl Reads {
+    /// Adds what `v` reads of pick `pick`: every function in it (its facts and its lowering).
+    pub fn add(&mut self, v: &Value, pick: &str) {
+        match &v.kind {
+            ValueKind::Function(f) => {
+                self.facts(&f.facts, pick);
+                if !f.facts.complete {
+                    self.incomplete.push(v.loc);
+                }
+                if let Some(e) = &f.lowered {
+                    self.expr(e);
+                }
+            }
+            ValueKind::Array { items } => items.iter().for_each(|x| self.add(x, pick)),
+            ValueKind::Object { props } => props.iter().for_each(|p| self.add(&p.value, pick)),
+            ValueKind::Call(c) => {
+                // `fromPick(def, fill)`: the def is the pick's, not a read; the fill may read.
+                let from_pick = is_call(v, "fromPick");
+                for (i, a) in c.args.iter().enumerate() {
+                    let the_def = (from_pick && i == 0) || is_call(a, "defineEvent");
+                    if !the_def {
+                        self.add(a, pick);
+                    }
+                }
+                if let Some(r) = &c.receiver {
+                    self.add(r, pick);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn facts(&mut self, facts: &Facts, pick: &str) {
+        for (p, param) in &facts.pick_params {
+            if p == pick {
+                self.read(param);
+            }
+        }
+    }
+
+    fn read(&mut self, param: &str) {
+        if !self.params.iter().any(|p| p == param) {
+            self.params.push(param.to_string());
+        }
+    }
+
+    fn expr(&mut self, e: &Expr) {
+        match e {
+            Expr::Ref(r) if r.root == Root::Event => {
+                if let Some(first) = r.path.first() {
+                    self.read(&first.clone());
+                }
+            }
+            Expr::Template(parts) => {
+                for part in parts {
+                    if let TemplatePart::Ref(r) = part {
+                        if r.root == Root::Event {
+                            if let Some(first) = r.path.first() {
+                                self.read(&first.clone());
+                            }
+                        }
+                    }
+                }
+            }
+            Expr::Array(xs) => xs.iter().for_each(|x| self.expr(x)),
+            Expr::Object(fs) => fs.iter().for_each(|(_, x)| self.expr(x)),
+            _ => {}
+        }
+    }
+
+    pub fn reads(&self, param: &str) -> bool {
+        self.params.iter().any(|p| p == param)
+    }
+}
+
+/// Where a pick enters a state that invokes an Effect: the transition, the state, its invoke.
+pub struct PickEntry<'v> {
+    pub transition: usize,
+    pub pick: Pick<'v>,
+    /// The states the transition enters (the target and its initial states).
+    pub entered: Vec<StateId>,
+    pub state: StateId,
+    pub invoke: usize,
+}
+
+/// Every place a pick (an event of `setup.events` with `z.object` params) enters a state that
+/// invokes an Effect, once per (pick, state, invoke).
+pub fn pick_entries<'v>(cx: &Cx<'v>) -> Vec<PickEntry<'v>> {
+    let mut out: Vec<PickEntry<'v>> = Vec::new();
+    for (ti, t) in cx.m.transitions.iter().enumerate() {
+        let Trigger::Event(name) = &t.trigger else { continue };
+        for &target in &t.targets {
+            let entered = cx.entered(target);
+            for &s in &entered {
+                for (k, inv) in cx.m.state(s).invokes.iter().enumerate() {
+                    if inv.kind != ir::SlotKind::Effect {
+                        continue;
+                    }
+                    if out.iter().any(|e| e.pick.name == *name && e.state == s && e.invoke == k) {
+                        continue;
+                    }
+                    let Some(pick) = Pick::named(cx, name) else { continue };
+                    out.push(PickEntry { transition: ti, pick, entered: entered.clone(), state: s, invoke: k });
+                }
+            }
+        }
+    }
+    out
+}
+
+/// What is read of `pick`'s params where it enters `entered`: the actions of every transition on
+/// the pick into them, their `entry` actions and every invoke's `input` of theirs.
+pub fn reads_on_entry(cx: &Cx<'_>, pick: &str, entered: &[StateId]) -> Reads {
+    let mut reads = Reads::default();
+    for (ti, t) in cx.m.transitions.iter().enumerate() {
+        if t.trigger != Trigger::Event(pick.to_string()) || !t.targets.iter().any(|x| entered.contains(x)) {
+            continue;
+        }
+        if let Some(tv) = cx.transitions[ti] {
+            for a in cx.actions_of(tv.get("actions")) {
+                reads.add(a, pick);
+            }
+        }
+    }
+    for &s in entered {
+        for a in cx.actions_of(cx.states[s.index()].get("entry")) {
+            reads.add(a, pick);
+        }
+        for item in &cx.invokes[s.index()] {
+            if let Some(input) = item.get("input") {
+                reads.add(input, pick);
+            }
+        }
+    }
+    reads
+}
+
+/// A state's invoke whose `input` is `fromPick(def, fill?)`, and the slot it invokes.
+pub struct FromPick<'v> {
+    pub state: StateId,
+    pub invoke: usize,
+    pub call: &'v Value,
+    pub pick: Pick<'v>,
+}
+
+/// Every `fromPick` input of an Effect invoke.
+pub fn from_picks<'v>(cx: &Cx<'v>) -> Vec<FromPick<'v>> {
+    let mut out = Vec::new();
+    for sid in cx.m.ids() {
+        for (k, inv) in cx.m.state(sid).invokes.iter().enumerate() {
+            if inv.kind != ir::SlotKind::Effect {
+                continue;
+            }
+            let Some(call) = cx.invokes[sid.index()][k].get("input").filter(|i| is_call(i, "fromPick")) else {
+                continue;
+            };
+            let Some(pick) = arg(call, 0).and_then(Pick::of_def) else { continue };
+            out.push(FromPick { state: sid, invoke: k, call, pick });
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+pub(crate) mod testing {
+    use crate::machine::compile_text;
+    use std::path::Path;
+
+    /// The (code, message) of each of this walk's diagnostics of a Workflow's text.
+    pub fn walk(text: &str) -> Vec<(String, String)> {
+        let compiled = compile_text(Path::new("/virtual/workflow.ts"), text);
+        super::check(&compiled).into_iter().map(|d| (d.code.to_string(), d.message.clone())).collect()
+    }
+}
