@@ -75,7 +75,10 @@ pub fn evaluate_text(path: &Path, text: &str) -> Evaluated {
         let mut g = Graph::default();
         let id = g.add_file(path.to_path_buf(), text.to_string());
         let exports = g.evaluate(id);
-        Evaluated { files: g.files, exports: (*exports).clone(), diagnostics: g.diagnostics }
+        // The graph's own reference goes, so the exports move out without a copy.
+        g.states.clear();
+        let exports = Rc::try_unwrap(exports).unwrap_or_else(|rc| (*rc).clone());
+        Evaluated { files: g.files, exports, diagnostics: g.diagnostics }
     };
     let res = std::thread::scope(|s| {
         std::thread::Builder::new().stack_size(STACK).spawn_scoped(s, run).ok().map(|h| h.join())
@@ -240,6 +243,11 @@ struct Cx<'a, 'g> {
     inline: usize,
 }
 
+/// The placeholder of an exported declaration until [`Cx::run`] moves its value in.
+fn pending_export() -> Value {
+    Value::new(ValueKind::Unknown { reason: "\0pending export".into() }, Loc::default())
+}
+
 fn span(s: oxc_span::Span) -> Span {
     Span::new(s.start, s.end)
 }
@@ -369,12 +377,22 @@ impl<'a, 'g> Cx<'a, 'g> {
             self.declare(stmt);
         }
         let mut exports = IndexMap::new();
+        // The names of `export const ...` (and other exported declarations), each once.
+        let mut declared: Vec<&'a str> = Vec::new();
         for stmt in &program.body {
             match stmt {
                 Statement::ExportDeclaration(e) => {
                     for (name, _) in self.declared_names(&e.declaration) {
-                        let v = self.binding_value(name);
-                        exports.insert(name.to_string(), v);
+                        // Its value is moved out of the cache below, once nothing reads it.
+                        match self.fill(name) {
+                            Some(v) => {
+                                exports.insert(name.to_string(), v);
+                            }
+                            None => {
+                                exports.insert(name.to_string(), pending_export());
+                                declared.push(name);
+                            }
+                        }
                     }
                 }
                 Statement::ExportNamedDeclaration(e) => {
@@ -439,6 +457,18 @@ impl<'a, 'g> Cx<'a, 'g> {
                     exports.insert("default".to_string(), v);
                 }
                 _ => {}
+            }
+        }
+        // Every export is evaluated: move the declared ones' values out of the cache (a name
+        // declared twice, as a function overload, was moved the first time).
+        // A later statement that exported the same name (invalid, but read) keeps its value.
+        for name in declared {
+            let Some(slot) = exports.get_mut(name) else { continue };
+            if *slot != pending_export() {
+                continue;
+            }
+            if let Some(Slot::Done(v)) = self.cache.remove(name) {
+                *slot = v;
             }
         }
         exports
@@ -659,10 +689,6 @@ impl<'a, 'g> Cx<'a, 'g> {
 
     // ---- bindings ----
 
-    /// The value of a module-level name (memoized).
-    fn binding_value(&mut self, name: &'a str) -> Value {
-        self.ident(name, oxc_span::Span::default())
-    }
 
     fn ident(&mut self, name: &'a str, at: oxc_span::Span) -> Value {
         match self.cache.get(name) {
@@ -686,9 +712,32 @@ impl<'a, 'g> Cx<'a, 'g> {
         v
     }
 
+    /// Evaluates the module-level binding `name` into the cache, as [`Cx::ident`] does, without
+    /// copying its value out (the exports take it from the cache at the end, see [`Cx::run`]).
+    /// `None` when the value is in the cache; a name that is no binding (which `ident` does not
+    /// cache) gives its value.
+    fn fill(&mut self, name: &'a str) -> Option<Value> {
+        if matches!(self.cache.get(name), Some(Slot::Done(_))) {
+            return None;
+        }
+        let b = match self.bindings.get(name) {
+            Some(b) if !self.cache.contains_key(name) => b.clone(),
+            _ => return Some(self.ident(name, oxc_span::Span::default())),
+        };
+        self.cache.insert(name, Slot::Evaluating);
+        let v = self.eval_binding(name, b, oxc_span::Span::default());
+        self.cache.insert(name, Slot::Done(v));
+        None
+    }
+
     fn eval_binding(&mut self, name: &str, b: Binding<'a>, at: oxc_span::Span) -> Value {
         match b {
             Binding::Const { init, path } => {
+                // `const x = init` is the only binding of its `init`: the binding's own cache
+                // (`Cx::cache`) is enough. A destructuring shares its `init` among its names.
+                if path.is_empty() {
+                    return self.expr(init);
+                }
                 let key = init as *const Expression as usize;
                 let mut v = match self.init_cache.get(&key) {
                     Some(v) => v.clone(),
