@@ -71,22 +71,20 @@ pub fn evaluate_file(path: &Path) -> Evaluated {
 /// Evaluates `text` as the file at `path` (its relative imports are read from `path`'s folder
 /// on disk). For tests and the LSP.
 pub fn evaluate_text(path: &Path, text: &str) -> Evaluated {
-    let run = || {
+    fn run(path: PathBuf, text: String) -> Evaluated {
         let mut g = Graph::default();
-        let id = g.add_file(path.to_path_buf(), text.to_string());
+        let id = g.add_file(path, text);
         let exports = g.evaluate(id);
         // The graph's own reference goes, so the exports move out without a copy.
         g.states.clear();
         let exports = Rc::try_unwrap(exports).unwrap_or_else(|rc| (*rc).clone());
         Evaluated { files: g.files, exports, diagnostics: g.diagnostics }
-    };
-    let res = std::thread::scope(|s| {
-        std::thread::Builder::new().stack_size(STACK).spawn_scoped(s, run).ok().map(|h| h.join())
-    });
-    match res {
+    }
+    let (owned_path, owned_text) = (path.to_path_buf(), text.to_string());
+    match on_big_stack(move || run(owned_path, owned_text)) {
         Some(Ok(ev)) => ev,
-        // The thread could not start (no memory for its stack): run here.
-        None => run(),
+        // The evaluator's thread could not start (no memory for its stack): run here.
+        None => run(path.to_path_buf(), text.to_string()),
         // A panic is a bug; the file still gets an answer.
         Some(Err(_)) => Evaluated {
             files: vec![SourceFile { path: path.to_path_buf(), text: text.to_string() }],
@@ -97,6 +95,43 @@ pub fn evaluate_text(path: &Path, text: &str) -> Evaluated {
             )],
         },
     }
+}
+
+type Job = Box<dyn FnOnce() + Send>;
+
+thread_local! {
+    /// The evaluator's thread of this thread, started at the first evaluation and kept: a thread
+    /// (and its allocator arena) per file cost more than evaluating a file. It ends when this
+    /// thread does (its job queue closes).
+    static EVALUATOR: std::cell::RefCell<Option<std::sync::mpsc::Sender<Job>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Runs `f` on this thread's evaluator thread, whose stack is [`STACK`]: its result, or its
+/// panic; `None` (and `f` not run) if that thread cannot start.
+fn on_big_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> Option<std::thread::Result<T>> {
+    let (done, result) = std::sync::mpsc::sync_channel(1);
+    let job: Job = Box::new(move || {
+        let _ = done.send(std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)));
+    });
+    EVALUATOR.with(|slot| {
+        let mut slot = slot.borrow_mut();
+        if slot.is_none() {
+            let (jobs, queue) = std::sync::mpsc::channel::<Job>();
+            std::thread::Builder::new()
+                .name("jr2-evaluator".into())
+                .stack_size(STACK)
+                .spawn(move || {
+                    for job in queue {
+                        job();
+                    }
+                })
+                .ok()?;
+            *slot = Some(jobs);
+        }
+        slot.as_ref()?.send(job).ok()
+    })?;
+    result.recv().ok()
 }
 
 type Exports = Rc<IndexMap<String, Value>>;
