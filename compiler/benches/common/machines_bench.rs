@@ -9,6 +9,7 @@
 //! evaluate, zod, lower); (c) `evaluate_text` alone (parse and evaluate). Prints one JSON line,
 //! with the files that have error diagnostics (`--show` prints the first few of them on stderr).
 
+use compiler::machine::eval::on_evaluator_stack;
 use oxc_allocator::Allocator;
 use oxc_parser::Parser;
 use oxc_span::SourceType;
@@ -76,10 +77,18 @@ pub fn main_with(allocator: &str) {
             })
             .count()
     };
-    let mut compile_pass =
-        || files.iter().filter(|(p, t)| compiler::machine::compile_text(p, t).machine.is_some()).count();
-    let mut evaluate_pass =
-        || files.iter().filter(|(p, t)| compiler::machine::evaluate_text(p, t).machine().is_some()).count();
+    // A pass runs on one thread with the evaluator's stack (`on_evaluator_stack`), as a check of
+    // an Instance would, so no file hands off to the evaluator's thread.
+    let mut compile_pass = || {
+        on_evaluator_stack(|| {
+            files.iter().filter(|(p, t)| compiler::machine::compile_text(p, t).machine.is_some()).count()
+        })
+    };
+    let mut evaluate_pass = || {
+        on_evaluator_stack(|| {
+            files.iter().filter(|(p, t)| compiler::machine::evaluate_text(p, t).machine().is_some()).count()
+        })
+    };
     let (mut oxc, mut compile, mut evaluate) = (Duration::MAX, Duration::MAX, Duration::MAX);
     let (mut parsed, mut compiled) = (0, 0);
     for _ in 0..rounds {
