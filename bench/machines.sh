@@ -10,13 +10,19 @@ n="${1:-1000}"; rounds="${2:-7}"
 out=bench/out/workflows
 rm -rf "$out"
 node bench/gen-workflows.mjs "$out" "$n"
-cargo bench --quiet --locked -p jr2-compiler --bench machines --no-run 2>/dev/null
-r=$(cargo bench --quiet --locked -p jr2-compiler --bench machines -- "$PWD/$out" "$rounds")
-echo "in-process: $r"
+cargo bench --quiet --locked -p jr2-compiler --bench machines --bench machines_mimalloc --no-run 2>/dev/null
+sys=$(cargo bench --quiet --locked -p jr2-compiler --bench machines -- "$PWD/$out" "$rounds")
+mi=$(cargo bench --quiet --locked -p jr2-compiler --bench machines_mimalloc -- "$PWD/$out" "$rounds")
+echo "in-process: $sys"
+echo "in-process: $mi"
 node -e '
-const r = JSON.parse(process.argv[1]);
-console.log(`workflows: ${r.files} (${Math.round(r.lines / r.files)} lines each), files with errors: ${r.files_with_errors}, warnings: ${r.warnings}`);
-console.log(`bare oxc parsing: ${r.oxc_parse_ms} ms; evaluate_text: ${r.evaluate_ms} ms; compile_text: ${r.compile_ms} ms`);
-console.log(`front end over bare oxc parsing: ${r.compile_over_oxc.toFixed(2)}x (target: within 2x)`);
-if (r.files_with_errors > 0) process.exit(1);
-' "$r"
+let bad = false;
+for (const arg of process.argv.slice(1)) {
+  const r = JSON.parse(arg);
+  console.log(`${r.allocator}: ${r.files} Workflows (${Math.round(r.lines / r.files)} lines each), files with errors: ${r.files_with_errors}, warnings: ${r.warnings}`);
+  console.log(`  bare oxc parsing ${r.oxc_parse_ms} ms, evaluate_text ${r.evaluate_ms} ms, compile_text ${r.compile_ms} ms`);
+  console.log(`  front end over bare oxc parsing: ${r.compile_over_oxc.toFixed(2)}x (target: within 2x)`);
+  bad ||= r.files_with_errors > 0;
+}
+process.exit(bad ? 1 : 0);
+' "$sys" "$mi"
