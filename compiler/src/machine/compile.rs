@@ -49,10 +49,11 @@ pub fn compile_text(path: &Path, text: &str) -> Compiled {
     compile(eval::evaluate_text(path, text))
 }
 
-fn compile(ev: Evaluated) -> Compiled {
+fn compile(mut ev: Evaluated) -> Compiled {
     let mut diagnostics: Vec<Located> =
         ev.diagnostics.into_iter().map(|(file, diagnostic)| Located { file, diagnostic }).collect();
-    let Some(value) = ev.exports.get("machine").cloned() else {
+    // Only `machine` is read from the exports: take it rather than copy it.
+    let Some(value) = ev.exports.swap_remove("machine") else {
         // A file that failed to parse has said so already.
         if !diagnostics.iter().any(|d| d.is_error()) {
             diagnostics.push(Located {

@@ -71,19 +71,26 @@ pub fn evaluate_file(path: &Path) -> Evaluated {
 /// Evaluates `text` as the file at `path` (its relative imports are read from `path`'s folder
 /// on disk). For tests and the LSP.
 pub fn evaluate_text(path: &Path, text: &str) -> Evaluated {
-    let run = || {
+    fn run(path: PathBuf, text: String) -> Evaluated {
         let mut g = Graph::default();
-        let id = g.add_file(path.to_path_buf(), text.to_string());
+        let id = g.add_file(path, text);
         let exports = g.evaluate(id);
-        Evaluated { files: g.files, exports: (*exports).clone(), diagnostics: g.diagnostics }
+        // The graph's own reference goes, so the exports move out without a copy.
+        g.states.clear();
+        let exports = Rc::try_unwrap(exports).unwrap_or_else(|rc| (*rc).clone());
+        Evaluated { files: g.files, exports, diagnostics: g.diagnostics }
+    }
+    let (owned_path, owned_text) = (path.to_path_buf(), text.to_string());
+    let res = if ON_EVALUATOR_STACK.get() {
+        // Already on a thread with the evaluator's stack: no hand-off.
+        Some(std::panic::catch_unwind(std::panic::AssertUnwindSafe(move || run(owned_path, owned_text))))
+    } else {
+        on_big_stack(move || run(owned_path, owned_text))
     };
-    let res = std::thread::scope(|s| {
-        std::thread::Builder::new().stack_size(STACK).spawn_scoped(s, run).ok().map(|h| h.join())
-    });
     match res {
         Some(Ok(ev)) => ev,
-        // The thread could not start (no memory for its stack): run here.
-        None => run(),
+        // The evaluator's thread could not start (no memory for its stack): run here.
+        None => run(path.to_path_buf(), text.to_string()),
         // A panic is a bug; the file still gets an answer.
         Some(Err(_)) => Evaluated {
             files: vec![SourceFile { path: path.to_path_buf(), text: text.to_string() }],
@@ -94,6 +101,75 @@ pub fn evaluate_text(path: &Path, text: &str) -> Evaluated {
             )],
         },
     }
+}
+
+type Job = Box<dyn FnOnce() + Send>;
+
+thread_local! {
+    /// Is this thread's stack the evaluator's ([`STACK`])? Then evaluations run on it directly.
+    static ON_EVALUATOR_STACK: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Runs `f` on a thread whose stack is the evaluator's ([`STACK`]), so that every evaluation
+/// inside it runs on that thread directly, with no hand-off to the evaluator's thread per file
+/// (which costs more than a small file's evaluation on a busy machine). For callers that evaluate
+/// many files: a check of an Instance, the benchmark. A panic of `f` goes on in the caller; if
+/// the thread cannot start, `f` runs here (and evaluations hand off as usual).
+pub fn on_evaluator_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+    if ON_EVALUATOR_STACK.get() {
+        return f();
+    }
+    let mut f = Some(f);
+    let spawned = std::thread::scope(|s| {
+        let f = &mut f;
+        let body = move || {
+            ON_EVALUATOR_STACK.set(true);
+            f.take().map(|f| f())
+        };
+        std::thread::Builder::new().stack_size(STACK).spawn_scoped(s, body).ok().map(|h| h.join())
+    });
+    match spawned {
+        Some(Ok(Some(out))) => out,
+        Some(Err(panic)) => std::panic::resume_unwind(panic),
+        // The thread did not start (or, impossibly, did not run `f`): run here.
+        Some(Ok(None)) | None => (f.take().expect("`f` runs once"))(),
+    }
+}
+
+thread_local! {
+    /// The evaluator's thread of this thread, started at the first evaluation and kept: a thread
+    /// (and its allocator arena) per file cost more than evaluating a file. It ends when this
+    /// thread does (its job queue closes).
+    static EVALUATOR: std::cell::RefCell<Option<std::sync::mpsc::Sender<Job>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Runs `f` on this thread's evaluator thread, whose stack is [`STACK`]: its result, or its
+/// panic; `None` (and `f` not run) if that thread cannot start.
+fn on_big_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> Option<std::thread::Result<T>> {
+    let (done, result) = std::sync::mpsc::sync_channel(1);
+    let job: Job = Box::new(move || {
+        let _ = done.send(std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)));
+    });
+    EVALUATOR.with(|slot| {
+        let mut slot = slot.borrow_mut();
+        if slot.is_none() {
+            let (jobs, queue) = std::sync::mpsc::channel::<Job>();
+            std::thread::Builder::new()
+                .name("jr2-evaluator".into())
+                .stack_size(STACK)
+                .spawn(move || {
+                    ON_EVALUATOR_STACK.set(true);
+                    for job in queue {
+                        job();
+                    }
+                })
+                .ok()?;
+            *slot = Some(jobs);
+        }
+        slot.as_ref()?.send(job).ok()
+    })?;
+    result.recv().ok()
 }
 
 type Exports = Rc<IndexMap<String, Value>>;
@@ -240,6 +316,11 @@ struct Cx<'a, 'g> {
     inline: usize,
 }
 
+/// The placeholder of an exported declaration until [`Cx::run`] moves its value in.
+fn pending_export() -> Value {
+    Value::new(ValueKind::Unknown { reason: "\0pending export".into() }, Loc::default())
+}
+
 fn span(s: oxc_span::Span) -> Span {
     Span::new(s.start, s.end)
 }
@@ -369,12 +450,22 @@ impl<'a, 'g> Cx<'a, 'g> {
             self.declare(stmt);
         }
         let mut exports = IndexMap::new();
+        // The names of `export const ...` (and other exported declarations), each once.
+        let mut declared: Vec<&'a str> = Vec::new();
         for stmt in &program.body {
             match stmt {
                 Statement::ExportDeclaration(e) => {
                     for (name, _) in self.declared_names(&e.declaration) {
-                        let v = self.binding_value(name);
-                        exports.insert(name.to_string(), v);
+                        // Its value is moved out of the cache below, once nothing reads it.
+                        match self.fill(name) {
+                            Some(v) => {
+                                exports.insert(name.to_string(), v);
+                            }
+                            None => {
+                                exports.insert(name.to_string(), pending_export());
+                                declared.push(name);
+                            }
+                        }
                     }
                 }
                 Statement::ExportNamedDeclaration(e) => {
@@ -439,6 +530,18 @@ impl<'a, 'g> Cx<'a, 'g> {
                     exports.insert("default".to_string(), v);
                 }
                 _ => {}
+            }
+        }
+        // Every export is evaluated: move the declared ones' values out of the cache (a name
+        // declared twice, as a function overload, was moved the first time).
+        // A later statement that exported the same name (invalid, but read) keeps its value.
+        for name in declared {
+            let Some(slot) = exports.get_mut(name) else { continue };
+            if *slot != pending_export() {
+                continue;
+            }
+            if let Some(Slot::Done(v)) = self.cache.remove(name) {
+                *slot = v;
             }
         }
         exports
@@ -659,11 +762,6 @@ impl<'a, 'g> Cx<'a, 'g> {
 
     // ---- bindings ----
 
-    /// The value of a module-level name (memoized).
-    fn binding_value(&mut self, name: &'a str) -> Value {
-        self.ident(name, oxc_span::Span::default())
-    }
-
     fn ident(&mut self, name: &'a str, at: oxc_span::Span) -> Value {
         match self.cache.get(name) {
             Some(Slot::Done(v)) => return v.clone(),
@@ -686,9 +784,32 @@ impl<'a, 'g> Cx<'a, 'g> {
         v
     }
 
+    /// Evaluates the module-level binding `name` into the cache, as [`Cx::ident`] does, without
+    /// copying its value out (the exports take it from the cache at the end, see [`Cx::run`]).
+    /// `None` when the value is in the cache; a name that is no binding (which `ident` does not
+    /// cache) gives its value.
+    fn fill(&mut self, name: &'a str) -> Option<Value> {
+        if matches!(self.cache.get(name), Some(Slot::Done(_))) {
+            return None;
+        }
+        let b = match self.bindings.get(name) {
+            Some(b) if !self.cache.contains_key(name) => b.clone(),
+            _ => return Some(self.ident(name, oxc_span::Span::default())),
+        };
+        self.cache.insert(name, Slot::Evaluating);
+        let v = self.eval_binding(name, b, oxc_span::Span::default());
+        self.cache.insert(name, Slot::Done(v));
+        None
+    }
+
     fn eval_binding(&mut self, name: &str, b: Binding<'a>, at: oxc_span::Span) -> Value {
         match b {
             Binding::Const { init, path } => {
+                // `const x = init` is the only binding of its `init`: the binding's own cache
+                // (`Cx::cache`) is enough. A destructuring shares its `init` among its names.
+                if path.is_empty() {
+                    return self.expr(init);
+                }
                 let key = init as *const Expression as usize;
                 let mut v = match self.init_cache.get(&key) {
                     Some(v) => v.clone(),
@@ -2038,6 +2159,22 @@ fn truthy(v: &Value) -> Option<bool> {
 mod tests {
     use super::*;
     use crate::diagnostics::Severity;
+
+    /// On the evaluator's stack (no hand-off), on the kept evaluator thread, and again there: the
+    /// same result, warnings included; an export read by another export keeps its value in both.
+    #[test]
+    fn evaluations_are_the_same_on_any_thread() {
+        let text = "import { z } from \"zod\";\nexport const a = { b: z.string(), c: [1, `x`], d: nope };\nexport const e = { a };\nexport { a as f };\n";
+        let path = Path::new("/nonexistent/a.ts");
+        let handed_off = serde_json::to_value(evaluate_text(path, text)).unwrap();
+        let again = serde_json::to_value(evaluate_text(path, text)).unwrap();
+        let inline = serde_json::to_value(on_evaluator_stack(|| evaluate_text(path, text))).unwrap();
+        assert_eq!(handed_off, again);
+        assert_eq!(handed_off, inline);
+        assert_eq!(handed_off["exports"]["a"], handed_off["exports"]["e"]["kind"]["props"][0]["value"]);
+        assert_eq!(handed_off["exports"]["a"], handed_off["exports"]["f"]);
+        assert_eq!(handed_off["diagnostics"].as_array().unwrap().len(), 1, "{handed_off}");
+    }
 
     fn show(ev: &Evaluated) -> String {
         let diags: Vec<serde_json::Value> = ev

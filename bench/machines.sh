@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# The Machine front end benchmark (docs/benchmarks.md): N generated Workflows of ~150 lines,
+# our front end (`compile_text`: parse, evaluate, zod, lower) against bare oxc parsing of the same
+# files, in one process, interleaved rounds, best of ROUNDS.
+# usage: bench/machines.sh [N=1000] [ROUNDS=7]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/jr2c-target}"
+n="${1:-1000}"; rounds="${2:-7}"
+out=bench/out/workflows
+rm -rf "$out"
+node bench/gen-workflows.mjs "$out" "$n"
+cargo bench --quiet --locked -p jr2-compiler --bench machines --bench machines_mimalloc --no-run 2>/dev/null
+sys=$(cargo bench --quiet --locked -p jr2-compiler --bench machines -- "$PWD/$out" "$rounds")
+mi=$(cargo bench --quiet --locked -p jr2-compiler --bench machines_mimalloc -- "$PWD/$out" "$rounds")
+echo "in-process: $sys"
+echo "in-process: $mi"
+node -e '
+let bad = false;
+for (const arg of process.argv.slice(1)) {
+  const r = JSON.parse(arg);
+  console.log(`${r.allocator}: ${r.files} Workflows (${Math.round(r.lines / r.files)} lines each), files with errors: ${r.files_with_errors}, warnings: ${r.warnings}`);
+  console.log(`  bare oxc parsing ${r.oxc_parse_ms} ms, evaluate_text ${r.evaluate_ms} ms, compile_text ${r.compile_ms} ms`);
+  console.log(`  front end over bare oxc parsing: ${r.compile_over_oxc.toFixed(2)}x (target: within 2x)`);
+  bad ||= r.files_with_errors > 0;
+}
+process.exit(bad ? 1 : 0);
+' "$sys" "$mi"

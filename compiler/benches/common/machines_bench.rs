@@ -1,0 +1,113 @@
+//! The Machine front end against bare oxc parsing of the same Workflows, in one process; shared
+//! by the `machines` bench (the system allocator) and `machines_mimalloc` (mimalloc, as `jr2`
+//! ships).
+//!
+//! usage: cargo bench -p jr2-compiler --bench machines -- DIR [ROUNDS] [--show]
+//! Reads every `.ts` file of DIR into memory, then times, in interleaved rounds (best of ROUNDS,
+//! default 7): (a) bare oxc parsing of every file (a fresh `Allocator` per file, as
+//! `machine/parse.rs` does, nothing else); (b) the whole front end, `compile_text` (parse,
+//! evaluate, zod, lower); (c) `evaluate_text` alone (parse and evaluate). Prints one JSON line,
+//! with the files that have error diagnostics (`--show` prints the first few of them on stderr).
+
+use compiler::machine::eval::on_evaluator_stack;
+use oxc_allocator::Allocator;
+use oxc_parser::Parser;
+use oxc_span::SourceType;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+/// Times one pass of `f`.
+fn time(f: &mut dyn FnMut() -> usize) -> (Duration, usize) {
+    let t = Instant::now();
+    let out = std::hint::black_box(f());
+    (t.elapsed(), out)
+}
+
+pub fn main_with(allocator: &str) {
+    let show = std::env::args().any(|a| a == "--show");
+    let args: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with("--")).collect();
+    let Some(dir) = args.first() else {
+        eprintln!("usage: cargo bench -p jr2-compiler --bench machines -- DIR [ROUNDS] [--show]");
+        std::process::exit(2);
+    };
+    let rounds: usize = args.get(1).and_then(|r| r.parse().ok()).unwrap_or(7);
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
+        .expect("dir")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "ts"))
+        .collect();
+    paths.sort();
+    let files: Vec<(PathBuf, String)> =
+        paths.into_iter().map(|p| (p.clone(), std::fs::read_to_string(&p).expect("read"))).collect();
+    let bytes: usize = files.iter().map(|(_, t)| t.len()).sum();
+    let lines: usize = files.iter().map(|(_, t)| t.lines().count()).sum();
+
+    // What the front end finds, once, outside the timings.
+    let (mut with_errors, mut warnings, mut lowered) = (0, 0, 0);
+    for (path, text) in &files {
+        let c = compiler::machine::compile_text(path, text);
+        warnings += c.diagnostics.iter().filter(|d| !d.is_error()).count();
+        lowered += usize::from(c.machine.is_some());
+        if c.has_errors() {
+            with_errors += 1;
+            if show && with_errors <= 5 {
+                for d in c.diagnostics.iter().filter(|d| d.is_error()) {
+                    let at = d.span.start as usize;
+                    let line = text[..at.min(text.len())].lines().count();
+                    eprintln!("{}:{line}: {} {}", path.display(), d.code, d.message);
+                }
+            }
+        } else if show && warnings > 0 && warnings <= 5 {
+            for d in &c.diagnostics {
+                eprintln!("{}: warning {} {}", path.display(), d.code, d.message);
+            }
+        }
+    }
+
+    // Rounds interleave the three, so a slow moment of the machine lands on all of them alike;
+    // each keeps its best round.
+    let mut oxc_pass = || {
+        files
+            .iter()
+            .filter(|(_, t)| {
+                let allocator = Allocator::default();
+                let ret = Parser::new(&allocator, t, SourceType::ts()).parse();
+                ret.diagnostics.errors().next().is_none() && !ret.panicked
+            })
+            .count()
+    };
+    // A pass runs on one thread with the evaluator's stack (`on_evaluator_stack`), as a check of
+    // an Instance would, so no file hands off to the evaluator's thread.
+    let mut compile_pass = || {
+        on_evaluator_stack(|| {
+            files.iter().filter(|(p, t)| compiler::machine::compile_text(p, t).machine.is_some()).count()
+        })
+    };
+    let mut evaluate_pass = || {
+        on_evaluator_stack(|| {
+            files.iter().filter(|(p, t)| compiler::machine::evaluate_text(p, t).machine().is_some()).count()
+        })
+    };
+    let (mut oxc, mut compile, mut evaluate) = (Duration::MAX, Duration::MAX, Duration::MAX);
+    let (mut parsed, mut compiled) = (0, 0);
+    for _ in 0..rounds {
+        let (d, n) = time(&mut oxc_pass);
+        oxc = oxc.min(d);
+        parsed = n;
+        let (d, n) = time(&mut compile_pass);
+        compile = compile.min(d);
+        compiled = n;
+        evaluate = evaluate.min(time(&mut evaluate_pass).0);
+    }
+    let ms = |d: Duration| d.as_secs_f64() * 1e3;
+    println!(
+        "{{\"allocator\":\"{allocator}\",\"files\":{},\"lines\":{lines},\"bytes\":{bytes},\"rounds\":{rounds},\"oxc_parsed\":{parsed},\"compiled\":{compiled},\"lowered\":{lowered},\"files_with_errors\":{with_errors},\"warnings\":{warnings},\"oxc_parse_ms\":{:.2},\"evaluate_ms\":{:.2},\"compile_ms\":{:.2},\"evaluate_over_oxc\":{:.2},\"compile_over_oxc\":{:.2}}}",
+        files.len(),
+        ms(oxc),
+        ms(evaluate),
+        ms(compile),
+        ms(evaluate) / ms(oxc),
+        ms(compile) / ms(oxc)
+    );
+}
