@@ -23,6 +23,11 @@ pub fn reports_of(compiled: &Compiled) -> Vec<FileReport> {
 
 /// Checks Workflows; a file two Workflows import is reported once.
 pub fn check_machines(paths: &[PathBuf]) -> Vec<(FileReport, bool)> {
+    // One big-stack evaluator thread for the whole batch, not a hand-off per file.
+    compiler::machine::eval::on_evaluator_stack(|| check_each(paths))
+}
+
+fn check_each(paths: &[PathBuf]) -> Vec<(FileReport, bool)> {
     let mut out: Vec<(FileReport, bool)> = Vec::new();
     for path in paths {
         let compiled = match std::panic::catch_unwind(|| compile_file(path)) {

@@ -2363,7 +2363,11 @@ mod tests {
     }
 
     proptest::proptest! {
-        #![proptest_config(proptest::prelude::ProptestConfig { cases: 64, .. Default::default() })]
+        // More cases where CI sets JR2_SLOW.
+        #![proptest_config(proptest::prelude::ProptestConfig {
+            cases: if std::env::var_os("JR2_SLOW").is_some() { 1024 } else { 64 },
+            .. Default::default()
+        })]
         /// Mutated Workflows (bytes deleted, inserted, duplicated): no panic, bounded time.
         #[test]
         fn mutated_fixtures_never_panic(ops in proptest::collection::vec((0u8..3, 0usize..100_000, 0usize..40, proptest::prelude::any::<u8>()), 1..8)) {
