@@ -6,6 +6,8 @@
 //! actor (the kit refuses at every `createMachine`), and places each line in its file.
 
 pub mod agent_fault_unrouted;
+pub mod repo_slot_key;
+pub mod repo_slot_value;
 pub mod workspace_lost_unrouted;
 
 use super::Rule;
@@ -21,6 +23,8 @@ pub fn all() -> Vec<&'static Rule> {
     vec![
         &agent_fault_unrouted::AGENT_FAULT_UNROUTED,       // ADR-0074
         &workspace_lost_unrouted::WORKSPACE_LOST_UNROUTED, // ADR-0074
+        &repo_slot_key::REPO_SLOT_KEY,                     // parts.ts assertRepoSlot
+        &repo_slot_value::REPO_SLOT_VALUE,                 // parts.ts assertRepoSlot
     ]
 }
 
@@ -31,6 +35,8 @@ type Check = fn(&Ctx, &mut Vec<Located>);
 const CHECKS: &[Check] = &[
     agent_fault_unrouted::check,    // ADR-0074
     workspace_lost_unrouted::check, // ADR-0074
+    repo_slot_key::check,           // parts.ts assertRepoSlot
+    repo_slot_value::check,         // parts.ts assertRepoSlot
 ];
 
 /// Runs every walk rule over a compiled Machine and the Machines its setup names as actors.
