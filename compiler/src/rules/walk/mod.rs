@@ -8,6 +8,7 @@
 pub mod agent_fault_unrouted;
 pub mod repo_slot_key;
 pub mod repo_slot_value;
+pub mod unrouted_outcome;
 pub mod workspace_lost_unrouted;
 
 use super::Rule;
@@ -25,6 +26,7 @@ pub fn all() -> Vec<&'static Rule> {
         &workspace_lost_unrouted::WORKSPACE_LOST_UNROUTED, // ADR-0074
         &repo_slot_key::REPO_SLOT_KEY,                     // parts.ts assertRepoSlot
         &repo_slot_value::REPO_SLOT_VALUE,                 // parts.ts assertRepoSlot
+        &unrouted_outcome::UNROUTED_OUTCOME,               // parts.ts refuseUnroutedOutcome (ours)
     ]
 }
 
@@ -37,6 +39,7 @@ const CHECKS: &[Check] = &[
     workspace_lost_unrouted::check, // ADR-0074
     repo_slot_key::check,           // parts.ts assertRepoSlot
     repo_slot_value::check,         // parts.ts assertRepoSlot
+    unrouted_outcome::check,        // parts.ts refuseUnroutedOutcome (ours)
 ];
 
 /// Runs every walk rule over a compiled Machine and the Machines its setup names as actors.
