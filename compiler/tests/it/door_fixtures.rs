@@ -15,6 +15,7 @@
 //! diagnostic must be expected and every expectation met; the full lines are in an insta
 //! snapshot beside, reviewed like code.
 
+use super::fixture::{self, Expect};
 use compiler::chart::{admit, LendManifest};
 use compiler::syntax::line_index::LineIndex;
 use std::fmt::Write;
@@ -22,48 +23,6 @@ use std::path::{Path, PathBuf};
 
 fn fixtures_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/door")
-}
-
-#[derive(Debug, PartialEq, Eq, PartialOrd, Ord, Clone)]
-struct Expect {
-    line: u32,
-    column: u32,
-    severity: String,
-    code: String,
-}
-
-/// The text with comment lines blanked, the expectations, and the lends file named.
-fn read_fixture(text: &str) -> (String, Vec<Expect>, Option<String>) {
-    let mut clean = String::with_capacity(text.len());
-    let mut expects = Vec::new();
-    let mut lends = Some("lends.json".to_string());
-    let mut last_code_line = 0u32;
-    for (i, line) in text.split_inclusive('\n').enumerate() {
-        let trimmed = line.trim_start();
-        if let Some(comment) = trimmed.strip_prefix("//") {
-            if let Some(name) = comment.trim().strip_prefix("lends:") {
-                let name = name.trim();
-                lends = if name == "none" { None } else { Some(name.to_string()) };
-            } else if let Some(caret) = line.find('^') {
-                let rest = line[caret..].trim_start_matches('^').trim();
-                let (severity, code) = rest
-                    .split_once('[')
-                    .map(|(s, c)| (s.trim().to_string(), c.trim_end_matches(']').to_string()))
-                    .unwrap_or_else(|| panic!("line {}: an expectation is `^ error[code]`", i + 1));
-                expects.push(Expect {
-                    line: last_code_line,
-                    column: line[..caret].chars().count() as u32 + 1,
-                    severity,
-                    code,
-                });
-            }
-            clean.extend(line.chars().map(|c| if c == '\n' { '\n' } else { ' ' }));
-        } else {
-            last_code_line = i as u32 + 1;
-            clean.push_str(line);
-        }
-    }
-    (clean, expects, lends)
 }
 
 /// The grammar as JSON Schema: the door's admitted Charts validate against it, and the door's
@@ -90,7 +49,8 @@ fn schema_agrees(clean: &str, admission: &compiler::chart::Admission) -> Result<
 
 fn run_fixture(path: &Path) -> Result<String, String> {
     let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
-    let (clean, mut expects, lends) = read_fixture(&text);
+    let fixture::Fixture { clean, mut expects, lends } = fixture::read(&text);
+    let lends = lends.unwrap_or(Some("lends.json".to_string()));
     let manifest: Option<LendManifest> = lends.map(|l| {
         let p = fixtures_root().join(l);
         let t = std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
@@ -141,26 +101,9 @@ fn run_fixture(path: &Path) -> Result<String, String> {
     Ok(snapshot)
 }
 
-fn fixture_files() -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut dirs = vec![fixtures_root()];
-    while let Some(dir) = dirs.pop() {
-        for entry in std::fs::read_dir(&dir).unwrap().flatten() {
-            let p = entry.path();
-            if p.is_dir() {
-                dirs.push(p);
-            } else if p.extension().is_some_and(|e| e == "json") && p.parent() != Some(&fixtures_root()) {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    out
-}
-
 #[test]
 fn door_fixtures() {
-    let files = fixture_files();
+    let files = fixture::files(&fixtures_root(), "json");
     assert!(files.len() > 10, "the door's fixtures are missing");
     let mut failures = Vec::new();
     let (mut admitted, mut grammar_refused) = (0, 0);

@@ -14,6 +14,7 @@
 //! it, must be expected, and every expectation met; the full lines are in an insta snapshot in
 //! `snapshots/walk_pick/`. The kit's own examples (`tests/xstate/fixtures/*.ts`) must stay clean.
 
+use super::fixture::{self, Expect};
 use compiler::machine::compile_text;
 use compiler::machine::value::FileId;
 use compiler::syntax::line_index::LineIndex;
@@ -24,52 +25,13 @@ fn fixtures_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/walk_pick")
 }
 
-#[derive(Debug, PartialEq, Eq, PartialOrd, Ord, Clone)]
-struct Expect {
-    line: u32,
-    column: u32,
-    severity: String,
-    code: String,
-}
-
-/// The codes of this part of the walk.
 fn walk_codes() -> Vec<&'static str> {
     compiler::rules::walk_pick::all().into_iter().map(|r| r.code).collect()
 }
 
-/// The text with comment lines blanked, and the expectations.
-fn read_fixture(text: &str) -> (String, Vec<Expect>) {
-    let mut clean = String::with_capacity(text.len());
-    let mut expects = Vec::new();
-    let mut last_code_line = 0u32;
-    for (i, line) in text.split_inclusive('\n').enumerate() {
-        if let Some(comment) = line.trim_start().strip_prefix("//") {
-            if comment.trim_start().starts_with('^') {
-                let caret = line.find('^').unwrap();
-                let rest = line[caret..].trim_start_matches('^').trim();
-                let (severity, code) = rest
-                    .split_once('[')
-                    .map(|(s, c)| (s.trim().to_string(), c.trim_end_matches(']').to_string()))
-                    .unwrap_or_else(|| panic!("line {}: an expectation is `^ error[code]`", i + 1));
-                expects.push(Expect {
-                    line: last_code_line,
-                    column: line[..caret].chars().count() as u32 + 1,
-                    severity,
-                    code,
-                });
-            }
-            clean.extend(line.chars().map(|c| if c == '\n' { '\n' } else { ' ' }));
-        } else {
-            last_code_line = i as u32 + 1;
-            clean.push_str(line);
-        }
-    }
-    (clean, expects)
-}
-
 fn run_fixture(path: &Path) -> Result<String, String> {
     let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
-    let (clean, mut expects) = read_fixture(&text);
+    let fixture::Fixture { clean, mut expects, .. } = fixture::read(&text);
     let compiled = compile_text(path, &clean);
     let codes = walk_codes();
     let index = LineIndex::new(&clean);
@@ -117,26 +79,9 @@ fn run_fixture(path: &Path) -> Result<String, String> {
     Ok(snapshot)
 }
 
-fn fixture_files() -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut dirs = vec![fixtures_root()];
-    while let Some(dir) = dirs.pop() {
-        for entry in std::fs::read_dir(&dir).unwrap().flatten() {
-            let p = entry.path();
-            if p.is_dir() {
-                dirs.push(p);
-            } else if p.extension().is_some_and(|e| e == "ts") {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    out
-}
-
 #[test]
 fn walk_pick_fixtures() {
-    let files = fixture_files();
+    let files = fixture::files(&fixtures_root(), "ts");
     let mut failures = Vec::new();
     let mut covered: Vec<String> = Vec::new();
     let mut clean = 0;
