@@ -2326,7 +2326,8 @@ mod tests {
     }
 
     fn fixtures() -> Vec<PathBuf> {
-        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/machines");
+        // The seed's examples, shared with the xstate cross-check (tests/xstate/fixtures).
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/xstate/fixtures");
         let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
             .map(|rd| {
                 rd.filter_map(|e| e.ok().map(|e| e.path()))
@@ -2371,7 +2372,7 @@ mod tests {
         /// Mutated Workflows (bytes deleted, inserted, duplicated): no panic, bounded time.
         #[test]
         fn mutated_fixtures_never_panic(ops in proptest::collection::vec((0u8..3, 0usize..100_000, 0usize..40, proptest::prelude::any::<u8>()), 1..8)) {
-            let base = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/machines/fix_tests_params_of.ts")).unwrap_or_default();
+            let base = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/xstate/fixtures/fix-tests-paramsof.ts")).unwrap_or_default();
             let mut bytes = base.into_bytes();
             for (op, at, len, b) in ops {
                 if bytes.is_empty() { break; }
