@@ -5,7 +5,7 @@ use crate::diagnostics::Diagnostic;
 use crate::ir;
 use crate::machine::eval;
 use crate::machine::lower;
-use crate::machine::module::{Evaluated, SourceFile};
+use crate::machine::module::{Evaluated, SourceFile, Sources};
 use crate::machine::value::{FileId, Value};
 use std::path::Path;
 
@@ -49,6 +49,12 @@ pub fn compile_text(path: &Path, text: &str) -> Compiled {
     compile(eval::evaluate_text(path, text))
 }
 
+/// Compiles the Workflow at `path` with every file read from `sources` (the LSP's open buffers
+/// over the disk).
+pub fn compile_with(sources: &dyn Sources, path: &Path) -> Compiled {
+    compile(eval::evaluate_with(sources, path))
+}
+
 fn compile(mut ev: Evaluated) -> Compiled {
     let mut diagnostics: Vec<Located> =
         ev.diagnostics.into_iter().map(|(file, diagnostic)| Located { file, diagnostic }).collect();
@@ -82,6 +88,41 @@ fn compile(mut ev: Evaluated) -> Compiled {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+    use std::collections::HashMap;
+    use std::path::PathBuf;
+
+    struct Buffers(HashMap<PathBuf, String>);
+
+    impl Sources for Buffers {
+        fn read(&self, path: &Path) -> Option<String> {
+            self.0.get(path).cloned()
+        }
+        fn is_file(&self, path: &Path) -> bool {
+            self.0.contains_key(path)
+        }
+    }
+
+    /// Every file, the imported ones too, is read from the `Sources` given, not the disk.
+    #[test]
+    fn compile_with_reads_every_file_from_its_sources() {
+        let mut files = HashMap::new();
+        files.insert(
+            PathBuf::from("/mem/flow.ts"),
+            "import { setup } from 'xstate';\nimport { first } from './names';\n\
+             export const machine = setup({}).createMachine({ id: 'flow', initial: first, states: { [first]: { type: 'final' } } });\n"
+                .to_string(),
+        );
+        files.insert(PathBuf::from("/mem/names.ts"), "export const first = 'start';\n".to_string());
+        let compiled = compile_with(&Buffers(files), Path::new("/mem/flow.ts"));
+        let errors: Vec<_> = compiled.diagnostics.iter().filter(|d| d.is_error()).map(|d| d.message.clone()).collect();
+        assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!(compiled.files.len(), 2);
+        let machine = compiled.machine.expect("a Machine");
+        let initial = machine.states[0].initial.expect("an initial state");
+        assert_eq!(machine.states[initial.index()].key, "start");
+    }
+
     /// Every code lowering writes has a rule, so `jr2 explain` and `docs/rules/` know it.
     #[test]
     fn every_lowering_code_is_a_rule() {

@@ -29,7 +29,7 @@
 //!
 //! Boundary: this file and `parse.rs` are the only ones that know oxc.
 
-use super::module::{self, classify, Evaluated, KnownModule, SourceFile, Specifier};
+use super::module::{self, classify, Disk, Evaluated, KnownModule, SourceFile, Sources, Specifier};
 use super::value::{Call, Callee, Facts, FileId, Function as FnValue, Loc, Prop, Value, ValueKind};
 use crate::diagnostics::Diagnostic;
 use crate::ir::expr::{Expr, Reference, Root, TemplatePart};
@@ -57,14 +57,53 @@ const STACK: usize = 64 * 1024 * 1024;
 pub fn evaluate_file(path: &Path) -> Evaluated {
     match std::fs::read_to_string(path) {
         Ok(text) => evaluate_text(path, &text),
-        Err(e) => Evaluated {
-            files: vec![SourceFile { path: path.to_path_buf(), text: String::new() }],
-            exports: IndexMap::new(),
-            diagnostics: vec![(
-                FileId(0),
-                UNRESOLVED_IMPORT.at(Span::default(), format!("cannot read \"{}\": {e}", path.display())),
-            )],
-        },
+        Err(e) => unreadable(path, e),
+    }
+}
+
+fn unreadable(path: &Path, e: impl std::fmt::Display) -> Evaluated {
+    Evaluated {
+        files: vec![SourceFile { path: path.to_path_buf(), text: String::new() }],
+        exports: IndexMap::new(),
+        diagnostics: vec![(
+            FileId(0),
+            UNRESOLVED_IMPORT.at(Span::default(), format!("cannot read \"{}\": {e}", path.display())),
+        )],
+    }
+}
+
+/// Evaluates the file at `path` with every file, the entry's too, read from `sources` (the LSP's
+/// database). Runs on the caller's thread when it is on the evaluator's stack
+/// ([`on_evaluator_stack`]), on a scoped thread with that stack otherwise.
+pub fn evaluate_with(sources: &dyn Sources, path: &Path) -> Evaluated {
+    let Some(text) = sources.read(path) else { return unreadable(path, "no such file") };
+    let run = || {
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run_graph(sources, path.to_path_buf(), text.clone())))
+    };
+    match on_evaluator_stack(run) {
+        Ok(ev) => ev,
+        Err(_) => internal_error(path, &text),
+    }
+}
+
+fn run_graph(sources: &dyn Sources, path: PathBuf, text: String) -> Evaluated {
+    let mut g = Graph::new(sources);
+    let id = g.add_file(path, text);
+    let exports = g.evaluate(id);
+    // The graph's own reference goes, so the exports move out without a copy.
+    g.states.clear();
+    let exports = Rc::try_unwrap(exports).unwrap_or_else(|rc| (*rc).clone());
+    Evaluated { files: g.files, exports, diagnostics: g.diagnostics }
+}
+
+fn internal_error(path: &Path, text: &str) -> Evaluated {
+    Evaluated {
+        files: vec![SourceFile { path: path.to_path_buf(), text: text.to_string() }],
+        exports: IndexMap::new(),
+        diagnostics: vec![(
+            FileId(0),
+            NOT_STATIC.at(Span::default(), "internal error: the evaluator stopped on this file"),
+        )],
     }
 }
 
@@ -72,13 +111,7 @@ pub fn evaluate_file(path: &Path) -> Evaluated {
 /// on disk). For tests and the LSP.
 pub fn evaluate_text(path: &Path, text: &str) -> Evaluated {
     fn run(path: PathBuf, text: String) -> Evaluated {
-        let mut g = Graph::default();
-        let id = g.add_file(path, text);
-        let exports = g.evaluate(id);
-        // The graph's own reference goes, so the exports move out without a copy.
-        g.states.clear();
-        let exports = Rc::try_unwrap(exports).unwrap_or_else(|rc| (*rc).clone());
-        Evaluated { files: g.files, exports, diagnostics: g.diagnostics }
+        run_graph(&Disk, path, text)
     }
     let (owned_path, owned_text) = (path.to_path_buf(), text.to_string());
     let res = if ON_EVALUATOR_STACK.get() {
@@ -92,14 +125,7 @@ pub fn evaluate_text(path: &Path, text: &str) -> Evaluated {
         // The evaluator's thread could not start (no memory for its stack): run here.
         None => run(path.to_path_buf(), text.to_string()),
         // A panic is a bug; the file still gets an answer.
-        Some(Err(_)) => Evaluated {
-            files: vec![SourceFile { path: path.to_path_buf(), text: text.to_string() }],
-            exports: IndexMap::new(),
-            diagnostics: vec![(
-                FileId(0),
-                NOT_STATIC.at(Span::default(), "internal error: the evaluator stopped on this file"),
-            )],
-        },
+        Some(Err(_)) => internal_error(path, text),
     }
 }
 
@@ -179,8 +205,8 @@ enum ModState {
     Done(Exports),
 }
 
-#[derive(Default)]
-struct Graph {
+struct Graph<'s> {
+    sources: &'s dyn Sources,
     files: Vec<SourceFile>,
     ids: HashMap<PathBuf, FileId>,
     states: Vec<ModState>,
@@ -188,10 +214,14 @@ struct Graph {
     depth: usize,
 }
 
-impl Graph {
+impl<'s> Graph<'s> {
+    fn new(sources: &'s dyn Sources) -> Self {
+        Graph { sources, files: Vec::new(), ids: HashMap::new(), states: Vec::new(), diagnostics: Vec::new(), depth: 0 }
+    }
+
     fn add_file(&mut self, path: PathBuf, text: String) -> FileId {
         let id = FileId(self.files.len() as u32);
-        self.ids.insert(module::identity(&path), id);
+        self.ids.insert(self.sources.identity(&path), id);
         self.files.push(SourceFile { path, text });
         self.states.push(ModState::Evaluating);
         id
@@ -199,10 +229,10 @@ impl Graph {
 
     /// The file at `path`, evaluated (or being evaluated, in a cycle).
     fn load(&mut self, path: &Path) -> FileId {
-        if let Some(&id) = self.ids.get(&module::identity(path)) {
+        if let Some(&id) = self.ids.get(&self.sources.identity(path)) {
             return id;
         }
-        let text = std::fs::read_to_string(path).unwrap_or_default();
+        let text = self.sources.read(path).unwrap_or_default();
         let id = self.add_file(path.to_path_buf(), text);
         if self.depth >= MAX_MODULE_DEPTH {
             self.states[id.0 as usize] = ModState::Done(Rc::default());
@@ -301,8 +331,8 @@ struct FnScope<'a> {
     locals: HashMap<&'a str, Fv<'a>>,
 }
 
-struct Cx<'a, 'g> {
-    g: &'g mut Graph,
+struct Cx<'a, 'g, 's> {
+    g: &'g mut Graph<'s>,
     file: FileId,
     dir: PathBuf,
     bindings: HashMap<&'a str, Binding<'a>>,
@@ -403,8 +433,8 @@ fn push_unique(v: &mut Vec<String>, s: &str) {
     }
 }
 
-impl<'a, 'g> Cx<'a, 'g> {
-    fn new(g: &'g mut Graph, file: FileId, dir: PathBuf) -> Self {
+impl<'a, 'g, 's> Cx<'a, 'g, 's> {
+    fn new(g: &'g mut Graph<'s>, file: FileId, dir: PathBuf) -> Self {
         Cx {
             g,
             file,
@@ -708,7 +738,7 @@ impl<'a, 'g> Cx<'a, 'g> {
         match classify(source.value.as_str()) {
             Specifier::Known(m) => Source::Known(m),
             Specifier::Package(_) => Source::Package(source.value.as_str()),
-            Specifier::Relative(spec) => match module::resolve(&self.dir, &spec) {
+            Specifier::Relative(spec) => match module::resolve(self.g.sources, &self.dir, &spec) {
                 Some(path) => Source::File(Some(self.g.load(&path))),
                 None => {
                     let tried: Vec<String> =

@@ -18,6 +18,7 @@ pub(crate) mod testing;
 pub mod value;
 pub mod zod;
 
-pub use compile::{compile_file, compile_text, Compiled};
-pub use eval::{evaluate_file, evaluate_text};
+pub use compile::{compile_file, compile_text, compile_with, Compiled};
+pub use eval::{evaluate_file, evaluate_text, evaluate_with};
+pub use module::{Disk, Sources};
 pub use module::{Evaluated, SourceFile};

@@ -39,6 +39,36 @@ impl Evaluated {
     }
 }
 
+/// Where the evaluator reads files: the disk ([`Disk`]), or an editor's open buffers over it (the
+/// LSP's database). Every read of the module graph goes through this, so a caller that records
+/// the reads (salsa) knows what a file's evaluation depends on.
+pub trait Sources: Sync {
+    /// The text of the file at `path`, `None` if there is none.
+    fn read(&self, path: &Path) -> Option<String>;
+    /// Is there a file at `path`?
+    fn is_file(&self, path: &Path) -> bool;
+    /// The identity of a file in the graph (two paths of one file give one identity).
+    fn identity(&self, path: &Path) -> PathBuf {
+        normalize(path)
+    }
+}
+
+/// The files on disk.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Disk;
+
+impl Sources for Disk {
+    fn read(&self, path: &Path) -> Option<String> {
+        std::fs::read_to_string(path).ok()
+    }
+    fn is_file(&self, path: &Path) -> bool {
+        path.is_file()
+    }
+    fn identity(&self, path: &Path) -> PathBuf {
+        identity(path)
+    }
+}
+
 /// A module the evaluator knows without reading it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum KnownModule {
@@ -84,8 +114,8 @@ pub fn candidates(from_dir: &Path, spec: &str) -> Vec<PathBuf> {
 }
 
 /// The file a relative specifier names, if one exists.
-pub fn resolve(from_dir: &Path, spec: &str) -> Option<PathBuf> {
-    candidates(from_dir, spec).into_iter().find(|p| p.is_file())
+pub fn resolve(sources: &dyn Sources, from_dir: &Path, spec: &str) -> Option<PathBuf> {
+    candidates(from_dir, spec).into_iter().find(|p| sources.is_file(p))
 }
 
 /// `a/./b/../c` as `a/c`, without touching the disk.
