@@ -6,6 +6,8 @@
 //! actor (the kit refuses at every `createMachine`), and places each line in its file.
 
 pub mod agent_fault_unrouted;
+pub mod inline_parts;
+pub mod lost_output;
 pub mod repo_slot_key;
 pub mod repo_slot_value;
 pub mod unrouted_outcome;
@@ -27,6 +29,8 @@ pub fn all() -> Vec<&'static Rule> {
         &repo_slot_key::REPO_SLOT_KEY,                     // parts.ts assertRepoSlot
         &repo_slot_value::REPO_SLOT_VALUE,                 // parts.ts assertRepoSlot
         &unrouted_outcome::UNROUTED_OUTCOME,               // parts.ts refuseUnroutedOutcome (ours)
+        &lost_output::LOST_OUTPUT,                         // parts.ts refuseLostOutput (ours)
+        &inline_parts::INLINE_PARTS,                       // parts.ts refuseInlineParts (ours)
     ]
 }
 
@@ -40,6 +44,8 @@ const CHECKS: &[Check] = &[
     repo_slot_key::check,           // parts.ts assertRepoSlot
     repo_slot_value::check,         // parts.ts assertRepoSlot
     unrouted_outcome::check,        // parts.ts refuseUnroutedOutcome (ours)
+    lost_output::check,             // parts.ts refuseLostOutput (ours)
+    inline_parts::check,            // parts.ts refuseInlineParts (ours)
 ];
 
 /// Runs every walk rule over a compiled Machine and the Machines its setup names as actors.
@@ -76,8 +82,8 @@ pub struct Ctx<'a> {
     pub parts: &'a MachineParts<'a>,
     /// Is this a Machine that the compiled one's setup names as an actor? Its lines name it.
     pub nested: bool,
-    /// Each state's value and key places, by [`StateId`] (empty where they could not be matched).
-    places: Vec<(Loc, Option<Loc>)>,
+    /// Each state's value and key place, by [`StateId`] (empty where they could not be matched).
+    places: Vec<(&'a Value, Option<Loc>)>,
 }
 
 impl<'a> Ctx<'a> {
@@ -92,7 +98,12 @@ impl<'a> Ctx<'a> {
 
     /// The file a state is written in.
     pub fn file_of(&self, s: StateId) -> FileId {
-        self.places.get(s.index()).map_or(self.parts.config.loc.file, |(v, _)| v.file)
+        self.places.get(s.index()).map_or(self.parts.config.loc.file, |(v, _)| v.loc.file)
+    }
+
+    /// A state's value as written (its object in the config), where it could be matched.
+    pub fn state_value(&self, s: StateId) -> Option<&'a Value> {
+        self.places.get(s.index()).map(|(v, _)| *v)
     }
 
     /// A diagnostic at a state: at its key, or its value for the root; with its path.
@@ -173,13 +184,13 @@ fn matches_event(descriptor: &str, event: &str) -> bool {
         || descriptor.strip_suffix(".*").is_some_and(|p| event.strip_prefix(p).is_some_and(|r| r.starts_with('.')))
 }
 
-/// The value and key places of a state and its descendants, in the pre-order lowering builds
+/// The values and key places of a state and its descendants, in the pre-order lowering builds
 /// (`machine/lower.rs`: an entry of `states` that is no object is no state).
-fn state_places(v: &Value, key: Option<Loc>, out: &mut Vec<(Loc, Option<Loc>)>) {
+fn state_places<'a>(v: &'a Value, key: Option<Loc>, out: &mut Vec<(&'a Value, Option<Loc>)>) {
     if v.props().is_none() {
         return;
     }
-    out.push((v.loc, key));
+    out.push((v, key));
     if let Some(children) = v.get("states").and_then(Value::props) {
         for p in children {
             state_places(&p.value, Some(p.key_loc), out);

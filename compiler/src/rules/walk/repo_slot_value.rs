@@ -17,7 +17,14 @@ declare_rule! {
     /// value: `a number (got 3)`, `null`, `an array (got [...])`, `an object with no \`url\``, `an
     /// object whose \`url\` is not a string (got ...)`, `an object whose \`ref\` is not a string (got ...)`.
     /// A value the walk cannot know (a call, an unknown) is not judged, nor are keys beside `url`
-    /// and `ref`; an empty url is the kit's other refusal.
+    /// and `ref`.
+    ///
+    /// An empty url, as a string or as `{ url }`, is the kit's other refusal of a value:
+    /// `<where>: Repo Slot "<slot>" is bound to an empty url (got <value>) — a slot …`. The seed
+    /// shows that text only up to "— a slot"; ours says it word for word, `<value>` the slot's
+    /// value as JSON, and ends it in our words: `is bound to a git url, or left `open` for each
+    /// run's door to bring one (ADR-0051).` A url of blanks only is empty too (ours). The kit's
+    /// parse of a bound url (a relative path, an unknown scheme) is not judged here.
     ///
     /// ## Example
     /// ```ts
@@ -27,6 +34,10 @@ declare_rule! {
     /// url, `{ url, ref? }`, or a mapper `({ input }) => url | { url, ref? }` over the door
     /// (ADR-0051).`
     ///
+    /// And `workspace(body, { repos: { app: "" } })` is refused: `workspace(): Repo Slot "app" is
+    /// bound to an empty url (got "") — a slot is bound to a git url, or left `open` for each
+    /// run's door to bring one (ADR-0051).`
+    ///
     /// ## Use instead
     /// `repos: { app: { url: "https://github.com/you/app.git", ref: "main" } }`, or `app: open`.
     pub static REPO_SLOT_VALUE = { code: "repo-slot-value", rule: None, severity: Error };
@@ -34,8 +45,21 @@ declare_rule! {
 
 pub fn check(cx: &Ctx, out: &mut Vec<Located>) {
     for (place, slot) in repo_slots(cx) {
-        let Some(what) = wrong_shape(&slot.value) else { continue };
         let name = serde_json::to_string(&slot.key).unwrap_or_default();
+        if let Some(url) = empty_url(&slot.value) {
+            let got = slot.value.to_json().map_or_else(|| "\"\"".to_string(), |j| j.to_string());
+            out.push(Located {
+                file: url.loc.file,
+                diagnostic: REPO_SLOT_VALUE.at(
+                    url.loc.span,
+                    format!(
+                        "{place}: Repo Slot {name} is bound to an empty url (got {got}) — a slot is bound to a git url, or left `open` for each run's door to bring one (ADR-0051)."
+                    ),
+                ),
+            });
+            continue;
+        }
+        let Some(what) = wrong_shape(&slot.value) else { continue };
         out.push(Located {
             file: slot.value.loc.file,
             diagnostic: REPO_SLOT_VALUE.at(
@@ -46,6 +70,16 @@ pub fn check(cx: &Ctx, out: &mut Vec<Located>) {
             ),
         });
     }
+}
+
+/// The empty url a slot is bound to (the string itself, or `{ url }`'s), if it is one.
+fn empty_url(v: &Value) -> Option<&Value> {
+    let url = match &v.kind {
+        ValueKind::String { .. } => v,
+        ValueKind::Object { .. } => v.get("url")?,
+        _ => return None,
+    };
+    url.as_str().filter(|u| u.trim().is_empty()).map(|_| url)
 }
 
 /// What is wrong with a slot value, or `None` for a right shape or one the walk cannot judge.

@@ -1,0 +1,182 @@
+use super::Ctx;
+use crate::chart::join;
+use crate::declare_rule;
+use crate::machine::compile::Located;
+use crate::machine::lower::{classify_actor, kit_name, ActorClass};
+use crate::machine::parts::is_open_sentinel;
+use crate::machine::value::{Callee, Value, ValueKind};
+
+declare_rule! {
+    /// Refuses a Part (an Agent, an Effect, a Gate, `fail()`, an Open body or a Machine) written inline in the config or in the setup's implementations, rather than declared in the setup's `actors`.
+    ///
+    /// ## Why
+    /// jr2 knows a Part by its slot in `jr2Setup({ actors })`: what `jr2 up` places and converges
+    /// (an Agent's model and servers, an Effect's placement and secrets, a Gate's look), what the
+    /// walk judges (the `agent.fault` route, one Agent active twice, the pick params an Effect
+    /// reads) and what `jr2 parts` lists all come from there. A Part written anywhere else, such
+    /// as `entry: spawnChild(agent({...}))` or an action of the setup that spawns a
+    /// `command([...])`, has no slot: no check sees it, and the runtime would start an Agent or an
+    /// Effect that the Instance was never converged for.
+    ///
+    /// The kit names this check `refuseInlineParts` (`parts.ts`) and gives no text. This rule and
+    /// its words are jr2c's reading of the name: a Part is declared in the setup's `actors`, and
+    /// used by its name there. An inline `invoke.src` is reported by lowering already
+    /// (`inline-src`, whatever the actor logic), so this rule judges every other place: the
+    /// `createMachine` config (actions, inputs, context) and the setup's `actions`, `guards` and
+    /// `delays`. A Part inside a function's body is code the walk does not read, and is not judged.
+    ///
+    /// ## Example
+    /// ```ts
+    /// jr2Setup({ actors: {} }).createMachine({
+    ///   initial: "working",
+    ///   states: {
+    ///     working: { entry: spawnChild(agent({ model: "anthropic/claude-haiku-5-5", instructions: "Help." })) },
+    ///   },
+    /// });
+    /// ```
+    /// is refused: `an Agent (`agent()`) is written inline in `states.working.entry`, not declared
+    /// in the setup's `actors`: jr2 knows a Part only by its slot there, so no check can see this
+    /// one and `jr2 up` cannot place it: declare it in `actors` and invoke it by name`.
+    ///
+    /// ## Use instead
+    /// ```ts
+    /// jr2Setup({ actors: { helper: agent({ model: "anthropic/claude-haiku-5-5", instructions: "Help." }) } })
+    ///   .createMachine({
+    ///     initial: "working",
+    ///     on: { "agent.fault": ".failed" },
+    ///     states: { working: { invoke: { src: "helper", input: { prompt: "Help." } } }, failed: { type: "final" } },
+    ///   });
+    /// ```
+    pub static INLINE_PARTS = { code: "inline-parts", rule: None, severity: Error };
+}
+
+pub fn check(cx: &Ctx, out: &mut Vec<Located>) {
+    scan(cx.parts.config, "", Where::Config, false, out);
+    if let Some(props) = cx.parts.setup.and_then(Value::props) {
+        for p in props.iter().filter(|p| p.key != "actors") {
+            scan(&p.value, &p.key, Where::Setup, false, out);
+        }
+    }
+}
+
+/// Where a value is written: in the `createMachine` config, or in the setup (out of `actors`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Where {
+    Config,
+    Setup,
+}
+
+/// Reports every Part in `v`, at `path` (dotted, from the config or the setup). `invoke` is true
+/// for an invoke's object, whose `src` is lowering's to judge.
+fn scan(v: &Value, path: &str, at: Where, invoke: bool, out: &mut Vec<Located>) {
+    if let Some(what) = part(v) {
+        let place = match at {
+            Where::Config if path.is_empty() => "the config".to_string(),
+            Where::Config => format!("`{path}`"),
+            Where::Setup => format!("the setup's `{path}`"),
+        };
+        let mut d = INLINE_PARTS.at(
+            v.loc.span,
+            format!(
+                "{what} is written inline in {place}, not declared in the setup's `actors`: jr2 knows a Part only by its slot there, so no check can see this one and `jr2 up` cannot place it: declare it in `actors` and invoke it by name"
+            ),
+        );
+        if at == Where::Config && !path.is_empty() {
+            d = d.with_path(path);
+        }
+        out.push(Located { file: v.loc.file, diagnostic: d });
+        return;
+    }
+    match &v.kind {
+        ValueKind::Object { props } => {
+            for p in props {
+                if invoke && p.key == "src" {
+                    continue;
+                }
+                let deeper = join(path, p.key.as_str());
+                let is_invoke = at == Where::Config && p.key == "invoke" && !invoke;
+                match (&p.value.kind, is_invoke) {
+                    (ValueKind::Array { items }, true) => {
+                        for (i, item) in items.iter().enumerate() {
+                            scan(item, &join(&deeper, i), at, true, out);
+                        }
+                    }
+                    _ => scan(&p.value, &deeper, at, is_invoke, out),
+                }
+            }
+        }
+        ValueKind::Array { items } => {
+            for (i, item) in items.iter().enumerate() {
+                scan(item, &join(path, i), at, false, out);
+            }
+        }
+        ValueKind::Call(call) => {
+            if let Some(r) = &call.receiver {
+                scan(r, path, at, false, out);
+            }
+            for a in &call.args {
+                scan(a, path, at, false, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// What Part a value is, as a line names it; `None` for anything else (the `open` sentinel too).
+fn part(v: &Value) -> Option<String> {
+    let name = kit_name(v).or(match &v.kind {
+        ValueKind::Imported { callee: Callee::Kit(n) } => Some(n.as_str()),
+        _ => None,
+    });
+    let called = || name.map(|n| format!("`{n}()`")).unwrap_or_default();
+    Some(match classify_actor(v) {
+        ActorClass::Agent => format!("an Agent ({})", called()),
+        ActorClass::Effect(_) => format!("an Effect ({})", called()),
+        ActorClass::Gate => format!("a Gate ({})", called()),
+        ActorClass::Fail => "`fail()`".to_string(),
+        ActorClass::Open if is_open_sentinel(v) || v.as_call().is_none() => return None,
+        ActorClass::Open => format!("an Open body ({})", called()),
+        ActorClass::Machine => "a Machine".to_string(),
+        ActorClass::Unknown => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::machine::compile_text;
+    use std::path::Path;
+
+    /// The inline-parts lines of a Workflow's text.
+    fn lines(text: &str) -> Vec<String> {
+        let compiled = compile_text(Path::new("/mem/flow.ts"), text);
+        compiled.diagnostics.iter().filter(|d| d.code == "inline-parts").map(|d| d.message.clone()).collect()
+    }
+
+    #[test]
+    fn a_machine_spawned_inline_is_a_part_and_open_is_none() {
+        let found = lines(
+            "import { jr2Setup, open, secret } from '@jr2/orchestrator';\n\
+             import { spawnChild } from 'xstate';\n\
+             const child = jr2Setup({}).createMachine({ id: 'child', initial: 'done', states: { done: { type: 'final' } } });\n\
+             export const machine = jr2Setup({}).createMachine({\n\
+               id: 'm', initial: 'a', context: { token: secret(open), where: open },\n\
+               states: { a: { entry: [spawnChild(child)], type: 'final' } },\n\
+             });\n",
+        );
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(found[0].starts_with("a Machine is written inline in `states.a.entry.0`"), "{found:?}");
+    }
+
+    #[test]
+    fn a_child_machine_in_the_actors_is_walked_on_its_own() {
+        let found = lines(
+            "import { agent, jr2Setup } from '@jr2/orchestrator';\n\
+             import { spawnChild } from 'xstate';\n\
+             const child = jr2Setup({}).createMachine({ id: 'child', initial: 'a', states: { a: { entry: spawnChild(agent({ model: 'm', instructions: 'i' })) } } });\n\
+             export const machine = jr2Setup({ actors: { child } }).createMachine({\n\
+               id: 'm', initial: 'a', states: { a: { invoke: { src: 'child' } } },\n\
+             });\n",
+        );
+        assert_eq!(found, ["an Agent (`agent()`) is written inline in `states.a.entry`, not declared in the setup's `actors`: jr2 knows a Part only by its slot there, so no check can see this one and `jr2 up` cannot place it: declare it in `actors` and invoke it by name"]);
+    }
+}
