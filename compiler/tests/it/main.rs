@@ -3,6 +3,7 @@
 mod door_fixtures;
 mod door_fuzz;
 mod fixture;
+mod instance_fixtures;
 mod machine_snapshots;
 mod seed_texts;
 mod walk_fixtures;
