@@ -6,7 +6,7 @@ use crate::machine::parts::is_open_sentinel;
 use crate::machine::value::{Callee, Value, ValueKind};
 
 declare_rule! {
-    /// Refuses a Repo Slot of a `workspace()` or `customize()` bound to a value of a wrong shape: a slot is `open`, a url, `{ url, ref? }`, or a mapper over the door.
+    /// Refuses a Repo Slot of a `workspace()` or `customize()` bound to a value of a wrong shape, or to an empty url: a slot is `open`, a url, `{ url, ref? }`, or a mapper over the door.
     ///
     /// ## Why
     /// A Repo Slot is bound (a url, or `{ url, ref? }`), open (`open`: each run's door brings
