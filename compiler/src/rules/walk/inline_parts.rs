@@ -94,7 +94,7 @@ fn scan(v: &Value, path: &str, at: Where, invoke: bool, out: &mut Vec<Located>) 
                     continue;
                 }
                 let deeper = join(path, p.key.as_str());
-                let is_invoke = at == Where::Config && p.key == "invoke" && !invoke;
+                let is_invoke = at == Where::Config && p.key == "invoke";
                 match (&p.value.kind, is_invoke) {
                     (ValueKind::Array { items }, true) => {
                         for (i, item) in items.iter().enumerate() {
