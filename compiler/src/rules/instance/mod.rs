@@ -1,6 +1,9 @@
 //! The Instance check's rules (ADR-0071 and the Instance layout): Workflow names, dispatch
 //! callees and targets, and each named Chart's wrapper. Their checks run in `crate::instance`,
 //! which knows the whole Instance; each file here holds one rule's doc and its wording.
+//!
+//! Each rule has mini Instances under `compiler/tests/fixtures/instance/<code>/<case>/`, refused and
+//! `admitted*` ones, run by `tests/it/instance_fixtures.rs`, which also holds every rule here to both.
 
 pub mod chart_wrapper;
 pub mod dispatch_target_url;
