@@ -70,11 +70,16 @@ pub struct Scope {
 }
 
 impl Scope {
+    /// The arguments from their JSON values; a missing one is `undefined`.
+    pub fn new(context: Option<&J>, event: Option<&J>, input: Option<&J>) -> Scope {
+        let js = |j: Option<&J>| j.map_or(JsValue::Undefined, JsValue::from_json);
+        Scope { context: js(context), event: js(event), input: js(input) }
+    }
+
     /// The arguments from one JSON object `{ context, event, input }`; a missing one is
     /// `undefined`.
     pub fn from_json(args: &J) -> Scope {
-        let get = |k: &str| args.get(k).map_or(JsValue::Undefined, JsValue::from_json);
-        Scope { context: get("context"), event: get("event"), input: get("input") }
+        Scope::new(args.get("context"), args.get("event"), args.get("input"))
     }
 
     fn root(&self, r: Root) -> &JsValue {
