@@ -1,4 +1,9 @@
-//! Expressions as data: literals, references to `context`, `input` and `event`, and templates.
+//! Expressions as data: literals, references to `context`, `input` and `event`, templates, and
+//! the operators of a pure JavaScript expression (comparisons, `!`, `typeof`, arithmetic, `&&`,
+//! `||`, `??` and the ternary). `super::eval` evaluates them with JavaScript's semantics.
+//!
+//! Every form serializes as `{ "kind": ..., "value": ... }`; an operator's `value` is an object
+//! that names its operator as JavaScript writes it (`"==="`, `"??"`, `"typeof"`).
 
 use serde::{Deserialize, Serialize};
 
@@ -8,12 +13,122 @@ use serde::{Deserialize, Serialize};
 pub enum Expr {
     /// A JSON value with no reference in it.
     Literal(serde_json::Value),
-    /// `{ "$ref": "context.round" }`: the value at a path.
+    /// JavaScript's `undefined`, which JSON has no literal for.
+    Undefined,
+    /// `{ "$ref": "context.round" }`: the value at a path. A member of a missing value is
+    /// `undefined` (as `?.` reads it).
     Ref(Reference),
-    /// A string with `{{ path }}` placeholders.
+    /// A string with `{{ path }}` placeholders, or a JavaScript template literal.
     Template(Vec<TemplatePart>),
     Array(Vec<Expr>),
     Object(Vec<(String, Expr)>),
+    /// `!x`, `typeof x`, `-x`, `+x`.
+    Unary {
+        op: UnaryOp,
+        arg: Box<Expr>,
+    },
+    /// A comparison or an arithmetic operator: `a === b`, `a < b`, `a + b`, ...
+    Binary {
+        op: BinaryOp,
+        left: Box<Expr>,
+        right: Box<Expr>,
+    },
+    /// `a && b`, `a || b`, `a ?? b`: the right side is evaluated only when needed.
+    Logical {
+        op: LogicalOp,
+        left: Box<Expr>,
+        right: Box<Expr>,
+    },
+    /// `test ? consequent : alternate`.
+    Conditional {
+        test: Box<Expr>,
+        consequent: Box<Expr>,
+        alternate: Box<Expr>,
+    },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum UnaryOp {
+    #[serde(rename = "!")]
+    Not,
+    #[serde(rename = "typeof")]
+    Typeof,
+    #[serde(rename = "-")]
+    Neg,
+    #[serde(rename = "+")]
+    Plus,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum BinaryOp {
+    #[serde(rename = "===")]
+    StrictEq,
+    #[serde(rename = "!==")]
+    StrictNe,
+    #[serde(rename = "==")]
+    LooseEq,
+    #[serde(rename = "!=")]
+    LooseNe,
+    #[serde(rename = "<")]
+    Lt,
+    #[serde(rename = "<=")]
+    Le,
+    #[serde(rename = ">")]
+    Gt,
+    #[serde(rename = ">=")]
+    Ge,
+    #[serde(rename = "+")]
+    Add,
+    #[serde(rename = "-")]
+    Sub,
+    #[serde(rename = "*")]
+    Mul,
+    #[serde(rename = "/")]
+    Div,
+    #[serde(rename = "%")]
+    Rem,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum LogicalOp {
+    #[serde(rename = "&&")]
+    And,
+    #[serde(rename = "||")]
+    Or,
+    #[serde(rename = "??")]
+    Coalesce,
+}
+
+impl Expr {
+    /// Calls `f` with every reference the expression reads, in order, inside templates and
+    /// operators too.
+    pub fn for_each_ref(&self, f: &mut dyn FnMut(&Reference)) {
+        match self {
+            Expr::Literal(_) | Expr::Undefined => {}
+            Expr::Ref(r) => f(r),
+            Expr::Template(parts) => {
+                for p in parts {
+                    match p {
+                        TemplatePart::Text(_) => {}
+                        TemplatePart::Ref(r) => f(r),
+                        TemplatePart::Expr(e) => e.for_each_ref(f),
+                    }
+                }
+            }
+            Expr::Array(items) => items.iter().for_each(|x| x.for_each_ref(f)),
+            Expr::Object(fields) => fields.iter().for_each(|(_, x)| x.for_each_ref(f)),
+            Expr::Unary { arg, .. } => arg.for_each_ref(f),
+            Expr::Binary { left, right, .. } | Expr::Logical { left, right, .. } => {
+                left.for_each_ref(f);
+                right.for_each_ref(f);
+            }
+            Expr::Conditional { test, consequent, alternate } => {
+                test.for_each_ref(f);
+                consequent.for_each_ref(f);
+                alternate.for_each_ref(f);
+            }
+        }
+    }
 }
 
 /// The root a reference reads from.
@@ -48,6 +163,8 @@ pub struct Reference {
 pub enum TemplatePart {
     Text(String),
     Ref(Reference),
+    /// `${ a ? b : c }` in a template literal: any expression, stringified as JavaScript does.
+    Expr(Expr),
 }
 
 /// The `{{ ... }}` placeholders of a string, each with its byte range inside the string and its

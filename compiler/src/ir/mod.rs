@@ -6,6 +6,7 @@
 //!
 //! Invariant: the IR knows no parser and no rule. Front ends lower into it; passes read it.
 
+pub mod eval;
 pub mod expr;
 mod graph;
 pub mod targets;

@@ -23,8 +23,13 @@
 //!   [`MAX_INLINE`] levels; any other call of a function of the author's makes `complete` false.
 //!   Calls of the kit, xstate and zod keep `complete` (their meaning is known) but are not
 //!   lowered; method calls inside functions make `complete` false.
-//! - Comparisons, ternaries and logical operators inside functions are read for facts but not
-//!   lowered: `ir::Expr` has no form for them yet.
+//! - Inside functions, comparisons (`===` `!==` `==` `!=` `<` `<=` `>` `>=`), arithmetic (`+` `-`
+//!   `*` `/` `%`, `+` concatenating strings too), unary `!` `typeof` `-` `+`, the logical `&&`
+//!   `||` `??` and the ternary lower to `ir::Expr`'s operator forms when their operands lower;
+//!   `ir::eval` evaluates them with JavaScript's semantics (cross-checked against Node). A
+//!   template's `${...}` that is neither a reference nor a literal is a `TemplatePart::Expr`;
+//!   `undefined` is `Expr::Undefined`. `**`, bit operators, `in`, `instanceof`, `void`, `delete`
+//!   and the globals (`NaN`, `Math`) are read for facts but not lowered.
 //! - A call of the author's own function at module level is not evaluated (`not-static`).
 //!
 //! Boundary: this file and `parse.rs` are the only ones that know oxc.
@@ -32,7 +37,8 @@
 use super::module::{self, classify, Disk, Evaluated, KnownModule, SourceFile, Sources, Specifier};
 use super::value::{Call, Callee, Facts, FileId, Function as FnValue, Loc, Prop, Value, ValueKind};
 use crate::diagnostics::Diagnostic;
-use crate::ir::expr::{Expr, Reference, Root, TemplatePart};
+use crate::ir::eval::JsValue;
+use crate::ir::expr::{BinaryOp, Expr, LogicalOp, Reference, Root, TemplatePart, UnaryOp};
 use crate::rules::machine::{not_static::NOT_STATIC, unresolved_import::UNRESOLVED_IMPORT};
 use crate::Span;
 use indexmap::IndexMap;
@@ -1671,6 +1677,8 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
         match fv {
             Fv::Ref(root, path) => Some(Expr::Ref(Reference { root: *root, path: path.clone() })),
             Fv::Lowered(e) => Some(e.clone()),
+            // JSON has no `undefined`: it is a form of its own (`to_json` would make it `null`).
+            Fv::Val(v) if matches!(v.kind, ValueKind::Undefined) => Some(Expr::Undefined),
             Fv::Val(v) => v.to_json().map(Expr::Literal),
             _ => None,
         }
@@ -1711,13 +1719,13 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
                         match self.lower(&fv) {
                             Some(Expr::Ref(r)) => parts.push(TemplatePart::Ref(r)),
                             Some(Expr::Template(more)) => parts.extend(more),
-                            Some(Expr::Literal(serde_json::Value::String(s))) => parts.push(TemplatePart::Text(s)),
-                            Some(Expr::Literal(
-                                l @ (serde_json::Value::Number(_)
-                                | serde_json::Value::Bool(_)
-                                | serde_json::Value::Null),
-                            )) => parts.push(TemplatePart::Text(l.to_string())),
-                            _ => ok = false,
+                            // A literal is stringified now, as JavaScript would (`${1.0}` is "1").
+                            Some(Expr::Literal(l)) => {
+                                parts.push(TemplatePart::Text(JsValue::from_json(&l).to_js_string()))
+                            }
+                            Some(Expr::Undefined) => parts.push(TemplatePart::Text("undefined".into())),
+                            Some(other) => parts.push(TemplatePart::Expr(other)),
+                            None => ok = false,
                         }
                     }
                 }
@@ -1896,24 +1904,76 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
                 Fv::Opaque
             }
             Expression::UnaryExpression(u) => {
-                self.fexpr(&u.argument);
-                Fv::Opaque
+                let arg = self.fexpr(&u.argument);
+                let op = match u.operator {
+                    UnaryOperator::LogicalNot => Some(UnaryOp::Not),
+                    UnaryOperator::Typeof => Some(UnaryOp::Typeof),
+                    UnaryOperator::UnaryNegation => Some(UnaryOp::Neg),
+                    UnaryOperator::UnaryPlus => Some(UnaryOp::Plus),
+                    // `void`, `delete`, `~`: not lowered.
+                    _ => None,
+                };
+                match (op, self.lower(&arg)) {
+                    // `-3` is the literal -3 (`-0` stays an operator: JSON has no -0).
+                    (Some(UnaryOp::Neg), Some(Expr::Literal(serde_json::Value::Number(x))))
+                        if x.as_f64().is_some_and(|f| f != 0.0) =>
+                    {
+                        let f = -x.as_f64().unwrap_or_default();
+                        Fv::Val(self.val(ValueKind::Number { value: f }, s))
+                    }
+                    (Some(op), Some(arg)) => Fv::Lowered(Expr::Unary { op, arg: Box::new(arg) }),
+                    _ => Fv::Opaque,
+                }
             }
             Expression::BinaryExpression(b) => {
-                self.fexpr(&b.left);
-                self.fexpr(&b.right);
-                Fv::Opaque
+                let (left, right) = (self.fexpr(&b.left), self.fexpr(&b.right));
+                let op = match b.operator {
+                    BinaryOperator::StrictEquality => Some(BinaryOp::StrictEq),
+                    BinaryOperator::StrictInequality => Some(BinaryOp::StrictNe),
+                    BinaryOperator::Equality => Some(BinaryOp::LooseEq),
+                    BinaryOperator::Inequality => Some(BinaryOp::LooseNe),
+                    BinaryOperator::LessThan => Some(BinaryOp::Lt),
+                    BinaryOperator::LessEqualThan => Some(BinaryOp::Le),
+                    BinaryOperator::GreaterThan => Some(BinaryOp::Gt),
+                    BinaryOperator::GreaterEqualThan => Some(BinaryOp::Ge),
+                    BinaryOperator::Addition => Some(BinaryOp::Add),
+                    BinaryOperator::Subtraction => Some(BinaryOp::Sub),
+                    BinaryOperator::Multiplication => Some(BinaryOp::Mul),
+                    BinaryOperator::Division => Some(BinaryOp::Div),
+                    BinaryOperator::Remainder => Some(BinaryOp::Rem),
+                    // `**`, bit operators, `in`, `instanceof`: not lowered.
+                    _ => None,
+                };
+                match (op, self.lower(&left), self.lower(&right)) {
+                    (Some(op), Some(l), Some(r)) => {
+                        Fv::Lowered(Expr::Binary { op, left: Box::new(l), right: Box::new(r) })
+                    }
+                    _ => Fv::Opaque,
+                }
             }
             Expression::LogicalExpression(b) => {
-                self.fexpr(&b.left);
-                self.fexpr(&b.right);
-                Fv::Opaque
+                let (left, right) = (self.fexpr(&b.left), self.fexpr(&b.right));
+                let op = match b.operator {
+                    LogicalOperator::And => LogicalOp::And,
+                    LogicalOperator::Or => LogicalOp::Or,
+                    LogicalOperator::Coalesce => LogicalOp::Coalesce,
+                };
+                match (self.lower(&left), self.lower(&right)) {
+                    (Some(l), Some(r)) => Fv::Lowered(Expr::Logical { op, left: Box::new(l), right: Box::new(r) }),
+                    _ => Fv::Opaque,
+                }
             }
             Expression::ConditionalExpression(c) => {
-                self.fexpr(&c.test);
-                self.fexpr(&c.consequent);
-                self.fexpr(&c.alternate);
-                Fv::Opaque
+                let test = self.fexpr(&c.test);
+                let (yes, no) = (self.fexpr(&c.consequent), self.fexpr(&c.alternate));
+                match (self.lower(&test), self.lower(&yes), self.lower(&no)) {
+                    (Some(test), Some(yes), Some(no)) => Fv::Lowered(Expr::Conditional {
+                        test: Box::new(test),
+                        consequent: Box::new(yes),
+                        alternate: Box::new(no),
+                    }),
+                    _ => Fv::Opaque,
+                }
             }
             Expression::SequenceExpression(x) => {
                 let mut last = Fv::Opaque;
@@ -2380,12 +2440,11 @@ mod tests {
             assert!(ev.diagnostics.is_empty(), "{}: {:?}", path.display(), ev.diagnostics);
             let m = ev.machine().expect("machine export");
             let call = m.as_call().expect("a call");
-            let inner = match &call.callee {
-                Callee::Kit(k) if k == "workspace" || k == "customize" => {
-                    call.args.first().and_then(Value::as_call).expect("wrapped body")
-                }
-                _ => call,
-            };
+            // `customize(workspace(body))`: any depth of wrappers.
+            let mut inner = call;
+            while matches!(&inner.callee, Callee::Kit(k) if k == "workspace" || k == "customize") {
+                inner = inner.args.first().and_then(Value::as_call).expect("wrapped body");
+            }
             assert_eq!(inner.callee, Callee::Method("createMachine".into()));
             assert!(inner.receiver.as_ref().is_some_and(|r| r.is_kit_call("jr2Setup")));
             let name = path.file_stem().and_then(|s| s.to_str()).unwrap_or("x").to_string();

@@ -5,7 +5,21 @@
 //! The walk goes from the root Machine value down every setup actor that is a Machine
 //! (`createMachine`, `workspace()`, `customize()`), in setup order. `path` and `route` are the slot
 //! names from the root to the Machine (in this value model a `workspace()` body is no slot of its
-//! own, so no body hop is skipped; `customize()` options are not layered over the parts yet).
+//! own, so no body hop is skipped).
+//!
+//! `customize(m, options)` is layered over the parts of the Machine it wraps before they are
+//! read ([`Customized`]), innermost `customize()` first, each as an object spread (`{ ...a, ...b }`):
+//! - `agents: { <slot>: { model, instructions, workspace, mcp, thinkingLevel, ... } }` over that
+//!   Agent's `agent({...})` definition (a shipped Machine's Agent picks its model here);
+//! - `effects: { <slot>: { ... } }` over that Effect's options: the seed's
+//!   `customize(m, { effects: { task: { target: { url, token } } } })` binds a dispatch's Open
+//!   target; a `command`'s `argv` replaces its argv and its other keys go over its options;
+//! - `repos: { <slot>: binding }` over the `workspace()`'s Repo Slots (binding an `open` one), and
+//!   `resources` over its Size (the seed's "the `workspace()`'s, with any `customize()` layered
+//!   over it").
+//!
+//! A key naming no slot of the Machine changes nothing here. Other `customize()` keys, and options
+//! that reach into a child Machine, are not applied (the seed shows neither).
 //!
 //! Where the seed does not show a field's exact form, the choice is documented at the field.
 
@@ -16,10 +30,12 @@ use crate::ir::targets::Targets;
 use crate::ir::{self, SlotKind};
 use crate::machine::lower::{
     arg, classify_actor, is_call, kit_name, lower_parts, machine_parts, zod_object_keys, ActorClass, MachineParts,
+    WrapperKind,
 };
-use crate::machine::value::{Value, ValueKind};
+use crate::machine::value::{Call, Prop, Value, ValueKind};
 use serde::Serialize;
 use serde_json::{json, Map, Value as J};
+use std::borrow::Cow;
 use std::collections::BTreeSet;
 
 /// `partsOf`'s `CarriedParts`.
@@ -145,9 +161,10 @@ pub fn parts_of(root: &Value) -> CarriedParts {
     let mut harness = false;
     walk(root, &[], &mut |m, parts, path| {
         let id = m.map_or_else(|| "(machine)".to_string(), |m| m.id.clone());
+        let custom = Customized::new(parts);
         if parts.composes_sandbox() {
             out.composes_sandbox = true;
-            if let Some(r) = parts.workspace().and_then(|w| w.get("resources")).and_then(Value::to_json) {
+            if let Some(r) = custom.workspace().and_then(|w| w.get("resources").and_then(Value::to_json)) {
                 out.sizes.push(CarriedSize { machine: id.clone(), path: path.to_vec(), resources: r });
             }
         }
@@ -156,7 +173,8 @@ pub fn parts_of(root: &Value) -> CarriedParts {
                 out.failures.push(Failure { machine: id.clone(), state, slot, path: path.to_vec() });
             }
         }
-        for (name, actor) in parts.setup_entries("actors") {
+        for (name, actor) in custom.actors() {
+            let actor = actor.as_ref();
             match classify_actor(actor) {
                 ActorClass::Agent => {
                     let def = agent_definition(actor);
@@ -259,8 +277,8 @@ pub fn workspace_pods_of(root: &Value) -> Vec<WorkspacePod> {
         if !parts.composes_sandbox() {
             return;
         }
-        let opts = parts.workspace();
-        let get = |k: &str| opts.and_then(|o| o.get(k));
+        let opts = Customized::new(parts).workspace();
+        let get = |k: &str| opts.as_deref().and_then(|o| o.get(k));
         let mut pod = WorkspacePod {
             machine: m.map_or_else(|| "(machine)".to_string(), |m| m.id.clone()),
             path: path.to_vec(),
@@ -300,7 +318,8 @@ pub fn workspace_pods_of(root: &Value) -> Vec<WorkspacePod> {
 /// `modelsIn`: what of one Machine runs in the pod, and its child Machines that compose no
 /// Sandbox of their own.
 fn pod_parts(parts: &MachineParts<'_>, path: &[String], models: &mut BTreeSet<String>, pod: &mut WorkspacePod) {
-    for (name, actor) in parts.setup_entries("actors") {
+    for (name, actor) in Customized::new(parts).actors() {
+        let actor = actor.as_ref();
         match classify_actor(actor) {
             ActorClass::Agent => {
                 let def = agent_definition(actor);
@@ -670,6 +689,7 @@ pub fn declaration_of(v: &Value) -> Result<Declaration, String> {
 /// - `repoSlots`: the keys of the enclosing `workspace(body, { repos })`; absent without one.
 pub fn lend_manifest(machine_value: &Value, slot: &str) -> Result<LendManifest, String> {
     let parts = machine_parts(machine_value).map_err(|f| f.message)?;
+    let custom = Customized::new(&parts);
     let Some(actor) = parts.actor(slot) else {
         let names: Vec<&str> = parts.setup_entries("actors").into_iter().map(|(n, _)| n).collect();
         return Err(format!(
@@ -688,8 +708,8 @@ pub fn lend_manifest(machine_value: &Value, slot: &str) -> Result<LendManifest, 
     let mut lent = Lent::default();
     let l = &declaration.lends;
     for name in &l.agents {
-        if let Some(a) = parts.actor(name).filter(|a| classify_actor(a) == ActorClass::Agent) {
-            let def = agent_definition(a);
+        if let Some(a) = custom.actor(name).filter(|a| classify_actor(a) == ActorClass::Agent) {
+            let def = agent_definition(&a);
             let s = |k: &str| def.get(k).and_then(J::as_str).map(str::to_string);
             lent.agents.insert(
                 name.clone(),
@@ -702,7 +722,7 @@ pub fn lend_manifest(machine_value: &Value, slot: &str) -> Result<LendManifest, 
         }
     }
     for name in &l.effects {
-        if let Some(e) = parts.actor(name).and_then(effect_parts) {
+        if let Some(e) = custom.actor(name).and_then(|a| effect_parts(&a)) {
             lent.effects.insert(name.clone(), e);
         }
     }
@@ -719,12 +739,123 @@ pub fn lend_manifest(machine_value: &Value, slot: &str) -> Result<LendManifest, 
     lent.delays = l.delays.iter().filter(|g| delays.contains(g)).cloned().collect();
 
     let input_keys = opt(actor, 1, "input").and_then(zod_object_keys).or_else(|| invoke_input_keys(&parts, slot));
-    let repo_slots = parts
-        .workspace()
+    let workspace = custom.workspace();
+    let repo_slots = workspace
+        .as_deref()
         .and_then(|w| w.get("repos"))
         .and_then(Value::props)
         .map(|ps| ps.iter().map(|p| p.key.clone()).collect());
     Ok(LendManifest { declaration, lent, input_keys, repo_slots })
+}
+
+/// A Machine's parts with its `customize()` options layered over them (see the module doc).
+pub struct Customized<'p, 'v> {
+    parts: &'p MachineParts<'v>,
+    /// The `customize()` options objects, innermost first.
+    layers: Vec<&'v Value>,
+}
+
+impl<'p, 'v> Customized<'p, 'v> {
+    pub fn new(parts: &'p MachineParts<'v>) -> Self {
+        let layers = parts
+            .wrappers
+            .iter()
+            .rev()
+            .filter(|w| w.kind == WrapperKind::Customize)
+            .filter_map(|w| w.options.filter(|o| o.props().is_some()))
+            .collect();
+        Customized { parts, layers }
+    }
+
+    /// The setup actors, in order, each as customized.
+    pub fn actors(&self) -> Vec<(&'v str, Cow<'v, Value>)> {
+        self.parts.setup_entries("actors").into_iter().map(|(name, a)| (name, self.layered(name, a))).collect()
+    }
+
+    /// The setup actor `name`, as customized.
+    pub fn actor(&self, name: &str) -> Option<Cow<'v, Value>> {
+        self.parts.actor(name).map(|a| self.layered(name, a))
+    }
+
+    /// The innermost `workspace()`'s options with the `customize()` `repos` and `resources`
+    /// layered over them; `None` without a `workspace()`.
+    pub fn workspace(&self) -> Option<Cow<'v, Value>> {
+        let mut out = Cow::Borrowed(self.parts.workspace()?);
+        for layer in &self.layers {
+            for key in ["repos", "resources"] {
+                if let Some(over) = layer.get(key).filter(|o| o.props().is_some()) {
+                    let merged = spread(out.get(key), over);
+                    out = Cow::Owned(spread(Some(&out), &object_of(vec![(key, merged)], over)));
+                }
+            }
+        }
+        Some(out)
+    }
+
+    fn layered(&self, name: &str, actor: &'v Value) -> Cow<'v, Value> {
+        let mut out = Cow::Borrowed(actor);
+        for layer in &self.layers {
+            let class = classify_actor(&out);
+            let field = match class {
+                ActorClass::Agent => "agents",
+                ActorClass::Effect(_) => "effects",
+                _ => continue,
+            };
+            let Some(over) = layer.get(field).and_then(|f| f.get(name)).filter(|o| o.props().is_some()) else {
+                continue;
+            };
+            let kind = kit_name(&out).unwrap_or_default().to_string();
+            out = Cow::Owned(match kind.as_str() {
+                "command" => {
+                    let mut v = out.into_owned();
+                    if let Some(argv) = over.get("argv") {
+                        v = with_arg(&v, 0, argv.clone());
+                    }
+                    let rest: Vec<Prop> =
+                        over.props().unwrap_or(&[]).iter().filter(|p| p.key != "argv").cloned().collect();
+                    if !rest.is_empty() {
+                        let opts = spread(arg(&v, 1), &Value::new(ValueKind::Object { props: rest }, over.loc));
+                        v = with_arg(&v, 1, opts);
+                    }
+                    v
+                }
+                "dispatch" => with_arg(&out, 1, spread(arg(&out, 1), over)),
+                _ => with_arg(&out, 0, spread(arg(&out, 0), over)),
+            });
+        }
+        out
+    }
+}
+
+/// `{ ...base, ...over }`: a key of `base` keeps its place and takes `over`'s value; `over`'s
+/// other keys follow. A `base` that is no object counts as `{}`.
+fn spread(base: Option<&Value>, over: &Value) -> Value {
+    let mut props: Vec<Prop> = base.and_then(Value::props).map(<[Prop]>::to_vec).unwrap_or_default();
+    for p in over.props().unwrap_or(&[]) {
+        match props.iter_mut().find(|q| q.key == p.key) {
+            Some(q) => q.value = p.value.clone(),
+            None => props.push(p.clone()),
+        }
+    }
+    Value::new(ValueKind::Object { props }, base.map_or(over.loc, |b| b.loc))
+}
+
+/// An object of the given properties, placed at `at`.
+fn object_of(props: Vec<(&str, Value)>, at: &Value) -> Value {
+    let props = props.into_iter().map(|(k, v)| Prop { key: k.to_string(), key_loc: at.loc, value: v }).collect();
+    Value::new(ValueKind::Object { props }, at.loc)
+}
+
+/// The call `v` with its `i`th argument replaced (missing ones before it are `undefined`).
+fn with_arg(v: &Value, i: usize, new: Value) -> Value {
+    let Some(call) = v.as_call() else { return v.clone() };
+    let mut args = call.args.clone();
+    while args.len() <= i {
+        args.push(Value::new(ValueKind::Undefined, v.loc));
+    }
+    args[i] = new;
+    let call = Call { callee: call.callee.clone(), receiver: call.receiver.clone(), args };
+    Value::new(ValueKind::Call(Box::new(call)), v.loc)
 }
 
 /// The keys of the input that every invoke of `slot` in the Machine gives, when they agree.
@@ -938,6 +1069,115 @@ mod tests {
         reset();
         let v = wrapper();
         insta::assert_json_snapshot!("wrapper_parts", json!({ "parts": parts_of(&v), "pods": workspace_pods_of(&v) }));
+    }
+
+    /// A shipped Machine with Open parts, in a `workspace()`, customized twice.
+    fn customized() -> Value {
+        let open = || kit("open", vec![]);
+        let body = machine(
+            obj(vec![(
+                "actors",
+                obj(vec![
+                    ("coder", kit("agent", vec![obj(vec![("model", open()), ("instructions", s("Fix it."))])])),
+                    ("tests", kit("command", vec![arr(vec![s("npm"), s("test")])])),
+                    ("notify", kit("dispatch", vec![s("notify"), obj(vec![("target", open())])])),
+                    ("plan", kit("open", vec![obj(vec![("lends", obj(vec![("agents", arr(vec![s("coder")]))]))])])),
+                ]),
+            )]),
+            obj(vec![
+                ("id", s("shipped")),
+                ("initial", s("a")),
+                ("states", obj(vec![("a", obj(vec![("type", s("final"))]))])),
+            ]),
+        );
+        let shipped = kit(
+            "workspace",
+            vec![
+                body,
+                obj(vec![
+                    ("repos", obj(vec![("app", open()), ("config", s("https://github.com/you/config.git"))])),
+                    ("resources", obj(vec![("cpu", n(1.0)), ("memory", s("2Gi"))])),
+                ]),
+            ],
+        );
+        let inner = kit(
+            "customize",
+            vec![
+                shipped,
+                obj(vec![
+                    ("agents", obj(vec![("coder", obj(vec![("model", s("first/model"))]))])),
+                    ("repos", obj(vec![("app", s("https://github.com/you/app.git"))])),
+                ]),
+            ],
+        );
+        kit(
+            "customize",
+            vec![
+                inner,
+                obj(vec![
+                    ("agents", obj(vec![("coder", obj(vec![("model", s("anthropic/claude-haiku-5-5"))]))])),
+                    (
+                        "effects",
+                        obj(vec![
+                            (
+                                "notify",
+                                obj(vec![(
+                                    "target",
+                                    obj(vec![
+                                        ("url", s("https://ops.example.com")),
+                                        ("token", kit("secret", vec![s("ops-instance")])),
+                                    ]),
+                                )]),
+                            ),
+                            (
+                                "tests",
+                                obj(vec![
+                                    ("argv", arr(vec![s("npm"), s("run"), s("check")])),
+                                    ("secrets", arr(vec![s("npm")])),
+                                ]),
+                            ),
+                            // Names no slot: changes nothing.
+                            ("nope", obj(vec![("timeout", n(1.0))])),
+                        ]),
+                    ),
+                    ("resources", obj(vec![("memory", s("4Gi"))])),
+                ]),
+            ],
+        )
+    }
+
+    #[test]
+    fn customize_options_are_layered_over_the_parts() {
+        reset();
+        let v = customized();
+        let parts = parts_of(&v);
+        // The outer `customize()` goes over the inner one.
+        assert_eq!(parts.agents[0].definition["model"], json!("anthropic/claude-haiku-5-5"));
+        assert_eq!(parts.agents[0].definition["instructions"], json!("Fix it."));
+        assert_eq!(parts.models, ["anthropic/claude-haiku-5-5"]);
+        // The bound target: placed in the Instance Effector, its token a secret, no Open part left.
+        let notify = parts.effects.iter().find(|e| e["name"] == "notify").expect("notify");
+        assert_eq!(notify["placement"], json!("instance"));
+        assert_eq!(notify["target"], json!("https://ops.example.com"));
+        assert_eq!(notify["secrets"], json!(["ops-instance"]));
+        assert!(parts.open_effects.is_empty(), "{:?}", parts.open_effects);
+        // A command's argv and options.
+        let tests = parts.effects.iter().find(|e| e["name"] == "tests").expect("tests");
+        assert_eq!(tests["argv"], json!(["npm", "run", "check"]));
+        assert_eq!(tests["placement"], json!("sandbox"));
+        // The Size: the workspace()'s, with the customize()'s layered over it.
+        assert_eq!(parts.sizes[0].resources, json!({ "cpu": 1, "memory": "4Gi" }));
+        let pods = workspace_pods_of(&v);
+        assert_eq!(pods[0].bindings.get("app").map(String::as_str), Some("https://github.com/you/app.git"));
+        assert_eq!(pods[0].repos, ["app", "config"]);
+        assert_eq!(pods[0].resources, Some(json!({ "cpu": 1, "memory": "4Gi" })));
+        // The lend manifest lends the customized Agent.
+        let m = lend_manifest(&v, "plan").expect("a manifest");
+        assert_eq!(m.lent.agents["coder"].model.as_deref(), Some("anthropic/claude-haiku-5-5"));
+        // Without the customize() wrappers, the parts stay open.
+        let bare = parts_of(arg(arg(&v, 0).expect("inner"), 0).expect("shipped"));
+        assert!(bare.agents[0].definition.get("model").is_none());
+        assert_eq!(bare.open_effects.len(), 1);
     }
 
     #[test]

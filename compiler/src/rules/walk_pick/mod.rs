@@ -18,7 +18,7 @@ pub mod unread_pick_param;
 use super::Rule;
 use crate::chart::join;
 use crate::diagnostics::Diagnostic;
-use crate::ir::expr::{Root, TemplatePart};
+use crate::ir::expr::Root;
 use crate::ir::{self, Expr, StateId, StateKind, Trigger};
 use crate::machine::compile::Located;
 use crate::machine::lower::{arg, is_call, machine_parts, one_or_many, MachineParts};
@@ -326,27 +326,14 @@ impl Reads {
     }
 
     fn expr(&mut self, e: &Expr) {
-        match e {
-            Expr::Ref(r) if r.root == Root::Event => {
+        // Every reference, inside templates, operators and ternaries too.
+        e.for_each_ref(&mut |r| {
+            if r.root == Root::Event {
                 if let Some(first) = r.path.first() {
-                    self.read(&first.clone());
+                    self.read(first);
                 }
             }
-            Expr::Template(parts) => {
-                for part in parts {
-                    if let TemplatePart::Ref(r) = part {
-                        if r.root == Root::Event {
-                            if let Some(first) = r.path.first() {
-                                self.read(&first.clone());
-                            }
-                        }
-                    }
-                }
-            }
-            Expr::Array(xs) => xs.iter().for_each(|x| self.expr(x)),
-            Expr::Object(fs) => fs.iter().for_each(|(_, x)| self.expr(x)),
-            _ => {}
-        }
+        });
     }
 
     pub fn reads(&self, param: &str) -> bool {
