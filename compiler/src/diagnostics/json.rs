@@ -3,7 +3,8 @@
 //! `{"diagnostics": [...], "summary": {"files", "errors", "warnings"}}`. Each diagnostic has
 //! `file`, `severity`, `code`, `message`, `range` (1-based lines, columns in characters),
 //! `byte_range` (0-based, `[start, end)`), then `path` and `rule` when set, and `help`, `notes`,
-//! `secondary` and `fix` when present.
+//! `secondary`, `related` (places in other files: `file`, `message`, `range`, `byte_range`) and
+//! `fix` when present.
 
 use super::{FileReport, Summary};
 use crate::syntax::line_index::LineIndex;
@@ -59,6 +60,21 @@ pub fn document(reports: &[FileReport]) -> Value {
                     })
                     .collect();
                 o.insert("secondary".into(), Value::Array(labels));
+            }
+            if !d.related.is_empty() {
+                let related: Vec<Value> = d
+                    .related
+                    .iter()
+                    .map(|r| {
+                        json!({
+                            "file": r.path,
+                            "message": r.message,
+                            "range": { "start": r.start, "end": r.end },
+                            "byte_range": [r.span.start, r.span.end],
+                        })
+                    })
+                    .collect();
+                o.insert("related".into(), Value::Array(related));
             }
             if let Some(fix) = &d.fix {
                 let edits: Vec<Value> = fix
