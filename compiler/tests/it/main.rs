@@ -2,6 +2,7 @@
 
 mod door_fixtures;
 mod door_fuzz;
+mod doors;
 mod fixture;
 mod machine_snapshots;
 mod seed_texts;
