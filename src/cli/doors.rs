@@ -72,6 +72,7 @@ fn reason(e: &ureq::Error) -> String {
         ureq::Error::HostNotFound => "the host name does not resolve".to_string(),
         ureq::Error::ConnectionFailed => "the connection failed".to_string(),
         ureq::Error::Io(io) if io.kind() == std::io::ErrorKind::ConnectionRefused => "connection refused".to_string(),
+        ureq::Error::Io(io) => io.to_string(),
         other => other.to_string(),
     }
 }

@@ -127,8 +127,8 @@ fn a_mismatch_is_refused_at_the_input_with_the_door_as_related_information() {
     assert_eq!(
         lines,
         [
-            r#"caller.ts door-mismatch: dispatch("callee"): properties.ticket: the slot may send type "number", and the door takes only type "string""#,
             r#"caller.ts door-mismatch: dispatch("callee"): properties.branch: the door requires "branch", and the slot's schema does not send it"#,
+            r#"caller.ts door-mismatch: dispatch("callee"): properties.ticket: the slot may send type "number", and the door takes only type "string""#,
             r#"caller.ts door-mismatch: dispatch("callee"): properties.extra: the slot sends "extra", and the door's schema has no such field: a zod door strips it silently"#,
         ]
     );
@@ -138,12 +138,12 @@ fn a_mismatch_is_refused_at_the_input_with_the_door_as_related_information() {
         assert_eq!(covered(&report, "caller.ts", d), "input", "each is at the dispatch's `input`");
     }
     // A slot finding also points at the slot's field, in the caller's file.
-    let ticket = found[0].1;
+    let ticket = found[1].1;
     assert_eq!(ticket.secondary.len(), 1);
     let caller = report.files.iter().find(|f| f.path.ends_with("caller.ts")).unwrap();
     assert_eq!(&caller.text[ticket.secondary[0].span.range()], "ticket");
     // A door finding names the door's place in the callee's file.
-    let branch = found[1].1;
+    let branch = found[0].1;
     assert_eq!(branch.related.len(), 1, "{branch:#?}");
     let related = &branch.related[0];
     assert!(related.path.ends_with("workflows/callee.ts"), "{}", related.path);
