@@ -163,6 +163,30 @@ mod tests {
     }
 
     #[test]
+    fn related_places_name_their_file_and_position() {
+        let other = "const a = 1;\nconst door = z.object({ branch: z.string() });\n";
+        let at = other.find("branch").unwrap() as u32;
+        let d = Diagnostic::error("door-mismatch", Span::new(0, 1), "m").with_related(
+            "workflows/callee.ts",
+            other,
+            Span::new(at, at + 6),
+            "the door",
+        );
+        let human = crate::diagnostics::human::render(&[file("a.ts", "x", vec![d.clone()])], false);
+        assert!(human.contains("= note: workflows/callee.ts:2:25: the door"), "{human}");
+        let doc = document(&[file("a.ts", "x", vec![d])]);
+        assert_eq!(
+            doc["diagnostics"][0]["related"],
+            json!([{
+                "file": "workflows/callee.ts",
+                "message": "the door",
+                "range": { "start": { "line": 2, "column": 25 }, "end": { "line": 2, "column": 31 } },
+                "byte_range": [at, at + 6],
+            }])
+        );
+    }
+
+    #[test]
     fn empty_run() {
         assert_eq!(document(&[]), json!({"diagnostics": [], "summary": {"files": 0, "errors": 0, "warnings": 0}}));
     }
