@@ -171,7 +171,7 @@ impl Doors<'_> {
                 return vec![(at.file, door_place(d, loc, &format!("the door of {whose}")))];
             }
         };
-        let Some(slot_json) = self.slot_schema(name, slot, &at) else {
+        let Some(slot_json) = slot_schema(slot) else {
             return self.unread_slot(name, slot, &at);
         };
         let door_json = spanned(&door);
@@ -236,7 +236,7 @@ impl Doors<'_> {
         };
         let Some(slot) = slot else { return Vec::new() };
         let at = Place { file: slot.key_loc.file, span: slot.key_loc.span };
-        let Some(slot_json) = self.slot_schema(name, slot, &at) else {
+        let Some(slot_json) = slot_schema(slot) else {
             return self.unread_slot(name, slot, &at);
         };
         let mut out = Vec::new();
@@ -254,11 +254,6 @@ impl Doors<'_> {
         out
     }
 
-    /// The slot's schema as what is sent, spanned; `None` where zod has no JSON Schema reading.
-    fn slot_schema(&self, _name: &str, slot: &Prop, _at: &Place) -> Option<Json> {
-        to_json_schema_io(&slot.value, Io::Output).ok().map(|j| spanned(&j))
-    }
-
     /// The warning for a slot's schema with no JSON Schema reading.
     fn unread_slot(&self, name: &str, slot: &Prop, at: &Place) -> Vec<(FileId, Diagnostic)> {
         let why = match to_json_schema_io(&slot.value, Io::Output) {
@@ -267,6 +262,11 @@ impl Doors<'_> {
         };
         vec![(at.file, door_not_compared::unread_schema(at.span, name, "the slot's schema", &why))]
     }
+}
+
+/// The slot's schema as what is sent, spanned; `None` where zod has no JSON Schema reading.
+fn slot_schema(slot: &Prop) -> Option<Json> {
+    to_json_schema_io(&slot.value, Io::Output).ok().map(|j| spanned(&j))
 }
 
 /// The caller's place of a diagnostic.
