@@ -15,6 +15,7 @@
 
 use crate::chart::{self, LendManifest};
 use crate::diagnostics::{Diagnostic, Severity};
+use crate::doors::{DoorSource, Doors};
 use crate::machine::compile::{compile_file, Compiled};
 use crate::machine::lower::{arg, classify_actor, is_call, machine_parts, ActorClass};
 use crate::machine::value::{Callee, FileId, Value, ValueKind};
@@ -39,6 +40,9 @@ pub struct InstanceReport {
     pub files: Vec<CheckedFile>,
     /// Files whose check hit an internal error (a bug in jr2); they are reported, not crashed on.
     pub internal_errors: Vec<PathBuf>,
+    /// The distinct foreign doors (`target` url and callee name) not read: the check had no
+    /// [`DoorSource`] (offline).
+    pub foreign_skipped: usize,
 }
 
 impl InstanceReport {
@@ -78,8 +82,14 @@ struct Workflow {
     compiled: Option<Compiled>,
 }
 
-/// Checks the Instance at `root`.
+/// Checks the Instance at `root`, offline: no foreign door is read.
 pub fn check_instance(root: &Path) -> InstanceReport {
+    check_instance_with(root, None)
+}
+
+/// Checks the Instance at `root`, reading each foreign dispatch target's door through `doors`
+/// (`None`: offline, and [`InstanceReport::foreign_skipped`] counts them).
+pub fn check_instance_with(root: &Path, doors: Option<&dyn DoorSource>) -> InstanceReport {
     let (workflow_paths, charts) = discover(root);
     let mut report = InstanceReport::default();
 
@@ -96,6 +106,19 @@ pub fn check_instance(root: &Path) -> InstanceReport {
         workflows: workflows.iter().map(|w| w.stem.clone()).collect(),
         charts: charts.iter().map(ChartFile::name).collect(),
     };
+    // Each distinct foreign door once, before the Workflows' rules read them.
+    let foreign = crate::doors::foreign_keys(workflows.iter().filter_map(|w| w.compiled.as_ref()?.value.as_ref()));
+    let foreign = match doors {
+        Some(source) => crate::doors::fetch_all(foreign, source),
+        None => {
+            report.foreign_skipped = foreign.len();
+            Default::default()
+        }
+    };
+    let doors = Doors {
+        callees: workflows.iter().filter_map(|w| Some((w.stem.as_str(), w.compiled.as_ref()?))).collect(),
+        foreign,
+    };
 
     // Phase two: the Workflows' Instance rules and the Charts' door, together.
     enum Job<'a> {
@@ -105,7 +128,7 @@ pub fn check_instance(root: &Path) -> InstanceReport {
     let jobs: Vec<Job> = workflows.iter().map(Job::Workflow).chain(charts.iter().map(Job::Chart)).collect();
     let results = parallel(&jobs, |job| match job {
         Job::Workflow(w) => {
-            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| workflow_files(root, w, &assembly))).ok()
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| workflow_files(root, w, &assembly, &doors))).ok()
         }
         Job::Chart(c) => {
             std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| vec![check_chart(root, c, &workflows)])).ok()
@@ -150,7 +173,7 @@ fn merge(files: &mut Vec<CheckedFile>, file: CheckedFile) {
 
 /// Runs `f` over `items` on up to as many threads as the machine has cores (at most 8), and
 /// returns the results in the items' order.
-fn parallel<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+pub(crate) fn parallel<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, 8).min(items.len());
     if threads <= 1 {
         return items.iter().map(&f).collect();
@@ -244,7 +267,7 @@ fn shown(root: &Path, path: &Path) -> String {
 
 /// A Workflow's files: its own (with its compile diagnostics and the Instance rules') and each
 /// imported file with a diagnostic.
-fn workflow_files(root: &Path, w: &Workflow, assembly: &Assembly) -> Vec<CheckedFile> {
+fn workflow_files(root: &Path, w: &Workflow, assembly: &Assembly, doors: &Doors) -> Vec<CheckedFile> {
     let Some(compiled) = &w.compiled else { return Vec::new() };
     let mut per_file: Vec<Vec<Diagnostic>> = vec![Vec::new(); compiled.files.len().max(1)];
     for d in &compiled.diagnostics {
@@ -265,7 +288,7 @@ fn workflow_files(root: &Path, w: &Workflow, assembly: &Assembly) -> Vec<Checked
             if !seen.insert((call.loc.file, call.loc.span.start, call.loc.span.end)) {
                 continue;
             }
-            for (file, d) in check_dispatch(call, assembly) {
+            for (file, d) in check_dispatch(call, assembly).into_iter().chain(doors.check(call, compiled)) {
                 if let Some(v) = per_file.get_mut(file.0 as usize) {
                     v.push(d);
                 }
@@ -289,7 +312,7 @@ fn workflow_files(root: &Path, w: &Workflow, assembly: &Assembly) -> Vec<Checked
 }
 
 /// Every `dispatch(...)` call in a value, depth first.
-fn dispatch_calls<'v>(v: &'v Value, out: &mut Vec<&'v Value>) {
+pub(crate) fn dispatch_calls<'v>(v: &'v Value, out: &mut Vec<&'v Value>) {
     match &v.kind {
         ValueKind::Call(c) => {
             if c.callee == Callee::Kit("dispatch".into()) {
@@ -309,7 +332,7 @@ fn dispatch_calls<'v>(v: &'v Value, out: &mut Vec<&'v Value>) {
 }
 
 /// Is this the kit's `open` (as a value, or called with no argument)?
-fn is_open(v: &Value) -> bool {
+pub(crate) fn is_open(v: &Value) -> bool {
     matches!(&v.kind, ValueKind::Imported { callee: Callee::Kit(n) } if n == "open")
         || (is_call(v, "open") && v.as_call().is_some_and(|c| c.args.is_empty()))
 }

@@ -6,6 +6,7 @@
 pub mod chart;
 pub mod compat;
 pub mod diagnostics;
+pub mod doors;
 pub mod instance;
 pub mod ir;
 pub mod machine;

@@ -72,6 +72,9 @@ pub struct CheckArgs {
     /// The lend manifest of the Open body the Charts are checked against.
     #[arg(long, value_name = "LENDS.json")]
     pub lends: Option<PathBuf>,
+    /// Read no foreign dispatch target's door (`GET <url>/workflows/<name>`).
+    #[arg(long)]
+    pub offline: bool,
     #[command(flatten)]
     pub output: OutputArgs,
 }

@@ -3,6 +3,7 @@
 pub mod args;
 mod check;
 mod compat;
+mod doors;
 mod input;
 mod machine;
 mod other;

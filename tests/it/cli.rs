@@ -338,7 +338,8 @@ fn the_example_instance_checks_clean() {
 
 #[test]
 fn a_broken_instance_is_refused_with_each_rule() {
-    let o = jr2_at_root(&["check", "tests/fixtures/instance-broken", "--format", "json"]);
+    // Offline: its foreign target is an example host (`tests/it/foreign.rs` reads doors, locally).
+    let o = jr2_at_root(&["check", "tests/fixtures/instance-broken", "--format", "json", "--offline"]);
     assert_eq!(code(&o), 1, "{}\n{}", stdout(&o), stderr(&o));
     let doc = json(&o);
     let found: Vec<(String, String, String)> = doc["diagnostics"]

@@ -113,6 +113,10 @@ fn render_one(report: &FileReport, d: &Diagnostic, color: bool) -> String {
     for note in &d.notes {
         out.push_str(&format!("  = {}: {}\n", paint("note", BOLD, color), note));
     }
+    for r in &d.related {
+        let at = format!("{}:{}:{}", r.path, r.start.line, r.start.column);
+        out.push_str(&format!("  = {}: {}: {}\n", paint("note", BOLD, color), at, r.message));
+    }
     if let Some(help) = &d.help {
         out.push_str(&format!("  = {}: {}\n", paint("help", CYAN, color), help));
     }

@@ -3,7 +3,8 @@
 //! `{"diagnostics": [...], "summary": {"files", "errors", "warnings"}}`. Each diagnostic has
 //! `file`, `severity`, `code`, `message`, `range` (1-based lines, columns in characters),
 //! `byte_range` (0-based, `[start, end)`), then `path` and `rule` when set, and `help`, `notes`,
-//! `secondary` and `fix` when present.
+//! `secondary`, `related` (places in other files: `file`, `message`, `range`, `byte_range`) and
+//! `fix` when present.
 
 use super::{FileReport, Summary};
 use crate::syntax::line_index::LineIndex;
@@ -59,6 +60,21 @@ pub fn document(reports: &[FileReport]) -> Value {
                     })
                     .collect();
                 o.insert("secondary".into(), Value::Array(labels));
+            }
+            if !d.related.is_empty() {
+                let related: Vec<Value> = d
+                    .related
+                    .iter()
+                    .map(|r| {
+                        json!({
+                            "file": r.path,
+                            "message": r.message,
+                            "range": { "start": r.start, "end": r.end },
+                            "byte_range": [r.span.start, r.span.end],
+                        })
+                    })
+                    .collect();
+                o.insert("related".into(), Value::Array(related));
             }
             if let Some(fix) = &d.fix {
                 let edits: Vec<Value> = fix
@@ -144,6 +160,30 @@ mod tests {
         assert_eq!(d["range"]["end"], json!({"line": 1, "column": 7}));
         assert_eq!(d["byte_range"], json!([at, at + 1]));
         assert!(d.get("path").is_none() && d.get("rule").is_none() && d.get("notes").is_none());
+    }
+
+    #[test]
+    fn related_places_name_their_file_and_position() {
+        let other = "const a = 1;\nconst door = z.object({ branch: z.string() });\n";
+        let at = other.find("branch").unwrap() as u32;
+        let d = Diagnostic::error("door-mismatch", Span::new(0, 1), "m").with_related(
+            "workflows/callee.ts",
+            other,
+            Span::new(at, at + 6),
+            "the door",
+        );
+        let human = crate::diagnostics::human::render(&[file("a.ts", "x", vec![d.clone()])], false);
+        assert!(human.contains("= note: workflows/callee.ts:2:25: the door"), "{human}");
+        let doc = document(&[file("a.ts", "x", vec![d])]);
+        assert_eq!(
+            doc["diagnostics"][0]["related"],
+            json!([{
+                "file": "workflows/callee.ts",
+                "message": "the door",
+                "range": { "start": { "line": 2, "column": 25 }, "end": { "line": 2, "column": 31 } },
+                "byte_range": [at, at + 6],
+            }])
+        );
     }
 
     #[test]

@@ -9,7 +9,7 @@ pub mod human;
 pub mod json;
 pub mod sarif;
 
-use crate::syntax::line_index::LineIndex;
+use crate::syntax::line_index::{LineIndex, Position};
 use crate::Span;
 use serde::Serialize;
 
@@ -33,6 +33,18 @@ impl Severity {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Label {
     pub span: Span,
+    pub message: String,
+}
+
+/// A place in another file that explains the primary one (the LSP's related information): its
+/// path as the report names files, its span there, and its position, since a renderer of the
+/// primary file does not hold that file's text.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Related {
+    pub path: String,
+    pub span: Span,
+    pub start: Position,
+    pub end: Position,
     pub message: String,
 }
 
@@ -67,6 +79,8 @@ pub struct Diagnostic {
     /// The door's rule number, where the rule has one.
     pub rule: Option<u8>,
     pub secondary: Vec<Label>,
+    /// Places in other files (a dispatch's callee's door), for the LSP's related information.
+    pub related: Vec<Related>,
     pub notes: Vec<String>,
     pub help: Option<String>,
     pub fix: Option<Fix>,
@@ -83,6 +97,7 @@ impl Diagnostic {
             path: None,
             rule: None,
             secondary: Vec::new(),
+            related: Vec::new(),
             notes: Vec::new(),
             help: None,
             fix: None,
@@ -114,6 +129,22 @@ impl Diagnostic {
 
     pub fn with_secondary(mut self, span: Span, message: impl Into<String>) -> Self {
         self.secondary.push(Label { span, message: message.into() });
+        self
+    }
+
+    /// A place in another file: `path` as the report names it, `text` that file's text (for the
+    /// position).
+    pub fn with_related(mut self, path: impl Into<String>, text: &str, span: Span, message: impl Into<String>) -> Self {
+        let index = LineIndex::new(text);
+        let len = text.len() as u32;
+        let (start, end) = (span.start.min(len), span.end.min(len).max(span.start.min(len)));
+        self.related.push(Related {
+            path: path.into(),
+            span,
+            start: index.position(text, start),
+            end: index.position(text, end),
+            message: message.into(),
+        });
         self
     }
 

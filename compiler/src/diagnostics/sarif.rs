@@ -102,6 +102,29 @@ pub fn log(reports: &[FileReport]) -> Value {
                     }
                 }]),
             );
+            if !d.related.is_empty() {
+                let related: Vec<Value> = d
+                    .related
+                    .iter()
+                    .enumerate()
+                    .map(|(i, r)| {
+                        json!({
+                            "id": i,
+                            "message": { "text": r.message },
+                            "physicalLocation": {
+                                "artifactLocation": { "uri": uri_of(&r.path) },
+                                "region": {
+                                    "startLine": r.start.line,
+                                    "startColumn": r.start.column,
+                                    "endLine": r.end.line,
+                                    "endColumn": r.end.column,
+                                }
+                            }
+                        })
+                    })
+                    .collect();
+                result.insert("relatedLocations".into(), Value::Array(related));
+            }
             let mut properties = Map::new();
             if let Some(path) = &d.path {
                 properties.insert("path".into(), json!(path));

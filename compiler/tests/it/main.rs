@@ -2,6 +2,7 @@
 
 mod door_fixtures;
 mod door_fuzz;
+mod doors;
 mod expr_crosscheck;
 mod fixture;
 mod instance_fixtures;

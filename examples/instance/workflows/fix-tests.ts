@@ -32,6 +32,8 @@ const fixTree = (context: Input) => `${context.workspace.repos.app}/fix` as cons
 
 const body = jr2Setup({
   types: {} as { context: Input; input: Input },
+  // The door: what `POST /workflows/fix-tests/runs` takes. `triage`'s dispatch slot is checked against it.
+  schemas: { input: z.object({ ticket: z.string() }) },
   events: [runTests, finished],
   actors: {
     coder: agent({

@@ -1,6 +1,7 @@
 use crate::compat::{Finding, Kind, Side};
 use crate::declare_rule;
 use crate::diagnostics::Diagnostic;
+use crate::Span;
 
 declare_rule! {
     /// Refuses a dispatch slot's `input` schema that may send what its callee's door does not take.
@@ -31,6 +32,13 @@ declare_rule! {
     /// ## Use instead
     /// Make the slot's schema send what the door takes (add `"branch"` to its `properties` and
     /// `required`, or give it a `default`), or make the door take what is sent.
+    ///
+    /// ## In an Instance
+    /// `jr2 check DIR` compares each same-Instance `dispatch(name, { input })` with its callee's
+    /// door, the callee's `jr2Setup({ schemas: { input } })` (for a named Chart `wrapper/chart`,
+    /// the wrapper's, without its Chart field), and refuses a mismatch at the dispatch's `input`,
+    /// naming the callee; the door's place is related information. A foreign target's mismatch is
+    /// `foreign-door-mismatch`, a warning.
     pub static DOOR_MISMATCH = { code: "door-mismatch", rule: None, severity: Error };
 }
 
@@ -49,6 +57,15 @@ pub fn check(findings: &[Finding], side: Side) -> Vec<Diagnostic> {
             }
         })
         .collect()
+}
+
+/// A mismatch of a dispatch in an Instance, at its `input`: the callee by name, then the finding.
+pub fn at_dispatch(input: Span, callee: &str, f: &Finding) -> Diagnostic {
+    let d = DOOR_MISMATCH.at(input, format!("dispatch({callee:?}): {}", f.line())).with_path(&f.path);
+    match f.side {
+        Side::Slot => d.with_help("make the slot's schema send only what the door takes, or widen the door"),
+        Side::Door => d.with_help("make the slot's schema send this field, always, or make it optional in the door"),
+    }
 }
 
 #[cfg(test)]
@@ -84,6 +101,20 @@ mod tests {
         assert_eq!(
             d[0].message,
             "properties.n: the slot may send type \"string\", and the door takes only type \"number\""
+        );
+    }
+
+    #[test]
+    fn at_a_dispatch_the_line_names_the_callee() {
+        let slot = r#"{ "type": "object", "properties": {} }"#;
+        let door = r#"{ "type": "object", "properties": { "branch": { "type": "string" } }, "required": ["branch"] }"#;
+        let findings = compare(&parse(slot).value, &parse(door).value);
+        let d = at_dispatch(Span::new(3, 8), "review", &findings[0]);
+        assert_eq!(d.span, Span::new(3, 8));
+        assert!(d.is_error());
+        assert_eq!(
+            d.message,
+            "dispatch(\"review\"): properties.branch: the door requires \"branch\", and the slot's schema does not send it"
         );
     }
 
