@@ -150,7 +150,7 @@ fn merge(files: &mut Vec<CheckedFile>, file: CheckedFile) {
 
 /// Runs `f` over `items` on up to as many threads as the machine has cores (at most 8), and
 /// returns the results in the items' order.
-fn parallel<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+pub(crate) fn parallel<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, 8).min(items.len());
     if threads <= 1 {
         return items.iter().map(&f).collect();
