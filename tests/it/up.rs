@@ -134,6 +134,11 @@ fn a_broken_instance_fires_each_preflight_rule() {
     // The listing is still there for the Workflow that compiles.
     assert_eq!(doc["up"]["workflows"][0]["workflow"], "deploy", "{doc}");
     assert_eq!(doc["up"]["workflows"][0]["effects"].as_array().map(Vec::len), Some(3), "{doc}");
+    assert_eq!(
+        doc["up"]["workflows"][0]["gates"],
+        serde_json::json!([{ "machine": "deploy", "state": "deploy.approving", "slot": "gate", "path": [] }]),
+        "{doc}"
+    );
 
     // The same diagnostics as GitHub annotations and as SARIF.
     let o = jr2(&["up", "--check", root, "--format", "github"]);

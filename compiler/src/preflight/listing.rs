@@ -160,14 +160,12 @@ pub fn human(listings: &[Listing], color: bool) -> String {
             out.push_str("  (it does not compile to a Machine: see the diagnostics)\n");
             continue;
         }
-        let mut gates: Vec<String> = l.gates.iter().map(|g| format!("{} (slot {})", g.state, g.slot)).collect();
+        let gates: Vec<String> = l.gates.iter().map(|g| format!("{} (slot {})", g.state, g.slot)).collect();
+        let mut gates = if gates.is_empty() { "none".to_string() } else { gates.join(", ") };
         for b in l.open_bodies.iter().filter(|b| b.gate) {
-            gates.push(format!("a Chart's, in Open body {:?}", slot_name(&b.path, &b.slot)));
+            gates.push_str(&format!("; a Chart in Open body {:?} may place one", slot_name(&b.path, &b.slot)));
         }
-        out.push_str(&format!(
-            "  gates     {}\n",
-            if gates.is_empty() { "none".to_string() } else { gates.join(", ") }
-        ));
+        out.push_str(&format!("  gates     {gates}\n"));
         if l.effects.is_empty() {
             out.push_str("  effects   none\n");
         } else {
@@ -182,14 +180,12 @@ pub fn human(listings: &[Listing], color: bool) -> String {
                 out.push('\n');
             }
         }
-        let mut failing: Vec<String> = l.failing.iter().map(|f| format!("{} (slot {})", f.state, f.slot)).collect();
+        let failing: Vec<String> = l.failing.iter().map(|f| format!("{} (slot {})", f.state, f.slot)).collect();
+        let mut failing = if failing.is_empty() { "none".to_string() } else { failing.join(", ") };
         for b in l.open_bodies.iter().filter(|b| b.fail) {
-            failing.push(format!("a Chart's, in Open body {:?}", slot_name(&b.path, &b.slot)));
+            failing.push_str(&format!("; a Chart in Open body {:?} may too", slot_name(&b.path, &b.slot)));
         }
-        out.push_str(&format!(
-            "  can fail  {}\n",
-            if failing.is_empty() { "none".to_string() } else { failing.join(", ") }
-        ));
+        out.push_str(&format!("  can fail  {failing}\n"));
     }
     out.push('\n');
     out

@@ -29,8 +29,8 @@ pub fn all() -> Vec<&'static Rule> {
     ]
 }
 
-/// The pre-flight rules over one Workflow's value, against the config. A name the Workflow
-/// writes once but the evaluator copies (a `const` used twice) is reported once.
+/// The pre-flight rules over one Workflow's value, against the config, in source order. A name
+/// the Workflow writes once but the evaluator copies (a `const` used twice) is reported once.
 pub fn check(value: &Value, config: &InstanceConfig) -> Vec<Located> {
     let calls = kit_calls(value);
     let mut out = Vec::new();
@@ -39,6 +39,8 @@ pub fn check(value: &Value, config: &InstanceConfig) -> Vec<Located> {
     repo_without_credentials::check(&calls, config, &mut out);
     let mut seen = std::collections::HashSet::new();
     out.retain(|d| seen.insert((d.file, d.span, d.code)));
+    // In the order of the source, whatever order the rules ran in.
+    out.sort_by_key(|d| (d.file, d.span.start, d.span.end));
     out
 }
 
