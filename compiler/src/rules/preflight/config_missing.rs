@@ -17,8 +17,10 @@ declare_rule! {
     /// my-instance/
     ///   workflows/fix-tests.ts
     /// ```
-    /// is refused: `the Instance config jr2.config.ts is missing, so `jr2 up` knows no git
-    /// credentials, MCP servers or secrets`.
+    /// is refused:
+    /// ```text
+    /// the Instance config jr2.config.ts is missing, so `jr2 up` knows no git credentials, MCP servers or secrets
+    /// ```
     ///
     /// ## Use instead
     /// ```ts

@@ -16,7 +16,10 @@ declare_rule! {
     ///   mcp: { tickets: { url: process.env.TICKETS_URL } },
     /// });
     /// ```
-    /// is refused: ``mcp.tickets`.url in jr2.config.ts is not static (…), so `jr2 up` cannot read it`.
+    /// is refused:
+    /// ```text
+    /// `mcp.tickets.url` in jr2.config.ts is not static (`process` is not defined in this file), so `jr2 up` cannot read it
+    /// ```
     ///
     /// ## Use instead
     /// ```ts

@@ -19,9 +19,11 @@ declare_rule! {
     ///   secrets: "github",
     /// });
     /// ```
-    /// is refused twice: ``git.credentials[0]` in jr2.config.ts names no `secret`: the credential
-    /// is a Held secret of `secrets``, and ``secrets` in jr2.config.ts is the string "github", not
-    /// a list of names`.
+    /// is refused twice:
+    /// ```text
+    /// `git.credentials[0]` in jr2.config.ts names no `secret`: the credential is a Held secret of `secrets`
+    /// `secrets` in jr2.config.ts is the string "github", not a list of names
+    /// ```
     ///
     /// ## Use instead
     /// ```ts

@@ -21,8 +21,10 @@ declare_rule! {
     /// // jr2.config.ts: mcp: { tickets: { url: "https://mcp.example.com/tickets" } }
     /// lookup: mcp({ server: "wiki", tool: "search" }),
     /// ```
-    /// is refused: `the mcp Effect "lookup" names the MCP server "wiki", which is not in the `mcp`
-    /// block of jr2.config.ts (its servers: tickets)`.
+    /// is refused:
+    /// ```text
+    /// the mcp Effect "lookup" names the MCP server "wiki", which is not in the `mcp` block of jr2.config.ts (its servers: tickets)
+    /// ```
     ///
     /// ## Use instead
     /// Name a server of the block, or add the server to it:

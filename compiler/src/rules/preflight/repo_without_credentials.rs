@@ -23,8 +23,10 @@ declare_rule! {
     /// // jr2.config.ts: git: { credentials: [{ url: "https://github.com/you/", secret: "github" }] }
     /// export const machine = workspace(body, { repos: { app: "https://gitlab.com/you/app.git" } });
     /// ```
-    /// is refused: `workspace(): Repo Slot "app" is bound to "https://gitlab.com/you/app.git",
-    /// which matches no entry of `git.credentials` in jr2.config.ts, so the run cannot use it`.
+    /// is refused:
+    /// ```text
+    /// workspace(): Repo Slot "app" is bound to "https://gitlab.com/you/app.git", which matches no entry of `git.credentials` in jr2.config.ts, so the run cannot use it
+    /// ```
     ///
     /// ## Use instead
     /// ```ts

@@ -22,8 +22,10 @@ declare_rule! {
     /// // jr2.config.ts: secrets: ["github"]
     /// comment: http({ method: "POST", url: "https://jira.example.com/rest", auth: bearer(secret("jira")) }),
     /// ```
-    /// is refused: `secret("jira") names a Held secret that is not in the `secrets` list of
-    /// jr2.config.ts (its secrets: github), so `jr2 up` cannot place it`.
+    /// is refused:
+    /// ```text
+    /// secret("jira") names a Held secret that is not in the `secrets` list of jr2.config.ts (its secrets: github), so `jr2 up` cannot place it
+    /// ```
     ///
     /// ## Use instead
     /// ```ts
