@@ -454,7 +454,7 @@ impl Reader {
                 return None;
             }
             (Some(u), None) => {
-                let text = self.string(u, &field(&at, "url"))?;
+                let text = self.string(u, &field(at, "url"))?;
                 match GitUrl::parse(&text) {
                     Some(url) => CredentialPattern::Url(url),
                     None => {
@@ -470,7 +470,7 @@ impl Reader {
                 }
             }
             (None, Some(h)) => {
-                let host = self.string(h, &field(&at, "host"))?;
+                let host = self.string(h, &field(at, "host"))?;
                 let bare = host.strip_prefix("*.").unwrap_or(&host);
                 if bare.is_empty() || bare.contains(['/', ':', '@', '*']) || bare.contains(char::is_whitespace) {
                     self.shape(
@@ -487,7 +487,7 @@ impl Reader {
         };
         let secret = match get("secret") {
             Some(s) => {
-                let name = self.string(s, &field(&at, "secret"));
+                let name = self.string(s, &field(at, "secret"));
                 name.map(|name| Named { name, loc: s.loc })
             }
             None => {
@@ -498,7 +498,7 @@ impl Reader {
                 None
             }
         };
-        let username = get("username").and_then(|u| self.string(u, &field(&at, "username")));
+        let username = get("username").and_then(|u| self.string(u, &field(at, "username")));
         Some(Credential { pattern, secret, username, loc: v.loc })
     }
 
