@@ -648,3 +648,111 @@ fn quantity(s: &str) -> bool {
         && number.chars().any(|c| c.is_ascii_digit())
         && matches!(suffix, "" | "m" | "k" | "M" | "G" | "T" | "P" | "E" | "Ki" | "Mi" | "Gi" | "Ti" | "Pi" | "Ei")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    /// Files from memory only.
+    struct Memory(HashMap<PathBuf, String>);
+
+    impl Sources for Memory {
+        fn read(&self, path: &Path) -> Option<String> {
+            self.0.get(path).cloned()
+        }
+        fn is_file(&self, path: &Path) -> bool {
+            self.0.contains_key(path)
+        }
+    }
+
+    fn read(text: &str) -> ConfigRead {
+        let path = PathBuf::from("/mem/jr2.config.ts");
+        read_config_with(&Memory(HashMap::from([(path.clone(), text.to_string())])), &path)
+    }
+
+    fn codes(r: &ConfigRead) -> Vec<&'static str> {
+        r.diagnostics.iter().map(|d| d.code).collect()
+    }
+
+    #[test]
+    fn the_shape_is_read_into_typed_blocks() {
+        let r = read(
+            r#"import { defineConfig } from "@jr2/orchestrator";
+               const size = { cpu: 2, memory: "4Gi" } as const;
+               export default defineConfig({
+                 git: { credentials: [{ url: "git@github.com:you/", secret: "github" }, { host: "*.corp.example", secret: "corp" }] },
+                 mcp: { tickets: { url: "https://mcp.example.com/t", secret: "corp", timeout: 5000 } },
+                 secrets: ["github", "corp"],
+                 sandbox: { resources: size },
+               });"#,
+        );
+        assert_eq!(codes(&r), Vec::<&str>::new(), "{:#?}", r.diagnostics);
+        let c = r.config.expect("a config");
+        let creds = c.credentials.as_ref().expect("credentials");
+        assert_eq!(creds.len(), 2);
+        assert_eq!(creds[1].pattern, CredentialPattern::Host("*.corp.example".into()));
+        let tickets = &c.mcp.as_ref().expect("mcp")[0];
+        assert_eq!((tickets.name.as_str(), tickets.timeout), ("tickets", Some(5000)));
+        assert_eq!(c.has_mcp_server("tickets"), Some(true));
+        assert_eq!(c.has_mcp_server("wiki"), Some(false));
+        assert_eq!(c.holds_secret("corp"), Some(true));
+        let size = c.sandbox.as_ref().and_then(|s| s.resources.clone()).expect("a Size");
+        assert_eq!((size.cpu.as_deref(), size.memory.as_deref()), (Some("2"), Some("4Gi")));
+        let url = GitUrl::parse("git@github.com:you/app.git").expect("a url");
+        assert!(c.credential_for(&url).expect("credentials read").is_some());
+    }
+
+    #[test]
+    fn an_absent_block_is_empty_and_a_broken_one_unknown() {
+        let r = read("export default { secrets: 42 };");
+        assert_eq!(codes(&r), ["config-shape"]);
+        let c = r.config.expect("a config");
+        assert_eq!(c.mcp, Some(Vec::new()), "absent: no servers");
+        assert_eq!(c.credentials, Some(Vec::new()));
+        assert_eq!(c.secrets, None, "malformed: unknown, so its rules stay silent");
+        assert_eq!(c.holds_secret("x"), None);
+    }
+
+    #[test]
+    fn odd_exports_are_diagnostics_not_panics() {
+        for (text, code) in [
+            ("export const config = {};", "config-shape"),
+            ("export default 'jr2';", "config-shape"),
+            ("import { defineConfig } from '@jr2/orchestrator';\nexport default defineConfig();", "config-shape"),
+            ("export default () => ({ secrets: [] });", "config-not-static"),
+            ("export default loadConfig();", "config-not-static"),
+            ("export default { git: { credentials: [null, 1, 'x', []] } };", "config-shape"),
+            ("export default { mcp: { a: null, b: { url: 1 }, c: {} } };", "config-shape"),
+            ("export default { sandbox: { resources: { cpu: 0, memory: '4 Gi' } } };", "config-shape"),
+            ("export default { secrets: ['a', 'a', ''] };", "config-shape"),
+        ] {
+            let r = read(text);
+            assert!(codes(&r).contains(&code), "{text}: {:#?}", r.diagnostics);
+        }
+        // A file that does not parse says so with the parser's diagnostic, and no config.
+        let r = read("export default { secrets: [ ;");
+        assert!(r.config.is_none());
+        assert!(r.diagnostics.iter().any(|d| d.is_error()), "{:#?}", r.diagnostics);
+        // Deep nesting stays bounded.
+        let deep = format!("export default {{ git: {}1{} }};", "[".repeat(5000), "]".repeat(5000));
+        let r = read(&deep);
+        assert!(r.diagnostics.iter().any(|d| d.is_error()));
+    }
+
+    #[test]
+    fn the_not_static_warning_is_not_said_twice() {
+        let r = read("export default { mcp: { t: { url: process.env.URL } } };");
+        assert_eq!(codes(&r), ["config-not-static"], "{:#?}", r.diagnostics);
+    }
+
+    #[test]
+    fn quantities() {
+        for ok in ["1", "0.5", "500m", "4Gi", "512Mi", "2G"] {
+            assert!(quantity(ok), "{ok}");
+        }
+        for bad in ["", "Gi", "4 Gi", "1.2.3", "4gb", "-1"] {
+            assert!(!quantity(bad), "{bad}");
+        }
+    }
+}
