@@ -6,8 +6,9 @@
 
 use crate::ir::targets::Targets;
 use crate::ir::SlotKind;
-use crate::machine::compile::Compiled;
+use crate::machine::lower::machine_parts;
 use crate::machine::parts::{self, Failure};
+use crate::machine::value::Value;
 use serde::Serialize;
 use serde_json::Value as J;
 use std::path::Path;
@@ -20,7 +21,7 @@ pub struct Listing {
     pub workflow: String,
     /// Its file, relative to the Instance root.
     pub file: String,
-    /// Did it compile to a Machine? When not, the rest is empty.
+    /// Does it export a Machine? When not, the rest is empty.
     pub compiles: bool,
     pub gates: Vec<Gate>,
     /// Each Effect slot as `carriedEffectOf` reports it: `name`, `path`, `kind`, `placement`
@@ -54,8 +55,8 @@ pub struct OpenBodyLends {
     pub fail: bool,
 }
 
-/// The listing of the Workflow at `path`, compiled.
-pub fn of(root: &Path, path: &Path, compiled: &Compiled) -> Listing {
+/// The listing of the Workflow at `path`, from its `machine` export.
+pub fn of(root: &Path, path: &Path, machine: Option<&Value>) -> Listing {
     let workflow = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
     let file = path.strip_prefix(root).unwrap_or(path).to_string_lossy().replace('\\', "/");
     let mut listing = Listing {
@@ -67,7 +68,7 @@ pub fn of(root: &Path, path: &Path, compiled: &Compiled) -> Listing {
         failing: Vec::new(),
         open_bodies: Vec::new(),
     };
-    let (Some(value), Some(_)) = (&compiled.value, &compiled.machine) else { return listing };
+    let Some(value) = machine.filter(|v| machine_parts(v).is_ok()) else { return listing };
     listing.compiles = true;
     let carried = parts::parts_of(value);
     listing.effects = carried.effects;
@@ -157,7 +158,7 @@ pub fn human(listings: &[Listing], color: bool) -> String {
     for l in listings {
         out.push_str(&format!("\n{}  {}\n", bold(&l.workflow), l.file));
         if !l.compiles {
-            out.push_str("  (it does not compile to a Machine: see the diagnostics)\n");
+            out.push_str("  (it exports no Machine: see the diagnostics)\n");
             continue;
         }
         let gates: Vec<String> = l.gates.iter().map(|g| format!("{} (slot {})", g.state, g.slot)).collect();

@@ -5,7 +5,7 @@
 //! ```text
 //! check_instance(root) ──────────────────────────────┐
 //! read_config(root) ─► InstanceConfig ─┐             ├─► UpReport { report, config, workflows }
-//! each Workflow ─► compile ─► value ───┴─► rules::preflight::check ─┘
+//! each Workflow ─► evaluate ─► value ──┴─► rules::preflight::check ─┘
 //!                              └─► listing::of (parts_of, failing states, Gates)
 //! ```
 //!
@@ -17,7 +17,7 @@ pub mod listing;
 
 use crate::diagnostics::Diagnostic;
 use crate::instance::{check_instance, CheckedFile, InstanceReport};
-use crate::machine::compile::{compile_file, Located};
+use crate::machine::compile::Located;
 use crate::machine::value::{Callee, Value, ValueKind};
 use config::InstanceConfig;
 use std::path::{Path, PathBuf};
@@ -56,19 +56,22 @@ pub fn check_up(root: &Path) -> UpReport {
         report.files.iter().map(|f| &f.path).filter(|p| is_workflow(root, p)).cloned().collect();
     let results = crate::instance::parallel(&workflows, |path| {
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            let compiled = compile_file(path);
-            let found = match (&compiled.value, &read.config) {
+            // Evaluated, not compiled: the Instance check has lowered and walked it already, and
+            // the rules and the listing read the value (the listing lowers what it lists).
+            let ev = crate::machine::eval::evaluate_file(path);
+            let value = ev.machine();
+            let found = match (value, &read.config) {
                 (Some(value), Some(config)) => crate::rules::preflight::check(value, config),
                 _ => Vec::new(),
             };
             let found: Vec<CheckedFile> = found
                 .into_iter()
                 .filter_map(|Located { file, diagnostic }| {
-                    let f = compiled.files.get(file.0 as usize)?;
+                    let f = ev.files.get(file.0 as usize)?;
                     Some(CheckedFile { path: f.path.clone(), text: f.text.clone(), diagnostics: vec![diagnostic] })
                 })
                 .collect();
-            (found, listing::of(root, path, &compiled))
+            (found, listing::of(root, path, value))
         }))
         .ok()
     });
