@@ -11,6 +11,7 @@ pub mod instance;
 pub mod ir;
 pub mod machine;
 pub mod passes;
+pub mod preflight;
 pub mod rules;
 pub mod syntax;
 

@@ -32,6 +32,9 @@ pub enum Command {
     Parts(PartsArgs),
     /// Prints the documentation of a diagnostic code.
     Explain(ExplainArgs),
+    /// Brings an Instance up; with --check, its pre-flight: the Instance check, the Instance
+    /// config against what the Workflows name, and what `jr2 up` would list for each Workflow.
+    Up(UpArgs),
 }
 
 #[derive(Debug, Subcommand)]
@@ -131,6 +134,22 @@ pub struct PartsArgs {
     /// The Open body slot whose lend manifest to print.
     #[arg(long, value_name = "SLOT")]
     pub lends: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct UpArgs {
+    /// Run the pre-flight only: check the Instance and list what `jr2 up` would run. (`jr2 up`
+    /// itself, the runtime, comes with a later issue.)
+    #[arg(long)]
+    pub check: bool,
+    /// The Instance folder (with `jr2.config.ts` and `workflows/`).
+    #[arg(value_name = "DIR", default_value = ".")]
+    pub dir: PathBuf,
+    /// Read no foreign dispatch target's door (`GET <url>/workflows/<name>`).
+    #[arg(long)]
+    pub offline: bool,
+    #[command(flatten)]
+    pub output: OutputArgs,
 }
 
 #[derive(Debug, Args)]

@@ -38,11 +38,16 @@ pub fn check(args: CheckArgs) -> Result<Exit> {
             ));
         }
     }
+    say_skipped(skipped);
+    Ok(finish(reports, &args.output))
+}
+
+/// With `--offline`, one line on stderr: how many foreign doors were not read.
+pub(super) fn say_skipped(skipped: usize) {
     if skipped > 0 {
         let doors = if skipped == 1 { "door is" } else { "doors are" };
         eprintln!("jr2: --offline: {skipped} foreign dispatch target {doors} not read, so not compared");
     }
-    Ok(finish(reports, &args.output))
 }
 
 /// `jr2 chart check CHART.json --lends LENDS.json`.

@@ -7,6 +7,7 @@ mod doors;
 mod input;
 mod machine;
 mod other;
+mod up;
 
 use args::{Cli, Command, SchemaCommand};
 use std::fmt;
@@ -54,5 +55,6 @@ pub fn run(cli: Cli) -> Result<Exit> {
         Command::Ir(a) => other::ir(a),
         Command::Parts(a) => other::parts(a),
         Command::Explain(a) => other::explain(a),
+        Command::Up(a) => up::up(a),
     }
 }

@@ -3,3 +3,4 @@
 mod cli;
 mod docs;
 mod foreign;
+mod up;

@@ -239,9 +239,9 @@ pub fn parts_of(root: &Value) -> CarriedParts {
 /// Visits every Machine of the tree in pre-order, with its lowered IR (when it lowers), its parts
 /// and its slot path.
 /// What [`walk`] calls for each Machine: its IR (when it lowers), its parts, its slot path.
-type Visit<'a> = dyn FnMut(Option<&ir::Machine>, &MachineParts<'_>, &[String]) + 'a;
+pub type Visit<'a> = dyn FnMut(Option<&ir::Machine>, &MachineParts<'_>, &[String]) + 'a;
 
-fn walk(v: &Value, path: &[String], visit: &mut Visit<'_>) {
+pub fn walk(v: &Value, path: &[String], visit: &mut Visit<'_>) {
     let Ok(parts) = machine_parts(v) else { return };
     let lowered = lower_parts(&parts);
     visit(lowered.machine.as_ref(), &parts, path);

@@ -8,6 +8,7 @@ pub mod chart;
 pub mod compat;
 pub mod instance;
 pub mod machine;
+pub mod preflight;
 pub mod walk;
 pub mod walk_pick;
 
@@ -97,6 +98,7 @@ pub fn all() -> Vec<&'static Rule> {
     rules.extend(instance::all());
     rules.extend(walk::all());
     rules.extend(walk_pick::all());
+    rules.extend(preflight::all());
     rules.sort_by_key(|r| (r.rule.unwrap_or(0), r.code));
     rules
 }

@@ -1,0 +1,175 @@
+//! `jr2 up --check`, the pre-flight of an Instance: the Instance check (`crate::instance`), plus
+//! the Instance config (`jr2.config.ts`, [`config`]) against what the Workflows name
+//! (`rules::preflight`), plus what `jr2 up` lists for each Workflow ([`listing`]).
+//!
+//! ```text
+//! check_instance(root) ──────────────────────────────┐
+//! read_config(root) ─► InstanceConfig ─┐             ├─► UpReport { report, config, workflows }
+//! each Workflow ─► evaluate ─► value ──┴─► rules::preflight::check ─┘
+//!                              └─► listing::of (parts_of, failing states, Gates)
+//! ```
+//!
+//! The config's file comes first in the report, then the Instance check's files in their order;
+//! a pre-flight diagnostic joins the file it is in (a Workflow, or a file it imports).
+
+pub mod config;
+pub mod listing;
+
+use crate::diagnostics::Diagnostic;
+use crate::instance::{check_instance, CheckedFile, InstanceReport};
+use crate::machine::compile::Located;
+use crate::machine::value::{Callee, Value, ValueKind};
+use config::InstanceConfig;
+use std::path::{Path, PathBuf};
+
+/// What `jr2 up --check` found.
+#[derive(Clone, Debug, Default)]
+pub struct UpReport {
+    /// Every file with its diagnostics: the config, then the Instance check's files.
+    pub report: InstanceReport,
+    /// The Instance config, where it could be read.
+    pub config: Option<InstanceConfig>,
+    /// What `jr2 up` lists, one entry per Workflow, by name.
+    pub workflows: Vec<listing::Listing>,
+}
+
+/// The pre-flight of the Instance at `root`, offline (foreign dispatch doors are not read).
+pub fn check_up(root: &Path) -> UpReport {
+    check_up_with(root, None)
+}
+
+/// The pre-flight of the Instance at `root`, reading each foreign dispatch target's door through
+/// `doors` (`None`: offline, counted in the report's `foreign_skipped`).
+pub fn check_up_with(root: &Path, doors: Option<&dyn crate::doors::DoorSource>) -> UpReport {
+    let instance = crate::instance::check_instance_with(root, doors);
+    let read = config::read_config(root);
+
+    // The config's files, its own first.
+    let mut files: Vec<CheckedFile> = Vec::new();
+    for (i, f) in read.files.iter().enumerate() {
+        let diagnostics: Vec<Diagnostic> =
+            read.diagnostics.iter().filter(|d| d.file.0 as usize == i).map(|d| d.diagnostic.clone()).collect();
+        if i == 0 || !diagnostics.is_empty() {
+            files.push(CheckedFile { path: f.path.clone(), text: f.text.clone(), diagnostics });
+        }
+    }
+    let mut report =
+        InstanceReport { files, internal_errors: instance.internal_errors, foreign_skipped: instance.foreign_skipped };
+    for f in instance.files {
+        join(&mut report.files, f);
+    }
+
+    let workflows: Vec<PathBuf> =
+        report.files.iter().map(|f| &f.path).filter(|p| is_workflow(root, p)).cloned().collect();
+    let results = crate::instance::parallel(&workflows, |path| {
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            // Evaluated, not compiled: the Instance check has lowered and walked it already, and
+            // the rules and the listing read the value (the listing lowers what it lists).
+            let ev = crate::machine::eval::evaluate_file(path);
+            let value = ev.machine();
+            let found = match (value, &read.config) {
+                (Some(value), Some(config)) => crate::rules::preflight::check(value, config),
+                _ => Vec::new(),
+            };
+            let found: Vec<CheckedFile> = found
+                .into_iter()
+                .filter_map(|Located { file, diagnostic }| {
+                    let f = ev.files.get(file.0 as usize)?;
+                    Some(CheckedFile { path: f.path.clone(), text: f.text.clone(), diagnostics: vec![diagnostic] })
+                })
+                .collect();
+            (found, listing::of(root, path, value))
+        }))
+        .ok()
+    });
+    let mut listed = Vec::new();
+    for (path, result) in workflows.iter().zip(results) {
+        match result {
+            Some((found, l)) => {
+                for f in found {
+                    join(&mut report.files, f);
+                }
+                listed.push(l);
+            }
+            None => {
+                if !report.internal_errors.contains(path) {
+                    report.internal_errors.push(path.clone());
+                }
+            }
+        }
+    }
+    UpReport { report, config: read.config, workflows: listed }
+}
+
+/// Is `path` a Workflow of the Instance: `<root>/workflows/<name>.ts`?
+fn is_workflow(root: &Path, path: &Path) -> bool {
+    let name = path.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
+    path.parent() == Some(&root.join("workflows")) && name.ends_with(".ts") && !name.ends_with(".d.ts")
+}
+
+/// Adds a file's diagnostics to the report: to the file already there, else as a new file.
+fn join(files: &mut Vec<CheckedFile>, file: CheckedFile) {
+    match files.iter_mut().find(|f| f.path == file.path) {
+        Some(seen) => {
+            for d in file.diagnostics {
+                if !seen.diagnostics.contains(&d) {
+                    seen.diagnostics.push(d);
+                }
+            }
+        }
+        None => files.push(file),
+    }
+}
+
+/// A call of the kit found in a value: the call, the kit export's name, the object key it is the
+/// value of (an actor slot's name), and the nearest kit call around it.
+#[derive(Clone, Copy, Debug)]
+pub struct KitCall<'v> {
+    pub call: &'v Value,
+    pub name: &'v str,
+    pub key: Option<&'v str>,
+    pub within: Option<&'v str>,
+}
+
+/// How deep [`kit_calls`] goes into a value (the evaluator bounds values; this bounds the walk).
+const MAX_WALK_DEPTH: usize = 2_000;
+
+/// Every call of the kit inside `root`, depth first, in source order.
+pub fn kit_calls(root: &Value) -> Vec<KitCall<'_>> {
+    fn visit<'v>(
+        v: &'v Value,
+        key: Option<&'v str>,
+        within: Option<&'v str>,
+        depth: usize,
+        out: &mut Vec<KitCall<'v>>,
+    ) {
+        if depth > MAX_WALK_DEPTH {
+            return;
+        }
+        match &v.kind {
+            ValueKind::Call(c) => {
+                let inner = match &c.callee {
+                    Callee::Kit(name) => {
+                        out.push(KitCall { call: v, name: name.as_str(), key, within });
+                        Some(name.as_str())
+                    }
+                    _ => within,
+                };
+                if let Some(r) = &c.receiver {
+                    visit(r, key, inner, depth + 1, out);
+                }
+                for a in &c.args {
+                    visit(a, None, inner, depth + 1, out);
+                }
+            }
+            ValueKind::Array { items } => items.iter().for_each(|x| visit(x, None, within, depth + 1, out)),
+            ValueKind::Object { props } => {
+                props.iter().for_each(|p| visit(&p.value, Some(p.key.as_str()), within, depth + 1, out))
+            }
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    visit(root, None, None, 0, &mut out);
+    out
+}
