@@ -16,7 +16,7 @@ pub mod config;
 pub mod listing;
 
 use crate::diagnostics::Diagnostic;
-use crate::instance::{check_instance, CheckedFile, InstanceReport};
+use crate::instance::{CheckedFile, InstanceReport};
 use crate::machine::compile::Located;
 use crate::machine::value::{Callee, Value, ValueKind};
 use config::InstanceConfig;
