@@ -1157,7 +1157,7 @@ mod tests {
         let mut v = parallel();
         // Give the right region's `done` an id, for the left region's `#right-done`.
         if let ValueKind::Call(c) = &mut v.kind {
-            let props = match &mut c.args[0].kind {
+            let props = match &mut std::sync::Arc::make_mut(c).args[0].kind {
                 ValueKind::Object { props } => props,
                 _ => unreachable!(),
             };
