@@ -804,17 +804,17 @@ impl<'p, 'v> Lowerer<'p, 'v> {
         let mut groups: Vec<(Trigger, String, &'v Value)> = Vec::new();
         for (field, make) in [("on", Trigger::Event as fn(String) -> Trigger), ("after", Trigger::After)] {
             if let Some(map) = v.get(field) {
-                let base = join(&path, field);
+                let base = join(path, field);
                 for (key, _, value) in self.entries(map, &base, &format!("`{field}`")) {
                     groups.push((make(key.to_string()), join(&base, key), value));
                 }
             }
         }
         if let Some(x) = v.get("always") {
-            groups.push((Trigger::Always, join(&path, "always"), x));
+            groups.push((Trigger::Always, join(path, "always"), x));
         }
         if let Some(x) = v.get("onDone") {
-            groups.push((Trigger::StateDone, join(&path, "onDone"), x));
+            groups.push((Trigger::StateDone, join(path, "onDone"), x));
         }
         if let Some(inv) = v.get("invoke") {
             // The invokes kept in the IR, in order; odd items were skipped there too.
@@ -823,10 +823,10 @@ impl<'p, 'v> Lowerer<'p, 'v> {
             for (i, item) in items.into_iter().enumerate() {
                 let Some(ipath) = states[sid.index()].invokes.get(i).map(|x| x.path.as_str()) else { break };
                 if let Some(x) = item.get("onDone") {
-                    groups.push((Trigger::InvokeDone(i), join(&ipath, "onDone"), x));
+                    groups.push((Trigger::InvokeDone(i), join(ipath, "onDone"), x));
                 }
                 if let Some(x) = item.get("onError") {
-                    groups.push((Trigger::InvokeError(i), join(&ipath, "onError"), x));
+                    groups.push((Trigger::InvokeError(i), join(ipath, "onError"), x));
                 }
             }
         }
