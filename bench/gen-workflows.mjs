@@ -73,7 +73,7 @@ function workflow(i) {
     p(`});`);
   }
   p(``);
-  const ctx = `{ ticket: string; round: number }`;
+  const ctx = `{ ticket: string; round: number; summary?: string }`;
   if (wrapped) {
     p(`type Input = Workspaced<${ctx}, "${repo}">;`);
     p(``);
@@ -138,7 +138,12 @@ function workflow(i) {
   p(`          cwd: tree(context),`);
   p(`        }),`);
   p(`      },`);
-  p(`      on: { finished: { target: "checking", actions: assign({ round: ({ context }) => context.round }) } },`);
+  p(`      on: {`);
+  p(`        finished: {`);
+  p(`          target: "checking",`);
+  p(`          actions: assign({ round: ({ context }) => context.round, summary: ({ event }) => paramsOf(event, finished).summary }),`);
+  p(`        },`);
+  p(`      },`);
   p(`      initial: "ready",`);
   p(`      states: {`);
   p(`        ready: { on: { run_test: "testing"${withHttp ? `, post_note: "posting"` : ""} } },`);
@@ -147,6 +152,7 @@ function workflow(i) {
   p(`            src: "test",`);
   p(`            input: ({ context, event }) => ({`);
   p(`              file: \`test/\${paramsOf(event, runTest).module}.test.js\`,`);
+  p(`              verbose: paramsOf(event, runTest).verbose,`);
   p(`              worktree: tree(context),`);
   p(`            }),`);
   p(`            onDone: "ready",`);

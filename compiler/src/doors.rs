@@ -360,6 +360,8 @@ fn strip_chart_fields(v: &Value) -> Value {
 
 fn strip_in(v: &mut Value) {
     let ValueKind::Call(c) = &mut v.kind else { return };
+    // Calls are shared (`Arc`): this copies the one being edited, not its siblings.
+    let c = std::sync::Arc::make_mut(c);
     let shape = match &c.callee {
         Callee::Zod(n) => matches!(n.as_str(), "object" | "strictObject" | "looseObject"),
         Callee::Method(n) => n == "extend" || n == "merge",

@@ -3,6 +3,10 @@
 //! ships).
 //!
 //! usage: cargo bench -p jr2-compiler --bench machines -- DIR [ROUNDS] [--show]
+//!        cargo bench -p jr2-compiler --bench machines -- DIR --oxc-only
+//! With `--oxc-only` it is the bare-oxc peer of `jr2 check` for `bench/instance.sh`: it reads
+//! every `.ts` file of DIR and parses each with oxc, one thread, once, and prints the time in
+//! milliseconds (the whole process is timed by the script).
 //! Reads every `.ts` file of DIR into memory, then times, in interleaved rounds (best of ROUNDS,
 //! default 7): (a) bare oxc parsing of every file (a fresh `Allocator` per file, as
 //! `machine/parse.rs` does, nothing else); (b) the whole front end, `compile_text` (parse,
@@ -13,7 +17,7 @@ use compiler::machine::eval::on_evaluator_stack;
 use oxc_allocator::Allocator;
 use oxc_parser::Parser;
 use oxc_span::SourceType;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 /// Times one pass of `f`.
@@ -30,6 +34,10 @@ pub fn main_with(allocator: &str) {
         eprintln!("usage: cargo bench -p jr2-compiler --bench machines -- DIR [ROUNDS] [--show]");
         std::process::exit(2);
     };
+    if std::env::args().any(|a| a == "--oxc-only") {
+        oxc_only(Path::new(dir));
+        return;
+    }
     let rounds: usize = args.get(1).and_then(|r| r.parse().ok()).unwrap_or(7);
     let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
         .expect("dir")
@@ -110,4 +118,26 @@ pub fn main_with(allocator: &str) {
         ms(evaluate) / ms(oxc),
         ms(compile) / ms(oxc)
     );
+}
+
+/// Reads and parses every `.ts` file of `dir` with bare oxc, one thread; prints how long that
+/// took and how many files parsed clean.
+fn oxc_only(dir: &Path) {
+    let t = Instant::now();
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
+        .expect("dir")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "ts"))
+        .collect();
+    paths.sort();
+    let mut clean = 0;
+    for p in &paths {
+        let text = std::fs::read_to_string(p).expect("read");
+        let allocator = Allocator::default();
+        let ret = Parser::new(&allocator, &text, SourceType::ts()).parse();
+        clean += usize::from(ret.diagnostics.errors().next().is_none() && !ret.panicked);
+    }
+    let ms = t.elapsed().as_secs_f64() * 1e3;
+    println!("{{\"files\":{},\"parsed_clean\":{clean},\"read_and_parse_ms\":{ms:.2}}}", paths.len());
 }

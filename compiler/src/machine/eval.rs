@@ -31,6 +31,12 @@
 //!   `undefined` is `Expr::Undefined`. `**`, bit operators, `in`, `instanceof`, `void`, `delete`
 //!   and the globals (`NaN`, `Math`) are read for facts but not lowered.
 //! - A call of the author's own function at module level is not evaluated (`not-static`).
+//! - A `const` binding is evaluated once and read from its cache by clone. That clone is cheap:
+//!   calls and functions are shared nodes (`Arc`) in the value model, so `workspace(body, ...)`,
+//!   or an event def read in `events` and again in `paramsOf`, shares the call's tree instead of
+//!   copying it (objects and arrays above a call are still copied, one level of `Vec` each).
+//! - The maps of names use a fast non-cryptographic hash (`FxHasher`); a file is parsed from the
+//!   file table's own text (moved out while the file is evaluated, not copied).
 //!
 //! Boundary: this file and `parse.rs` are the only ones that know oxc.
 
@@ -46,8 +52,51 @@ use oxc_allocator::Allocator;
 use oxc_ast::ast::*;
 use oxc_span::GetSpan;
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
+
+/// A map keyed by names or addresses, with a fast non-cryptographic hash (rustc's "Fx" hash):
+/// the evaluator's maps are small, built per file from the file's own names, and hashed often.
+type FxMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
+
+#[derive(Clone, Copy, Default)]
+struct FxHasher(u64);
+
+impl FxHasher {
+    #[inline]
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+impl Hasher for FxHasher {
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            self.add(u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]));
+        }
+        let rest = chunks.remainder();
+        if !rest.is_empty() {
+            let mut last = [0u8; 8];
+            last[..rest.len()].copy_from_slice(rest);
+            self.add(u64::from_le_bytes(last));
+        }
+    }
+    #[inline]
+    fn write_u8(&mut self, i: u8) {
+        self.add(u64::from(i));
+    }
+    #[inline]
+    fn write_usize(&mut self, i: usize) {
+        self.add(i as u64);
+    }
+    #[inline]
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
 
 /// The deepest expression nesting evaluated; deeper is `Unknown` ("too deep").
 pub const MAX_DEPTH: usize = 200;
@@ -251,7 +300,8 @@ impl<'s> Graph<'s> {
     }
 
     fn evaluate(&mut self, id: FileId) -> Exports {
-        let text = self.files[id.0 as usize].text.clone();
+        // The text is the file table's again once the file is evaluated (no copy of it is made).
+        let text = std::mem::take(&mut self.files[id.0 as usize].text);
         let dir = self.files[id.0 as usize].path.parent().map(Path::to_path_buf).unwrap_or_default();
         let allocator = Allocator::default();
         let exports = match super::parse::parse(&allocator, &text) {
@@ -260,10 +310,11 @@ impl<'s> Graph<'s> {
                 IndexMap::new()
             }
             Ok(program) => {
-                let mut cx = Cx::new(self, id, dir);
+                let mut cx = Cx::new(self, id, dir, &text);
                 cx.run(&program)
             }
         };
+        self.files[id.0 as usize].text = text;
         let exports = Rc::new(exports);
         self.states[id.0 as usize] = ModState::Done(exports.clone());
         exports
@@ -334,16 +385,18 @@ enum Fv<'a> {
 }
 
 struct FnScope<'a> {
-    locals: HashMap<&'a str, Fv<'a>>,
+    locals: FxMap<&'a str, Fv<'a>>,
 }
 
 struct Cx<'a, 'g, 's> {
     g: &'g mut Graph<'s>,
     file: FileId,
+    /// The file's text (the file table's entry is empty while the file is evaluated).
+    text: &'a str,
     dir: PathBuf,
-    bindings: HashMap<&'a str, Binding<'a>>,
-    cache: HashMap<&'a str, Slot>,
-    init_cache: HashMap<usize, Value>,
+    bindings: FxMap<&'a str, Binding<'a>>,
+    cache: FxMap<&'a str, Slot>,
+    init_cache: FxMap<usize, Value>,
     depth: usize,
     too_deep_warned: bool,
     // The function being analyzed.
@@ -440,14 +493,15 @@ fn push_unique(v: &mut Vec<String>, s: &str) {
 }
 
 impl<'a, 'g, 's> Cx<'a, 'g, 's> {
-    fn new(g: &'g mut Graph<'s>, file: FileId, dir: PathBuf) -> Self {
+    fn new(g: &'g mut Graph<'s>, file: FileId, dir: PathBuf, text: &'a str) -> Self {
         Cx {
             g,
             file,
+            text,
             dir,
-            bindings: HashMap::new(),
-            cache: HashMap::new(),
-            init_cache: HashMap::new(),
+            bindings: FxMap::default(),
+            cache: FxMap::default(),
+            init_cache: FxMap::default(),
             depth: 0,
             too_deep_warned: false,
             scopes: Vec::new(),
@@ -883,18 +937,20 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
             ),
             Binding::Import { file: Some(f), name: imported, span: s } => {
                 let at = oxc_span::Span::new(s.start, s.end);
-                let path = self.g.files[f.0 as usize].path.display().to_string();
+                // The imported file's path, for a message only.
+                let path = |g: &Graph| g.files[f.0 as usize].path.display().to_string();
                 match &self.g.states[f.0 as usize] {
                     ModState::Evaluating => self.not_static(
                         at,
-                        format!("`{name}` is imported from {path} in an import cycle, and is not evaluated yet where it is read"),
+                        format!("`{name}` is imported from {} in an import cycle, and is not evaluated yet where it is read", path(self.g)),
                     ),
                     ModState::Done(ex) => match imported {
                         Some(n) => match ex.get(n) {
                             Some(v) => v.clone(),
                             None => {
                                 let ex_names: Vec<&str> = ex.keys().map(String::as_str).collect();
-                                let reason = format!("{path} has no export `{n}` (exports: {})", ex_names.join(", "));
+                                let reason =
+                                    format!("{} has no export `{n}` (exports: {})", path(self.g), ex_names.join(", "));
                                 self.not_static(at, reason)
                             }
                         },
@@ -1092,7 +1148,7 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
     }
 
     fn array(&mut self, a: &'a ArrayExpression<'a>) -> Value {
-        let mut items = Vec::new();
+        let mut items = Vec::with_capacity(a.elements.len());
         for el in &a.elements {
             match el {
                 ArrayExpressionElement::SpreadElement(sp) => {
@@ -1148,7 +1204,7 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
     }
 
     fn object(&mut self, o: &'a ObjectExpression<'a>) -> Value {
-        let mut props: Vec<Prop> = Vec::new();
+        let mut props: Vec<Prop> = Vec::with_capacity(o.properties.len());
         fn put(props: &mut Vec<Prop>, p: Prop) {
             match props.iter_mut().find(|q| q.key == p.key) {
                 Some(q) => q.value = p.value,
@@ -1312,7 +1368,7 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
     }
 
     fn args(&mut self, args: &'a oxc_allocator::Vec<'a, Argument<'a>>) -> Vec<Value> {
-        let mut out = Vec::new();
+        let mut out = Vec::with_capacity(args.len());
         for a in args {
             match a {
                 Argument::SpreadElement(sp) => {
@@ -1345,7 +1401,14 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
             return match name {
                 Some(n) => {
                     let args = self.args(&c.arguments);
-                    self.val(ValueKind::Call(Box::new(Call { callee: callee_of(module, n), receiver: None, args })), s)
+                    self.val(
+                        ValueKind::Call(std::sync::Arc::new(Call {
+                            callee: callee_of(module, n),
+                            receiver: None,
+                            args,
+                        })),
+                        s,
+                    )
                 }
                 None => self
                     .not_static(callee.span(), format!("the module `{}` itself cannot be called", module_name(module))),
@@ -1374,7 +1437,11 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
             if let Some((module, None)) = self.known_of(obj) {
                 let args = self.args(&c.arguments);
                 return self.val(
-                    ValueKind::Call(Box::new(Call { callee: callee_of(module, &name), receiver: None, args })),
+                    ValueKind::Call(std::sync::Arc::new(Call {
+                        callee: callee_of(module, &name),
+                        receiver: None,
+                        args,
+                    })),
                     s,
                 );
             }
@@ -1383,7 +1450,7 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
                 ValueKind::Call(_) | ValueKind::Imported { .. } => {
                     let args = self.args(&c.arguments);
                     self.val(
-                        ValueKind::Call(Box::new(Call {
+                        ValueKind::Call(std::sync::Arc::new(Call {
                             callee: Callee::Method(name),
                             receiver: Some(receiver),
                             args,
@@ -1395,7 +1462,7 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
                 ValueKind::Object { .. } => match receiver.get(&name).map(|v| v.kind.clone()) {
                     Some(ValueKind::Imported { callee }) => {
                         let args = self.args(&c.arguments);
-                        self.val(ValueKind::Call(Box::new(Call { callee, receiver: None, args })), s)
+                        self.val(ValueKind::Call(std::sync::Arc::new(Call { callee, receiver: None, args })), s)
                     }
                     _ => self.not_static(s, format!("a call of `.{name}` of an object is not evaluated statically")),
                 },
@@ -1409,7 +1476,7 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
         match f.kind {
             ValueKind::Imported { callee } => {
                 let args = self.args(&c.arguments);
-                self.val(ValueKind::Call(Box::new(Call { callee, receiver: None, args })), s)
+                self.val(ValueKind::Call(std::sync::Arc::new(Call { callee, receiver: None, args })), s)
             }
             ValueKind::Unknown { .. } => f,
             ValueKind::Function(_) => self.not_static(
@@ -1425,7 +1492,7 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
     fn arrow_value(&mut self, f: &'a ArrowFunctionExpression<'a>) -> Value {
         let (facts, lowered) = self.analyze(&f.params, FnBody::Arrow(&f.body), &[]);
         let params = self.param_texts(&f.params);
-        self.val(ValueKind::Function(Box::new(FnValue { params, facts, lowered })), f.span)
+        self.val(ValueKind::Function(std::sync::Arc::new(FnValue { params, facts, lowered })), f.span)
     }
 
     fn function_value(&mut self, f: &'a Function<'a>) -> Value {
@@ -1434,11 +1501,11 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
             Some(b) => self.analyze(&f.params, FnBody::Block(b), &[]),
             None => (Facts { complete: false, ..Facts::default() }, None),
         };
-        self.val(ValueKind::Function(Box::new(FnValue { params, facts, lowered })), f.span)
+        self.val(ValueKind::Function(std::sync::Arc::new(FnValue { params, facts, lowered })), f.span)
     }
 
     fn param_texts(&self, p: &FormalParameters<'a>) -> Vec<String> {
-        let text = &self.g.files[self.file.0 as usize].text;
+        let text = self.text;
         let slice = |s: oxc_span::Span| text.get(s.start as usize..s.end as usize).unwrap_or("").to_string();
         let mut out: Vec<String> = p.items.iter().map(|i| slice(i.pattern.span())).collect();
         if let Some(r) = &p.rest {
@@ -1458,7 +1525,7 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
         let saved_scopes = std::mem::take(&mut self.scopes);
         let saved_facts = std::mem::replace(&mut self.facts, Facts { complete: true, ..Facts::default() });
         let saved_inline = std::mem::replace(&mut self.inline, 0);
-        self.scopes.push(FnScope { locals: HashMap::new() });
+        self.scopes.push(FnScope { locals: FxMap::default() });
         for (i, p) in params.items.iter().enumerate() {
             let fv = if i == 0 { Fv::Args } else { Fv::Opaque };
             self.bind_pattern(&p.pattern, fv, i == 0);
@@ -1576,7 +1643,7 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
     }
 
     fn scoped<R>(&mut self, f: impl FnOnce(&mut Self) -> R) -> R {
-        self.scopes.push(FnScope { locals: HashMap::new() });
+        self.scopes.push(FnScope { locals: FxMap::default() });
         let r = f(self);
         self.scopes.pop();
         r
@@ -2063,10 +2130,10 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
         };
         if let Some(callee) = known {
             let args = self.fargs(&c.arguments);
-            if callee == Callee::Kit("paramsOf".into()) {
+            if matches!(&callee, Callee::Kit(n) if n == "paramsOf") {
                 return match args.get(1) {
                     Some(Fv::Val(def)) => match def.as_call() {
-                        Some(call) if call.callee == Callee::Kit("defineEvent".into()) => {
+                        Some(call) if matches!(&call.callee, Callee::Kit(n) if n == "defineEvent") => {
                             match call.args.first().and_then(|a| a.get("name")).and_then(Value::as_str) {
                                 Some(n) => Fv::Pick(n.to_string()),
                                 None => {
@@ -2151,7 +2218,7 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
             return None;
         }
         // The helper sees module scope and its parameters only.
-        let saved = std::mem::replace(&mut self.scopes, vec![FnScope { locals: HashMap::new() }]);
+        let saved = std::mem::replace(&mut self.scopes, vec![FnScope { locals: FxMap::default() }]);
         for (i, p) in params.items.iter().enumerate() {
             if let BindingPattern::BindingIdentifier(id) = &p.pattern {
                 let fv = args.get(i).cloned().unwrap_or(Fv::Opaque);

@@ -348,12 +348,15 @@ pub fn lower_parts(parts: &MachineParts<'_>) -> Lowered {
         root.id = None;
     }
     lw.resolve_initials();
-    let targets_states = lw.states.clone();
-    let targets = Targets::new(&targets_states, &id);
+    // The states are final here: lowering the transitions reads them beside the lowerer.
+    let states = std::mem::take(&mut lw.states);
+    let targets = Targets::new(&states, &id);
     let mut transitions = Vec::new();
-    for sid in 0..lw.states.len() {
-        lw.lower_transitions(StateId(sid as u32), &targets, &mut transitions);
+    for sid in 0..states.len() {
+        lw.lower_transitions(&states, StateId(sid as u32), &targets, &mut transitions);
     }
+    drop(targets);
+    lw.states = states;
 
     let mut slots: IndexMap<String, Slot> = actors.iter().map(|(k, c)| (k.clone(), c.slot())).collect();
     for st in &lw.states {
@@ -462,8 +465,8 @@ impl<'p, 'v> Lowerer<'p, 'v> {
             }
         };
         let invokes = self.invokes(v, &path, actors);
-        let entry = self.actions(v.get("entry"), &join(&path, "entry"));
-        let exit = self.actions(v.get("exit"), &join(&path, "exit"));
+        let entry = self.actions(v.get("entry"), &path, "entry");
+        let exit = self.actions(v.get("exit"), &path, "exit");
         let id = match v.get("id") {
             Some(x) if parent.is_some() => match x.as_str() {
                 Some(s) => Some(s.to_string()),
@@ -621,9 +624,10 @@ impl<'p, 'v> Lowerer<'p, 'v> {
         Some(Expr::Object(fields))
     }
 
-    fn actions(&mut self, v: Option<&'v Value>, path: &str) -> Vec<Action> {
+    /// The actions of `field` (`entry`, `exit`, `actions`) of the value at `path`.
+    fn actions(&mut self, v: Option<&'v Value>, path: &str, field: &str) -> Vec<Action> {
         let Some(v) = v else { return Vec::new() };
-        one_or_many(v, path).into_iter().filter_map(|(p, a)| self.action(a, &p)).collect()
+        one_or_many(v, &join(path, field)).into_iter().filter_map(|(p, a)| self.action(a, &p)).collect()
     }
 
     fn action(&mut self, a: &Value, path: &str) -> Option<Action> {
@@ -791,43 +795,38 @@ impl<'p, 'v> Lowerer<'p, 'v> {
     }
 
     fn name_of(&self, i: usize) -> String {
-        let p = &self.states[i].path;
-        if p.is_empty() {
-            "(root)".into()
-        } else {
-            p.clone()
-        }
+        name_of(&self.states, i)
     }
 
-    fn lower_transitions(&mut self, sid: StateId, targets: &Targets<'_>, out: &mut Vec<Transition>) {
+    fn lower_transitions(&mut self, states: &[State], sid: StateId, targets: &Targets<'_>, out: &mut Vec<Transition>) {
         let v = self.values[sid.index()];
-        let path = self.states[sid.index()].path.clone();
+        let path = states[sid.index()].path.as_str();
         let mut groups: Vec<(Trigger, String, &'v Value)> = Vec::new();
         for (field, make) in [("on", Trigger::Event as fn(String) -> Trigger), ("after", Trigger::After)] {
             if let Some(map) = v.get(field) {
-                let base = join(&path, field);
+                let base = join(path, field);
                 for (key, _, value) in self.entries(map, &base, &format!("`{field}`")) {
                     groups.push((make(key.to_string()), join(&base, key), value));
                 }
             }
         }
         if let Some(x) = v.get("always") {
-            groups.push((Trigger::Always, join(&path, "always"), x));
+            groups.push((Trigger::Always, join(path, "always"), x));
         }
         if let Some(x) = v.get("onDone") {
-            groups.push((Trigger::StateDone, join(&path, "onDone"), x));
+            groups.push((Trigger::StateDone, join(path, "onDone"), x));
         }
         if let Some(inv) = v.get("invoke") {
             // The invokes kept in the IR, in order; odd items were skipped there too.
             let items: Vec<&Value> =
                 one_or_many(inv, "").into_iter().map(|(_, x)| x).filter(|x| x.props().is_some()).collect();
             for (i, item) in items.into_iter().enumerate() {
-                let Some(ipath) = self.states[sid.index()].invokes.get(i).map(|x| x.path.clone()) else { break };
+                let Some(ipath) = states[sid.index()].invokes.get(i).map(|x| x.path.as_str()) else { break };
                 if let Some(x) = item.get("onDone") {
-                    groups.push((Trigger::InvokeDone(i), join(&ipath, "onDone"), x));
+                    groups.push((Trigger::InvokeDone(i), join(ipath, "onDone"), x));
                 }
                 if let Some(x) = item.get("onError") {
-                    groups.push((Trigger::InvokeError(i), join(&ipath, "onError"), x));
+                    groups.push((Trigger::InvokeError(i), join(ipath, "onError"), x));
                 }
             }
         }
@@ -862,9 +861,9 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                     };
                     match targets.resolve(sid, target) {
                         Ok(s) => resolved.push(s),
-                        Err(states) if states.len() > 1 => {
+                        Err(which_states) if which_states.len() > 1 => {
                             let which: Vec<&str> =
-                                states.iter().map(|s| self.states[s.index()].path.as_str()).collect();
+                                which_states.iter().map(|s| states[s.index()].path.as_str()).collect();
                             self.fault(
                                 tv,
                                 Severity::Error,
@@ -874,7 +873,7 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                             );
                         }
                         Err(_) => {
-                            let from = self.name_of(sid.index());
+                            let from = name_of(states, sid.index());
                             self.fault(
                                 tv,
                                 Severity::Error,
@@ -887,7 +886,7 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                 }
                 let (guard, actions, reenter) = if obj {
                     let guard = t.get("guard").and_then(|g| self.guard(g, &join(&tpath, "guard")));
-                    let actions = self.actions(t.get("actions"), &join(&tpath, "actions"));
+                    let actions = self.actions(t.get("actions"), &tpath, "actions");
                     (guard, actions, t.get("reenter").and_then(Value::as_bool).unwrap_or(false))
                 } else {
                     (None, Vec::new(), false)
@@ -948,6 +947,16 @@ impl<'p, 'v> Lowerer<'p, 'v> {
             out.insert(name.to_string(), decl);
         }
         out
+    }
+}
+
+/// A state's path for a message: `(root)` for the root.
+fn name_of(states: &[State], i: usize) -> String {
+    let p = &states[i].path;
+    if p.is_empty() {
+        "(root)".into()
+    } else {
+        p.clone()
     }
 }
 
@@ -1148,7 +1157,7 @@ mod tests {
         let mut v = parallel();
         // Give the right region's `done` an id, for the left region's `#right-done`.
         if let ValueKind::Call(c) = &mut v.kind {
-            let props = match &mut c.args[0].kind {
+            let props = match &mut std::sync::Arc::make_mut(c).args[0].kind {
                 ValueKind::Object { props } => props,
                 _ => unreachable!(),
             };

@@ -50,6 +50,17 @@ pub fn parse<'a>(allocator: &'a Allocator, text: &'a str) -> Result<Program<'a>,
 /// The offset where bracket nesting first goes past [`MAX_NESTING`]. A rough scan: brackets in
 /// strings and comments count too, which only errs towards refusing absurd files.
 fn too_deep(text: &str) -> Option<usize> {
+    // No file with at most MAX_NESTING opening brackets nests past it: count them first, in
+    // byte-wide counters over chunks of 255 bytes (a loop the compiler vectorizes, several times
+    // faster than the depth scan below).
+    let opening: usize = text
+        .as_bytes()
+        .chunks(255)
+        .map(|c| usize::from(c.iter().fold(0u8, |n, &b| n + u8::from(b == b'(' || b == b'[' || b == b'{'))))
+        .sum();
+    if opening <= MAX_NESTING {
+        return None;
+    }
     let mut depth = 0usize;
     for (i, b) in text.bytes().enumerate() {
         match b {

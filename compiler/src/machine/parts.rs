@@ -855,7 +855,7 @@ fn with_arg(v: &Value, i: usize, new: Value) -> Value {
     }
     args[i] = new;
     let call = Call { callee: call.callee.clone(), receiver: call.receiver.clone(), args };
-    Value::new(ValueKind::Call(Box::new(call)), v.loc)
+    Value::new(ValueKind::Call(std::sync::Arc::new(call)), v.loc)
 }
 
 /// The keys of the input that every invoke of `slot` in the Machine gives, when they agree.

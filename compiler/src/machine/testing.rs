@@ -56,7 +56,7 @@ pub fn obj(props: Vec<(&str, Value)>) -> Value {
 }
 
 fn call(callee: Callee, receiver: Option<Value>, args: Vec<Value>) -> Value {
-    v(ValueKind::Call(Box::new(Call { callee, receiver, args })))
+    v(ValueKind::Call(std::sync::Arc::new(Call { callee, receiver, args })))
 }
 
 /// A call of a kit export: `agent({...})`.
@@ -81,7 +81,7 @@ pub fn method(recv: Value, name: &str, args: Vec<Value>) -> Value {
 
 /// A function whose body lowered (or not) to `lowered`.
 pub fn func(lowered: Option<Expr>) -> Value {
-    v(ValueKind::Function(Box::new(Function {
+    v(ValueKind::Function(std::sync::Arc::new(Function {
         params: vec!["{ context, event }".to_string()],
         facts: Facts { complete: lowered.is_some(), ..Facts::default() },
         lowered,

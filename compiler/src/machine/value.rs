@@ -13,6 +13,12 @@
 use crate::ir::Expr;
 use crate::Span;
 use serde::Serialize;
+use std::sync::Arc;
+
+/// Serializes a shared node as its contents.
+fn shared<T: Serialize, S: serde::Serializer>(v: &Arc<T>, s: S) -> Result<S::Ok, S::Error> {
+    T::serialize(v, s)
+}
 
 /// A source file of the Instance, by index into the evaluator's file table.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
@@ -54,10 +60,12 @@ pub enum ValueKind {
     Object {
         props: Vec<Prop>,
     },
-    /// A call of the authoring surface (jr2, xstate or zod), or a method called on one.
-    Call(Box<Call>),
+    /// A call of the authoring surface (jr2, xstate or zod), or a method called on one. Shared:
+    /// a binding read by name (`workspace(body, ...)`, an event def in `events` and in
+    /// `paramsOf`) is the same call, not a copy of its tree.
+    Call(#[serde(serialize_with = "shared")] Arc<Call>),
     /// An arrow function or function expression: code, with the facts the analysis read off it.
-    Function(Box<Function>),
+    Function(#[serde(serialize_with = "shared")] Arc<Function>),
     /// An export of a known module used as a value, not called: `guard: isReady`, `actors: {
     /// gate }`, `z.string` without its call. Calling it makes a [`ValueKind::Call`] with this
     /// callee.
@@ -179,7 +187,7 @@ impl Value {
 
     /// Is this a call of the kit export `name`?
     pub fn is_kit_call(&self, name: &str) -> bool {
-        self.as_call().is_some_and(|c| c.callee == Callee::Kit(name.to_string()))
+        self.as_call().is_some_and(|c| matches!(&c.callee, Callee::Kit(n) if n == name))
     }
 
     /// The reason, for an unknown value.

@@ -883,13 +883,17 @@ mod tests {
         value
     }
     fn call_zod(name: &str, args: Vec<Value>) -> Value {
-        v(ValueKind::Call(Box::new(Call { callee: Callee::Zod(name.into()), receiver: None, args })))
+        v(ValueKind::Call(std::sync::Arc::new(Call { callee: Callee::Zod(name.into()), receiver: None, args })))
     }
     fn z(name: &str) -> Value {
         call_zod(name, vec![])
     }
     fn method(recv: Value, name: &str, args: Vec<Value>) -> Value {
-        v(ValueKind::Call(Box::new(Call { callee: Callee::Method(name.into()), receiver: Some(recv), args })))
+        v(ValueKind::Call(std::sync::Arc::new(Call {
+            callee: Callee::Method(name.into()),
+            receiver: Some(recv),
+            args,
+        })))
     }
     /// `recv.name()` with no arguments.
     fn m(recv: Value, name: &str) -> Value {
@@ -919,7 +923,7 @@ mod tests {
         v(ValueKind::Unknown { reason: reason.into() })
     }
     fn func() -> Value {
-        v(ValueKind::Function(Box::new(crate::machine::value::Function {
+        v(ValueKind::Function(std::sync::Arc::new(crate::machine::value::Function {
             params: vec!["s".into()],
             facts: Default::default(),
             lowered: None,
@@ -1146,7 +1150,7 @@ mod tests {
         assert!(is_zod(&m(m(z("string"), "optional"), "nullable")));
         assert!(!is_zod(&s("x")));
         assert!(!is_zod(&m(unknown("a call of an unknown function"), "optional")));
-        assert!(!is_zod(&v(ValueKind::Call(Box::new(Call {
+        assert!(!is_zod(&v(ValueKind::Call(std::sync::Arc::new(Call {
             callee: Callee::Kit("agent".into()),
             receiver: None,
             args: vec![]
