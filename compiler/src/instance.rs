@@ -134,6 +134,7 @@ pub fn check_instance_with(root: &Path, doors: Option<&dyn DoorSource>) -> Insta
             std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| vec![check_chart(root, c, &workflows)])).ok()
         }
     });
+    let mut index = std::collections::HashMap::new();
     for (job, result) in jobs.iter().zip(results) {
         let path = match job {
             Job::Workflow(w) => &w.path,
@@ -143,13 +144,14 @@ pub fn check_instance_with(root: &Path, doors: Option<&dyn DoorSource>) -> Insta
         match result {
             Some(files) if !failed => {
                 for file in files {
-                    merge(&mut report.files, file);
+                    merge(&mut report.files, &mut index, file);
                 }
             }
             _ => {
                 report.internal_errors.push(path.clone());
                 let text = std::fs::read_to_string(path).unwrap_or_default();
-                merge(&mut report.files, CheckedFile { path: path.clone(), text, diagnostics: Vec::new() });
+                let file = CheckedFile { path: path.clone(), text, diagnostics: Vec::new() };
+                merge(&mut report.files, &mut index, file);
             }
         }
     }
@@ -157,9 +159,9 @@ pub fn check_instance_with(root: &Path, doors: Option<&dyn DoorSource>) -> Insta
 }
 
 /// Adds a file's report; a file already there (imported by two Workflows) gains the new
-/// diagnostics only.
-fn merge(files: &mut Vec<CheckedFile>, file: CheckedFile) {
-    match files.iter_mut().find(|f| f.path == file.path) {
+/// diagnostics only. `index` is each path's place in `files`.
+fn merge(files: &mut Vec<CheckedFile>, index: &mut std::collections::HashMap<PathBuf, usize>, file: CheckedFile) {
+    match index.get(&file.path).and_then(|&i| files.get_mut(i)) {
         Some(seen) => {
             for d in file.diagnostics {
                 if !seen.diagnostics.contains(&d) {
@@ -167,7 +169,10 @@ fn merge(files: &mut Vec<CheckedFile>, file: CheckedFile) {
                 }
             }
         }
-        None => files.push(file),
+        None => {
+            index.insert(file.path.clone(), files.len());
+            files.push(file);
+        }
     }
 }
 
@@ -175,21 +180,26 @@ fn merge(files: &mut Vec<CheckedFile>, file: CheckedFile) {
 /// returns the results in the items' order.
 pub(crate) fn parallel<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, 8).min(items.len());
+    // Each worker runs on the evaluator's stack, so the files it compiles run there directly,
+    // with no hand-off to an evaluator thread per file.
+    use crate::machine::eval::on_evaluator_stack;
     if threads <= 1 {
-        return items.iter().map(&f).collect();
+        return on_evaluator_stack(|| items.iter().map(&f).collect());
     }
     let next = std::sync::atomic::AtomicUsize::new(0);
     let mut results: Vec<(usize, R)> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..threads)
             .map(|_| {
                 s.spawn(|| {
-                    let mut out = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        let Some(item) = items.get(i) else { break };
-                        out.push((i, f(item)));
-                    }
-                    out
+                    on_evaluator_stack(|| {
+                        let mut out = Vec::new();
+                        loop {
+                            let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                            let Some(item) = items.get(i) else { break };
+                            out.push((i, f(item)));
+                        }
+                        out
+                    })
                 })
             })
             .collect();
