@@ -32,6 +32,9 @@ pub enum Command {
     Parts(PartsArgs),
     /// Prints the documentation of a diagnostic code.
     Explain(ExplainArgs),
+    /// Runs the Language Server on stdin and stdout (for editors): diagnostics as you type,
+    /// hover and quick fixes.
+    Lsp,
 }
 
 #[derive(Debug, Subcommand)]

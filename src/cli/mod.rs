@@ -4,6 +4,7 @@ pub mod args;
 mod check;
 mod compat;
 mod input;
+mod lsp;
 mod machine;
 mod other;
 
@@ -53,5 +54,6 @@ pub fn run(cli: Cli) -> Result<Exit> {
         Command::Ir(a) => other::ir(a),
         Command::Parts(a) => other::parts(a),
         Command::Explain(a) => other::explain(a),
+        Command::Lsp => lsp::lsp(),
     }
 }
