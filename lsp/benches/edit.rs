@@ -41,7 +41,8 @@ fn instance() -> PathBuf {
     let fix = std::fs::read_to_string(examples.join("fix-tests.ts")).expect("example");
     std::fs::write(dir.join("big.ts"), big_workflow()).expect("write");
     for i in 1..WORKFLOWS {
-        std::fs::write(dir.join(format!("w{i:03}.ts")), fix.replace("\"fix-tests\"", &format!("\"w{i:03}\""))).expect("w");
+        std::fs::write(dir.join(format!("w{i:03}.ts")), fix.replace("\"fix-tests\"", &format!("\"w{i:03}\"")))
+            .expect("w");
     }
     std::fs::canonicalize(&root).expect("root")
 }

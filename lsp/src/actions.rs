@@ -22,9 +22,15 @@ pub struct Edit {
 /// What a code action does.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Action {
-    Edits { title: String, edits: Vec<Edit> },
+    Edits {
+        title: String,
+        edits: Vec<Edit>,
+    },
     /// Rename the file to this name (same folder).
-    Rename { title: String, to: String },
+    Rename {
+        title: String,
+        to: String,
+    },
 }
 
 /// The code actions of one diagnostic of the file at `path` with `text`.
@@ -63,9 +69,10 @@ fn root_route(text: &str, compiled: Option<&Compiled>, event: &str) -> Option<Ac
     }
     let states = config.get("states")?.props()?;
     let word = if event == "workspace.lost" { "lost" } else { "fail" };
-    let target = states.iter().find(|p| p.key.to_lowercase().contains(word)).or_else(|| {
-        states.iter().find(|p| p.value.get("type").and_then(Value::as_str) == Some("final"))
-    })?;
+    let target = states
+        .iter()
+        .find(|p| p.key.to_lowercase().contains(word))
+        .or_else(|| states.iter().find(|p| p.value.get("type").and_then(Value::as_str) == Some("final")))?;
     let route = format!("\"{event}\": \".{}\"", target.key);
     let opening = |v: &Value| {
         let at = v.loc.span.start as usize;
@@ -167,7 +174,8 @@ pub fn src_hover(compiled: &Compiled, offset: usize) -> Option<(usize, usize, St
 
 /// The `src: "<name>"` string of the entry file that holds `offset`.
 fn find_src(v: &Value, offset: usize) -> Option<&Value> {
-    let inside = |v: &Value| v.loc.file.0 == 0 && (v.loc.span.start as usize) <= offset && offset <= v.loc.span.end as usize;
+    let inside =
+        |v: &Value| v.loc.file.0 == 0 && (v.loc.span.start as usize) <= offset && offset <= v.loc.span.end as usize;
     match &v.kind {
         ValueKind::Object { props } => props.iter().find_map(|p| {
             if p.key == "src" && matches!(p.value.kind, ValueKind::String { .. }) && inside(&p.value) {

@@ -27,14 +27,35 @@ type Reply<T> = oneshot::Sender<Result<T>>;
 
 enum Job {
     Folders(Vec<PathBuf>),
-    Open { uri: Uri, text: String, version: i32 },
-    Change { uri: Uri, version: i32, changes: Vec<TextDocumentContentChangeEvent> },
-    Save { uri: Uri, text: Option<String> },
-    Close { uri: Uri },
+    Open {
+        uri: Uri,
+        text: String,
+        version: i32,
+    },
+    Change {
+        uri: Uri,
+        version: i32,
+        changes: Vec<TextDocumentContentChangeEvent>,
+    },
+    Save {
+        uri: Uri,
+        text: Option<String>,
+    },
+    Close {
+        uri: Uri,
+    },
     /// Files created, changed or deleted on disk.
     Disk(Vec<FileEvent>),
-    Hover { uri: Uri, at: Position, reply: Reply<Option<Hover>> },
-    Actions { uri: Uri, range: Range, reply: Reply<Option<CodeActionResponse>> },
+    Hover {
+        uri: Uri,
+        at: Position,
+        reply: Reply<Option<Hover>>,
+    },
+    Actions {
+        uri: Uri,
+        range: Range,
+        reply: Reply<Option<CodeActionResponse>>,
+    },
 }
 
 /// One publication: a document's diagnostics at a version.
@@ -51,9 +72,9 @@ impl Backend {
         let (jobs, queue) = mpsc::channel::<Job>();
         let (publish, mut published) = tmpsc::unbounded_channel::<Publication>();
         // The worker: the database lives on one thread with the evaluator's stack.
-        let spawned = std::thread::Builder::new().name("jr2-lsp-worker".into()).spawn(move || {
-            compiler::machine::eval::on_evaluator_stack(move || Worker::new(publish).run(queue))
-        });
+        let spawned = std::thread::Builder::new()
+            .name("jr2-lsp-worker".into())
+            .spawn(move || compiler::machine::eval::on_evaluator_stack(move || Worker::new(publish).run(queue)));
         if let Err(e) = spawned {
             eprintln!("jr2 lsp: cannot start the worker: {e}");
         }
@@ -391,10 +412,18 @@ impl Worker {
                             .into_iter()
                             .map(|e| TextEdit { range: lines.range(e.start as u32, e.end as u32), new_text: e.text })
                             .collect();
-                        (title, WorkspaceEdit { changes: Some(HashMap::from([(uri.clone(), edits)])), ..Default::default() })
+                        (
+                            title,
+                            WorkspaceEdit {
+                                changes: Some(HashMap::from([(uri.clone(), edits)])),
+                                ..Default::default()
+                            },
+                        )
                     }
                     Action::Rename { title, to } => {
-                        let Some(new_uri) = path.parent().and_then(|d| Uri::from_file_path(d.join(&to))) else { continue };
+                        let Some(new_uri) = path.parent().and_then(|d| Uri::from_file_path(d.join(&to))) else {
+                            continue;
+                        };
                         let op = ResourceOp::Rename(RenameFile {
                             old_uri: uri.clone(),
                             new_uri,

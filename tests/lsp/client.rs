@@ -97,9 +97,8 @@ impl Client {
 
     /// Waits for the next publishDiagnostics of `uri` (one already received first); its params.
     pub fn diagnostics_of(&mut self, uri: &str) -> Value {
-        let is_it = |v: &Value| {
-            v["method"] == "textDocument/publishDiagnostics" && v["params"]["uri"].as_str() == Some(uri)
-        };
+        let is_it =
+            |v: &Value| v["method"] == "textDocument/publishDiagnostics" && v["params"]["uri"].as_str() == Some(uri);
         if let Some(i) = self.notifications.iter().position(is_it) {
             return self.notifications.remove(i)["params"].clone();
         }

@@ -41,8 +41,30 @@ fn boundary(text: &str, mut at: usize) -> usize {
 }
 
 const SNIPPETS: &[&str] = &[
-    "x", "\"", "{", "}", ",", ":", "\n", " ", "é", "😀", "[", "]", "(", ")", "states", "\"on\": {}", "//", "`", "$",
-    "'", ": 1", "undefined", "\"type\": \"final\"", "src: \"fail\"",
+    "x",
+    "\"",
+    "{",
+    "}",
+    ",",
+    ":",
+    "\n",
+    " ",
+    "é",
+    "😀",
+    "[",
+    "]",
+    "(",
+    ")",
+    "states",
+    "\"on\": {}",
+    "//",
+    "`",
+    "$",
+    "'",
+    ": 1",
+    "undefined",
+    "\"type\": \"final\"",
+    "src: \"fail\"",
 ];
 
 #[test]
@@ -102,10 +124,8 @@ fn random_edits_end_where_a_cold_check_does() {
         // Now and then a request: the server still answers.
         if step % 250 == 0 {
             let pos = position(&texts[i], boundary(&texts[i], texts[i].len() / 2));
-            let answer = c.request(
-                "textDocument/hover",
-                json!({ "textDocument": { "uri": uri(&paths[i]) }, "position": pos }),
-            );
+            let answer =
+                c.request("textDocument/hover", json!({ "textDocument": { "uri": uri(&paths[i]) }, "position": pos }));
             assert!(answer.get("error").is_none(), "step {step}: {answer}");
         }
     }

@@ -247,8 +247,7 @@ pub fn recovered_chart(db: &dyn Db, file: File) -> Arc<Vec<Diagnostic>> {
         if parsed.errors.is_empty() {
             return Vec::new();
         }
-        let errors: Vec<Diagnostic> =
-            parsed.errors.iter().map(crate::rules::chart::json_syntax::diagnostic).collect();
+        let errors: Vec<Diagnostic> = parsed.errors.iter().map(crate::rules::chart::json_syntax::diagnostic).collect();
         let overlaps = |d: &Diagnostic| {
             errors.iter().any(|e| d.span.start <= e.span.end.max(e.span.start + 1) && e.span.start <= d.span.end)
         };
