@@ -549,6 +549,7 @@ pub struct AssemblyNames {
 
 /// What `check_instance` lists under `root`: the Workflows (stem, path) and the named Charts
 /// (wrapper, stem, path), each sorted by name.
+#[allow(clippy::type_complexity)]
 pub fn discover_files(root: &Path) -> (Vec<(String, PathBuf)>, Vec<(String, String, PathBuf)>) {
     let (workflows, charts) = discover(root);
     (workflows, charts.into_iter().map(|c| (c.wrapper, c.stem, c.path)).collect())

@@ -12,6 +12,9 @@
 //! changed. Requests (hover, code actions) are answered by the worker too, each inside
 //! `catch_unwind`: a panicking request answers an error and the server goes on; a cancelled one
 //! (`$/cancelRequest`) is answered by tower-lsp-server, and its result is dropped.
+//!
+//! TODO: diagnostics for `jr2.config.ts` wait for the config reader (`compiler/src/preflight`),
+//! which is not merged yet; today that file gets none.
 
 mod actions;
 mod server;

@@ -147,7 +147,7 @@ pub fn workflow_report(db: &dyn Db, inst: Instance, file: File) -> Arc<Vec<FileD
     let compiled = compile(db, file);
     let names = assembly(db, inst);
     let root = inst.root(db);
-    let run = || instance::check_workflow(root, stem, &path, &compiled, &names);
+    let run = || instance::check_workflow(root, stem, &path, compiled, names);
     Arc::new(match std::panic::catch_unwind(std::panic::AssertUnwindSafe(run)) {
         Ok(files) => plain(files),
         Err(_) => vec![internal_error(&path)],
@@ -198,7 +198,7 @@ pub fn instance_report(db: &dyn Db, inst: Instance) -> Arc<Vec<FileDiagnostics>>
         }
     }
     for (_, _, file) in inst.charts(db) {
-        merge(&chart_report(db, inst, *file));
+        merge(chart_report(db, inst, *file));
     }
     Arc::new(out)
 }
@@ -260,6 +260,9 @@ pub fn recovered_chart(db: &dyn Db, file: File) -> Arc<Vec<Diagnostic>> {
     Arc::new(std::panic::catch_unwind(std::panic::AssertUnwindSafe(run)).unwrap_or_default())
 }
 
+/// An Instance's Workflows (stem, file) and named Charts (wrapper, stem, file).
+type Listing = (Vec<(String, File)>, Vec<(String, String, File)>);
+
 /// Where a file's diagnostics come from.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub enum Owner {
@@ -318,7 +321,7 @@ impl Database {
         Some(inst)
     }
 
-    fn listing(&self, root: &Path) -> (Vec<(String, File)>, Vec<(String, String, File)>) {
+    fn listing(&self, root: &Path) -> Listing {
         let (workflows, charts) = instance::discover_files(root);
         (
             workflows.into_iter().map(|(s, p)| (s, self.file(&p))).collect(),
