@@ -21,7 +21,7 @@ use crate::machine::lower::{arg, classify_actor, is_call, machine_parts, ActorCl
 use crate::machine::value::{Callee, FileId, Value, ValueKind};
 use crate::rules::instance::{chart_wrapper, dispatch_target_url, secret_in_target, unknown_callee, workflow_stem};
 use crate::Span;
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
 /// One checked file of the Instance.
@@ -464,6 +464,13 @@ fn check_chart(root: &Path, c: &ChartFile, workflows: &[Workflow]) -> CheckedFil
             return CheckedFile { path: c.path.clone(), text: String::new(), diagnostics: vec![d] };
         }
     };
+    let wrapper = workflows.iter().find(|w| w.stem == c.wrapper).map(|w| w.compiled.as_ref());
+    check_chart_text(root, c, text, wrapper)
+}
+
+/// The door over one named Chart's text; `wrapper` is its wrapper Workflow (`None`: there is
+/// none) and that Workflow's compilation (`None`: it crashed).
+fn check_chart_text(root: &Path, c: &ChartFile, text: String, wrapper: Option<Option<&Compiled>>) -> CheckedFile {
     let mut diagnostics = Vec::new();
     if !workflow_stem::is_valid(&c.stem) {
         let file = shown(root, &c.path);
@@ -471,7 +478,6 @@ fn check_chart(root: &Path, c: &ChartFile, workflows: &[Workflow]) -> CheckedFil
         diagnostics.push(workflow_stem::diagnostic("Chart", &c.stem, &file, &renamed));
     }
     let name = c.name();
-    let wrapper = workflows.iter().find(|w| w.stem == c.wrapper);
     let refuse = |message: String| chart_wrapper::CHART_WRAPPER.at(Span::new(0, 0), message);
     let Some(wrapper) = wrapper else {
         diagnostics.push(refuse(format!(
@@ -481,7 +487,7 @@ fn check_chart(root: &Path, c: &ChartFile, workflows: &[Workflow]) -> CheckedFil
         diagnostics.extend(chart::admit(&text, None).diagnostics);
         return CheckedFile { path: c.path.clone(), text, diagnostics };
     };
-    let Some(value) = wrapper.compiled.as_ref().and_then(|w| w.value.as_ref()) else {
+    let Some(value) = wrapper.and_then(|w| w.value.as_ref()) else {
         diagnostics.push(Diagnostic::new(
             chart_wrapper::CHART_WRAPPER.code,
             Severity::Warning,
@@ -561,6 +567,71 @@ fn check_chart(root: &Path, c: &ChartFile, workflows: &[Workflow]) -> CheckedFil
         }
     }
     CheckedFile { path: c.path.clone(), text, diagnostics }
+}
+
+// Per-file entry points, for callers that hold the texts and compilations themselves (the
+// compiler's database, `db/`, which the LSP reads). Each gives what `check_instance` gives for
+// that file.
+
+/// The Instance's Assembly by name: its Workflows' stems and its Charts' `wrapper/chart` names.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct AssemblyNames {
+    pub workflows: BTreeSet<String>,
+    pub charts: BTreeSet<String>,
+}
+
+/// What `check_instance` lists under `root`: the Workflows (stem, path) and the named Charts
+/// (wrapper, stem, path), each sorted by name.
+#[allow(clippy::type_complexity)]
+pub fn discover_files(root: &Path) -> (Vec<(String, PathBuf)>, Vec<(String, String, PathBuf)>) {
+    let (workflows, charts) = discover(root);
+    (workflows, charts.into_iter().map(|c| (c.wrapper, c.stem, c.path)).collect())
+}
+
+/// The files of one compiled Workflow of the Instance at `root` with their diagnostics: its own
+/// (compilation and Instance rules) first, then each imported file that has one.
+pub fn check_workflow(
+    root: &Path,
+    stem: &str,
+    path: &Path,
+    compiled: &Compiled,
+    names: &AssemblyNames,
+    callees: &HashMap<&str, &Compiled>,
+) -> Vec<CheckedFile> {
+    let assembly = Assembly { workflows: names.workflows.clone(), charts: names.charts.clone() };
+    // `workflow_files` reads the compilation through a `Workflow`: lend it a copy.
+    let w = Workflow { stem: stem.to_string(), path: path.to_path_buf(), compiled: Some(compiled.clone()) };
+    // Foreign doors are the network's: a caller holding texts (the editor) does not read them.
+    let doors = Doors { callees: callees.clone(), foreign: HashMap::new() };
+    workflow_files(root, &w, &assembly, &doors)
+}
+
+/// The Workflows a compiled Workflow's same-Instance `dispatch`es name (a `wrapper/chart` callee
+/// names its wrapper), whose compilations its door checks read.
+pub fn dispatched_workflows(compiled: &Compiled) -> BTreeSet<String> {
+    let mut calls = Vec::new();
+    if let Some(value) = &compiled.value {
+        dispatch_calls(value, &mut calls);
+    }
+    calls
+        .into_iter()
+        .filter_map(|c| arg(c, 0).and_then(Value::as_str))
+        .map(|name| name.split_once('/').map_or(name, |(w, _)| w).to_string())
+        .collect()
+}
+
+/// The door over the named Chart `wrapper/stem` at `path` with its `text`, against its wrapper
+/// Workflow's compilation (`None`: the Instance has no such Workflow).
+pub fn check_named_chart(
+    root: &Path,
+    wrapper: &str,
+    stem: &str,
+    path: &Path,
+    text: &str,
+    wrapper_compiled: Option<&Compiled>,
+) -> CheckedFile {
+    let c = ChartFile { wrapper: wrapper.to_string(), stem: stem.to_string(), path: path.to_path_buf() };
+    check_chart_text(root, &c, text.to_string(), wrapper_compiled.map(Some))
 }
 
 #[cfg(test)]

@@ -5,6 +5,7 @@
 
 pub mod chart;
 pub mod compat;
+pub mod db;
 pub mod diagnostics;
 pub mod doors;
 pub mod instance;

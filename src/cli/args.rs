@@ -35,6 +35,9 @@ pub enum Command {
     /// Brings an Instance up; with --check, its pre-flight: the Instance check, the Instance
     /// config against what the Workflows name, and what `jr2 up` would list for each Workflow.
     Up(UpArgs),
+    /// Runs the Language Server on stdin and stdout (for editors): diagnostics as you type,
+    /// hover and quick fixes.
+    Lsp,
 }
 
 #[derive(Debug, Subcommand)]

@@ -5,6 +5,7 @@ mod check;
 mod compat;
 mod doors;
 mod input;
+mod lsp;
 mod machine;
 mod other;
 mod up;
@@ -56,5 +57,6 @@ pub fn run(cli: Cli) -> Result<Exit> {
         Command::Parts(a) => other::parts(a),
         Command::Explain(a) => other::explain(a),
         Command::Up(a) => up::up(a),
+        Command::Lsp => lsp::lsp(),
     }
 }

@@ -1,0 +1,143 @@
+use super::*;
+use crate::machine::eval::on_evaluator_stack;
+
+fn fixture() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../lsp/tests/fixtures/instance")
+}
+
+/// A copy of the fixture Instance in a fresh folder, so tests may edit it.
+fn copy_fixture(name: &str) -> PathBuf {
+    let to = std::env::temp_dir().join(format!("jr2-db-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&to);
+    copy_dir(&fixture(), &to);
+    to
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        if e.file_type().unwrap().is_dir() {
+            copy_dir(&e.path(), &to.join(e.file_name()));
+        } else {
+            std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
+        }
+    }
+}
+
+/// (file relative to the root, code, span) of every diagnostic.
+type Found = Vec<(String, String, u32, u32)>;
+
+fn cold(root: &Path) -> Found {
+    let report = instance::check_instance(root);
+    assert!(report.internal_errors.is_empty());
+    flatten(root, report.files.into_iter().map(|f| FileDiagnostics { path: f.path, diagnostics: f.diagnostics }))
+}
+
+fn flatten(root: &Path, files: impl IntoIterator<Item = FileDiagnostics>) -> Found {
+    let mut out = Vec::new();
+    for f in files {
+        let rel = f.path.strip_prefix(root).unwrap_or(&f.path).to_string_lossy().to_string();
+        for d in f.diagnostics {
+            out.push((rel.clone(), d.code.to_string(), d.span.start, d.span.end));
+        }
+    }
+    out
+}
+
+fn compiles(log: &Mutex<Vec<String>>) -> usize {
+    log.lock().unwrap().drain(..).filter(|q| q.starts_with("compile(")).count()
+}
+
+/// The database reports what `check_instance` reports, file for file.
+#[test]
+fn the_database_reports_what_check_instance_reports() {
+    let root = normalize(&fixture());
+    let found = on_evaluator_stack(|| flatten(&root, Database::new().instance_diagnostics(&root)));
+    let expected = cold(&root);
+    assert!(expected.iter().any(|d| d.1 == "unknown-callee"), "{expected:?}");
+    assert!(expected.iter().any(|d| d.1 == "agent-fault-unrouted"), "{expected:?}");
+    assert_eq!(found, expected);
+}
+
+/// An edit to one Workflow compiles that Workflow again and no other; an edit to a wrapper
+/// re-checks its named Charts; the diagnostics follow the texts.
+#[test]
+fn an_edit_recomputes_only_what_it_touches() {
+    let root = copy_fixture("edit");
+    let log = Arc::new(Mutex::new(Vec::new()));
+    on_evaluator_stack(|| {
+        let mut db = Database::with_execution_log(log.clone());
+        let all = db.instance_diagnostics(&root);
+        assert_eq!(compiles(&log), 4, "one compile per Workflow");
+        assert!(!all.is_empty());
+
+        // The caller's dispatch names a missing Workflow; fix its text.
+        let triage = root.join("workflows/triage.ts");
+        let text = db.text(&triage).unwrap();
+        assert!(db.diagnostics(&triage).iter().any(|d| d.code == "unknown-callee"));
+        db.set_text(&triage, Some(text.replace("dispatch(\"fix-test\"", "dispatch(\"fix-tests\"")));
+        assert!(db.diagnostics(&triage).is_empty(), "{:?}", db.diagnostics(&triage));
+        assert_eq!(compiles(&log), 1, "only the edited Workflow compiles again");
+
+        // The wrapper loses its Open body: its Charts are re-checked against it.
+        let notes = root.join("workflows/notes.ts");
+        let post = root.join("workflows/notes/post.json");
+        assert!(db.diagnostics(&post).is_empty());
+        let text = db.text(&notes).unwrap();
+        db.set_text(&notes, Some(text.replace("plan: open(", "plan: command(")));
+        let d = db.diagnostics(&post);
+        assert!(d.iter().any(|d| d.code == "chart-wrapper"), "{d:?}");
+        let queries = log.lock().unwrap().clone();
+        assert_eq!(compiles(&log), 1);
+        assert!(queries.iter().any(|q| q.starts_with("chart_report(")), "{queries:?}");
+
+        // Writing the texts to disk and checking cold gives the same.
+        for p in [&triage, &notes] {
+            std::fs::write(p, db.text(p).unwrap()).unwrap();
+        }
+        assert_eq!(flatten(&root, db.instance_diagnostics(&root)), cold(&root));
+    });
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+/// A new Workflow file (an editor's buffer, then on disk) joins the Assembly after a rescan: the
+/// dispatch that named it is satisfied.
+#[test]
+fn a_new_workflow_joins_the_assembly() {
+    let root = copy_fixture("new");
+    on_evaluator_stack(|| {
+        let mut db = Database::new();
+        let triage = root.join("workflows/triage.ts");
+        assert!(db.diagnostics(&triage).iter().any(|d| d.code == "unknown-callee"));
+        let callee = root.join("workflows/fix-test.ts");
+        std::fs::copy(root.join("workflows/fix-tests.ts"), &callee).unwrap();
+        db.reload(&callee);
+        db.rescan();
+        assert!(!db.diagnostics(&triage).iter().any(|d| d.code == "unknown-callee"));
+    });
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+/// A lone file: a Chart with the door's defaults, a half-typed Chart's recovered tree.
+#[test]
+fn lone_files_and_half_typed_charts() {
+    let dir = std::env::temp_dir().join(format!("jr2-db-lone-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let chart = dir.join("c.json");
+    on_evaluator_stack(|| {
+        let mut db = Database::new();
+        let text = r#"{ "id": "c", "initial": "nowhere", "states": { "a": { "type": "final" } } }"#;
+        db.set_text(&chart, Some(text.to_string()));
+        let d = db.diagnostics(&chart);
+        assert_eq!(d, chart::admit(text, None).diagnostics);
+        assert!(!d.is_empty());
+        // Half typed: a JSON error, and the recovered tree still names the bad initial state.
+        let half = r#"{ "id": "c", "initial": "nowhere", "states": { "a": { "type": "final" } "#;
+        db.set_text(&chart, Some(half.to_string()));
+        assert!(db.diagnostics(&chart).iter().all(|d| d.code == "json-syntax"));
+        let recovered = db.recovered_chart(&chart);
+        assert!(recovered.iter().any(|d| d.code == "unknown-initial"), "{recovered:?}");
+    });
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,0 +1,36 @@
+//! `jr2 lsp`: jr2's Language Server, over stdio. The only crate that knows LSP.
+//!
+//! ```text
+//! editor ─► tower-lsp-server (tokio) ─► Backend ─► jobs channel ─► the worker thread
+//!                                                                   (the evaluator's stack)
+//!                                                                   owns compiler::db::Database
+//! editor ◄─ publishDiagnostics ◄─ publisher task ◄─ channel ◄───────┘
+//! ```
+//!
+//! The worker applies every edit that is waiting, then checks the open documents over the
+//! database (salsa reuses what the edits did not touch) and publishes the diagnostics that
+//! changed. Requests (hover, code actions) are answered by the worker too, each inside
+//! `catch_unwind`: a panicking request answers an error and the server goes on; a cancelled one
+//! (`$/cancelRequest`) is answered by tower-lsp-server, and its result is dropped.
+//!
+//! TODO: diagnostics for `jr2.config.ts` wait for the config reader (`compiler/src/preflight`),
+//! which is not merged yet; today that file gets none.
+
+mod actions;
+mod server;
+mod text;
+
+pub use server::{serve, Backend};
+pub use text::Lines;
+
+/// Runs the server on stdin and stdout until the client says `exit`.
+pub fn run_stdio() {
+    let runtime = match tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build() {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("jr2 lsp: cannot start: {e}");
+            return;
+        }
+    };
+    runtime.block_on(serve(tokio::io::stdin(), tokio::io::stdout()));
+}

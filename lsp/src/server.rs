@@ -1,0 +1,504 @@
+//! The Language Server: the protocol side (`Backend`, async) and the worker (sync, salsa).
+
+use crate::actions::{self, Action};
+use crate::text::{self, Lines};
+use compiler::db::Database;
+use compiler::diagnostics::{Diagnostic, Severity};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+use tokio::sync::{mpsc as tmpsc, oneshot};
+use tower_lsp_server::jsonrpc::{Error, Result};
+use tower_lsp_server::ls_types::*;
+use tower_lsp_server::{Client, LanguageServer, LspService, Server};
+
+/// Serves one client on `input` / `output` until it says `exit`.
+pub async fn serve<I, O>(input: I, output: O)
+where
+    I: tokio::io::AsyncRead + Unpin,
+    O: tokio::io::AsyncWrite,
+{
+    let (service, socket) = LspService::new(Backend::new);
+    Server::new(input, output, socket).serve(service).await;
+}
+
+/// A request's answer, sent back from the worker.
+type Reply<T> = oneshot::Sender<Result<T>>;
+
+enum Job {
+    Folders(Vec<PathBuf>),
+    Open {
+        uri: Uri,
+        text: String,
+        version: i32,
+    },
+    Change {
+        uri: Uri,
+        version: i32,
+        changes: Vec<TextDocumentContentChangeEvent>,
+    },
+    Save {
+        uri: Uri,
+        text: Option<String>,
+    },
+    Close {
+        uri: Uri,
+    },
+    /// Files created, changed or deleted on disk.
+    Disk(Vec<FileEvent>),
+    Hover {
+        uri: Uri,
+        at: Position,
+        reply: Reply<Option<Hover>>,
+    },
+    Actions {
+        uri: Uri,
+        range: Range,
+        reply: Reply<Option<CodeActionResponse>>,
+    },
+}
+
+/// One publication: a document's diagnostics at a version.
+type Publication = (Uri, Vec<LspDiagnostic>, Option<i32>);
+type LspDiagnostic = tower_lsp_server::ls_types::Diagnostic;
+
+pub struct Backend {
+    client: Client,
+    jobs: mpsc::Sender<Job>,
+}
+
+impl Backend {
+    pub fn new(client: Client) -> Self {
+        let (jobs, queue) = mpsc::channel::<Job>();
+        let (publish, mut published) = tmpsc::unbounded_channel::<Publication>();
+        // The worker: the database lives on one thread with the evaluator's stack.
+        let spawned = std::thread::Builder::new()
+            .name("jr2-lsp-worker".into())
+            .spawn(move || compiler::machine::eval::on_evaluator_stack(move || Worker::new(publish).run(queue)));
+        if let Err(e) = spawned {
+            eprintln!("jr2 lsp: cannot start the worker: {e}");
+        }
+        // The publisher: sends the worker's diagnostics in the order they were made.
+        let to = client.clone();
+        tokio::spawn(async move {
+            while let Some((uri, diagnostics, version)) = published.recv().await {
+                to.publish_diagnostics(uri, diagnostics, version).await;
+            }
+        });
+        Backend { client, jobs }
+    }
+
+    fn send(&self, job: Job) {
+        // A stopped worker (it cannot be: its loop ends with the channel) leaves the editor
+        // without diagnostics, not the server down.
+        let _ = self.jobs.send(job);
+    }
+
+    async fn ask<T>(&self, make: impl FnOnce(Reply<T>) -> Job) -> Result<T> {
+        let (reply, answer) = oneshot::channel();
+        self.send(make(reply));
+        answer.await.unwrap_or_else(|_| Err(Error::internal_error()))
+    }
+}
+
+impl LanguageServer for Backend {
+    async fn initialize(&self, params: InitializeParams) -> Result<InitializeResult> {
+        let mut roots: Vec<PathBuf> = params
+            .workspace_folders
+            .unwrap_or_default()
+            .iter()
+            .filter_map(|f| f.uri.to_file_path().map(|p| p.into_owned()))
+            .collect();
+        #[allow(deprecated)]
+        if let Some(root) = params.root_uri.as_ref().and_then(|u| u.to_file_path()) {
+            if roots.is_empty() {
+                roots.push(root.into_owned());
+            }
+        }
+        self.send(Job::Folders(roots));
+        Ok(InitializeResult {
+            capabilities: ServerCapabilities {
+                text_document_sync: Some(TextDocumentSyncCapability::Options(TextDocumentSyncOptions {
+                    open_close: Some(true),
+                    change: Some(TextDocumentSyncKind::INCREMENTAL),
+                    save: Some(TextDocumentSyncSaveOptions::SaveOptions(SaveOptions { include_text: Some(true) })),
+                    ..Default::default()
+                })),
+                hover_provider: Some(HoverProviderCapability::Simple(true)),
+                code_action_provider: Some(CodeActionProviderCapability::Simple(true)),
+                position_encoding: Some(PositionEncodingKind::UTF16),
+                workspace: Some(WorkspaceServerCapabilities {
+                    workspace_folders: Some(WorkspaceFoldersServerCapabilities {
+                        supported: Some(true),
+                        change_notifications: Some(OneOf::Left(true)),
+                    }),
+                    file_operations: None,
+                }),
+                ..Default::default()
+            },
+            server_info: Some(ServerInfo { name: "jr2".into(), version: Some(env!("CARGO_PKG_VERSION").into()) }),
+            offset_encoding: None,
+        })
+    }
+
+    async fn initialized(&self, _: InitializedParams) {
+        self.client.log_message(MessageType::INFO, "jr2 lsp: ready").await;
+    }
+
+    async fn shutdown(&self) -> Result<()> {
+        Ok(())
+    }
+
+    async fn did_change_workspace_folders(&self, params: DidChangeWorkspaceFoldersParams) {
+        let added = params.event.added.iter().filter_map(|f| f.uri.to_file_path().map(|p| p.into_owned())).collect();
+        self.send(Job::Folders(added));
+    }
+
+    async fn did_open(&self, p: DidOpenTextDocumentParams) {
+        let d = p.text_document;
+        self.send(Job::Open { uri: d.uri, text: d.text, version: d.version });
+    }
+
+    async fn did_change(&self, p: DidChangeTextDocumentParams) {
+        let d = p.text_document;
+        self.send(Job::Change { uri: d.uri, version: d.version, changes: p.content_changes });
+    }
+
+    async fn did_save(&self, p: DidSaveTextDocumentParams) {
+        self.send(Job::Save { uri: p.text_document.uri, text: p.text });
+    }
+
+    async fn did_close(&self, p: DidCloseTextDocumentParams) {
+        self.send(Job::Close { uri: p.text_document.uri });
+    }
+
+    async fn did_change_watched_files(&self, p: DidChangeWatchedFilesParams) {
+        self.send(Job::Disk(p.changes));
+    }
+
+    async fn hover(&self, p: HoverParams) -> Result<Option<Hover>> {
+        let at = p.text_document_position_params;
+        self.ask(|reply| Job::Hover { uri: at.text_document.uri, at: at.position, reply }).await
+    }
+
+    async fn code_action(&self, p: CodeActionParams) -> Result<Option<CodeActionResponse>> {
+        self.ask(|reply| Job::Actions { uri: p.text_document.uri, range: p.range, reply }).await
+    }
+}
+
+/// An open document.
+struct Doc {
+    path: PathBuf,
+    version: i32,
+}
+
+/// The worker's state: the database, the open documents, what was published.
+struct Worker {
+    db: Database,
+    docs: HashMap<Uri, Doc>,
+    /// What each open document was last published with.
+    published: HashMap<Uri, Vec<LspDiagnostic>>,
+    /// A Workflow's diagnostics at its last text that parsed: shown, beside the syntax error,
+    /// while its text does not parse.
+    last_good: HashMap<PathBuf, Vec<LspDiagnostic>>,
+    publish: tmpsc::UnboundedSender<Publication>,
+}
+
+impl Worker {
+    fn new(publish: tmpsc::UnboundedSender<Publication>) -> Self {
+        Worker {
+            db: Database::new(),
+            docs: HashMap::new(),
+            published: HashMap::new(),
+            last_good: HashMap::new(),
+            publish,
+        }
+    }
+
+    fn run(mut self, queue: mpsc::Receiver<Job>) {
+        while let Ok(job) = queue.recv() {
+            let mut jobs = vec![job];
+            jobs.extend(queue.try_iter());
+            let mut edited: Vec<Uri> = Vec::new();
+            for job in jobs {
+                // A request sees every edit before it, published.
+                if matches!(job, Job::Hover { .. } | Job::Actions { .. }) && !edited.is_empty() {
+                    self.publish_all(&std::mem::take(&mut edited));
+                }
+                // A panic while applying an edit is a bug: the edit is lost, the server goes on.
+                let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.handle(job)));
+                if let Ok(Some(uri)) = outcome {
+                    if !edited.contains(&uri) {
+                        edited.push(uri);
+                    }
+                }
+            }
+            if !edited.is_empty() {
+                self.publish_all(&edited);
+            }
+        }
+    }
+
+    /// Applies a job; answers a request. The document an edit touched, if any.
+    fn handle(&mut self, job: Job) -> Option<Uri> {
+        match job {
+            Job::Folders(roots) => {
+                for root in roots {
+                    self.db.add_instance(&root);
+                }
+                None
+            }
+            Job::Open { uri, text, version } => {
+                let path = path_of(&uri)?;
+                let new_file = self.db.text(&path).is_none();
+                self.db.set_text(&path, Some(text));
+                if new_file {
+                    self.db.rescan();
+                }
+                self.docs.insert(uri.clone(), Doc { path, version });
+                Some(uri)
+            }
+            Job::Change { uri, version, changes } => {
+                let doc = self.docs.get_mut(&uri)?;
+                doc.version = version;
+                let path = doc.path.clone();
+                let mut text = self.db.text(&path).unwrap_or_default();
+                text::apply(&mut text, &changes);
+                self.db.set_text(&path, Some(text));
+                Some(uri)
+            }
+            Job::Save { uri, text } => {
+                let path = self.docs.get(&uri)?.path.clone();
+                if let Some(text) = text {
+                    self.db.set_text(&path, Some(text));
+                }
+                Some(uri)
+            }
+            Job::Close { uri } => {
+                let doc = self.docs.remove(&uri)?;
+                self.db.reload(&doc.path);
+                self.last_good.remove(&doc.path);
+                self.published.remove(&uri);
+                let _ = self.publish.send((uri.clone(), Vec::new(), None));
+                Some(uri)
+            }
+            Job::Disk(events) => {
+                let mut listing = false;
+                for e in events {
+                    let Some(path) = path_of(&e.uri) else { continue };
+                    listing |= e.typ != FileChangeType::CHANGED;
+                    // An open document's buffer wins over the disk.
+                    if !self.docs.values().any(|d| d.path == path) {
+                        self.db.reload(&path);
+                    }
+                }
+                if listing {
+                    self.db.rescan();
+                }
+                self.docs.keys().next().cloned()
+            }
+            Job::Hover { uri, at, reply } => {
+                let answer = self.guarded(|w| w.hover(&uri, at));
+                let _ = reply.send(answer);
+                None
+            }
+            Job::Actions { uri, range, reply } => {
+                let answer = self.guarded(|w| w.code_actions(&uri, range));
+                let _ = reply.send(answer);
+                None
+            }
+        }
+    }
+
+    /// Runs a request: a panic answers an internal error.
+    fn guarded<T>(&mut self, f: impl FnOnce(&mut Worker) -> T) -> Result<T> {
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(self))).map_err(|_| {
+            let mut e = Error::internal_error();
+            e.message = "jr2 lsp: internal error while answering this request (a bug in jr2)".into();
+            e
+        })
+    }
+
+    /// Checks every open document (the edited ones first) and publishes what changed.
+    fn publish_all(&mut self, edited: &[Uri]) {
+        let mut order: Vec<Uri> = edited.iter().filter(|u| self.docs.contains_key(*u)).cloned().collect();
+        let mut rest: Vec<Uri> = self.docs.keys().filter(|u| !edited.contains(u)).cloned().collect();
+        rest.sort_by(|a, b| a.as_str().cmp(b.as_str()));
+        order.extend(rest);
+        for uri in order {
+            let diagnostics = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.diagnostics(&uri))) {
+                Ok(Some(d)) => d,
+                Ok(None) => continue,
+                Err(_) => vec![LspDiagnostic {
+                    severity: Some(DiagnosticSeverity::ERROR),
+                    source: Some("jr2".into()),
+                    message: "internal error while checking this file (a bug in jr2)".into(),
+                    ..Default::default()
+                }],
+            };
+            // An edited document is always published (its version moved); another only when
+            // its diagnostics changed (an edit elsewhere re-checked it).
+            if !edited.contains(&uri) && self.published.get(&uri) == Some(&diagnostics) {
+                continue;
+            }
+            let version = self.docs.get(&uri).map(|d| d.version);
+            self.published.insert(uri.clone(), diagnostics.clone());
+            let _ = self.publish.send((uri, diagnostics, version));
+        }
+    }
+
+    /// An open document's diagnostics in LSP terms.
+    fn diagnostics(&mut self, uri: &Uri) -> Option<Vec<LspDiagnostic>> {
+        let path = self.docs.get(uri)?.path.clone();
+        let text = self.db.text(&path).unwrap_or_default();
+        let found = self.db.diagnostics(&path);
+        let lines = Lines::new(&text);
+        let mut out: Vec<LspDiagnostic> = found.iter().map(|d| convert(uri, &lines, d)).collect();
+        if path.extension().is_some_and(|e| e == "json") {
+            out.extend(self.db.recovered_chart(&path).iter().map(|d| tagged(convert(uri, &lines, d), "recovered")));
+        }
+        if path.extension().is_some_and(|e| e == "ts") {
+            let is_syntax = |d: &LspDiagnostic| d.code == Some(NumberOrString::String("ts-syntax".into()));
+            if out.iter().any(is_syntax) {
+                // Keep the last good text's other diagnostics, beside what this text gives.
+                let stale = self.last_good.get(&path).cloned().unwrap_or_default();
+                let fresh: Vec<(Option<NumberOrString>, String)> =
+                    out.iter().map(|d| (d.code.clone(), d.message.clone())).collect();
+                let kept = stale
+                    .into_iter()
+                    .filter(|d| !is_syntax(d) && !fresh.contains(&(d.code.clone(), d.message.clone())))
+                    .map(|d| tagged(d, "stale"));
+                out.extend(kept);
+            } else {
+                self.last_good.insert(path, out.clone());
+            }
+        }
+        Some(out)
+    }
+
+    fn hover(&mut self, uri: &Uri, at: Position) -> Option<Hover> {
+        let path = path_of(uri)?;
+        let text = self.db.text(&path)?;
+        let lines = Lines::new(&text);
+        let offset = lines.offset(at);
+        if let Some(compiled) = self.db.compiled(&path) {
+            if let Some((a, b, md)) = actions::src_hover(&compiled, offset) {
+                return Some(markdown(md, Some(lines.range(a as u32, b as u32))));
+            }
+        }
+        let found = self.db.diagnostics(&path);
+        let d = found.iter().find(|d| d.span.start as usize <= offset && offset <= d.span.end as usize)?;
+        let rule = compiler::rules::find(d.code)?;
+        Some(markdown(rule.markdown(), Some(lines.range(d.span.start, d.span.end))))
+    }
+
+    fn code_actions(&mut self, uri: &Uri, range: Range) -> Option<CodeActionResponse> {
+        let path = path_of(uri)?;
+        let text = self.db.text(&path)?;
+        let lines = Lines::new(&text);
+        let (a, b) = (lines.offset(range.start), lines.offset(range.end));
+        let compiled = self.db.compiled(&path);
+        let mut out = Vec::new();
+        for d in self.db.diagnostics(&path) {
+            let (s, e) = (d.span.start as usize, d.span.end as usize);
+            if e < a || s > b {
+                continue;
+            }
+            let lsp = convert(uri, &lines, &d);
+            for action in actions::actions(&path, &text, &d, compiled.as_deref()) {
+                let (title, edit) = match action {
+                    Action::Edits { title, edits } => {
+                        let edits = edits
+                            .into_iter()
+                            .map(|e| TextEdit { range: lines.range(e.start as u32, e.end as u32), new_text: e.text })
+                            .collect();
+                        (
+                            title,
+                            WorkspaceEdit {
+                                changes: Some(HashMap::from([(uri.clone(), edits)])),
+                                ..Default::default()
+                            },
+                        )
+                    }
+                    Action::Rename { title, to } => {
+                        let Some(new_uri) = path.parent().and_then(|d| Uri::from_file_path(d.join(&to))) else {
+                            continue;
+                        };
+                        let op = ResourceOp::Rename(RenameFile {
+                            old_uri: uri.clone(),
+                            new_uri,
+                            options: None,
+                            annotation_id: None,
+                        });
+                        let changes = DocumentChanges::Operations(vec![DocumentChangeOperation::Op(op)]);
+                        (title, WorkspaceEdit { document_changes: Some(changes), ..Default::default() })
+                    }
+                };
+                out.push(CodeActionOrCommand::CodeAction(CodeAction {
+                    title,
+                    kind: Some(CodeActionKind::QUICKFIX),
+                    diagnostics: Some(vec![lsp.clone()]),
+                    edit: Some(edit),
+                    is_preferred: Some(true),
+                    ..Default::default()
+                }));
+            }
+        }
+        Some(out)
+    }
+}
+
+fn markdown(value: String, range: Option<Range>) -> Hover {
+    Hover { contents: HoverContents::Markup(MarkupContent { kind: MarkupKind::Markdown, value }), range }
+}
+
+/// Marks an editor-only diagnostic: `recovered` (a half-typed Chart's recovered tree) or `stale`
+/// (from the Workflow's last text that parsed). `jr2 check` reports neither.
+fn tagged(mut d: LspDiagnostic, why: &str) -> LspDiagnostic {
+    if d.data.is_none() {
+        d.data = Some(serde_json::json!({ "jr2": why }));
+        if why == "stale" {
+            d.message.push_str("\n(from the last version of this file that parsed)");
+        }
+    }
+    d
+}
+
+fn path_of(uri: &Uri) -> Option<PathBuf> {
+    uri.to_file_path().map(|p| compiler::machine::module::normalize(Path::new(&*p)))
+}
+
+/// A diagnostic in LSP terms: UTF-16 range, code, help and notes in the message, secondary
+/// labels (the other half of a pair) as related information.
+fn convert(uri: &Uri, lines: &Lines, d: &Diagnostic) -> LspDiagnostic {
+    let mut message = match &d.path {
+        Some(p) if !d.message.starts_with(p.as_str()) => format!("{p}: {}", d.message),
+        _ => d.message.clone(),
+    };
+    if let Some(help) = &d.help {
+        message.push_str(&format!("\nhelp: {help}"));
+    }
+    for note in &d.notes {
+        message.push_str(&format!("\nnote: {note}"));
+    }
+    let related: Vec<DiagnosticRelatedInformation> = d
+        .secondary
+        .iter()
+        .map(|l| DiagnosticRelatedInformation {
+            location: Location { uri: uri.clone(), range: lines.range(l.span.start, l.span.end) },
+            message: l.message.clone(),
+        })
+        .collect();
+    LspDiagnostic {
+        range: lines.range(d.span.start, d.span.end),
+        severity: Some(match d.severity {
+            Severity::Error => DiagnosticSeverity::ERROR,
+            Severity::Warning => DiagnosticSeverity::WARNING,
+        }),
+        code: Some(NumberOrString::String(d.code.to_string())),
+        source: Some("jr2".into()),
+        message,
+        related_information: (!related.is_empty()).then_some(related),
+        ..Default::default()
+    }
+}
