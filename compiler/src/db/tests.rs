@@ -141,3 +141,39 @@ fn lone_files_and_half_typed_charts() {
     });
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// An edit to a callee's door re-checks its callers' dispatch slots (ADR-0071's door
+/// compatibility), and undoing it clears the finding; a cold check of the same texts agrees.
+#[test]
+fn a_callee_door_edit_rechecks_its_callers() {
+    let root = copy_fixture("door");
+    on_evaluator_stack(|| {
+        let mut db = Database::new();
+        let triage = root.join("workflows/triage.ts");
+        let callee = root.join("workflows/fix-tests.ts");
+        let text = db.text(&triage).unwrap();
+        db.set_text(&triage, Some(text.replace("dispatch(\"fix-test\"", "dispatch(\"fix-tests\"")));
+        assert!(db.diagnostics(&triage).is_empty(), "{:?}", db.diagnostics(&triage));
+
+        // The callee's door now requires a field the caller's slot does not send.
+        let door = db.text(&callee).unwrap();
+        let wider = door.replace(
+            "schemas: { input: z.object({ ticket: z.string() }) }",
+            "schemas: { input: z.object({ ticket: z.string(), branch: z.string() }) }",
+        );
+        assert_ne!(wider, door, "the fixture declares its door");
+        db.set_text(&callee, Some(wider.clone()));
+        let d = db.diagnostics(&triage);
+        assert!(d.iter().any(|d| d.code == "door-mismatch" && d.message.contains("branch")), "{d:?}");
+
+        // On disk, a cold check says the same.
+        std::fs::write(&triage, db.text(&triage).unwrap()).unwrap();
+        std::fs::write(&callee, &wider).unwrap();
+        assert_eq!(flatten(&root, db.instance_diagnostics(&root)), cold(&root));
+
+        // Undone: the caller is clean again.
+        db.set_text(&callee, Some(door));
+        assert!(db.diagnostics(&triage).is_empty(), "{:?}", db.diagnostics(&triage));
+    });
+    let _ = std::fs::remove_dir_all(&root);
+}
