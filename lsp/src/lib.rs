@@ -13,8 +13,9 @@
 //! `catch_unwind`: a panicking request answers an error and the server goes on; a cancelled one
 //! (`$/cancelRequest`) is answered by tower-lsp-server, and its result is dropped.
 //!
-//! TODO: diagnostics for `jr2.config.ts` wait for the config reader (`compiler/src/preflight`),
-//! which is not merged yet; today that file gets none.
+//! An Instance's `jr2.config.ts` gets the config reader's diagnostics (`db::config_report`); the
+//! pre-flight's rules over the Workflows (`jr2 up --check`) are not published in the editor, so a
+//! Workflow's diagnostics stay those of `jr2 check`.
 
 mod actions;
 mod server;

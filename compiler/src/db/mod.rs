@@ -213,6 +213,31 @@ pub fn instance_report(db: &dyn Db, inst: Instance) -> Arc<Vec<FileDiagnostics>>
     Arc::new(out)
 }
 
+/// An Instance's `jr2.config.ts`: what reading it finds (the config diagnostics of `jr2 up
+/// --check`), in the config file and the files it imports.
+#[salsa::tracked]
+pub fn config_report(db: &dyn Db, file: File) -> Arc<Vec<FileDiagnostics>> {
+    let path = file.path(db).clone();
+    let run = || crate::preflight::config::read_config_with(&DbSources { db }, &path);
+    Arc::new(match std::panic::catch_unwind(std::panic::AssertUnwindSafe(run)) {
+        Ok(read) => read
+            .files
+            .iter()
+            .enumerate()
+            .map(|(i, f)| FileDiagnostics {
+                path: f.path.clone(),
+                diagnostics: read
+                    .diagnostics
+                    .iter()
+                    .filter(|d| d.file.0 as usize == i)
+                    .map(|d| d.diagnostic.clone())
+                    .collect(),
+            })
+            .collect(),
+        Err(_) => vec![internal_error(&path)],
+    })
+}
+
 /// A file outside any Instance: a Workflow compiled alone, or a Chart admitted with the door's
 /// defaults (no lend manifest), as `jr2 check FILE` does.
 #[salsa::tracked]
@@ -383,6 +408,13 @@ impl Database {
     /// (every Workflow that imports it, its wrapper for a Chart) or alone.
     pub fn diagnostics(&mut self, path: &Path) -> Vec<Diagnostic> {
         let path = normalize(path);
+        // An Instance's config is read as the config, not compiled as a Workflow.
+        let is_config = path.file_name().is_some_and(|n| n == crate::preflight::config::CONFIG_FILE)
+            && path.parent().is_some_and(instance::is_instance);
+        if is_config {
+            let report = config_report(self, self.file(&path));
+            return report.iter().find(|f| f.path == path).map(|f| f.diagnostics.clone()).unwrap_or_default();
+        }
         let report = match self.owner(&path) {
             Owner::Instance(inst) => instance_report(self, inst),
             Owner::Lone(file) => lone_report(self, file),

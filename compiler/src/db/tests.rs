@@ -177,3 +177,23 @@ fn a_callee_door_edit_rechecks_its_callers() {
     });
     let _ = std::fs::remove_dir_all(&root);
 }
+
+/// An Instance's `jr2.config.ts` gets the config reader's diagnostics (not a Workflow's), and they
+/// follow its text.
+#[test]
+fn the_instance_config_is_read_as_the_config() {
+    let root = copy_fixture("config");
+    let config = root.join("jr2.config.ts");
+    on_evaluator_stack(|| {
+        let mut db = Database::new();
+        db.set_text(&config, Some("export default { mcp: 3, secrets: [\"a\"] };\n".to_string()));
+        let d = db.diagnostics(&config);
+        assert!(d.iter().any(|d| d.code == "config-shape"), "{d:?}");
+        assert!(!d.iter().any(|d| d.code == "not-machine"), "{d:?}");
+        db.set_text(&config, Some("export default { secrets: [\"a\"] };\n".to_string()));
+        assert!(db.diagnostics(&config).is_empty(), "{:?}", db.diagnostics(&config));
+        db.set_text(&config, Some("export default { secrets: [\"a\" };\n".to_string()));
+        assert!(db.diagnostics(&config).iter().any(|d| d.code == "ts-syntax"), "{:?}", db.diagnostics(&config));
+    });
+    let _ = std::fs::remove_dir_all(&root);
+}
