@@ -353,9 +353,11 @@ impl Worker {
         let text = self.db.text(&path).unwrap_or_default();
         let found = self.db.diagnostics(&path);
         let lines = Lines::new(&text);
-        let mut out: Vec<LspDiagnostic> = found.iter().map(|d| convert(uri, &lines, d)).collect();
+        let text_of = |p: &Path| self.db.text(p);
+        let mut out: Vec<LspDiagnostic> = found.iter().map(|d| convert(uri, &lines, d, &text_of)).collect();
         if path.extension().is_some_and(|e| e == "json") {
-            out.extend(self.db.recovered_chart(&path).iter().map(|d| tagged(convert(uri, &lines, d), "recovered")));
+            let recovered = self.db.recovered_chart(&path);
+            out.extend(recovered.iter().map(|d| tagged(convert(uri, &lines, d, &text_of), "recovered")));
         }
         if path.extension().is_some_and(|e| e == "ts") {
             let is_syntax = |d: &LspDiagnostic| d.code == Some(NumberOrString::String("ts-syntax".into()));
@@ -404,7 +406,7 @@ impl Worker {
             if e < a || s > b {
                 continue;
             }
-            let lsp = convert(uri, &lines, &d);
+            let lsp = convert(uri, &lines, &d, &|p: &Path| self.db.text(p));
             for action in actions::actions(&path, &text, &d, compiled.as_deref()) {
                 let (title, edit) = match action {
                     Action::Edits { title, edits } => {
@@ -470,7 +472,8 @@ fn path_of(uri: &Uri) -> Option<PathBuf> {
 
 /// A diagnostic in LSP terms: UTF-16 range, code, help and notes in the message, secondary
 /// labels (the other half of a pair) as related information.
-fn convert(uri: &Uri, lines: &Lines, d: &Diagnostic) -> LspDiagnostic {
+/// `text_of` gives another file's text (the editor's buffer where open), for related places.
+fn convert(uri: &Uri, lines: &Lines, d: &Diagnostic, text_of: &dyn Fn(&Path) -> Option<String>) -> LspDiagnostic {
     let mut message = match &d.path {
         Some(p) if !d.message.starts_with(p.as_str()) => format!("{p}: {}", d.message),
         _ => d.message.clone(),
@@ -488,6 +491,17 @@ fn convert(uri: &Uri, lines: &Lines, d: &Diagnostic) -> LspDiagnostic {
             location: Location { uri: uri.clone(), range: lines.range(l.span.start, l.span.end) },
             message: l.message.clone(),
         })
+        .chain(d.related.iter().filter_map(|r| {
+            // A place in another file (a dispatch's callee door): its own text gives the UTF-16 range.
+            let path = PathBuf::from(&r.path);
+            let uri = Uri::from_file_path(&path)?;
+            let text = text_of(&path)?;
+            let other = Lines::new(&text);
+            Some(DiagnosticRelatedInformation {
+                location: Location { uri, range: other.range(r.span.start, r.span.end) },
+                message: r.message.clone(),
+            })
+        }))
         .collect();
     LspDiagnostic {
         range: lines.range(d.span.start, d.span.end),
@@ -500,5 +514,33 @@ fn convert(uri: &Uri, lines: &Lines, d: &Diagnostic) -> LspDiagnostic {
         message,
         related_information: (!related.is_empty()).then_some(related),
         ..Default::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use compiler::Span;
+
+    /// A place in another file (a dispatch's callee door) becomes related information at that
+    /// file's UTF-16 range, read from the text the database holds.
+    #[test]
+    fn a_related_place_in_another_file_is_related_information() {
+        let here = "dispatch(\"b\", { input })\n";
+        let there = "x\nconst é = { input: door }\n";
+        let d = Diagnostic::new("door-mismatch", Severity::Error, Span::new(16, 21), "mismatch").with_related(
+            "/i/workflows/b.ts",
+            there,
+            Span::new(22, 26),
+            "the door of \"b\"",
+        );
+        let uri = Uri::from_file_path("/i/workflows/a.ts").unwrap();
+        let text_of = |p: &Path| (p == Path::new("/i/workflows/b.ts")).then(|| there.to_string());
+        let lsp = convert(&uri, &Lines::new(here), &d, &text_of);
+        let related = lsp.related_information.expect("related information");
+        assert_eq!(related.len(), 1);
+        assert_eq!(related[0].location.uri, Uri::from_file_path("/i/workflows/b.ts").unwrap());
+        assert_eq!(related[0].location.range, Range::new(Position::new(1, 19), Position::new(1, 23)));
+        assert_eq!(related[0].message, "the door of \"b\"");
     }
 }
