@@ -127,9 +127,10 @@ pub fn check_instance_with(root: &Path, doors: Option<&dyn DoorSource>) -> Insta
     }
     let jobs: Vec<Job> = workflows.iter().map(Job::Workflow).chain(charts.iter().map(Job::Chart)).collect();
     let results = parallel(&jobs, |job| match job {
-        Job::Workflow(w) => {
-            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| workflow_files(root, w, &assembly, &doors))).ok()
-        }
+        Job::Workflow(w) => std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            workflow_files(root, &w.stem, &w.path, w.compiled.as_ref(), &assembly, &doors)
+        }))
+        .ok(),
         Job::Chart(c) => {
             std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| vec![check_chart(root, c, &workflows)])).ok()
         }
@@ -277,18 +278,25 @@ fn shown(root: &Path, path: &Path) -> String {
 
 /// A Workflow's files: its own (with its compile diagnostics and the Instance rules') and each
 /// imported file with a diagnostic.
-fn workflow_files(root: &Path, w: &Workflow, assembly: &Assembly, doors: &Doors) -> Vec<CheckedFile> {
-    let Some(compiled) = &w.compiled else { return Vec::new() };
+fn workflow_files(
+    root: &Path,
+    stem: &str,
+    path: &Path,
+    compiled: Option<&Compiled>,
+    assembly: &Assembly,
+    doors: &Doors,
+) -> Vec<CheckedFile> {
+    let Some(compiled) = compiled else { return Vec::new() };
     let mut per_file: Vec<Vec<Diagnostic>> = vec![Vec::new(); compiled.files.len().max(1)];
     for d in &compiled.diagnostics {
         if let Some(v) = per_file.get_mut(d.file.0 as usize) {
             v.push(d.diagnostic.clone());
         }
     }
-    if !workflow_stem::is_valid(&w.stem) {
-        let file = shown(root, &w.path);
-        let renamed = format!("workflows/{}.ts", workflow_stem::suggested(&w.stem));
-        per_file[0].push(workflow_stem::diagnostic("Workflow", &w.stem, &file, &renamed));
+    if !workflow_stem::is_valid(stem) {
+        let file = shown(root, path);
+        let renamed = format!("workflows/{}.ts", workflow_stem::suggested(stem));
+        per_file[0].push(workflow_stem::diagnostic("Workflow", stem, &file, &renamed));
     }
     if let Some(value) = &compiled.value {
         let mut seen = BTreeSet::new();
@@ -310,7 +318,7 @@ fn workflow_files(root: &Path, w: &Workflow, assembly: &Assembly, doors: &Doors)
         let Some(file) = compiled.files.get(i) else {
             // A file that could not be read at all: report the Workflow's own path.
             if i == 0 {
-                out.push(CheckedFile { path: w.path.clone(), text: String::new(), diagnostics });
+                out.push(CheckedFile { path: path.to_path_buf(), text: String::new(), diagnostics });
             }
             continue;
         };
@@ -599,11 +607,9 @@ pub fn check_workflow(
     callees: &HashMap<&str, &Compiled>,
 ) -> Vec<CheckedFile> {
     let assembly = Assembly { workflows: names.workflows.clone(), charts: names.charts.clone() };
-    // `workflow_files` reads the compilation through a `Workflow`: lend it a copy.
-    let w = Workflow { stem: stem.to_string(), path: path.to_path_buf(), compiled: Some(compiled.clone()) };
     // Foreign doors are the network's: a caller holding texts (the editor) does not read them.
     let doors = Doors { callees: callees.clone(), foreign: HashMap::new() };
-    workflow_files(root, &w, &assembly, &doors)
+    workflow_files(root, stem, path, Some(compiled), &assembly, &doors)
 }
 
 /// The Workflows a compiled Workflow's same-Instance `dispatch`es name (a `wrapper/chart` callee

@@ -12,11 +12,15 @@
 //! reported as ambiguous (`Err` with both).
 
 use super::{State, StateId};
+use std::collections::HashMap;
 
-/// The ids of a state tree, computed once.
+/// The ids of a state tree, computed once, and maps by id and by (parent, key), so that resolving
+/// every target of a Machine with many states stays linear in its size.
 pub struct Targets<'a> {
     states: &'a [State],
     ids: Vec<String>,
+    by_id: HashMap<String, Vec<StateId>>,
+    by_key: HashMap<(StateId, &'a str), StateId>,
 }
 
 impl<'a> Targets<'a> {
@@ -34,7 +38,18 @@ impl<'a> Targets<'a> {
             ids.push(st.id.clone().unwrap_or_else(|| default.clone()));
             default_ids.push(default);
         }
-        Targets { states, ids }
+        let mut by_id: HashMap<String, Vec<StateId>> = HashMap::with_capacity(ids.len());
+        for (i, id) in ids.iter().enumerate() {
+            by_id.entry(id.clone()).or_default().push(StateId(i as u32));
+        }
+        let mut by_key = HashMap::with_capacity(states.len());
+        for (i, st) in states.iter().enumerate() {
+            if let Some(parent) = st.parent {
+                // The first child of a key wins, as the scan this replaces found it.
+                by_key.entry((parent, st.key.as_str())).or_insert(StateId(i as u32));
+            }
+        }
+        Targets { states, ids, by_id, by_key }
     }
 
     /// The xstate id of a state.
@@ -46,7 +61,7 @@ impl<'a> Targets<'a> {
     pub fn child_by_path(&self, from: StateId, path: &str) -> Option<StateId> {
         let mut cur = from;
         for seg in path.split('.') {
-            cur = *self.states[cur.index()].children.iter().find(|c| self.states[c.index()].key == seg)?;
+            cur = *self.by_key.get(&(cur, seg))?;
         }
         Some(cur)
     }
@@ -76,7 +91,7 @@ impl<'a> Targets<'a> {
     }
 
     fn matching(&self, id: &str) -> Vec<StateId> {
-        self.ids.iter().enumerate().filter(|(_, x)| *x == id).map(|(i, _)| StateId(i as u32)).collect()
+        self.by_id.get(id).cloned().unwrap_or_default()
     }
 }
 

@@ -1205,12 +1205,28 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
 
     fn object(&mut self, o: &'a ObjectExpression<'a>) -> Value {
         let mut props: Vec<Prop> = Vec::with_capacity(o.properties.len());
-        fn put(props: &mut Vec<Prop>, p: Prop) {
-            match props.iter_mut().find(|q| q.key == p.key) {
-                Some(q) => q.value = p.value,
-                None => props.push(p),
+        // A later key replaces an earlier one. A scan finds it in a small object; a large one (a
+        // Machine's `states` of hundreds) gets an index, so an object stays linear in its keys.
+        let mut index: FxMap<String, usize> = FxMap::default();
+        let mut put = |props: &mut Vec<Prop>, p: Prop| {
+            if index.is_empty() && props.len() < 32 {
+                match props.iter_mut().find(|q| q.key == p.key) {
+                    Some(q) => q.value = p.value,
+                    None => props.push(p),
+                }
+                return;
             }
-        }
+            if index.is_empty() {
+                index.extend(props.iter().enumerate().map(|(i, q)| (q.key.clone(), i)));
+            }
+            match index.get(&p.key) {
+                Some(&i) => props[i].value = p.value,
+                None => {
+                    index.insert(p.key.clone(), props.len());
+                    props.push(p);
+                }
+            }
+        };
         for p in &o.properties {
             match p {
                 ObjectPropertyKind::SpreadProperty(sp) => {

@@ -1,5 +1,5 @@
 use super::Ctx;
-use crate::chart::join;
+use crate::chart::Path;
 use crate::declare_rule;
 use crate::machine::compile::Located;
 use crate::machine::lower::{classify_actor, kit_name, ActorClass};
@@ -51,10 +51,10 @@ declare_rule! {
 }
 
 pub fn check(cx: &Ctx, out: &mut Vec<Located>) {
-    scan(cx.parts.config, "", Where::Config, false, out);
+    scan(cx.parts.config, &Path::ROOT, Where::Config, false, out);
     if let Some(props) = cx.parts.setup.and_then(Value::props) {
         for p in props.iter().filter(|p| p.key != "actors") {
-            scan(&p.value, &p.key, Where::Setup, false, out);
+            scan(&p.value, &Path::ROOT.child(&p.key), Where::Setup, false, out);
         }
     }
 }
@@ -68,8 +68,10 @@ enum Where {
 
 /// Reports every Part in `v`, at `path` (dotted, from the config or the setup). `invoke` is true
 /// for an invoke's object, whose `src` is lowering's to judge.
-fn scan(v: &Value, path: &str, at: Where, invoke: bool, out: &mut Vec<Located>) {
+fn scan(v: &Value, path: &Path, at: Where, invoke: bool, out: &mut Vec<Located>) {
     if let Some(what) = part(v) {
+        // The path is written out only here: a walk that finds nothing allocates none.
+        let path = path.to_string();
         let place = match at {
             Where::Config if path.is_empty() => "the config".to_string(),
             Where::Config => format!("`{path}`"),
@@ -93,12 +95,12 @@ fn scan(v: &Value, path: &str, at: Where, invoke: bool, out: &mut Vec<Located>) 
                 if invoke && p.key == "src" {
                     continue;
                 }
-                let deeper = join(path, p.key.as_str());
+                let deeper = path.child(&p.key);
                 let is_invoke = at == Where::Config && p.key == "invoke";
                 match (&p.value.kind, is_invoke) {
                     (ValueKind::Array { items }, true) => {
                         for (i, item) in items.iter().enumerate() {
-                            scan(item, &join(&deeper, i), at, true, out);
+                            scan(item, &deeper.child(i), at, true, out);
                         }
                     }
                     _ => scan(&p.value, &deeper, at, is_invoke, out),
@@ -107,7 +109,7 @@ fn scan(v: &Value, path: &str, at: Where, invoke: bool, out: &mut Vec<Located>) 
         }
         ValueKind::Array { items } => {
             for (i, item) in items.iter().enumerate() {
-                scan(item, &join(path, i), at, false, out);
+                scan(item, &path.child(i), at, false, out);
             }
         }
         ValueKind::Call(call) => {

@@ -1,6 +1,6 @@
 use super::Ctx;
 use crate::declare_rule;
-use crate::ir::{SlotKind, Trigger};
+use crate::ir::{SlotKind, StateId, Trigger};
 use crate::machine::compile::Located;
 
 declare_rule! {
@@ -37,13 +37,23 @@ declare_rule! {
 }
 
 pub fn check(cx: &Ctx, out: &mut Vec<Located>) {
+    // Every routed outcome, in one pass over the transitions (not one per state).
+    let routed: std::collections::HashSet<(StateId, usize)> = cx
+        .machine
+        .transitions
+        .iter()
+        .filter_map(|t| match t.trigger {
+            Trigger::InvokeDone(i) => Some((t.source, i)),
+            _ => None,
+        })
+        .collect();
     for s in cx.machine.ids() {
         let st = cx.machine.state(s);
         for (i, inv) in st.invokes.iter().enumerate() {
             if inv.kind != SlotKind::Effect {
                 continue;
             }
-            if cx.machine.transitions_from(s).any(|t| t.trigger == Trigger::InvokeDone(i)) {
+            if routed.contains(&(s, i)) {
                 continue;
             }
             let kind = cx.machine.slots.get(&inv.src).and_then(|sl| sl.effect.clone());
