@@ -43,6 +43,9 @@ pub struct InstanceReport {
     /// The distinct foreign doors (`target` url and callee name) not read: the check had no
     /// [`DoorSource`] (offline).
     pub foreign_skipped: usize,
+    /// Each Workflow that compiled (its path, its compilation), by name: for callers that read
+    /// the values further (the pre-flight), so nothing is evaluated twice.
+    pub compiled: Vec<(PathBuf, Compiled)>,
 }
 
 impl InstanceReport {
@@ -156,6 +159,8 @@ pub fn check_instance_with(root: &Path, doors: Option<&dyn DoorSource>) -> Insta
             }
         }
     }
+    drop(jobs);
+    report.compiled = workflows.into_iter().filter_map(|w| Some((w.path, w.compiled?))).collect();
     report
 }
 

@@ -20,7 +20,7 @@ use crate::instance::{CheckedFile, InstanceReport};
 use crate::machine::compile::Located;
 use crate::machine::value::{Callee, Value, ValueKind};
 use config::InstanceConfig;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// What `jr2 up --check` found.
 #[derive(Clone, Debug, Default)]
@@ -53,20 +53,22 @@ pub fn check_up_with(root: &Path, doors: Option<&dyn crate::doors::DoorSource>) 
             files.push(CheckedFile { path: f.path.clone(), text: f.text.clone(), diagnostics });
         }
     }
-    let mut report =
-        InstanceReport { files, internal_errors: instance.internal_errors, foreign_skipped: instance.foreign_skipped };
+    let workflows = instance.compiled;
+    let mut report = InstanceReport {
+        files,
+        internal_errors: instance.internal_errors,
+        foreign_skipped: instance.foreign_skipped,
+        compiled: Vec::new(),
+    };
     for f in instance.files {
         join(&mut report.files, f);
     }
 
-    let workflows: Vec<PathBuf> =
-        report.files.iter().map(|f| &f.path).filter(|p| is_workflow(root, p)).cloned().collect();
-    let results = crate::instance::parallel(&workflows, |path| {
+    // The rules and the listing read the values the Instance check compiled: nothing is
+    // evaluated twice.
+    let results = crate::instance::parallel(&workflows, |(path, ev)| {
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            // Evaluated, not compiled: the Instance check has lowered and walked it already, and
-            // the rules and the listing read the value (the listing lowers what it lists).
-            let ev = crate::machine::eval::evaluate_file(path);
-            let value = ev.machine();
+            let value = ev.value.as_ref();
             let found = match (value, &read.config) {
                 (Some(value), Some(config)) => crate::rules::preflight::check(value, config),
                 _ => Vec::new(),
@@ -83,7 +85,7 @@ pub fn check_up_with(root: &Path, doors: Option<&dyn crate::doors::DoorSource>) 
         .ok()
     });
     let mut listed = Vec::new();
-    for (path, result) in workflows.iter().zip(results) {
+    for ((path, _), result) in workflows.iter().zip(results) {
         match result {
             Some((found, l)) => {
                 for f in found {
@@ -99,12 +101,6 @@ pub fn check_up_with(root: &Path, doors: Option<&dyn crate::doors::DoorSource>) 
         }
     }
     UpReport { report, config: read.config, workflows: listed }
-}
-
-/// Is `path` a Workflow of the Instance: `<root>/workflows/<name>.ts`?
-fn is_workflow(root: &Path, path: &Path) -> bool {
-    let name = path.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
-    path.parent() == Some(&root.join("workflows")) && name.ends_with(".ts") && !name.ends_with(".d.ts")
 }
 
 /// Adds a file's diagnostics to the report: to the file already there, else as a new file.
