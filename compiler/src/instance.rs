@@ -166,7 +166,11 @@ pub fn check_instance_with(root: &Path, doors: Option<&dyn DoorSource>) -> Insta
 
 /// Adds a file's report; a file already there (imported by two Workflows) gains the new
 /// diagnostics only. `index` is each path's place in `files`.
-fn merge(files: &mut Vec<CheckedFile>, index: &mut std::collections::HashMap<PathBuf, usize>, file: CheckedFile) {
+pub(crate) fn merge(
+    files: &mut Vec<CheckedFile>,
+    index: &mut std::collections::HashMap<PathBuf, usize>,
+    file: CheckedFile,
+) {
     match index.get(&file.path).and_then(|&i| files.get_mut(i)) {
         Some(seen) => {
             for d in file.diagnostics {

@@ -60,8 +60,11 @@ pub fn check_up_with(root: &Path, doors: Option<&dyn crate::doors::DoorSource>) 
         foreign_skipped: instance.foreign_skipped,
         compiled: Vec::new(),
     };
+    // Each file's place in the report, the config's files first.
+    let mut index: std::collections::HashMap<_, _> =
+        report.files.iter().enumerate().map(|(i, f)| (f.path.clone(), i)).collect();
     for f in instance.files {
-        join(&mut report.files, f);
+        crate::instance::merge(&mut report.files, &mut index, f);
     }
 
     // The rules and the listing read the values the Instance check compiled: nothing is
@@ -89,7 +92,7 @@ pub fn check_up_with(root: &Path, doors: Option<&dyn crate::doors::DoorSource>) 
         match result {
             Some((found, l)) => {
                 for f in found {
-                    join(&mut report.files, f);
+                    crate::instance::merge(&mut report.files, &mut index, f);
                 }
                 listed.push(l);
             }
@@ -101,20 +104,6 @@ pub fn check_up_with(root: &Path, doors: Option<&dyn crate::doors::DoorSource>) 
         }
     }
     UpReport { report, config: read.config, workflows: listed }
-}
-
-/// Adds a file's diagnostics to the report: to the file already there, else as a new file.
-fn join(files: &mut Vec<CheckedFile>, file: CheckedFile) {
-    match files.iter_mut().find(|f| f.path == file.path) {
-        Some(seen) => {
-            for d in file.diagnostics {
-                if !seen.diagnostics.contains(&d) {
-                    seen.diagnostics.push(d);
-                }
-            }
-        }
-        None => files.push(file),
-    }
 }
 
 /// A call of the kit found in a value: the call, the kit export's name, the object key it is the
