@@ -41,7 +41,7 @@
 //! Boundary: this file and `parse.rs` are the only ones that know oxc.
 
 use super::module::{self, classify, Disk, Evaluated, KnownModule, SourceFile, Sources, Specifier};
-use super::value::{Call, Callee, Facts, FileId, Function as FnValue, Loc, Prop, Value, ValueKind};
+use super::value::{Call, Callee, Facts, FileId, Function as FnValue, Loc, Name, Prop, Value, ValueKind};
 use crate::diagnostics::Diagnostic;
 use crate::ir::eval::JsValue;
 use crate::ir::expr::{BinaryOp, Expr, LogicalOp, Reference, Root, TemplatePart, UnaryOp};
@@ -52,51 +52,12 @@ use oxc_allocator::Allocator;
 use oxc_ast::ast::*;
 use oxc_span::GetSpan;
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
 /// A map keyed by names or addresses, with a fast non-cryptographic hash (rustc's "Fx" hash):
 /// the evaluator's maps are small, built per file from the file's own names, and hashed often.
-type FxMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
-
-#[derive(Clone, Copy, Default)]
-struct FxHasher(u64);
-
-impl FxHasher {
-    #[inline]
-    fn add(&mut self, word: u64) {
-        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-}
-
-impl Hasher for FxHasher {
-    #[inline]
-    fn write(&mut self, bytes: &[u8]) {
-        let mut chunks = bytes.chunks_exact(8);
-        for c in &mut chunks {
-            self.add(u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]));
-        }
-        let rest = chunks.remainder();
-        if !rest.is_empty() {
-            let mut last = [0u8; 8];
-            last[..rest.len()].copy_from_slice(rest);
-            self.add(u64::from_le_bytes(last));
-        }
-    }
-    #[inline]
-    fn write_u8(&mut self, i: u8) {
-        self.add(u64::from(i));
-    }
-    #[inline]
-    fn write_usize(&mut self, i: usize) {
-        self.add(i as u64);
-    }
-    #[inline]
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
+type FxMap<K, V> = rustc_hash::FxHashMap<K, V>;
 
 /// The deepest expression nesting evaluated; deeper is `Unknown` ("too deep").
 pub const MAX_DEPTH: usize = 200;
@@ -303,7 +264,7 @@ impl<'s> Graph<'s> {
         // The text is the file table's again once the file is evaluated (no copy of it is made).
         let text = std::mem::take(&mut self.files[id.0 as usize].text);
         let dir = self.files[id.0 as usize].path.parent().map(Path::to_path_buf).unwrap_or_default();
-        let allocator = Allocator::default();
+        let allocator = Arena::take();
         let exports = match super::parse::parse(&allocator, &text) {
             Err(d) => {
                 self.diagnostics.push((id, *d));
@@ -318,6 +279,50 @@ impl<'s> Graph<'s> {
         let exports = Rc::new(exports);
         self.states[id.0 as usize] = ModState::Done(exports.clone());
         exports
+    }
+}
+
+/// An oxc arena lent to one file's parse and evaluation, then reset and kept for the next file
+/// of this thread (oxc's advice: a fresh `Allocator` per file asks the system allocator for new
+/// chunks each time, and in a process that keeps its results those are fresh pages to fault in).
+/// A few per thread, since an import is evaluated while its importer's program is alive.
+struct Arena(Option<Allocator>);
+
+thread_local! {
+    static ARENAS: std::cell::RefCell<Vec<Allocator>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Arenas a thread keeps; past this (imports nested deeper), an arena is dropped after use.
+const KEPT_ARENAS: usize = 4;
+/// An arena grown past this (a huge file) is dropped after use rather than kept.
+const KEPT_ARENA_BYTES: usize = 4 << 20;
+
+impl Arena {
+    fn take() -> Arena {
+        Arena(Some(ARENAS.with(|a| a.borrow_mut().pop()).unwrap_or_default()))
+    }
+}
+
+impl std::ops::Deref for Arena {
+    type Target = Allocator;
+    fn deref(&self) -> &Allocator {
+        self.0.as_ref().expect("an arena until dropped")
+    }
+}
+
+impl Drop for Arena {
+    fn drop(&mut self) {
+        let Some(mut allocator) = self.0.take() else { return };
+        if allocator.capacity() > KEPT_ARENA_BYTES {
+            return;
+        }
+        allocator.reset();
+        let _ = ARENAS.try_with(|a| {
+            let mut a = a.borrow_mut();
+            if a.len() < KEPT_ARENAS {
+                a.push(allocator);
+            }
+        });
     }
 }
 
@@ -472,9 +477,9 @@ fn kind_name(v: &Value) -> &'static str {
 
 fn callee_of(module: KnownModule, name: &str) -> Callee {
     match module {
-        KnownModule::Kit => Callee::Kit(name.to_string()),
-        KnownModule::Xstate => Callee::Xstate(name.to_string()),
-        KnownModule::Zod => Callee::Zod(name.to_string()),
+        KnownModule::Kit => Callee::Kit(name.into()),
+        KnownModule::Xstate => Callee::Xstate(name.into()),
+        KnownModule::Zod => Callee::Zod(name.into()),
     }
 }
 
@@ -1049,7 +1054,7 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
             Expression::BooleanLiteral(b) => self.val(ValueKind::Bool { value: b.value }, s),
             Expression::NullLiteral(_) => self.val(ValueKind::Null, s),
             Expression::NumericLiteral(n) => self.val(ValueKind::Number { value: n.value }, s),
-            Expression::StringLiteral(x) => self.val(ValueKind::String { value: x.value.to_string() }, s),
+            Expression::StringLiteral(x) => self.val(ValueKind::String { value: x.value.as_str().to_owned() }, s),
             Expression::TemplateLiteral(t) => self.template(t),
             Expression::Identifier(i) => {
                 let mut v = self.ident(i.name.as_str(), i.span);
@@ -1176,7 +1181,7 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
 
     fn key_of(&mut self, key: &'a PropertyKey<'a>, computed: bool) -> Result<String, Value> {
         match key {
-            PropertyKey::StaticIdentifier(i) if !computed => Ok(i.name.to_string()),
+            PropertyKey::StaticIdentifier(i) if !computed => Ok(i.name.as_str().to_owned()),
             PropertyKey::PrivateIdentifier(p) => Err(self.not_static(p.span, "a private name is not a key")),
             other => {
                 let Some(x) = other.as_expression() else {
@@ -1184,7 +1189,7 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
                 };
                 if !computed {
                     match strip(x) {
-                        Expression::StringLiteral(s) => return Ok(s.value.to_string()),
+                        Expression::StringLiteral(s) => return Ok(s.value.as_str().to_owned()),
                         Expression::NumericLiteral(n) => return Ok(js_number(n.value)),
                         _ => {}
                     }
@@ -1269,7 +1274,7 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
     fn member_expr(&mut self, m: &'a MemberExpression<'a>) -> Value {
         let s = m.span();
         let (obj, key): (&'a Expression<'a>, Result<String, Value>) = match m {
-            MemberExpression::StaticMemberExpression(x) => (&x.object, Ok(x.property.name.to_string())),
+            MemberExpression::StaticMemberExpression(x) => (&x.object, Ok(x.property.name.as_str().to_owned())),
             MemberExpression::ComputedMemberExpression(x) => {
                 let k = self.expr(&x.expression);
                 let k = match &k.kind {
@@ -1430,14 +1435,14 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
                     .not_static(callee.span(), format!("the module `{}` itself cannot be called", module_name(module))),
             };
         }
-        let member: Option<(&'a Expression<'a>, Result<String, Value>)> = match callee {
-            Expression::StaticMemberExpression(m) => Some((&m.object, Ok(m.property.name.to_string()))),
+        let member: Option<(&'a Expression<'a>, Result<Name, Value>)> = match callee {
+            Expression::StaticMemberExpression(m) => Some((&m.object, Ok(Name::new(m.property.name.as_str())))),
             Expression::ComputedMemberExpression(m) => {
                 let k = self.expr(&m.expression);
                 Some((
                     &m.object,
                     match k.kind {
-                        ValueKind::String { value } => Ok(value),
+                        ValueKind::String { value } => Ok(Name::from(value)),
                         _ => Err(k),
                     },
                 ))
@@ -1787,7 +1792,9 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
             Expression::BooleanLiteral(b) => Fv::Val(self.val(ValueKind::Bool { value: b.value }, s)),
             Expression::NullLiteral(_) => Fv::Val(self.val(ValueKind::Null, s)),
             Expression::NumericLiteral(n) => Fv::Val(self.val(ValueKind::Number { value: n.value }, s)),
-            Expression::StringLiteral(x) => Fv::Val(self.val(ValueKind::String { value: x.value.to_string() }, s)),
+            Expression::StringLiteral(x) => {
+                Fv::Val(self.val(ValueKind::String { value: x.value.as_str().to_owned() }, s))
+            }
             Expression::Identifier(i) => self.fident(i.name.as_str(), i.span),
             Expression::TemplateLiteral(t) => {
                 let mut parts = Vec::new();
@@ -1859,8 +1866,8 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
                         }
                         ObjectPropertyKind::ObjectProperty(p) => {
                             let key = match &p.key {
-                                PropertyKey::StaticIdentifier(i) if !p.computed => Some(i.name.to_string()),
-                                PropertyKey::StringLiteral(x) => Some(x.value.to_string()),
+                                PropertyKey::StaticIdentifier(i) if !p.computed => Some(i.name.as_str().to_owned()),
+                                PropertyKey::StringLiteral(x) => Some(x.value.as_str().to_owned()),
                                 PropertyKey::NumericLiteral(n) => Some(js_number(n.value)),
                                 other => {
                                     if let Some(x) = other.as_expression() {
