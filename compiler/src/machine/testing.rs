@@ -61,22 +61,22 @@ fn call(callee: Callee, receiver: Option<Value>, args: Vec<Value>) -> Value {
 
 /// A call of a kit export: `agent({...})`.
 pub fn kit(name: &str, args: Vec<Value>) -> Value {
-    call(Callee::Kit(name.to_string()), None, args)
+    call(Callee::Kit(name.into()), None, args)
 }
 
 /// A call of an xstate export: `setup({...})`, `and([...])`.
 pub fn xs(name: &str, args: Vec<Value>) -> Value {
-    call(Callee::Xstate(name.to_string()), None, args)
+    call(Callee::Xstate(name.into()), None, args)
 }
 
 /// A call of a zod member: `z.object({...})`.
 pub fn zod(name: &str, args: Vec<Value>) -> Value {
-    call(Callee::Zod(name.to_string()), None, args)
+    call(Callee::Zod(name.into()), None, args)
 }
 
 /// A method call: `recv.name(args)`.
 pub fn method(recv: Value, name: &str, args: Vec<Value>) -> Value {
-    call(Callee::Method(name.to_string()), Some(recv), args)
+    call(Callee::Method(name.into()), Some(recv), args)
 }
 
 /// A function whose body lowered (or not) to `lowered`.

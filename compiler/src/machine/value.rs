@@ -20,6 +20,11 @@ fn shared<T: Serialize, S: serde::Serializer>(v: &Arc<T>, s: S) -> Result<S::Ok,
     T::serialize(v, s)
 }
 
+/// A short name: a property key, a callee's name. Names up to 24 bytes are stored inline, so
+/// making, cloning and dropping one does not touch the heap (most keys and every callee are that
+/// short).
+pub type Name = compact_str::CompactString;
+
 /// A source file of the Instance, by index into the evaluator's file table.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 pub struct FileId(pub u32);
@@ -92,13 +97,13 @@ pub struct Prop {
 #[serde(tag = "kind", content = "name", rename_all = "camelCase")]
 pub enum Callee {
     /// An export of `@jr2/orchestrator`, by its exported name: `agent`, `jr2Setup`, `sentBy`, ...
-    Kit(String),
+    Kit(Name),
     /// An export of `xstate`: `setup`, `assign`, `and`, `or`, `not`, ...
-    Xstate(String),
+    Xstate(Name),
     /// A member of zod's `z`: `z.object` is `Zod("object")`.
-    Zod(String),
+    Zod(Name),
     /// A method called on the receiver: `.createMachine`, `.optional`, `.describe`, `.pick`, ...
-    Method(String),
+    Method(Name),
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
