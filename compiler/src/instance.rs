@@ -18,7 +18,7 @@ use crate::diagnostics::{Diagnostic, Severity};
 use crate::doors::{DoorSource, Doors};
 use crate::machine::compile::{compile_file, Compiled};
 use crate::machine::lower::{arg, classify_actor, is_call, machine_parts, ActorClass};
-use crate::machine::value::{Callee, FileId, Value, ValueKind};
+use crate::machine::value::{Call, Callee, FileId, Value, ValueKind};
 use crate::rules::instance::{chart_wrapper, dispatch_target_url, secret_in_target, unknown_callee, workflow_stem};
 use crate::Span;
 use std::collections::{BTreeSet, HashMap};
@@ -340,20 +340,29 @@ fn workflow_files(
 
 /// Every `dispatch(...)` call in a value, depth first.
 pub(crate) fn dispatch_calls<'v>(v: &'v Value, out: &mut Vec<&'v Value>) {
+    // Calls are shared nodes (a binding read twice is the same `Arc<Call>`): each is walked once.
+    let mut seen = rustc_hash::FxHashSet::default();
+    dispatch_calls_in(v, out, &mut seen);
+}
+
+fn dispatch_calls_in<'v>(v: &'v Value, out: &mut Vec<&'v Value>, seen: &mut rustc_hash::FxHashSet<*const Call>) {
     match &v.kind {
         ValueKind::Call(c) => {
-            if c.callee == Callee::Kit("dispatch".into()) {
+            if !seen.insert(std::sync::Arc::as_ptr(c)) {
+                return;
+            }
+            if matches!(&c.callee, Callee::Kit(n) if n == "dispatch") {
                 out.push(v);
             }
             if let Some(r) = &c.receiver {
-                dispatch_calls(r, out);
+                dispatch_calls_in(r, out, seen);
             }
             for a in &c.args {
-                dispatch_calls(a, out);
+                dispatch_calls_in(a, out, seen);
             }
         }
-        ValueKind::Array { items } => items.iter().for_each(|x| dispatch_calls(x, out)),
-        ValueKind::Object { props } => props.iter().for_each(|p| dispatch_calls(&p.value, out)),
+        ValueKind::Array { items } => items.iter().for_each(|x| dispatch_calls_in(x, out, seen)),
+        ValueKind::Object { props } => props.iter().for_each(|p| dispatch_calls_in(&p.value, out, seen)),
         _ => {}
     }
 }
