@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The Machine front end benchmark (docs/benchmarks.md): N generated Workflows of ~150 lines,
-# our front end (`compile_text`: parse, evaluate, zod, lower) against bare oxc parsing of the same
+# our front end (parse and lower; and `compile_text`: parse, evaluate, zod, lower, the walk) against bare oxc parsing of the same
 # files, in one process, interleaved rounds, best of ROUNDS.
 # usage: bench/machines.sh [N=1000] [ROUNDS=7]
 set -euo pipefail
@@ -20,8 +20,9 @@ let bad = false;
 for (const arg of process.argv.slice(1)) {
   const r = JSON.parse(arg);
   console.log(`${r.allocator}: ${r.files} Workflows (${Math.round(r.lines / r.files)} lines each), files with errors: ${r.files_with_errors}, warnings: ${r.warnings}`);
-  console.log(`  bare oxc parsing ${r.oxc_parse_ms} ms, evaluate_text ${r.evaluate_ms} ms, compile_text ${r.compile_ms} ms`);
-  console.log(`  front end over bare oxc parsing: ${r.compile_over_oxc.toFixed(2)}x (target: within 2x)`);
+  console.log(`  bare oxc parsing ${r.oxc_parse_ms} ms, evaluate_text ${r.evaluate_ms} ms, parse+lower ${r.lower_ms} ms, compile_text ${r.compile_ms} ms`);
+  console.log(`  parse and lower over bare oxc parsing: ${r.lower_over_oxc.toFixed(2)}x (issue 3 target: within 2x)`);
+  console.log(`  whole front end (with the walk) over bare oxc parsing: ${r.compile_over_oxc.toFixed(2)}x`);
   bad ||= r.files_with_errors > 0;
 }
 process.exit(bad ? 1 : 0);

@@ -8,9 +8,10 @@
 //! every `.ts` file of DIR and parses each with oxc, one thread, once, and prints the time in
 //! milliseconds (the whole process is timed by the script).
 //! Reads every `.ts` file of DIR into memory, then times, in interleaved rounds (best of ROUNDS,
-//! default 7): (a) bare oxc parsing of every file (a fresh `Allocator` per file, as
-//! `machine/parse.rs` does, nothing else); (b) the whole front end, `compile_text` (parse,
-//! evaluate, zod, lower); (c) `evaluate_text` alone (parse and evaluate). Prints one JSON line,
+//! default 7): (a) bare oxc parsing of every file (one `Allocator`, reset between files, as
+//! oxc advises and `machine::eval` does, nothing else); (b) the whole front end, `compile_text`
+//! (parse, evaluate, zod, lower, the walk); (c) `evaluate_text` alone (parse and evaluate);
+//! (d) parse and lower: `evaluate_text` then `lower_machine`, without the walk (issue 3's measure). Prints one JSON line,
 //! with the files that have error diagnostics (`--show` prints the first few of them on stderr).
 
 use compiler::machine::eval::on_evaluator_stack;
@@ -51,9 +52,12 @@ pub fn main_with(allocator: &str) {
     let bytes: usize = files.iter().map(|(_, t)| t.len()).sum();
     let lines: usize = files.iter().map(|(_, t)| t.lines().count()).sum();
 
+    // `--only=oxc|evaluate|lower|compile`: that pass once and nothing else, for a profiler
+    // (`valgrind --tool=callgrind`: the difference between two passes' totals is a stage's cost).
+    let only = std::env::args().find_map(|a| a.strip_prefix("--only=").map(str::to_string));
     // What the front end finds, once, outside the timings.
     let (mut with_errors, mut warnings, mut lowered) = (0, 0, 0);
-    for (path, text) in &files {
+    for (path, text) in files.iter().filter(|_| only.is_none()) {
         let c = compiler::machine::compile_text(path, text);
         warnings += c.diagnostics.iter().filter(|d| !d.is_error()).count();
         lowered += usize::from(c.machine.is_some());
@@ -75,12 +79,15 @@ pub fn main_with(allocator: &str) {
 
     // Rounds interleave the three, so a slow moment of the machine lands on all of them alike;
     // each keeps its best round.
+    // Bare oxc as oxc advises: one `Allocator`, reset between files (the front end keeps its
+    // arenas the same way, `machine::eval`).
+    let mut arena = Allocator::default();
     let mut oxc_pass = || {
         files
             .iter()
             .filter(|(_, t)| {
-                let allocator = Allocator::default();
-                let ret = Parser::new(&allocator, t, SourceType::ts()).parse();
+                arena.reset();
+                let ret = Parser::new(&arena, t, SourceType::ts()).parse();
                 ret.diagnostics.errors().next().is_none() && !ret.panicked
             })
             .count()
@@ -92,13 +99,42 @@ pub fn main_with(allocator: &str) {
             files.iter().filter(|(p, t)| compiler::machine::compile_text(p, t).machine.is_some()).count()
         })
     };
+    // Issue 3's measure: parse and lower (parse, evaluate, zod, lowering into the IR), without
+    // the walk's rules.
+    let mut lower_pass = || {
+        on_evaluator_stack(|| {
+            files
+                .iter()
+                .filter(|(p, t)| {
+                    let mut ev = compiler::machine::evaluate_text(p, t);
+                    ev.exports
+                        .swap_remove("machine")
+                        .is_some_and(|v| compiler::machine::lower::lower_machine(&v).machine.is_some())
+                })
+                .count()
+        })
+    };
     let mut evaluate_pass = || {
         on_evaluator_stack(|| {
             files.iter().filter(|(p, t)| compiler::machine::evaluate_text(p, t).machine().is_some()).count()
         })
     };
-    let (mut oxc, mut compile, mut evaluate) = (Duration::MAX, Duration::MAX, Duration::MAX);
-    let (mut parsed, mut compiled) = (0, 0);
+    if let Some(only) = only {
+        let n = match only.as_str() {
+            "oxc" => oxc_pass(),
+            "evaluate" => evaluate_pass(),
+            "lower" => lower_pass(),
+            "compile" => compile_pass(),
+            other => {
+                eprintln!("--only={other}: expected oxc, evaluate, lower or compile");
+                std::process::exit(2);
+            }
+        };
+        println!("{{\"only\":\"{only}\",\"files\":{},\"passed\":{n}}}", files.len());
+        return;
+    }
+    let (mut oxc, mut compile, mut evaluate, mut lower) = (Duration::MAX, Duration::MAX, Duration::MAX, Duration::MAX);
+    let (mut parsed, mut compiled, mut lowered_timed) = (0, 0, 0);
     for _ in 0..rounds {
         let (d, n) = time(&mut oxc_pass);
         oxc = oxc.min(d);
@@ -107,15 +143,20 @@ pub fn main_with(allocator: &str) {
         compile = compile.min(d);
         compiled = n;
         evaluate = evaluate.min(time(&mut evaluate_pass).0);
+        let (d, n) = time(&mut lower_pass);
+        lower = lower.min(d);
+        lowered_timed = n;
     }
     let ms = |d: Duration| d.as_secs_f64() * 1e3;
     println!(
-        "{{\"allocator\":\"{allocator}\",\"files\":{},\"lines\":{lines},\"bytes\":{bytes},\"rounds\":{rounds},\"oxc_parsed\":{parsed},\"compiled\":{compiled},\"lowered\":{lowered},\"files_with_errors\":{with_errors},\"warnings\":{warnings},\"oxc_parse_ms\":{:.2},\"evaluate_ms\":{:.2},\"compile_ms\":{:.2},\"evaluate_over_oxc\":{:.2},\"compile_over_oxc\":{:.2}}}",
+        "{{\"allocator\":\"{allocator}\",\"files\":{},\"lines\":{lines},\"bytes\":{bytes},\"rounds\":{rounds},\"oxc_parsed\":{parsed},\"compiled\":{compiled},\"lowered_timed\":{lowered_timed},\"lowered\":{lowered},\"files_with_errors\":{with_errors},\"warnings\":{warnings},\"oxc_parse_ms\":{:.2},\"evaluate_ms\":{:.2},\"lower_ms\":{:.2},\"compile_ms\":{:.2},\"evaluate_over_oxc\":{:.2},\"lower_over_oxc\":{:.2},\"compile_over_oxc\":{:.2}}}",
         files.len(),
         ms(oxc),
         ms(evaluate),
+        ms(lower),
         ms(compile),
         ms(evaluate) / ms(oxc),
+        ms(lower) / ms(oxc),
         ms(compile) / ms(oxc)
     );
 }
@@ -132,9 +173,10 @@ fn oxc_only(dir: &Path) {
         .collect();
     paths.sort();
     let mut clean = 0;
+    let mut allocator = Allocator::default();
     for p in &paths {
         let text = std::fs::read_to_string(p).expect("read");
-        let allocator = Allocator::default();
+        allocator.reset();
         let ret = Parser::new(&allocator, &text, SourceType::ts()).parse();
         clean += usize::from(ret.diagnostics.errors().next().is_none() && !ret.panicked);
     }
