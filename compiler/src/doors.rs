@@ -428,16 +428,13 @@ fn items_of(v: &Value) -> Option<&Value> {
     }
 }
 
-/// The foreign doors of an Instance's Workflows, each distinct `(url, name)` once, in order.
-pub fn foreign_keys<'v>(values: impl Iterator<Item = &'v Value>) -> Vec<ForeignKey> {
+/// The foreign doors of an Instance's `dispatch(...)` calls, each distinct `(url, name)` once,
+/// in order.
+pub fn foreign_keys<'v>(calls: impl Iterator<Item = &'v Value>) -> Vec<ForeignKey> {
     let mut keys = BTreeMap::new();
-    for value in values {
-        let mut calls = Vec::new();
-        crate::instance::dispatch_calls(value, &mut calls);
-        for call in calls {
-            if let Some(key) = foreign_target(call) {
-                keys.insert(key, ());
-            }
+    for call in calls {
+        if let Some(key) = foreign_target(call) {
+            keys.insert(key, ());
         }
     }
     keys.into_keys().collect()

@@ -78,11 +78,13 @@ impl ChartFile {
     }
 }
 
-/// A Workflow file: its stem and path; after phase one, its compilation.
+/// A Workflow file: its stem and path; after phase one, its compilation and the `dispatch(...)`
+/// calls in its value (found once, on the worker that compiled it).
 struct Workflow {
     stem: String,
     path: PathBuf,
     compiled: Option<Compiled>,
+    dispatches: Vec<Value>,
 }
 
 /// Checks the Instance at `root`, offline: no foreign door is read.
@@ -98,19 +100,27 @@ pub fn check_instance_with(root: &Path, doors: Option<&dyn DoorSource>) -> Insta
 
     // Phase one: compile every Workflow.
     let compiled = parallel(&workflow_paths, |(_, path)| {
-        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| compile_file(path))).ok()
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let compiled = compile_file(path);
+            let dispatches = dispatches_of(&compiled);
+            (compiled, dispatches)
+        }))
+        .ok()
     });
     let workflows: Vec<Workflow> = workflow_paths
         .into_iter()
         .zip(compiled)
-        .map(|((stem, path), compiled)| Workflow { stem, path, compiled })
+        .map(|((stem, path), compiled)| {
+            let (compiled, dispatches) = compiled.map_or((None, Vec::new()), |(c, d)| (Some(c), d));
+            Workflow { stem, path, compiled, dispatches }
+        })
         .collect();
     let assembly = Assembly {
         workflows: workflows.iter().map(|w| w.stem.clone()).collect(),
         charts: charts.iter().map(ChartFile::name).collect(),
     };
     // Each distinct foreign door once, before the Workflows' rules read them.
-    let foreign = crate::doors::foreign_keys(workflows.iter().filter_map(|w| w.compiled.as_ref()?.value.as_ref()));
+    let foreign = crate::doors::foreign_keys(workflows.iter().flat_map(|w| &w.dispatches));
     let foreign = match doors {
         Some(source) => crate::doors::fetch_all(foreign, source),
         None => {
@@ -131,7 +141,7 @@ pub fn check_instance_with(root: &Path, doors: Option<&dyn DoorSource>) -> Insta
     let jobs: Vec<Job> = workflows.iter().map(Job::Workflow).chain(charts.iter().map(Job::Chart)).collect();
     let results = parallel(&jobs, |job| match job {
         Job::Workflow(w) => std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            workflow_files(root, &w.stem, &w.path, w.compiled.as_ref(), &assembly, &doors)
+            workflow_files(root, &w.stem, &w.path, w.compiled.as_ref(), &w.dispatches, &assembly, &doors)
         }))
         .ok(),
         Job::Chart(c) => {
@@ -292,6 +302,7 @@ fn workflow_files(
     stem: &str,
     path: &Path,
     compiled: Option<&Compiled>,
+    dispatches: &[Value],
     assembly: &Assembly,
     doors: &Doors,
 ) -> Vec<CheckedFile> {
@@ -307,18 +318,14 @@ fn workflow_files(
         let renamed = format!("workflows/{}.ts", workflow_stem::suggested(stem));
         per_file[0].push(workflow_stem::diagnostic("Workflow", stem, &file, &renamed));
     }
-    if let Some(value) = &compiled.value {
-        let mut seen = BTreeSet::new();
-        let mut calls = Vec::new();
-        dispatch_calls(value, &mut calls);
-        for call in calls {
-            if !seen.insert((call.loc.file, call.loc.span.start, call.loc.span.end)) {
-                continue;
-            }
-            for (file, d) in check_dispatch(call, assembly).into_iter().chain(doors.check(call, compiled)) {
-                if let Some(v) = per_file.get_mut(file.0 as usize) {
-                    v.push(d);
-                }
+    let mut seen = BTreeSet::new();
+    for call in dispatches {
+        if !seen.insert((call.loc.file, call.loc.span.start, call.loc.span.end)) {
+            continue;
+        }
+        for (file, d) in check_dispatch(call, assembly).into_iter().chain(doors.check(call, compiled)) {
+            if let Some(v) = per_file.get_mut(file.0 as usize) {
+                v.push(d);
             }
         }
     }
@@ -336,6 +343,16 @@ fn workflow_files(
         }
     }
     out
+}
+
+/// The `dispatch(...)` calls in a compiled Workflow's value, depth first (each a cheap copy: a
+/// call is a shared node).
+fn dispatches_of(compiled: &Compiled) -> Vec<Value> {
+    let mut calls = Vec::new();
+    if let Some(value) = &compiled.value {
+        dispatch_calls(value, &mut calls);
+    }
+    calls.into_iter().cloned().collect()
 }
 
 /// Every `dispatch(...)` call in a value, depth first.
@@ -627,7 +644,7 @@ pub fn check_workflow(
     let assembly = Assembly { workflows: names.workflows.clone(), charts: names.charts.clone() };
     // Foreign doors are the network's: a caller holding texts (the editor) does not read them.
     let doors = Doors { callees: callees.clone(), foreign: HashMap::new() };
-    workflow_files(root, stem, path, Some(compiled), &assembly, &doors)
+    workflow_files(root, stem, path, Some(compiled), &dispatches_of(compiled), &assembly, &doors)
 }
 
 /// The Workflows a compiled Workflow's same-Instance `dispatch`es name (a `wrapper/chart` callee
