@@ -3,6 +3,11 @@
 //!
 //! See `ARCHITECTURE.md` at the repository root for the pipeline and the layer invariants.
 
+// The integration tests' fixture harness (`tests/it/fixture.rs`), which the unit tests share,
+// names this crate `compiler`.
+#[cfg(test)]
+extern crate self as compiler;
+
 pub mod chart;
 pub mod compat;
 pub mod db;

@@ -15,7 +15,7 @@
 //! diagnostic must be expected and every expectation met; the full lines are in an insta
 //! snapshot beside, reviewed like code.
 
-use super::fixture::{self, Expect};
+use super::fixture;
 use compiler::chart::{admit, LendManifest};
 use compiler::syntax::line_index::LineIndex;
 use std::fmt::Write;
@@ -49,7 +49,7 @@ fn schema_agrees(clean: &str, admission: &compiler::chart::Admission) -> Result<
 
 fn run_fixture(path: &Path) -> Result<String, String> {
     let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
-    let fixture::Fixture { clean, mut expects, lends } = fixture::read(&text);
+    let fixture::Fixture { clean, expects, lends } = fixture::read(&text);
     let lends = lends.unwrap_or(Some("lends.json".to_string()));
     let manifest: Option<LendManifest> = lends.map(|l| {
         let p = fixtures_root().join(l);
@@ -62,27 +62,9 @@ fn run_fixture(path: &Path) -> Result<String, String> {
     let mut got = Vec::new();
     let mut snapshot = String::new();
     for d in &admission.diagnostics {
-        let start = index.position(&clean, d.span.start);
-        let end = index.position(&clean, d.span.end);
-        got.push(Expect {
-            line: start.line,
-            column: start.column,
-            severity: d.severity.as_str().into(),
-            code: d.code.into(),
-        });
-        writeln!(
-            snapshot,
-            "{}:{}-{}:{} {}[{}] rule {}: {}",
-            start.line,
-            start.column,
-            end.line,
-            end.column,
-            d.severity.as_str(),
-            d.code,
-            d.rule.map_or("-".to_string(), |r| r.to_string()),
-            d.message
-        )
-        .unwrap();
+        let (expect, head) = fixture::located(&index, &clean, d);
+        got.push(expect);
+        writeln!(snapshot, "{head} rule {}: {}", d.rule.map_or("-".to_string(), |r| r.to_string()), d.message).unwrap();
         if let Some(help) = &d.help {
             writeln!(snapshot, "    help: {help}").unwrap();
         }
@@ -90,40 +72,15 @@ fn run_fixture(path: &Path) -> Result<String, String> {
     if admission.admitted() {
         snapshot.push_str("admitted\n");
     }
-    got.sort();
-    expects.sort();
-    if got != expects {
-        return Err(format!(
-            "{}: expectations differ\n  expected: {expects:?}\n  got:      {got:?}\n{snapshot}",
-            path.display()
-        ));
-    }
-    Ok(snapshot)
+    fixture::compare(path, got, expects, snapshot)
 }
 
 #[test]
 fn door_fixtures() {
-    let files = fixture::files(&fixtures_root(), "json");
-    assert!(files.len() > 10, "the door's fixtures are missing");
-    let mut failures = Vec::new();
-    let (mut admitted, mut grammar_refused) = (0, 0);
-    for path in files {
-        let name =
-            path.strip_prefix(fixtures_root()).unwrap().with_extension("").to_string_lossy().replace(['/', '\\'], "__");
-        match run_fixture(&path) {
-            Ok(snapshot) => {
-                admitted += usize::from(snapshot.ends_with("admitted\n"));
-                grammar_refused += usize::from(snapshot.contains("error[chart-grammar]"));
-                let mut settings = insta::Settings::clone_current();
-                settings.set_snapshot_path(Path::new(env!("CARGO_MANIFEST_DIR")).join("../snapshots/door"));
-                settings.set_prepend_module_to_snapshot(false);
-                settings.set_input_file(&path);
-                settings.bind(|| insta::assert_snapshot!(name, snapshot));
-            }
-            Err(e) => failures.push(e),
-        }
-    }
-    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+    let snapshots = fixture::run_all(&fixtures_root(), "json", "door", run_fixture);
+    assert!(snapshots.len() > 10, "the door's fixtures are missing");
+    let admitted = snapshots.iter().filter(|s| s.ends_with("admitted\n")).count();
+    let grammar_refused = snapshots.iter().filter(|s| s.contains("error[chart-grammar]")).count();
     // The schema cross-check above ran on both sides.
     assert!(admitted >= 5 && grammar_refused >= 3, "admitted {admitted}, grammar-refused {grammar_refused}");
 }

@@ -79,3 +79,62 @@ pub fn files(root: &Path, ext: &str) -> Vec<PathBuf> {
     out.sort();
     out
 }
+
+/// A diagnostic's place as an expectation, and its range and code as a snapshot line starts them:
+/// `line:col-line:col severity[code]`.
+pub fn located(
+    index: &compiler::syntax::line_index::LineIndex,
+    clean: &str,
+    d: &compiler::diagnostics::Diagnostic,
+) -> (Expect, String) {
+    let start = index.position(clean, d.span.start);
+    let end = index.position(clean, d.span.end);
+    let expect =
+        Expect { line: start.line, column: start.column, severity: d.severity.as_str().into(), code: d.code.into() };
+    let head =
+        format!("{}:{}-{}:{} {}[{}]", start.line, start.column, end.line, end.column, d.severity.as_str(), d.code);
+    (expect, head)
+}
+
+/// The fixture's snapshot if what was found is what its comments expect (in any order), else
+/// the difference.
+pub fn compare(
+    path: &Path,
+    mut got: Vec<Expect>,
+    mut expects: Vec<Expect>,
+    snapshot: String,
+) -> Result<String, String> {
+    got.sort();
+    expects.sort();
+    if got != expects {
+        return Err(format!(
+            "{}: expectations differ\n  expected: {expects:?}\n  got:      {got:?}\n{snapshot}",
+            path.display()
+        ));
+    }
+    Ok(snapshot)
+}
+
+/// Runs `run` over every fixture file with extension `ext` below `root`, checks each snapshot
+/// against `snapshots/<dir>/` (insta, named by the fixture's path below `root`), fails with
+/// every fixture whose expectations differ, and returns the snapshots (for the harness's counts).
+pub fn run_all(root: &Path, ext: &str, dir: &str, run: impl Fn(&Path) -> Result<String, String>) -> Vec<String> {
+    let mut failures = Vec::new();
+    let mut snapshots = Vec::new();
+    for path in files(root, ext) {
+        let name = path.strip_prefix(root).unwrap().with_extension("").to_string_lossy().replace(['/', '\\'], "__");
+        match run(&path) {
+            Ok(snapshot) => {
+                let mut settings = insta::Settings::clone_current();
+                settings.set_snapshot_path(Path::new(env!("CARGO_MANIFEST_DIR")).join("../snapshots").join(dir));
+                settings.set_prepend_module_to_snapshot(false);
+                settings.set_input_file(&path);
+                settings.bind(|| insta::assert_snapshot!(name, snapshot));
+                snapshots.push(snapshot);
+            }
+            Err(e) => failures.push(e),
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+    snapshots
+}

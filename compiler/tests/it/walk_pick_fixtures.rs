@@ -14,7 +14,7 @@
 //! it, must be expected, and every expectation met; the full lines are in an insta snapshot in
 //! `snapshots/walk_pick/`. The kit's own examples (`tests/xstate/fixtures/*.ts`) must stay clean.
 
-use super::fixture::{self, Expect};
+use super::fixture;
 use compiler::machine::compile_text;
 use compiler::machine::value::FileId;
 use compiler::syntax::line_index::LineIndex;
@@ -31,7 +31,7 @@ fn walk_codes() -> Vec<&'static str> {
 
 fn run_fixture(path: &Path) -> Result<String, String> {
     let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
-    let fixture::Fixture { clean, mut expects, .. } = fixture::read(&text);
+    let fixture::Fixture { clean, expects, .. } = fixture::read(&text);
     let compiled = compile_text(path, &clean);
     let codes = walk_codes();
     let index = LineIndex::new(&clean);
@@ -41,26 +41,9 @@ fn run_fixture(path: &Path) -> Result<String, String> {
         if !d.is_error() && !codes.contains(&d.code) {
             continue;
         }
-        let start = index.position(&clean, d.span.start);
-        let end = index.position(&clean, d.span.end);
-        got.push(Expect {
-            line: start.line,
-            column: start.column,
-            severity: d.severity.as_str().into(),
-            code: d.code.into(),
-        });
-        writeln!(
-            snapshot,
-            "{}:{}-{}:{} {}[{}]: {}",
-            start.line,
-            start.column,
-            end.line,
-            end.column,
-            d.severity.as_str(),
-            d.code,
-            d.message
-        )
-        .unwrap();
+        let (expect, head) = fixture::located(&index, &clean, d);
+        got.push(expect);
+        writeln!(snapshot, "{head}: {}", d.message).unwrap();
         if let Some(p) = &d.path {
             writeln!(snapshot, "    at: {p}").unwrap();
         }
@@ -68,48 +51,17 @@ fn run_fixture(path: &Path) -> Result<String, String> {
     if got.is_empty() {
         snapshot.push_str("clean\n");
     }
-    got.sort();
-    expects.sort();
-    if got != expects {
-        return Err(format!(
-            "{}: expectations differ\n  expected: {expects:?}\n  got:      {got:?}\n{snapshot}",
-            path.display()
-        ));
-    }
-    Ok(snapshot)
+    fixture::compare(path, got, expects, snapshot)
 }
 
 #[test]
 fn walk_pick_fixtures() {
-    let files = fixture::files(&fixtures_root(), "ts");
-    let mut failures = Vec::new();
-    let mut covered: Vec<String> = Vec::new();
-    let mut clean = 0;
-    for path in files {
-        let name =
-            path.strip_prefix(fixtures_root()).unwrap().with_extension("").to_string_lossy().replace(['/', '\\'], "__");
-        match run_fixture(&path) {
-            Ok(snapshot) => {
-                clean += usize::from(snapshot == "clean\n");
-                for code in walk_codes() {
-                    if snapshot.contains(&format!("[{code}]")) && !covered.iter().any(|c| c == code) {
-                        covered.push(code.to_string());
-                    }
-                }
-                let mut settings = insta::Settings::clone_current();
-                settings.set_snapshot_path(Path::new(env!("CARGO_MANIFEST_DIR")).join("../snapshots/walk_pick"));
-                settings.set_prepend_module_to_snapshot(false);
-                settings.set_input_file(&path);
-                settings.bind(|| insta::assert_snapshot!(name, snapshot));
-            }
-            Err(e) => failures.push(e),
-        }
-    }
-    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+    let snapshots = fixture::run_all(&fixtures_root(), "ts", "walk_pick", run_fixture);
     // Every rule is refused somewhere, and some fixtures are admitted.
     for code in walk_codes() {
-        assert!(covered.iter().any(|c| c == code), "no fixture shows `{code}`");
+        assert!(snapshots.iter().any(|s| s.contains(&format!("[{code}]"))), "no fixture shows `{code}`");
     }
+    let clean = snapshots.iter().filter(|s| *s == "clean\n").count();
     assert!(clean >= 8, "only {clean} admitted fixtures");
 }
 

@@ -76,31 +76,14 @@ pub(crate) mod testing {
 
     /// Checks the expectations of one fixture against what was found (entry file only) and
     /// returns the snapshot text.
-    fn compare(path: &Path, clean: &str, mut expects: Vec<fixture::Expect>, found: Vec<&crate::Diagnostic>) -> String {
+    fn compare(path: &Path, clean: &str, expects: Vec<fixture::Expect>, found: Vec<&crate::Diagnostic>) -> String {
         let index = LineIndex::new(clean);
         let mut got = Vec::new();
         let mut snapshot = String::new();
         for d in found {
-            let start = index.position(clean, d.span.start);
-            let end = index.position(clean, d.span.end);
-            got.push(fixture::Expect {
-                line: start.line,
-                column: start.column,
-                severity: d.severity.as_str().into(),
-                code: d.code.into(),
-            });
-            writeln!(
-                snapshot,
-                "{}:{}-{}:{} {}[{}] {}",
-                start.line,
-                start.column,
-                end.line,
-                end.column,
-                d.severity.as_str(),
-                d.code,
-                d.message
-            )
-            .unwrap();
+            let (expect, head) = fixture::located(&index, clean, d);
+            got.push(expect);
+            writeln!(snapshot, "{head} {}", d.message).unwrap();
             if let Some(help) = &d.help {
                 writeln!(snapshot, "  help: {help}").unwrap();
             }
@@ -108,10 +91,7 @@ pub(crate) mod testing {
         if snapshot.is_empty() {
             snapshot.push_str("clean\n");
         }
-        got.sort();
-        expects.sort();
-        assert_eq!(got, expects, "{}: expectations differ\n{snapshot}", path.display());
-        snapshot
+        fixture::compare(path, got, expects, snapshot).unwrap_or_else(|e| panic!("{e}"))
     }
 
     /// `refused.ts` and `admitted.ts` of the rule `code`: every expectation met, the refused
