@@ -1,4 +1,5 @@
-//! Data-driven tests of the Instance check's rules (`rules::instance`), one mini Instance per case.
+//! Data-driven tests of the Instance check's rules (`rules::instance`, and the same-Instance door
+//! rules of `rules::compat`), one mini Instance per case.
 //!
 //! Each case `tests/fixtures/instance/<code>/<case>/` is an Instance folder (`workflows/*.ts`,
 //! `workflows/<wrapper>/<chart>.json`) that the harness checks with
@@ -18,7 +19,8 @@
 //! Every diagnostic of every file must be expected and every expectation met; the rendered
 //! report (the human format, no colour) is an insta snapshot in `snapshots/instance/`. A case whose
 //! name starts with `admitted` is one where its rule has nothing to say; each rule of
-//! `rules::instance` has at least one such case and one where it speaks.
+//! `rules::instance`, and `door-mismatch` and `door-not-compared`, has at least one such case and
+//! one where it speaks.
 
 use super::fixture::{self, Expect};
 use compiler::diagnostics::{human, FileReport};
@@ -103,7 +105,12 @@ fn found(case: &Path, report: &InstanceReport) -> (Vec<Expected>, String) {
                 Expect { line: at.line, column: at.column, severity: d.severity.as_str().into(), code: d.code.into() },
             ));
         }
-        reports.push(FileReport { path, text: file.text.clone(), diagnostics: file.diagnostics.clone() });
+        // Related places in other files (a callee's door) are shown relative to the case too.
+        let mut diagnostics = file.diagnostics.clone();
+        for r in diagnostics.iter_mut().flat_map(|d| &mut d.related) {
+            r.path = relative(case, Path::new(&r.path));
+        }
+        reports.push(FileReport { path, text: file.text.clone(), diagnostics });
     }
     (got, human::render(&reports, false))
 }
@@ -158,8 +165,16 @@ fn instance_fixtures() {
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
 
-/// Every rule of `rules::instance` has a folder of cases, with at least one case where it speaks
-/// and one `admitted*` case where it does not.
+/// The rules these fixtures cover: `rules::instance`, and the door checks of `rules::compat` that
+/// need no network (a same-Instance dispatch against its callee's door). The `foreign-door-*`
+/// rules read a door over HTTP: `tests/it/doors.rs` serves them from a local server.
+fn covered_rules() -> Vec<&'static compiler::rules::Rule> {
+    let compat = compiler::rules::compat::all().into_iter().filter(|r| !r.code.starts_with("foreign-door-"));
+    compiler::rules::instance::all().into_iter().chain(compat).collect()
+}
+
+/// Every rule of `rules::instance`, and each same-Instance door rule, has a folder of cases, with
+/// at least one case where it speaks and one `admitted*` case where it does not.
 #[test]
 fn every_instance_rule_has_a_refused_and_an_admitted_case() {
     let mut by_code: BTreeMap<String, (usize, usize)> = BTreeMap::new();
@@ -179,7 +194,9 @@ fn every_instance_rule_has_a_refused_and_an_admitted_case() {
         }
     }
     let mut missing = Vec::new();
-    for rule in compiler::rules::instance::all() {
+    let rules = covered_rules();
+    assert!(rules.iter().any(|r| r.code == "door-mismatch"), "the door rules are covered too");
+    for rule in &rules {
         match by_code.get(rule.code) {
             Some((admitted, refused)) if *admitted > 0 && *refused > 0 => {}
             other => missing.push(format!(
@@ -195,8 +212,8 @@ fn every_instance_rule_has_a_refused_and_an_admitted_case() {
     // A folder for a code that no rule of the group declares is a stale fixture.
     for code in by_code.keys() {
         assert!(
-            compiler::rules::instance::all().iter().any(|r| r.code == code),
-            "tests/fixtures/instance/{code}/ names no rule of rules::instance"
+            rules.iter().any(|r| r.code == code),
+            "tests/fixtures/instance/{code}/ names no rule of rules::instance nor a same-Instance door rule"
         );
     }
 }
