@@ -35,8 +35,10 @@
 //!   calls and functions are shared nodes (`Arc`) in the value model, so `workspace(body, ...)`,
 //!   or an event def read in `events` and again in `paramsOf`, shares the call's tree instead of
 //!   copying it (objects and arrays above a call are still copied, one level of `Vec` each).
-//! - The maps of names use a fast non-cryptographic hash (`FxHasher`); a file is parsed from the
-//!   file table's own text (moved out while the file is evaluated, not copied).
+//! - The maps of names use a fast non-cryptographic hash (`rustc_hash`'s Fx); a file is parsed
+//!   from the file table's own text (moved out while the file is evaluated, not copied), into an
+//!   oxc arena the thread keeps and resets between files ([`Arena`]); callee names are inline
+//!   strings ([`Name`]), not heap allocations.
 //!
 //! Boundary: this file and `parse.rs` are the only ones that know oxc.
 
