@@ -70,6 +70,9 @@ impl Sink {
     }
 }
 
+/// An event of the setup's `events`: its name, its def object, and its pick once read.
+type EventPick<'v> = (&'v str, &'v Value, OnceCell<Option<Rc<Pick<'v>>>>);
+
 /// A lowered Machine beside its values.
 pub struct Cx<'v> {
     pub m: &'v ir::Machine,
@@ -82,7 +85,7 @@ pub struct Cx<'v> {
     pub transitions: Vec<Option<&'v Value>>,
     /// The picks of the setup's `events`, read once: each name (its first `defineEvent`), its
     /// def object, and its pick where its `input` is a `z.object` the analysis can read.
-    picks: Vec<(&'v str, &'v Value, OnceCell<Option<Rc<Pick<'v>>>>)>,
+    picks: Vec<EventPick<'v>>,
     /// Every `fromPick` input of an Effect invoke, found once for the rules that read them.
     from_picks: OnceCell<Vec<FromPick<'v>>>,
     /// What a transition to each state enters, found once per state asked.
@@ -122,7 +125,7 @@ impl<'v> Cx<'v> {
         } else {
             vec![None; m.transitions.len()]
         };
-        let mut picks: Vec<(&str, &Value, OnceCell<Option<Rc<Pick>>>)> = Vec::new();
+        let mut picks: Vec<EventPick> = Vec::new();
         let events = parts.setup.and_then(|s| s.get("events")).and_then(Value::as_array).unwrap_or_default();
         for item in events {
             let Some(def) = arg(item, 0).filter(|_| is_call(item, "defineEvent")) else { continue };

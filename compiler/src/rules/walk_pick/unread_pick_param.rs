@@ -68,10 +68,10 @@ pub fn check(cx: &Cx<'_>, sink: &mut Sink) {
         let state: &str = seen.last().map_or("", |(_, s)| s);
         // The Effect's own mapper the analysis cannot follow: the seed's "could not probe".
         if let Some(mapper) = input.filter(|i| i.as_function().is_some_and(|f| !f.facts.complete)) {
-            super::unprobed_mapper::report(sink, mapper, &inv.path, &entry.pick.name, &state, &inv.src);
+            super::unprobed_mapper::report(sink, mapper, &inv.path, entry.pick.name, state, &inv.src);
             continue;
         }
-        let reads = reads_on_entry(cx, &entry.pick.name, &entry.entered);
+        let reads = reads_on_entry(cx, entry.pick.name, &entry.entered);
         if !reads.incomplete.is_empty() {
             // Some reader is opaque: it may read any param.
             continue;
