@@ -102,7 +102,7 @@ pub enum LogicalOp {
 impl Expr {
     /// Calls `f` with every reference the expression reads, in order, inside templates and
     /// operators too.
-    pub fn for_each_ref(&self, f: &mut dyn FnMut(&Reference)) {
+    pub fn for_each_ref<'a>(&'a self, f: &mut dyn FnMut(&'a Reference)) {
         match self {
             Expr::Literal(_) | Expr::Undefined => {}
             Expr::Ref(r) => f(r),

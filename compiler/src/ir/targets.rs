@@ -12,49 +12,62 @@
 //! reported as ambiguous (`Err` with both).
 
 use super::{State, StateId};
+use std::borrow::Cow;
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
-/// The ids of a state tree, computed once, and maps by id and by (parent, key), so that resolving
-/// every target of a Machine with many states stays linear in its size.
+/// The ids of a state tree and a map by (parent, key), built once, so that resolving every target
+/// of a Machine with many states stays linear in its size.
+///
+/// A state's default id (the Machine's id and its keys) is not written out: `#m.a.b` is read by
+/// walking the keys `a`, `b` down from the root, which gives the same answer as comparing it with
+/// every default id whenever keys hold no `.` and siblings have distinct keys. A tree where that
+/// does not hold (rare) has its ids written out and mapped, as xstate compares them.
 pub struct Targets<'a> {
     states: &'a [State],
-    ids: Vec<String>,
-    by_id: HashMap<String, Vec<StateId>>,
-    by_key: HashMap<(StateId, &'a str), StateId>,
+    machine_id: &'a str,
+    /// The explicit ids (a state's own `id`), sorted by id, then state.
+    explicit: Vec<(&'a str, StateId)>,
+    /// Every id written out, where default ids cannot be read by their keys.
+    written: Option<FxMap<String, Vec<StateId>>>,
+    by_key: FxMap<(StateId, &'a str), StateId>,
 }
 
 impl<'a> Targets<'a> {
     /// `states` in pre-order with the root first, as [`super::Machine::states`].
-    pub fn new(states: &'a [State], machine_id: &str) -> Self {
-        let mut ids: Vec<String> = Vec::with_capacity(states.len());
-        // The default id of a state: the default id of its parent and its key (pre-order: the
-        // parent's is already there). Kept apart from the explicit ids, which do not chain.
-        let mut default_ids: Vec<String> = Vec::with_capacity(states.len());
-        for st in states {
-            let default = match st.parent {
-                None => machine_id.to_string(),
-                Some(p) => format!("{}.{}", default_ids[p.index()], st.key),
-            };
-            ids.push(st.id.clone().unwrap_or_else(|| default.clone()));
-            default_ids.push(default);
-        }
-        let mut by_id: HashMap<String, Vec<StateId>> = HashMap::with_capacity(ids.len());
-        for (i, id) in ids.iter().enumerate() {
-            by_id.entry(id.clone()).or_default().push(StateId(i as u32));
-        }
-        let mut by_key = HashMap::with_capacity(states.len());
+    pub fn new(states: &'a [State], machine_id: &'a str) -> Self {
+        let mut by_key: FxMap<(StateId, &'a str), StateId> = FxMap::default();
+        by_key.reserve(states.len());
+        let mut plain = true;
         for (i, st) in states.iter().enumerate() {
             if let Some(parent) = st.parent {
+                plain &= !st.key.contains('.');
                 // The first child of a key wins, as the scan this replaces found it.
-                by_key.entry((parent, st.key.as_str())).or_insert(StateId(i as u32));
+                match by_key.entry((parent, st.key.as_str())) {
+                    std::collections::hash_map::Entry::Occupied(_) => plain = false,
+                    std::collections::hash_map::Entry::Vacant(e) => {
+                        e.insert(StateId(i as u32));
+                    }
+                }
             }
         }
-        Targets { states, ids, by_id, by_key }
+        let mut explicit: Vec<(&'a str, StateId)> =
+            states.iter().enumerate().filter_map(|(i, st)| Some((st.id.as_deref()?, StateId(i as u32)))).collect();
+        explicit.sort_unstable();
+        let written = (!plain).then(|| {
+            let mut by_id: FxMap<String, Vec<StateId>> = FxMap::default();
+            for i in 0..states.len() {
+                let sid = StateId(i as u32);
+                by_id.entry(id_of(states, machine_id, sid).into_owned()).or_default().push(sid);
+            }
+            by_id
+        });
+        Targets { states, machine_id, explicit, written, by_key }
     }
 
-    /// The xstate id of a state.
-    pub fn id_of(&self, sid: StateId) -> &str {
-        &self.ids[sid.index()]
+    /// The xstate id of a state: its own `id`, or the Machine's id and its keys joined by `.`.
+    pub fn id_of(&self, sid: StateId) -> Cow<'a, str> {
+        id_of(self.states, self.machine_id, sid)
     }
 
     /// The descendant of `from` at the dotted key path `path`.
@@ -90,8 +103,90 @@ impl<'a> Targets<'a> {
         }
     }
 
+    /// The states whose id is `id`, in state order.
     fn matching(&self, id: &str) -> Vec<StateId> {
-        self.by_id.get(id).cloned().unwrap_or_default()
+        if let Some(written) = &self.written {
+            return written.get(id).cloned().unwrap_or_default();
+        }
+        let from = self.explicit.partition_point(|(x, _)| *x < id);
+        let mut out: Vec<StateId> =
+            self.explicit[from..].iter().take_while(|(x, _)| *x == id).map(|(_, s)| *s).collect();
+        // The state whose default id it is, if that state has no id of its own.
+        let by_default = if id == self.machine_id {
+            Some(StateId::ROOT)
+        } else {
+            id.strip_prefix(self.machine_id)
+                .and_then(|rest| rest.strip_prefix('.'))
+                .and_then(|keys| self.child_by_path(StateId::ROOT, keys))
+        };
+        if let Some(s) = by_default.filter(|s| self.states.get(s.index()).is_some_and(|st| st.id.is_none())) {
+            if let Err(at) = out.binary_search(&s) {
+                out.insert(at, s);
+            }
+        }
+        out
+    }
+}
+
+/// A state's xstate id: its own `id`, or the Machine's id and the keys down to it.
+fn id_of<'a>(states: &'a [State], machine_id: &'a str, sid: StateId) -> Cow<'a, str> {
+    let Some(st) = states.get(sid.index()) else { return Cow::Borrowed(machine_id) };
+    if let Some(id) = &st.id {
+        return Cow::Borrowed(id);
+    }
+    let Some(parent) = st.parent else { return Cow::Borrowed(machine_id) };
+    // The default id chains through the parent's default id, not its own `id`.
+    let mut keys: Vec<&str> = vec![&st.key];
+    let mut cur = parent;
+    while let Some(p) = states.get(cur.index()).and_then(|s| s.parent) {
+        keys.push(&states[cur.index()].key);
+        cur = p;
+    }
+    let mut out = String::with_capacity(machine_id.len() + keys.iter().map(|k| k.len() + 1).sum::<usize>());
+    out.push_str(machine_id);
+    for k in keys.iter().rev() {
+        out.push('.');
+        out.push_str(k);
+    }
+    Cow::Owned(out)
+}
+
+/// A map with the Fx hash (rustc's): the keys are short, and no input picks them to collide.
+type FxMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
+
+#[derive(Default)]
+struct FxHasher(u64);
+
+impl Hasher for FxHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            self.add(u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]));
+        }
+        for &b in chunks.remainder() {
+            self.add(u64::from(b));
+        }
+    }
+    fn write_u8(&mut self, n: u8) {
+        self.add(u64::from(n));
+    }
+    fn write_u32(&mut self, n: u32) {
+        self.add(u64::from(n));
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.add(n);
+    }
+    fn write_usize(&mut self, n: usize) {
+        self.add(n as u64);
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+impl FxHasher {
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
     }
 }
 
@@ -99,5 +194,175 @@ fn one(found: Vec<StateId>) -> Result<StateId, Vec<StateId>> {
     match found.as_slice() {
         [one] => Ok(*one),
         _ => Err(found),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::StateKind;
+    use crate::Span;
+
+    /// A state tree from (key, parent, own id), in pre-order.
+    fn tree(nodes: &[(&str, Option<u32>, Option<&str>)]) -> Vec<State> {
+        let mut states: Vec<State> = nodes
+            .iter()
+            .map(|(key, parent, id)| State {
+                key: key.to_string(),
+                path: String::new(),
+                id: id.map(str::to_string),
+                kind: StateKind::Atomic,
+                parent: parent.map(StateId),
+                children: Vec::new(),
+                initial: None,
+                invokes: Vec::new(),
+                entry: Vec::new(),
+                exit: Vec::new(),
+                span: Span::new(0, 0),
+                key_span: None,
+            })
+            .collect();
+        for i in 0..states.len() {
+            if let Some(p) = states[i].parent {
+                states[p.index()].children.push(StateId(i as u32));
+            }
+        }
+        states
+    }
+
+    /// xstate's reading, written out: every state's id compared whole with the target.
+    fn by_every_id(states: &[State], machine_id: &str, source: StateId, target: &str) -> Result<StateId, Vec<StateId>> {
+        let ids: Vec<String> =
+            (0..states.len()).map(|i| id_of(states, machine_id, StateId(i as u32)).into_owned()).collect();
+        let matching = |id: &str| -> Vec<StateId> {
+            ids.iter().enumerate().filter(|(_, x)| *x == id).map(|(i, _)| StateId(i as u32)).collect()
+        };
+        let child = |from: StateId, path: &str| -> Option<StateId> {
+            let mut cur = from;
+            for seg in path.split('.') {
+                cur = states
+                    .iter()
+                    .enumerate()
+                    .find(|(_, s)| s.parent == Some(cur) && s.key == seg)
+                    .map(|(i, _)| StateId(i as u32))?;
+            }
+            Some(cur)
+        };
+        if let Some(id) = target.strip_prefix('#') {
+            let whole = matching(id);
+            if !whole.is_empty() {
+                return one(whole);
+            }
+            let Some((head, rest)) = id.split_once('.') else { return Err(Vec::new()) };
+            let heads = matching(head);
+            if heads.len() > 1 {
+                return Err(heads);
+            }
+            return heads.first().and_then(|h| child(*h, rest)).ok_or_else(Vec::new);
+        }
+        if let Some(rel) = target.strip_prefix('.') {
+            return child(source, rel).ok_or_else(Vec::new);
+        }
+        match states[source.index()].parent {
+            Some(parent) => child(parent, target).ok_or_else(Vec::new),
+            None => Err(Vec::new()),
+        }
+    }
+
+    const TARGETS: &[&str] = &[
+        "#m",
+        "#m.a",
+        "#m.a.b",
+        "#m.a.b.c",
+        "#m.c",
+        "#m.x",
+        "#x",
+        "#x.c",
+        "#m.b",
+        "#m.b.c",
+        "#shared",
+        "#shared.c",
+        "#m.a.b.c.d",
+        "#m.",
+        "#",
+        "#m.d",
+        "#m.d.e",
+        "#n.a",
+        "a",
+        "a.b",
+        ".a",
+        ".a.b",
+        "b",
+        "x",
+        "#m.b.b",
+        "#m.a.x",
+    ];
+
+    /// Reading default ids by their keys gives what comparing every id gives: explicit ids that
+    /// equal another state's default id, ids claimed twice, and (written out) dotted or repeated keys.
+    #[test]
+    fn default_ids_by_keys_match_every_id_written_out() {
+        let trees: Vec<Vec<State>> = vec![
+            tree(&[
+                ("", None, None),
+                ("a", Some(0), None),
+                ("b", Some(1), None),
+                ("c", Some(2), None),
+                ("b", Some(0), Some("x")),
+            ]),
+            // An explicit id equal to another state's default id: both claim it.
+            tree(&[
+                ("", None, None),
+                ("a", Some(0), Some("m.b")),
+                ("b", Some(0), None),
+                ("c", Some(2), Some("shared")),
+                ("d", Some(0), Some("shared")),
+            ]),
+            // A state with its own id has no default id, but its children's still chain through its keys.
+            tree(&[("", None, None), ("a", Some(0), Some("x")), ("b", Some(1), None), ("c", Some(2), None)]),
+            // A dotted key, and keys repeated among siblings: ids are written out.
+            tree(&[
+                ("", None, None),
+                ("a.b", Some(0), None),
+                ("a", Some(0), None),
+                ("b", Some(2), None),
+                ("c", Some(0), None),
+            ]),
+            tree(&[
+                ("", None, None),
+                ("a", Some(0), None),
+                ("a", Some(0), None),
+                ("b", Some(1), None),
+                ("", Some(0), None),
+            ]),
+            // The root's own id.
+            tree(&[("", None, Some("x")), ("a", Some(0), None), ("c", Some(1), None)]),
+        ];
+        for states in &trees {
+            let targets = Targets::new(states, "m");
+            for i in 0..states.len() {
+                let source = StateId(i as u32);
+                for t in TARGETS {
+                    assert_eq!(targets.resolve(source, t), by_every_id(states, "m", source, t), "{t} from {i}");
+                }
+                assert_eq!(targets.id_of(source), by_every_id_name(states, source));
+            }
+        }
+    }
+
+    fn by_every_id_name(states: &[State], sid: StateId) -> String {
+        let st = &states[sid.index()];
+        if let Some(id) = &st.id {
+            return id.clone();
+        }
+        let mut keys = Vec::new();
+        let mut cur = sid;
+        while let Some(p) = states[cur.index()].parent {
+            keys.push(states[cur.index()].key.as_str());
+            cur = p;
+        }
+        keys.push("m");
+        keys.reverse();
+        keys.join(".")
     }
 }

@@ -29,7 +29,7 @@
 //!   the setup does not declare (the kit's implicit `gate`, unknown names).
 //! - `context`: its JSON when it is a literal; a function (`({ input }) => input`) gives `None`.
 
-use crate::chart::join;
+use crate::chart::{join, Path};
 use crate::diagnostics::Severity;
 use crate::ir::expr::{Reference, Root};
 use crate::ir::targets::Targets;
@@ -40,6 +40,7 @@ use crate::ir::{
 use crate::machine::value::{Callee, Loc, Value, ValueKind};
 use indexmap::IndexMap;
 use serde::Serialize;
+use std::fmt::Display;
 
 /// One thing lowering could not read or resolve.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -136,11 +137,17 @@ pub fn arg(v: &Value, i: usize) -> Option<&Value> {
 
 /// Takes a Machine value apart, or says why it is none.
 pub fn machine_parts(v: &Value) -> Result<MachineParts<'_>, Fault> {
+    split_machine(v).map_err(not_machine)
+}
+
+/// Takes a Machine value apart, or gives the value that is no Machine (no message is made: the
+/// walk asks this of every value it scans).
+fn split_machine(v: &Value) -> Result<MachineParts<'_>, &Value> {
     let mut wrappers = Vec::new();
     let mut cur = v;
     loop {
         let Some(call) = cur.as_call() else {
-            return Err(not_machine(cur));
+            return Err(cur);
         };
         match &call.callee {
             Callee::Kit(n) if n == "workspace" || n == "customize" => {
@@ -148,7 +155,7 @@ pub fn machine_parts(v: &Value) -> Result<MachineParts<'_>, Fault> {
                 wrappers.push(Wrapper { kind, options: call.args.get(1), loc: cur.loc });
                 match call.args.first() {
                     Some(body) => cur = body,
-                    None => return Err(not_machine(cur)),
+                    None => return Err(cur),
                 }
             }
             Callee::Method(m) if m == "createMachine" => {
@@ -158,21 +165,33 @@ pub fn machine_parts(v: &Value) -> Result<MachineParts<'_>, Fault> {
                     }
                     _ => None,
                 };
-                let Some(config) = call.args.first() else { return Err(not_machine(cur)) };
+                let Some(config) = call.args.first() else { return Err(cur) };
                 return Ok(MachineParts { setup, config, wrappers, loc: cur.loc });
             }
             Callee::Xstate(n) if n == "createMachine" => {
-                let Some(config) = call.args.first() else { return Err(not_machine(cur)) };
+                let Some(config) = call.args.first() else { return Err(cur) };
                 return Ok(MachineParts { setup: None, config, wrappers, loc: cur.loc });
             }
-            _ => return Err(not_machine(cur)),
+            _ => return Err(cur),
         }
     }
 }
 
-/// Is this value a Machine (a `createMachine`, or one wrapped)?
+/// Is this value a Machine (a `createMachine`, or one wrapped)? Allocates nothing.
 pub fn is_machine(v: &Value) -> bool {
-    machine_parts(v).is_ok()
+    let mut cur = v;
+    loop {
+        let Some(call) = cur.as_call() else { return false };
+        match &call.callee {
+            Callee::Kit(n) if n == "workspace" || n == "customize" => match call.args.first() {
+                Some(body) => cur = body,
+                None => return false,
+            },
+            Callee::Method(m) if m == "createMachine" => return !call.args.is_empty(),
+            Callee::Xstate(n) if n == "createMachine" => return !call.args.is_empty(),
+            _ => return false,
+        }
+    }
 }
 
 fn not_machine(v: &Value) -> Fault {
@@ -228,6 +247,18 @@ pub enum ActorClass {
 }
 
 impl ActorClass {
+    /// The kind of the slot this actor fills.
+    pub fn slot_kind(&self) -> SlotKind {
+        match self {
+            ActorClass::Agent => SlotKind::Agent,
+            ActorClass::Effect(_) => SlotKind::Effect,
+            ActorClass::Gate => SlotKind::Gate,
+            ActorClass::Fail => SlotKind::Fail,
+            ActorClass::Machine | ActorClass::Open => SlotKind::Machine,
+            ActorClass::Unknown => SlotKind::Unknown,
+        }
+    }
+
     pub fn slot(&self) -> Slot {
         let (kind, effect) = match self {
             ActorClass::Agent => (SlotKind::Agent, None),
@@ -303,8 +334,8 @@ pub fn lower_parts(parts: &MachineParts<'_>) -> Lowered {
         None => "(machine)".to_string(),
     };
 
-    // The setup's actors: their slots, in order.
-    let mut actors: IndexMap<String, ActorClass> = IndexMap::new();
+    // The setup's actors: their slots, in order (a key written twice keeps its first place).
+    let mut actors: Vec<(&str, ActorClass)> = Vec::new();
     if let Some(setup) = parts.setup {
         if setup.props().is_none() {
             lw.fault(
@@ -325,6 +356,7 @@ pub fn lower_parts(parts: &MachineParts<'_>) -> Lowered {
                     format!("the setup's `actors` is {}, not an object", describe(av)),
                 ),
                 Some(props) => {
+                    actors.reserve(props.len());
                     for p in props {
                         let class = classify_actor(&p.value);
                         if class == ActorClass::Unknown {
@@ -336,7 +368,10 @@ pub fn lower_parts(parts: &MachineParts<'_>) -> Lowered {
                                 format!("actor \"{}\" is {}, which is no Part of the kit (agent, an Effect, gate, fail, open, a Machine)", p.key, describe(&p.value)),
                             );
                         }
-                        actors.insert(p.key.clone(), class);
+                        match actors.iter_mut().find(|(k, _)| *k == p.key) {
+                            Some(slot) => slot.1 = class,
+                            None => actors.push((p.key.as_str(), class)),
+                        }
                     }
                 }
             }
@@ -351,17 +386,23 @@ pub fn lower_parts(parts: &MachineParts<'_>) -> Lowered {
     // The states are final here: lowering the transitions reads them beside the lowerer.
     let states = std::mem::take(&mut lw.states);
     let targets = Targets::new(&states, &id);
-    let mut transitions = Vec::new();
+    let mut transitions = Vec::with_capacity(states.len() * 2);
+    let mut groups = Vec::new();
     for sid in 0..states.len() {
-        lw.lower_transitions(&states, StateId(sid as u32), &targets, &mut transitions);
+        lw.lower_transitions(&states, StateId(sid as u32), &targets, &mut groups, &mut transitions);
     }
     drop(targets);
     lw.states = states;
 
-    let mut slots: IndexMap<String, Slot> = actors.iter().map(|(k, c)| (k.clone(), c.slot())).collect();
+    let mut slots: IndexMap<String, Slot> = IndexMap::with_capacity(actors.len() + 1);
+    for (k, c) in &actors {
+        slots.insert(k.to_string(), c.slot());
+    }
     for st in &lw.states {
         for inv in &st.invokes {
-            slots.entry(inv.src.clone()).or_insert(Slot { kind: inv.kind, effect: None });
+            if !slots.contains_key(inv.src.as_str()) {
+                slots.insert(inv.src.clone(), Slot { kind: inv.kind, effect: None });
+            }
         }
     }
 
@@ -370,6 +411,14 @@ pub fn lower_parts(parts: &MachineParts<'_>) -> Lowered {
     let machine = ir::Machine { id, origin: Origin::Machine, states: lw.states, transitions, events, slots, context };
     Lowered { machine: Some(machine), faults: lw.faults }
 }
+
+/// The actor class of a setup actor by name.
+fn actor_class<'a>(actors: &'a [(&str, ActorClass)], name: &str) -> Option<&'a ActorClass> {
+    actors.iter().find(|(k, _)| *k == name).map(|(_, c)| c)
+}
+
+/// One group of transitions of a state: its trigger, the path of its value and the value.
+type Group<'v> = (Trigger, String, &'v Value);
 
 struct Lowerer<'p, 'v> {
     parts: &'p MachineParts<'v>,
@@ -380,23 +429,14 @@ struct Lowerer<'p, 'v> {
 }
 
 impl<'p, 'v> Lowerer<'p, 'v> {
-    fn fault(&mut self, at: &Value, severity: Severity, code: &'static str, path: &str, message: String) {
+    /// A fault at `at`; `path` is written out only here (a path that names no fault is never
+    /// written: see [`Path`]).
+    fn fault(&mut self, at: &Value, severity: Severity, code: &'static str, path: impl Display, message: String) {
         self.faults.push(Fault { loc: at.loc, severity, code, message, path: path.to_string() });
     }
 
-    /// The object entries of `v`, or a `not-object` fault and none.
-    fn entries(&mut self, v: &'v Value, path: &str, what: &str) -> Vec<(&'v str, Loc, &'v Value)> {
-        match v.props() {
-            Some(ps) => ps.iter().map(|p| (p.key.as_str(), p.key_loc, &p.value)).collect(),
-            None => {
-                self.odd(v, path, what, "an object");
-                Vec::new()
-            }
-        }
-    }
-
     /// A value of the wrong shape: `not-static` (a warning) for an unknown, `not-object` otherwise.
-    fn odd(&mut self, v: &Value, path: &str, what: &str, expected: &str) {
+    fn odd(&mut self, v: &Value, path: impl Display, what: &str, expected: &str) {
         if let ValueKind::Unknown { reason } = &v.kind {
             self.fault(v, Severity::Warning, "not-static", path, format!("{what} is not known statically ({reason})"));
         } else {
@@ -411,16 +451,17 @@ impl<'p, 'v> Lowerer<'p, 'v> {
         path: String,
         parent: Option<StateId>,
         key_loc: Option<Loc>,
-        actors: &IndexMap<String, ActorClass>,
+        actors: &[(&str, ActorClass)],
     ) -> Option<StateId> {
+        let at = Path::ROOT.child(path.as_str());
         if v.props().is_none() {
-            self.odd(v, &path, &format!("state \"{}\"", if key.is_empty() { "(root)" } else { &key }), "an object");
+            self.odd(v, at, &format!("state \"{}\"", if key.is_empty() { "(root)" } else { &key }), "an object");
             return None;
         }
         let sid = StateId(self.states.len() as u32);
         let children = v.get("states").and_then(|c| {
             if c.props().is_none() {
-                self.odd(c, &join(&path, "states"), "`states`", "an object");
+                self.odd(c, at.child("states"), "`states`", "an object");
                 None
             } else {
                 Some(c)
@@ -436,7 +477,7 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                     v,
                     Severity::Warning,
                     "unsupported",
-                    &join(&path, "type"),
+                    at.child("type"),
                     "a history state is not lowered; it is read as an atomic state".into(),
                 );
                 StateKind::Atomic
@@ -454,7 +495,7 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                     t,
                     Severity::Error,
                     "not-object",
-                    &join(&path, "type"),
+                    at.child("type"),
                     format!("state type {other:?} is none of xstate's (atomic, compound, parallel, final, history)"),
                 );
                 if has_children {
@@ -465,25 +506,28 @@ impl<'p, 'v> Lowerer<'p, 'v> {
             }
         };
         let invokes = self.invokes(v, &path, actors);
-        let entry = self.actions(v.get("entry"), &path, "entry");
-        let exit = self.actions(v.get("exit"), &path, "exit");
+        let entry = self.actions(v.get("entry"), at.child("entry"));
+        let exit = self.actions(v.get("exit"), at.child("exit"));
         let id = match v.get("id") {
             Some(x) if parent.is_some() => match x.as_str() {
                 Some(s) => Some(s.to_string()),
                 None => {
-                    self.odd(x, &join(&path, "id"), "a state's `id`", "a string");
+                    self.odd(x, at.child("id"), "a state's `id`", "a string");
                     None
                 }
             },
             _ => None,
         };
+        let child_props = children.and_then(Value::props).unwrap_or_default();
+        // The children's paths hang below `<path>.states`: written once, before `path` moves.
+        let base = if child_props.is_empty() { String::new() } else { join(&path, "states") };
         self.states.push(State {
             key,
-            path: path.clone(),
+            path,
             id,
             kind,
             parent,
-            children: Vec::new(),
+            children: Vec::with_capacity(child_props.len()),
             initial: None,
             invokes,
             entry,
@@ -492,41 +536,43 @@ impl<'p, 'v> Lowerer<'p, 'v> {
             key_span: key_loc.map(|l| l.span),
         });
         self.values.push(v);
-        if let Some(children) = children.and_then(Value::props) {
-            let base = join(&path, "states");
-            for p in children {
-                if let Some(child) =
-                    self.add_state(&p.value, p.key.clone(), join(&base, &p.key), Some(sid), Some(p.key_loc), actors)
-                {
-                    self.states[sid.index()].children.push(child);
-                }
+        for p in child_props {
+            if let Some(child) =
+                self.add_state(&p.value, p.key.clone(), join(&base, &p.key), Some(sid), Some(p.key_loc), actors)
+            {
+                self.states[sid.index()].children.push(child);
             }
         }
         Some(sid)
     }
 
-    fn invokes(&mut self, v: &'v Value, path: &str, actors: &IndexMap<String, ActorClass>) -> Vec<Invoke> {
+    fn invokes(&mut self, v: &'v Value, path: &str, actors: &[(&str, ActorClass)]) -> Vec<Invoke> {
         let Some(inv) = v.get("invoke") else { return Vec::new() };
-        let mut out = Vec::new();
-        for (ipath, item) in one_or_many(inv, &join(path, "invoke")) {
+        let list = inv.as_array().is_some();
+        let items = items(inv);
+        let mut out = Vec::with_capacity(items.len());
+        let base = join(path, "invoke");
+        for (i, item) in items.iter().enumerate() {
+            let ipath = if list { join(&base, i) } else { base.clone() };
+            let at = Path::ROOT.child(ipath.as_str());
             if item.props().is_none() {
-                self.odd(item, &ipath, "an invoke", "an object");
+                self.odd(item, at, "an invoke", "an object");
                 continue;
             }
             let id = item.get("id").and_then(Value::as_str).map(str::to_string);
             let (src, kind) = match item.get("src") {
                 Some(sv) => match sv.as_str() {
                     Some(name) => {
-                        let kind = match actors.get(name) {
-                            Some(c) => c.slot().kind,
+                        let kind = match actor_class(actors, name) {
+                            Some(c) => c.slot_kind(),
                             None if name == "gate" => SlotKind::Gate,
                             None => {
-                                let known: Vec<&str> = actors.keys().map(String::as_str).collect();
+                                let known: Vec<&str> = actors.iter().map(|(k, _)| *k).collect();
                                 self.fault(
                                     sv,
                                     Severity::Error,
                                     "unknown-invoke-src",
-                                    &join(&ipath, "src"),
+                                    at.child("src"),
                                     format!(
                                         "invoke src \"{name}\" names no actor of the setup (actors: {}; kit: gate)",
                                         if known.is_empty() { "none".to_string() } else { known.join(", ") }
@@ -543,10 +589,10 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                             sv,
                             Severity::Error,
                             "inline-src",
-                            &join(&ipath, "src"),
+                            at.child("src"),
                             format!("invoke src is {}, written inline; name it in the setup's `actors` and invoke it by name", describe(sv)),
                         );
-                        (id.clone().unwrap_or_else(|| "(inline)".to_string()), class.slot().kind)
+                        (id.clone().unwrap_or_else(|| "(inline)".to_string()), class.slot_kind())
                     }
                 },
                 None => {
@@ -554,20 +600,20 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                         item,
                         Severity::Error,
                         "unknown-invoke-src",
-                        &join(&ipath, "src"),
+                        at.child("src"),
                         "an invoke with no `src`".into(),
                     );
                     (String::new(), SlotKind::Unknown)
                 }
             };
-            let input = item.get("input").and_then(|iv| self.input(iv, &join(&ipath, "input")));
+            let input = item.get("input").and_then(|iv| self.input(iv, at.child("input")));
             out.push(Invoke { src, id, kind, input, path: ipath, span: item.loc.span });
         }
         out
     }
 
     /// An invoke's input as an expression.
-    fn input(&mut self, v: &Value, path: &str) -> Option<Expr> {
+    fn input(&mut self, v: &Value, path: Path<'_>) -> Option<Expr> {
         if is_call(v, "fromPick") {
             return self.pick_input(v, path);
         }
@@ -580,7 +626,7 @@ impl<'p, 'v> Lowerer<'p, 'v> {
         }
     }
 
-    fn not_lowered(&mut self, v: &Value, path: &str, what: &str) {
+    fn not_lowered(&mut self, v: &Value, path: impl Display, what: &str) {
         let why = match &v.kind {
             ValueKind::Function(_) => "its body is not an expression the runtime can evaluate".to_string(),
             ValueKind::Unknown { reason } => format!("it is not known statically ({reason})"),
@@ -590,16 +636,17 @@ impl<'p, 'v> Lowerer<'p, 'v> {
     }
 
     /// `fromPick(def, fill?)`: `{ param: event.param, ...fill }`.
-    fn pick_input(&mut self, v: &Value, path: &str) -> Option<Expr> {
-        let mut fields: Vec<(String, Expr)> = Vec::new();
+    fn pick_input(&mut self, v: &Value, path: Path<'_>) -> Option<Expr> {
         let def = arg(v, 0);
         let keys = def.and_then(pick_param_keys);
-        match keys {
-            Some(keys) => {
-                for k in keys {
-                    fields.push((k.clone(), Expr::Ref(Reference { root: Root::Event, path: vec![k] })));
-                }
-            }
+        let mut fields: Vec<(String, Expr)> = match keys {
+            Some(keys) => keys
+                .into_iter()
+                .map(|k| {
+                    let r = Expr::Ref(Reference { root: Root::Event, path: vec![k.clone()] });
+                    (k, r)
+                })
+                .collect(),
             None => {
                 self.not_lowered(
                     def.unwrap_or(v),
@@ -608,7 +655,7 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                 );
                 return None;
             }
-        }
+        };
         if let Some(fill) = arg(v, 1) {
             match fill.as_function().and_then(|f| f.lowered.as_ref()) {
                 Some(Expr::Object(fs)) => fields.extend(fs.iter().cloned()),
@@ -624,13 +671,16 @@ impl<'p, 'v> Lowerer<'p, 'v> {
         Some(Expr::Object(fields))
     }
 
-    /// The actions of `field` (`entry`, `exit`, `actions`) of the value at `path`.
-    fn actions(&mut self, v: Option<&'v Value>, path: &str, field: &str) -> Vec<Action> {
+    /// The actions of a field (`entry`, `exit`, `actions`) at `path`.
+    fn actions(&mut self, v: Option<&'v Value>, path: Path<'_>) -> Vec<Action> {
         let Some(v) = v else { return Vec::new() };
-        one_or_many(v, &join(path, field)).into_iter().filter_map(|(p, a)| self.action(a, &p)).collect()
+        match v.as_array() {
+            Some(list) => list.iter().enumerate().filter_map(|(i, a)| self.action(a, path.child(i))).collect(),
+            None => self.action(v, path).into_iter().collect(),
+        }
     }
 
-    fn action(&mut self, a: &Value, path: &str) -> Option<Action> {
+    fn action(&mut self, a: &Value, path: Path<'_>) -> Option<Action> {
         if let Some(name) = a.as_str() {
             return Some(Action::Named { name: name.to_string(), params: None });
         }
@@ -662,14 +712,17 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                     return None;
                 };
                 if let Some(props) = arg0.props() {
-                    let mut updates = IndexMap::new();
+                    let mut updates = IndexMap::with_capacity(props.len());
                     for p in props {
-                        let at = join(path, &p.key);
                         match value_expr(&p.value) {
                             Some(e) => {
                                 updates.insert(p.key.clone(), e);
                             }
-                            None => self.not_lowered(&p.value, &at, &format!("the update of `context.{}`", p.key)),
+                            None => self.not_lowered(
+                                &p.value,
+                                path.child(&p.key),
+                                &format!("the update of `context.{}`", p.key),
+                            ),
                         }
                     }
                     return Some(Action::Assign { updates });
@@ -702,7 +755,7 @@ impl<'p, 'v> Lowerer<'p, 'v> {
         }
     }
 
-    fn guard(&mut self, g: &Value, path: &str) -> Option<Guard> {
+    fn guard(&mut self, g: &Value, path: Path<'_>) -> Option<Guard> {
         if let Some(name) = g.as_str() {
             return Some(Guard::Named { name: name.to_string(), params: None });
         }
@@ -747,7 +800,7 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                     self.odd(arg(g, 0).unwrap_or(g), path, &format!("the argument of `{op}()`"), "an array");
                     return None;
                 };
-                let guards = list.iter().enumerate().filter_map(|(i, x)| self.guard(x, &join(path, i))).collect();
+                let guards = list.iter().enumerate().filter_map(|(i, x)| self.guard(x, path.child(i))).collect();
                 Some(if op == "and" { Guard::And { guards } } else { Guard::Or { guards } })
             }
             Some("not") => {
@@ -767,26 +820,27 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                 continue;
             }
             let v = self.values[i];
-            let path = join(&self.states[i].path, "initial");
             match v.get("initial") {
                 None => self.fault(
                     v,
                     Severity::Error,
                     "missing-initial",
-                    &self.states[i].path.clone(),
+                    self.states[i].path.clone(),
                     format!("compound state \"{}\" has no `initial`", self.name_of(i)),
                 ),
                 Some(init) => {
                     let Some(name) = init.as_str() else {
-                        self.odd(init, &path, "`initial`", "a string");
+                        let path = join(&self.states[i].path, "initial");
+                        self.odd(init, path, "`initial`", "a string");
                         continue;
                     };
                     let found = self.states[i].children.iter().copied().find(|c| self.states[c.index()].key == name);
                     match found {
                         Some(c) => self.states[i].initial = Some(c),
                         None => {
+                            let path = join(&self.states[i].path, "initial");
                             let msg = format!("initial state \"{name}\" is no child of \"{}\"", self.name_of(i));
-                            self.fault(init, Severity::Error, "unknown-initial", &path, msg);
+                            self.fault(init, Severity::Error, "unknown-initial", path, msg);
                         }
                     }
                 }
@@ -798,15 +852,33 @@ impl<'p, 'v> Lowerer<'p, 'v> {
         name_of(&self.states, i)
     }
 
-    fn lower_transitions(&mut self, states: &[State], sid: StateId, targets: &Targets<'_>, out: &mut Vec<Transition>) {
+    /// The transitions of a state, in the order `on`, `after`, `always`, `onDone`, then each
+    /// invoke's `onDone` and `onError` (`rules::walk_pick` reads their values in this order).
+    /// `groups` is a buffer, reused from state to state.
+    fn lower_transitions(
+        &mut self,
+        states: &[State],
+        sid: StateId,
+        targets: &Targets<'_>,
+        groups: &mut Vec<Group<'v>>,
+        out: &mut Vec<Transition>,
+    ) {
         let v = self.values[sid.index()];
         let path = states[sid.index()].path.as_str();
-        let mut groups: Vec<(Trigger, String, &'v Value)> = Vec::new();
+        groups.clear();
         for (field, make) in [("on", Trigger::Event as fn(String) -> Trigger), ("after", Trigger::After)] {
             if let Some(map) = v.get(field) {
-                let base = join(path, field);
-                for (key, _, value) in self.entries(map, &base, &format!("`{field}`")) {
-                    groups.push((make(key.to_string()), join(&base, key), value));
+                match map.props() {
+                    Some(props) => {
+                        let base = join(path, field);
+                        for p in props {
+                            groups.push((make(p.key.clone()), join(&base, &p.key), &p.value));
+                        }
+                    }
+                    None => {
+                        let at = Path::ROOT.child(path);
+                        self.odd(map, at.child(field), &format!("`{field}`"), "an object");
+                    }
                 }
             }
         }
@@ -818,9 +890,8 @@ impl<'p, 'v> Lowerer<'p, 'v> {
         }
         if let Some(inv) = v.get("invoke") {
             // The invokes kept in the IR, in order; odd items were skipped there too.
-            let items: Vec<&Value> =
-                one_or_many(inv, "").into_iter().map(|(_, x)| x).filter(|x| x.props().is_some()).collect();
-            for (i, item) in items.into_iter().enumerate() {
+            let items = items(inv).iter().filter(|x| x.props().is_some());
+            for (i, item) in items.enumerate() {
                 let Some(ipath) = states[sid.index()].invokes.get(i).map(|x| x.path.as_str()) else { break };
                 if let Some(x) = item.get("onDone") {
                     groups.push((Trigger::InvokeDone(i), join(ipath, "onDone"), x));
@@ -830,33 +901,46 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                 }
             }
         }
-        for (trigger, gpath, value) in groups {
-            for (tpath, t) in one_or_many(value, &gpath) {
-                let (target_values, obj): (Vec<(&Value, String)>, bool) = match &t.kind {
-                    ValueKind::String { .. } => (vec![(t, tpath.clone())], false),
-                    ValueKind::Undefined => (Vec::new(), false),
-                    ValueKind::Object { .. } => {
-                        let tp = join(&tpath, "target");
-                        match t.get("target") {
-                            None => (Vec::new(), true),
-                            Some(tv) => match &tv.kind {
-                                ValueKind::Array { items } => {
-                                    (items.iter().enumerate().map(|(i, x)| (x, join(&tp, i))).collect(), true)
-                                }
-                                ValueKind::Undefined => (Vec::new(), true),
-                                _ => (vec![(tv, tp)], true),
-                            },
-                        }
-                    }
+        for (trigger, gpath, value) in groups.drain(..) {
+            let mut trigger = Some(trigger);
+            let list = value.as_array();
+            let n = list.map_or(1, <[Value]>::len);
+            // The group's path goes to its one transition; a list's items get their index.
+            let mut gpath = Some(gpath);
+            for (i, t) in items(value).iter().enumerate() {
+                let tpath = match list {
+                    Some(_) => join(gpath.as_deref().unwrap_or_default(), i),
+                    None => gpath.take().unwrap_or_default(),
+                };
+                let at = Path::ROOT.child(tpath.as_str());
+                let (target_values, target_list, obj): (&[Value], bool, bool) = match &t.kind {
+                    ValueKind::String { .. } => (std::slice::from_ref(t), false, false),
+                    ValueKind::Undefined => (&[], false, false),
+                    ValueKind::Object { .. } => match t.get("target") {
+                        None => (&[], false, true),
+                        Some(tv) => match &tv.kind {
+                            ValueKind::Array { items } => (items, true, true),
+                            ValueKind::Undefined => (&[], false, true),
+                            _ => (std::slice::from_ref(tv), false, true),
+                        },
+                    },
                     _ => {
-                        self.odd(t, &tpath, "a transition", "a target string or an object");
+                        self.odd(t, at, "a transition", "a target string or an object");
                         continue;
                     }
                 };
-                let mut resolved = Vec::new();
-                for (tv, tp) in target_values {
+                let mut resolved = Vec::with_capacity(target_values.len());
+                for (k, tv) in target_values.iter().enumerate() {
+                    // The path of a target: the transition's own for a string, else its `target`
+                    // (and index); written only for a fault.
+                    let target_at = at.child("target");
+                    let tp = match (obj, target_list) {
+                        (false, _) => at,
+                        (true, false) => target_at,
+                        (true, true) => target_at.child(k),
+                    };
                     let Some(target) = tv.as_str() else {
-                        self.odd(tv, &tp, "a target", "a string");
+                        self.odd(tv, tp, "a target", "a string");
                         continue;
                     };
                     match targets.resolve(sid, target) {
@@ -868,7 +952,7 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                                 tv,
                                 Severity::Error,
                                 "ambiguous-target",
-                                &tp,
+                                tp,
                                 format!("target \"{target}\" names more than one state ({})", which.join(", ")),
                             );
                         }
@@ -878,22 +962,24 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                                 tv,
                                 Severity::Error,
                                 "unknown-target",
-                                &tp,
+                                tp,
                                 format!("target \"{target}\" of \"{from}\" names no state"),
                             );
                         }
                     }
                 }
                 let (guard, actions, reenter) = if obj {
-                    let guard = t.get("guard").and_then(|g| self.guard(g, &join(&tpath, "guard")));
-                    let actions = self.actions(t.get("actions"), &tpath, "actions");
+                    let guard = t.get("guard").and_then(|g| self.guard(g, at.child("guard")));
+                    let actions = self.actions(t.get("actions"), at.child("actions"));
                     (guard, actions, t.get("reenter").and_then(Value::as_bool).unwrap_or(false))
                 } else {
                     (None, Vec::new(), false)
                 };
+                // The last transition of the group takes the trigger itself; the others a copy.
+                let this = if i + 1 == n { trigger.take() } else { trigger.clone() };
                 out.push(Transition {
                     source: sid,
-                    trigger: trigger.clone(),
+                    trigger: this.unwrap_or(Trigger::Always),
                     targets: resolved,
                     guard,
                     actions,
@@ -907,21 +993,22 @@ impl<'p, 'v> Lowerer<'p, 'v> {
 
     /// The `defineEvent`s of `setup.events`.
     fn events(&mut self) -> IndexMap<String, EventDecl> {
-        let mut out = IndexMap::new();
-        let Some(ev) = self.parts.setup.and_then(|s| s.get("events")) else { return out };
+        let Some(ev) = self.parts.setup.and_then(|s| s.get("events")) else { return IndexMap::new() };
         let Some(items) = ev.as_array() else {
             self.odd(ev, "events", "the setup's `events`", "an array of `defineEvent(...)`");
-            return out;
+            return IndexMap::new();
         };
+        let mut out = IndexMap::with_capacity(items.len());
+        let events = Path::ROOT.child("events");
         for (i, item) in items.iter().enumerate() {
-            let path = join("events", i);
+            let path = events.child(i);
             let def = if is_call(item, "defineEvent") { arg(item, 0) } else { None };
             let Some(def) = def.filter(|d| d.props().is_some()) else {
-                self.odd(def.unwrap_or(item), &path, "an event", "`defineEvent({ name, description, input })`");
+                self.odd(def.unwrap_or(item), path, "an event", "`defineEvent({ name, description, input })`");
                 continue;
             };
             let Some(name) = def.get("name").and_then(Value::as_str) else {
-                self.odd(def.get("name").unwrap_or(def), &join(&path, "name"), "an event's `name`", "a string");
+                self.odd(def.get("name").unwrap_or(def), path.child("name"), "an event's `name`", "a string");
                 continue;
             };
             let input = def.get("input").and_then(|iv| match crate::machine::zod::to_json_schema(iv) {
@@ -935,7 +1022,7 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                             faults.len()
                         )
                     };
-                    self.fault(iv, Severity::Warning, "event-schema", &join(&path, "input"), msg);
+                    self.fault(iv, Severity::Warning, "event-schema", path.child("input"), msg);
                     None
                 }
             });
@@ -957,6 +1044,14 @@ fn name_of(states: &[State], i: usize) -> String {
         "(root)".into()
     } else {
         p.clone()
+    }
+}
+
+/// The items of a value that is one item or a list of them.
+pub fn items(value: &Value) -> &[Value] {
+    match value.as_array() {
+        Some(items) => items,
+        None => std::slice::from_ref(value),
     }
 }
 

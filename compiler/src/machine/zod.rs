@@ -101,6 +101,26 @@ pub fn object_keys(v: &Value) -> Option<Vec<(String, bool)>> {
     }
 }
 
+/// The keys of a zod object schema in order, as [`object_keys`] lists them, without whether each
+/// is required. A plain `z.object({...})` is read off its literal, with no schema built for its
+/// keys' values (the walk asks this of every pick).
+pub fn object_key_names(v: &Value) -> Option<Vec<String>> {
+    if let Some(Call { callee: Callee::Zod(name), args, .. }) = v.as_call() {
+        if matches!(&**name, "object" | "strictObject" | "looseObject") {
+            let props = args.first().and_then(Value::props).unwrap_or_default();
+            let mut keys: Vec<String> = Vec::with_capacity(props.len());
+            for p in props {
+                // A key written twice keeps its first place (`merge_props`).
+                if !keys.contains(&p.key) {
+                    keys.push(p.key.clone());
+                }
+            }
+            return Some(keys);
+        }
+    }
+    object_keys(v).map(|keys| keys.into_iter().map(|(k, _)| k).collect())
+}
+
 // ---------------------------------------------------------------------------------------------
 // The schema tree: what a chain means, before it is written for one `io`.
 
@@ -116,8 +136,8 @@ struct Node {
     wrapped_by: Option<&'static str>,
     description: Option<String>,
     default: Option<J>,
-    /// `.meta({...})`'s keys, in order.
-    meta: Map<String, J>,
+    /// `.meta({...})`'s keys, in order (a key set again keeps its place).
+    meta: Vec<(String, J)>,
     /// The place of a fault (already reported): methods called on it add no fault of their own.
     faulted: bool,
 }
@@ -209,14 +229,27 @@ impl Node {
             wrapped_by: None,
             description: None,
             default: None,
-            meta: Map::new(),
+            meta: Vec::new(),
             faulted: false,
         }
     }
 
-    fn render(&self, io: Io) -> J {
-        let mut m = Map::new();
-        match &self.ty {
+    /// The node as JSON Schema, for one side of the parse. It is taken, so that its strings and
+    /// values move into the schema instead of being copied.
+    fn render(self, io: Io) -> J {
+        let Node { ty, description, default, meta, .. } = self;
+        // Most keys a type writes, and the annotations: the map is allocated once.
+        let keys = match &ty {
+            Ty::Any => 0,
+            Ty::Never | Ty::Boolean | Ty::Null | Ty::Union(_) | Ty::Nullable(_) => 1,
+            Ty::Enum(_) | Ty::Literal(_) => 2,
+            Ty::Array(..) => 4,
+            Ty::String(_) | Ty::Object { .. } => 5,
+            Ty::Number(_) => 6,
+        };
+        let mut m =
+            Map::with_capacity(keys + meta.len() + usize::from(description.is_some()) + usize::from(default.is_some()));
+        match ty {
             Ty::Any => {}
             Ty::Never => {
                 m.insert("not".into(), json!({}));
@@ -224,16 +257,17 @@ impl Node {
             Ty::String(c) => {
                 m.insert("type".into(), json!("string"));
                 len_keys(&mut m, c.len, "minLength", "maxLength");
-                if let Some(f) = &c.format {
-                    m.insert("format".into(), json!(f));
+                if let Some(f) = c.format {
+                    m.insert("format".into(), J::String(f));
                 }
-                match c.patterns.as_slice() {
-                    [] => {}
-                    [p] => {
-                        m.insert("pattern".into(), json!(p));
+                let mut patterns = c.patterns;
+                match patterns.len() {
+                    0 => {}
+                    1 => {
+                        m.insert("pattern".into(), J::String(patterns.swap_remove(0)));
                     }
-                    ps => {
-                        m.insert("allOf".into(), ps.iter().map(|p| json!({ "pattern": p })).collect());
+                    _ => {
+                        m.insert("allOf".into(), patterns.into_iter().map(|p| json!({ "pattern": p })).collect());
                     }
                 }
             }
@@ -275,35 +309,35 @@ impl Node {
                 if values.is_empty() {
                     m.insert("not".into(), json!({}));
                 } else {
-                    if let Some(t) = common_type(values) {
+                    if let Some(t) = common_type(&values) {
                         m.insert("type".into(), json!(t));
                     }
-                    m.insert("enum".into(), J::Array(values.clone()));
+                    m.insert("enum".into(), J::Array(values));
                 }
             }
-            Ty::Literal(values) => match values.as_slice() {
-                [] => {
+            Ty::Literal(mut values) => match values.len() {
+                0 => {
                     m.insert("not".into(), json!({}));
                 }
-                [v] => {
-                    m.insert("type".into(), json!(json_type(v)));
-                    m.insert("const".into(), v.clone());
+                1 => {
+                    let v = values.swap_remove(0);
+                    m.insert("type".into(), json!(json_type(&v)));
+                    m.insert("const".into(), v);
                 }
-                vs => {
-                    if let Some(t) = common_type(vs) {
+                _ => {
+                    if let Some(t) = common_type(&values) {
                         m.insert("type".into(), json!(t));
                     }
-                    m.insert("enum".into(), J::Array(vs.to_vec()));
+                    m.insert("enum".into(), J::Array(values));
                 }
             },
             Ty::Array(item, len) => {
                 m.insert("type".into(), json!("array"));
                 m.insert("items".into(), item.render(io));
-                len_keys(&mut m, *len, "minItems", "maxItems");
+                len_keys(&mut m, len, "minItems", "maxItems");
             }
             Ty::Object { props, extra } => {
                 m.insert("type".into(), json!("object"));
-                m.insert("properties".into(), props.iter().map(|(k, n)| (k.clone(), n.render(io))).collect());
                 let required: Vec<J> = props
                     .iter()
                     .filter(|(_, n)| match io {
@@ -312,6 +346,11 @@ impl Node {
                     })
                     .map(|(k, _)| json!(k))
                     .collect();
+                let mut properties = Map::with_capacity(props.len());
+                for (k, n) in props {
+                    properties.insert(k, n.render(io));
+                }
+                m.insert("properties".into(), J::Object(properties));
                 if !required.is_empty() {
                     m.insert("required".into(), J::Array(required));
                 }
@@ -326,20 +365,20 @@ impl Node {
                 }
             }
             Ty::Union(options) => {
-                m.insert("anyOf".into(), options.iter().map(|n| n.render(io)).collect());
+                m.insert("anyOf".into(), options.into_iter().map(|n| n.render(io)).collect());
             }
             Ty::Nullable(inner) => {
                 m.insert("anyOf".into(), json!([inner.render(io), { "type": "null" }]));
             }
         }
-        for (k, v) in &self.meta {
-            m.insert(k.clone(), v.clone());
+        for (k, v) in meta {
+            m.insert(k, v);
         }
-        if let Some(d) = &self.description {
-            m.insert("description".into(), json!(d));
+        if let Some(d) = description {
+            m.insert("description".into(), J::String(d));
         }
-        if let Some(d) = &self.default {
-            m.insert("default".into(), d.clone());
+        if let Some(d) = default {
+            m.insert("default".into(), d);
         }
         J::Object(m)
     }
@@ -569,7 +608,10 @@ impl Cx {
                             if k == "description" {
                                 n.description = v.as_str().map(str::to_string).or(n.description);
                             } else if k != "id" {
-                                n.meta.insert(k, v);
+                                match n.meta.iter_mut().find(|(m, _)| *m == k) {
+                                    Some(slot) => slot.1 = v,
+                                    None => n.meta.push((k, v)),
+                                }
                             }
                         }
                     }
@@ -731,10 +773,10 @@ impl Cx {
             self.not_static(v, format!("`{of}` takes an object literal of schemas"));
             return Vec::new();
         };
-        let mut out: Vec<(String, Node)> = Vec::new();
+        let mut out: Vec<(String, Node)> = Vec::with_capacity(props.len());
         for p in props {
             let node = self.schema(&p.value);
-            merge_props(&mut out, vec![(p.key.clone(), node)]);
+            merge_prop(&mut out, p.key.clone(), node);
         }
         out
     }
@@ -859,10 +901,15 @@ fn bound_len(len: &mut Len, name: &str, k: f64) {
 /// JavaScript's `{ ...a, ...b }`: a key of `b` already in `a` keeps its place and takes `b`'s value.
 fn merge_props(props: &mut Vec<(String, Node)>, more: Vec<(String, Node)>) {
     for (k, n) in more {
-        match props.iter_mut().find(|(p, _)| *p == k) {
-            Some(slot) => slot.1 = n,
-            None => props.push((k, n)),
-        }
+        merge_prop(props, k, n);
+    }
+}
+
+/// One key of [`merge_props`].
+fn merge_prop(props: &mut Vec<(String, Node)>, k: String, n: Node) {
+    match props.iter_mut().find(|(p, _)| *p == k) {
+        Some(slot) => slot.1 = n,
+        None => props.push((k, n)),
     }
 }
 
@@ -1124,6 +1171,27 @@ mod tests {
             };
             insta::assert_json_snapshot!(name, shown);
         }
+    }
+
+    #[test]
+    fn object_key_names_are_object_keys() {
+        let shapes = cases().into_iter().map(|c| c.2).chain([zobj(vec![]), z("string"), m(door(), "nullable")]);
+        for shape in shapes {
+            let slow = object_keys(&shape).map(|ks| ks.into_iter().map(|(k, _)| k).collect::<Vec<_>>());
+            assert_eq!(object_key_names(&shape), slow);
+        }
+        // A literal that repeats a key keeps its first place, as the converter does.
+        let twice = call_zod(
+            "object",
+            vec![v(ValueKind::Object {
+                props: ["a", "b", "a"]
+                    .iter()
+                    .map(|k| Prop { key: k.to_string(), key_loc: Loc::default(), value: z("string") })
+                    .collect(),
+            })],
+        );
+        assert_eq!(object_key_names(&twice), Some(vec!["a".to_string(), "b".to_string()]));
+        assert_eq!(object_key_names(&twice), object_keys(&twice).map(|ks| ks.into_iter().map(|(k, _)| k).collect()));
     }
 
     #[test]

@@ -126,6 +126,10 @@ fn scan(v: &Value, path: &Path, at: Where, invoke: bool, out: &mut Vec<Located>)
 
 /// What Part a value is, as a line names it; `None` for anything else (the `open` sentinel too).
 fn part(v: &Value) -> Option<String> {
+    // Only a call or a kit import can be a Part: the rest of the tree is answered at once.
+    if !matches!(v.kind, ValueKind::Call(_) | ValueKind::Imported { .. }) {
+        return None;
+    }
     let name = kit_name(v).or(match &v.kind {
         ValueKind::Imported { callee: Callee::Kit(n) } => Some(n.as_str()),
         _ => None,

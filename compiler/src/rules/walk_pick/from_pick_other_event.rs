@@ -34,7 +34,7 @@ pub fn check(cx: &Cx<'_>, sink: &mut Sink) {
     }
     // Entered at start: the initial configuration.
     let start = cx.entered(StateId::ROOT);
-    for fp in &fps {
+    for fp in fps {
         let inv = &cx.m.state(fp.state).invokes[fp.invoke];
         let state = cx.node_id(fp.state);
         let message = |event: &str| {

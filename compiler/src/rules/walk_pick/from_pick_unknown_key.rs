@@ -41,7 +41,7 @@ pub fn check(cx: &Cx<'_>, sink: &mut Sink) {
             continue;
         };
         let keys = keys.keys();
-        let reads = reads_on_entry(cx, &fp.pick.name, &[fp.state]);
+        let reads = reads_on_entry(cx, fp.pick.name, &[fp.state]);
         if !reads.incomplete.is_empty() {
             continue;
         }

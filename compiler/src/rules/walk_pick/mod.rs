@@ -16,15 +16,16 @@ pub mod unprobed_mapper;
 pub mod unread_pick_param;
 
 use super::Rule;
-use crate::chart::join;
 use crate::diagnostics::Diagnostic;
 use crate::ir::expr::Root;
 use crate::ir::{self, Expr, StateId, StateKind, Trigger};
 use crate::machine::compile::Located;
-use crate::machine::lower::{arg, is_call, machine_parts, one_or_many, MachineParts};
+use crate::machine::lower::{arg, is_call, items, machine_parts, MachineParts};
 use crate::machine::value::{Facts, Loc, Value, ValueKind};
 use crate::machine::Compiled;
-use std::collections::HashMap;
+use std::borrow::Cow;
+use std::cell::OnceCell;
+use std::rc::Rc;
 
 /// Every rule of this part of the walk.
 pub fn all() -> Vec<&'static Rule> {
@@ -69,6 +70,9 @@ impl Sink {
     }
 }
 
+/// An event of the setup's `events`: its name, its def object, and its pick once read.
+type EventPick<'v> = (&'v str, &'v Value, OnceCell<Option<Rc<Pick<'v>>>>);
+
 /// A lowered Machine beside its values.
 pub struct Cx<'v> {
     pub m: &'v ir::Machine,
@@ -79,6 +83,13 @@ pub struct Cx<'v> {
     pub invokes: Vec<Vec<&'v Value>>,
     /// The value of each IR transition, by index into `m.transitions`.
     pub transitions: Vec<Option<&'v Value>>,
+    /// The picks of the setup's `events`, read once: each name (its first `defineEvent`), its
+    /// def object, and its pick where its `input` is a `z.object` the analysis can read.
+    picks: Vec<EventPick<'v>>,
+    /// Every `fromPick` input of an Effect invoke, found once for the rules that read them.
+    from_picks: OnceCell<Vec<FromPick<'v>>>,
+    /// What a transition to each state enters, found once per state asked.
+    entered: Vec<OnceCell<Vec<StateId>>>,
 }
 
 impl<'v> Cx<'v> {
@@ -93,67 +104,73 @@ impl<'v> Cx<'v> {
         let invokes: Vec<Vec<&Value>> = states
             .iter()
             .map(|v| match v.get("invoke") {
-                Some(inv) => one_or_many(inv, "").into_iter().map(|(_, x)| x).filter(|x| x.props().is_some()).collect(),
+                Some(inv) => items(inv).iter().filter(|x| x.props().is_some()).collect(),
                 None => Vec::new(),
             })
             .collect();
         if invokes.iter().zip(&m.states).any(|(vs, st)| vs.len() != st.invokes.len()) {
             return None;
         }
-        let mut by_path: HashMap<String, &Value> = HashMap::new();
-        for (i, v) in states.iter().enumerate() {
-            let path = &m.states[i].path;
-            let mut groups: Vec<(String, &Value)> = Vec::new();
-            for field in ["on", "after"] {
-                if let Some(props) = v.get(field).and_then(Value::props) {
-                    let base = join(path, field);
-                    groups.extend(props.iter().map(|p| (join(&base, p.key.as_str()), &p.value)));
-                }
-            }
-            for field in ["always", "onDone"] {
-                if let Some(x) = v.get(field) {
-                    groups.push((join(path, field), x));
-                }
-            }
-            for (k, item) in invokes[i].iter().enumerate() {
-                let ipath = &m.states[i].invokes[k].path;
-                for field in ["onDone", "onError"] {
-                    if let Some(x) = item.get(field) {
-                        groups.push((join(ipath, field), x));
-                    }
-                }
-            }
-            for (gpath, value) in groups {
-                for (tpath, t) in one_or_many(value, &gpath) {
-                    by_path.insert(tpath, t);
-                }
+        // The value of each IR transition: lowering reads them state by state, in the same order
+        // as `transition_values` (`machine/lower.rs`'s `lower_transitions`), so the two lists
+        // zip; their spans check the pairing.
+        let mut values: Vec<&Value> = Vec::with_capacity(m.transitions.len());
+        for (v, items) in states.iter().zip(&invokes) {
+            transition_values(v, items, &mut values);
+        }
+        let transitions = if values.len() == m.transitions.len()
+            && values.iter().zip(&m.transitions).all(|(v, t)| v.loc.span == t.span)
+        {
+            values.into_iter().map(Some).collect()
+        } else {
+            vec![None; m.transitions.len()]
+        };
+        let mut picks: Vec<EventPick> = Vec::new();
+        let events = parts.setup.and_then(|s| s.get("events")).and_then(Value::as_array).unwrap_or_default();
+        for item in events {
+            let Some(def) = arg(item, 0).filter(|_| is_call(item, "defineEvent")) else { continue };
+            let Some(name) = def.get("name").and_then(Value::as_str) else { continue };
+            if picks.iter().all(|(n, _, _)| *n != name) {
+                picks.push((name, def, OnceCell::new()));
             }
         }
-        let transitions = m.transitions.iter().map(|t| by_path.get(&t.path).copied()).collect();
-        Some(Cx { m, parts, states, invokes, transitions })
+        let entered = (0..m.states.len()).map(|_| OnceCell::new()).collect();
+        Some(Cx { m, parts, states, invokes, transitions, picks, from_picks: OnceCell::new(), entered })
     }
 
     /// A state's id as xstate gives it: its own `id`, or the Machine's id and the keys down to it.
-    pub fn node_id(&self, sid: StateId) -> String {
-        let st = self.m.state(sid);
+    pub fn node_id(&self, sid: StateId) -> Cow<'v, str> {
         if sid == StateId::ROOT {
-            return self.m.id.clone();
+            return Cow::Borrowed(&self.m.id);
         }
+        let st = self.m.state(sid);
         if let Some(id) = &st.id {
-            return id.clone();
+            return Cow::Borrowed(id);
         }
-        let mut keys: Vec<&str> = std::iter::once(sid)
+        let keys: Vec<&str> = std::iter::once(sid)
             .chain(self.m.ancestors(sid))
             .filter(|s| *s != StateId::ROOT)
             .map(|s| self.m.state(s).key.as_str())
             .collect();
-        keys.reverse();
-        format!("{}.{}", self.m.id, keys.join("."))
+        let mut out = String::with_capacity(self.m.id.len() + keys.iter().map(|k| k.len() + 1).sum::<usize>());
+        out.push_str(&self.m.id);
+        for k in keys.iter().rev() {
+            out.push('.');
+            out.push_str(k);
+        }
+        Cow::Owned(out)
     }
 
     /// The states a transition to `target` enters below it: the target, then the initial states
     /// down from it (every region of a parallel state).
-    pub fn entered(&self, target: StateId) -> Vec<StateId> {
+    pub fn entered(&self, target: StateId) -> &[StateId] {
+        match self.entered.get(target.index()) {
+            Some(cell) => cell.get_or_init(|| self.entering(target)),
+            None => &[],
+        }
+    }
+
+    fn entering(&self, target: StateId) -> Vec<StateId> {
         let mut out = vec![target];
         let mut i = 0;
         while i < out.len() {
@@ -191,10 +208,24 @@ impl<'v> Cx<'v> {
 
     /// The `defineEvent` of the setup's `events` named `name`: its def object.
     pub fn pick_def(&self, name: &str) -> Option<&'v Value> {
-        self.parts.setup?.get("events")?.as_array()?.iter().find_map(|item| {
-            let def = arg(item, 0).filter(|_| is_call(item, "defineEvent"))?;
-            (def.get("name")?.as_str()? == name).then_some(def)
-        })
+        self.picks.iter().find(|(n, _, _)| *n == name).map(|(_, def, _)| *def)
+    }
+
+    /// The pick of the setup's `events` named `name`, where its `input` is a `z.object` with keys
+    /// the analysis can read.
+    pub fn pick(&self, name: &str) -> Option<Rc<Pick<'v>>> {
+        let (_, def, pick) = self.picks.iter().find(|(n, _, _)| *n == name)?;
+        pick.get_or_init(|| Pick::of_def(def).map(Rc::new)).clone()
+    }
+
+    /// The pick a `defineEvent({...})` call (or its def object) makes: the one read already when
+    /// it is one of the setup's `events`.
+    pub fn pick_of_def(&self, def: &'v Value) -> Option<Rc<Pick<'v>>> {
+        let inner = if is_call(def, "defineEvent") { arg(def, 0)? } else { def };
+        match self.picks.iter().find(|(_, d, _)| std::ptr::eq(*d, inner)) {
+            Some((_, d, pick)) => pick.get_or_init(|| Pick::of_def(d).map(Rc::new)).clone(),
+            None => Pick::of_def(inner).map(Rc::new),
+        }
     }
 
     /// A setup action by name (`entry: "remember"` resolves to `actions.remember`).
@@ -206,37 +237,29 @@ impl<'v> Cx<'v> {
     /// when it is a name.
     pub fn actions_of(&self, v: Option<&'v Value>) -> Vec<&'v Value> {
         let Some(v) = v else { return Vec::new() };
-        one_or_many(v, "")
-            .into_iter()
-            .map(|(_, a)| a.as_str().and_then(|n| self.named_action(n)).unwrap_or(a))
-            .collect()
+        items(v).iter().map(|a| a.as_str().and_then(|n| self.named_action(n)).unwrap_or(a)).collect()
     }
 }
 
 /// A pick: its name, its params with the place of each key, read off `defineEvent`.
+#[derive(Debug)]
 pub struct Pick<'v> {
-    pub name: String,
+    pub name: &'v str,
     pub params: Vec<(String, Loc)>,
     pub def: &'v Value,
 }
 
 impl<'v> Pick<'v> {
-    /// The pick named `name`, where its `input` is a `z.object` with keys the analysis can read.
-    pub fn named(cx: &Cx<'v>, name: &str) -> Option<Pick<'v>> {
-        let def = cx.pick_def(name)?;
-        Pick::of_def(def)
-    }
-
     /// The pick a `defineEvent({...})` def object makes (`fromPick`'s first argument is the call).
     pub fn of_def(def: &'v Value) -> Option<Pick<'v>> {
         let def = if is_call(def, "defineEvent") { arg(def, 0)? } else { def };
-        let name = def.get("name")?.as_str()?.to_string();
+        let name = def.get("name")?.as_str()?;
         let input = def.get("input")?;
-        let keys = crate::machine::zod::object_keys(input)?;
+        let keys = crate::machine::zod::object_key_names(input)?;
         let literal = zod_object_literal(input);
         let params = keys
             .into_iter()
-            .map(|(k, _)| {
+            .map(|k| {
                 let loc = literal
                     .and_then(|o| o.props())
                     .and_then(|ps| ps.iter().rev().find(|p| p.key == k))
@@ -270,18 +293,49 @@ fn collect_states<'v>(v: &'v Value, out: &mut Vec<&'v Value>) {
     }
 }
 
+/// The values of a state's transitions in the order lowering makes them: `on`, `after`,
+/// `always`, `onDone`, then each invoke's `onDone` and `onError`; each one or a list, an item that
+/// is no target string, `undefined` or object skipped (lowering reports it and makes none).
+fn transition_values<'v>(state: &'v Value, invokes: &[&'v Value], out: &mut Vec<&'v Value>) {
+    let mut group = |g: &'v Value| {
+        let is_transition =
+            |t: &&Value| matches!(t.kind, ValueKind::String { .. } | ValueKind::Undefined | ValueKind::Object { .. });
+        match g.as_array() {
+            Some(items) => out.extend(items.iter().filter(is_transition)),
+            None => out.extend(Some(g).filter(is_transition)),
+        }
+    };
+    for field in ["on", "after"] {
+        if let Some(props) = state.get(field).and_then(Value::props) {
+            props.iter().for_each(|p| group(&p.value));
+        }
+    }
+    for field in ["always", "onDone"] {
+        if let Some(x) = state.get(field) {
+            group(x);
+        }
+    }
+    for item in invokes {
+        for field in ["onDone", "onError"] {
+            if let Some(x) = item.get(field) {
+                group(x);
+            }
+        }
+    }
+}
+
 /// What some values read of a pick's params.
 #[derive(Debug, Default)]
-pub struct Reads {
+pub struct Reads<'v> {
     /// The params read (by `paramsOf`, `event.<param>`, a `fill`'s `params.<param>`).
-    pub params: Vec<String>,
+    pub params: Vec<&'v str>,
     /// A function the analysis could not see all of.
     pub incomplete: Vec<Loc>,
 }
 
-impl Reads {
+impl<'v> Reads<'v> {
     /// Adds what `v` reads of pick `pick`: every function in it (its facts and its lowering).
-    pub fn add(&mut self, v: &Value, pick: &str) {
+    pub fn add(&mut self, v: &'v Value, pick: &str) {
         match &v.kind {
             ValueKind::Function(f) => {
                 self.facts(&f.facts, pick);
@@ -311,7 +365,7 @@ impl Reads {
         }
     }
 
-    fn facts(&mut self, facts: &Facts, pick: &str) {
+    fn facts(&mut self, facts: &'v Facts, pick: &str) {
         for (p, param) in &facts.pick_params {
             if p == pick {
                 self.read(param);
@@ -319,13 +373,13 @@ impl Reads {
         }
     }
 
-    fn read(&mut self, param: &str) {
-        if !self.params.iter().any(|p| p == param) {
-            self.params.push(param.to_string());
+    fn read(&mut self, param: &'v str) {
+        if !self.params.contains(&param) {
+            self.params.push(param);
         }
     }
 
-    fn expr(&mut self, e: &Expr) {
+    fn expr(&mut self, e: &'v Expr) {
         // Every reference, inside templates, operators and ternaries too.
         e.for_each_ref(&mut |r| {
             if r.root == Root::Event {
@@ -337,14 +391,14 @@ impl Reads {
     }
 
     pub fn reads(&self, param: &str) -> bool {
-        self.params.iter().any(|p| p == param)
+        self.params.contains(&param)
     }
 }
 
 /// Where a pick enters a state that invokes an Effect: the transition, the state, its invoke.
 pub struct PickEntry<'v> {
     pub transition: usize,
-    pub pick: Pick<'v>,
+    pub pick: Rc<Pick<'v>>,
     /// The states the transition enters (the target and its initial states).
     pub entered: Vec<StateId>,
     pub state: StateId,
@@ -359,7 +413,7 @@ pub fn pick_entries<'v>(cx: &Cx<'v>) -> Vec<PickEntry<'v>> {
         let Trigger::Event(name) = &t.trigger else { continue };
         for &target in &t.targets {
             let entered = cx.entered(target);
-            for &s in &entered {
+            for &s in entered {
                 for (k, inv) in cx.m.state(s).invokes.iter().enumerate() {
                     if inv.kind != ir::SlotKind::Effect {
                         continue;
@@ -367,8 +421,8 @@ pub fn pick_entries<'v>(cx: &Cx<'v>) -> Vec<PickEntry<'v>> {
                     if out.iter().any(|e| e.pick.name == *name && e.state == s && e.invoke == k) {
                         continue;
                     }
-                    let Some(pick) = Pick::named(cx, name) else { continue };
-                    out.push(PickEntry { transition: ti, pick, entered: entered.clone(), state: s, invoke: k });
+                    let Some(pick) = cx.pick(name) else { continue };
+                    out.push(PickEntry { transition: ti, pick, entered: entered.to_vec(), state: s, invoke: k });
                 }
             }
         }
@@ -378,10 +432,11 @@ pub fn pick_entries<'v>(cx: &Cx<'v>) -> Vec<PickEntry<'v>> {
 
 /// What is read of `pick`'s params where it enters `entered`: the actions of every transition on
 /// the pick into them, their `entry` actions and every invoke's `input` of theirs.
-pub fn reads_on_entry(cx: &Cx<'_>, pick: &str, entered: &[StateId]) -> Reads {
+pub fn reads_on_entry<'v>(cx: &Cx<'v>, pick: &str, entered: &[StateId]) -> Reads<'v> {
     let mut reads = Reads::default();
     for (ti, t) in cx.m.transitions.iter().enumerate() {
-        if t.trigger != Trigger::Event(pick.to_string()) || !t.targets.iter().any(|x| entered.contains(x)) {
+        let on_pick = matches!(&t.trigger, Trigger::Event(name) if name == pick);
+        if !on_pick || !t.targets.iter().any(|x| entered.contains(x)) {
             continue;
         }
         if let Some(tv) = cx.transitions[ti] {
@@ -408,25 +463,27 @@ pub struct FromPick<'v> {
     pub state: StateId,
     pub invoke: usize,
     pub call: &'v Value,
-    pub pick: Pick<'v>,
+    pub pick: Rc<Pick<'v>>,
 }
 
-/// Every `fromPick` input of an Effect invoke.
-pub fn from_picks<'v>(cx: &Cx<'v>) -> Vec<FromPick<'v>> {
-    let mut out = Vec::new();
-    for sid in cx.m.ids() {
-        for (k, inv) in cx.m.state(sid).invokes.iter().enumerate() {
-            if inv.kind != ir::SlotKind::Effect {
-                continue;
+/// Every `fromPick` input of an Effect invoke (found once per [`Cx`]).
+pub fn from_picks<'c, 'v>(cx: &'c Cx<'v>) -> &'c [FromPick<'v>] {
+    cx.from_picks.get_or_init(|| {
+        let mut out = Vec::new();
+        for sid in cx.m.ids() {
+            for (k, inv) in cx.m.state(sid).invokes.iter().enumerate() {
+                if inv.kind != ir::SlotKind::Effect {
+                    continue;
+                }
+                let Some(call) = cx.invokes[sid.index()][k].get("input").filter(|i| is_call(i, "fromPick")) else {
+                    continue;
+                };
+                let Some(pick) = arg(call, 0).and_then(|d| cx.pick_of_def(d)) else { continue };
+                out.push(FromPick { state: sid, invoke: k, call, pick });
             }
-            let Some(call) = cx.invokes[sid.index()][k].get("input").filter(|i| is_call(i, "fromPick")) else {
-                continue;
-            };
-            let Some(pick) = arg(call, 0).and_then(Pick::of_def) else { continue };
-            out.push(FromPick { state: sid, invoke: k, call, pick });
         }
-    }
-    out
+        out
+    })
 }
 
 #[cfg(test)]

@@ -47,7 +47,8 @@ declare_rule! {
 }
 
 pub fn check(cx: &Cx<'_>, sink: &mut Sink) {
-    let mut seen: Vec<(String, String)> = Vec::new();
+    // (pick, state id) pairs judged already.
+    let mut seen: Vec<(&str, std::borrow::Cow<str>)> = Vec::new();
     for entry in pick_entries(cx) {
         if entry.pick.params.is_empty() {
             continue;
@@ -60,17 +61,17 @@ pub fn check(cx: &Cx<'_>, sink: &mut Sink) {
             continue;
         }
         let state = cx.node_id(entry.state);
-        let key = (entry.pick.name.clone(), state.clone());
-        if seen.contains(&key) {
+        if seen.iter().any(|(p, s)| *p == entry.pick.name && *s == state) {
             continue;
         }
-        seen.push(key);
+        seen.push((entry.pick.name, state));
+        let state: &str = seen.last().map_or("", |(_, s)| s);
         // The Effect's own mapper the analysis cannot follow: the seed's "could not probe".
         if let Some(mapper) = input.filter(|i| i.as_function().is_some_and(|f| !f.facts.complete)) {
-            super::unprobed_mapper::report(sink, mapper, &inv.path, &entry.pick.name, &state, &inv.src);
+            super::unprobed_mapper::report(sink, mapper, &inv.path, entry.pick.name, state, &inv.src);
             continue;
         }
-        let reads = reads_on_entry(cx, &entry.pick.name, &entry.entered);
+        let reads = reads_on_entry(cx, entry.pick.name, &entry.entered);
         if !reads.incomplete.is_empty() {
             // Some reader is opaque: it may read any param.
             continue;
