@@ -2155,6 +2155,17 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
         };
         if let Some(callee) = known {
             let args = self.fargs(&c.arguments);
+            if let Callee::Kit(n) = &callee {
+                // A Part built in a function's body (`spawn(agent({...}))`): `inline-parts` says so.
+                // `open` alone is the sentinel; `open({...})` is an Open body.
+                let part = matches!(
+                    n.as_str(),
+                    "agent" | "command" | "worktree" | "http" | "push" | "dispatch" | "mcp" | "gate" | "fail"
+                ) || (n == "open" && !c.arguments.is_empty());
+                if part {
+                    self.facts.parts.push((n.clone(), Span::new(c.span.start, c.span.end)));
+                }
+            }
             if matches!(&callee, Callee::Kit(n) if n == "paramsOf") {
                 return match args.get(1) {
                     Some(Fv::Val(def)) => match def.as_call() {

@@ -135,6 +135,11 @@ pub struct Facts {
     /// Did the analysis see all of it? False where the body does something it cannot follow
     /// (the seed's "could not probe the input mapper").
     pub complete: bool,
+    /// The kit's Part constructors called in its body (`agent(...)`, `command(...)`, ...): each
+    /// the kit export's name and the call's span, in the function's file. A Part belongs in the
+    /// setup's `actors` (the `inline-parts` rule reads these).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub parts: Vec<(Name, crate::Span)>,
 }
 
 impl Value {

@@ -23,7 +23,10 @@ declare_rule! {
     /// used by its name there. An inline `invoke.src` is reported by lowering already
     /// (`inline-src`, whatever the actor logic), so this rule judges every other place: the
     /// `createMachine` config (actions, inputs, context) and the setup's `actions`, `guards` and
-    /// `delays`. A Part inside a function's body is code the walk does not read, and is not judged.
+    /// `delays`. Inside a function's body (`entry: ({ spawn }) => spawn(agent({...}))`), the
+    /// analysis records each call of a Part's constructor (`agent`, `command`, `worktree`, `http`,
+    /// `push`, `dispatch`, `mcp`, `gate`, `fail`, `open({...})`), and this rule refuses it there
+    /// too; a child Machine built in a function's body is not seen.
     ///
     /// ## Example
     /// ```ts
@@ -70,23 +73,14 @@ enum Where {
 /// for an invoke's object, whose `src` is lowering's to judge.
 fn scan(v: &Value, path: &Path, at: Where, invoke: bool, out: &mut Vec<Located>) {
     if let Some(what) = part(v) {
-        // The path is written out only here: a walk that finds nothing allocates none.
-        let path = path.to_string();
-        let place = match at {
-            Where::Config if path.is_empty() => "the config".to_string(),
-            Where::Config => format!("`{path}`"),
-            Where::Setup => format!("the setup's `{path}`"),
-        };
-        let mut d = INLINE_PARTS.at(
-            v.loc.span,
-            format!(
-                "{what} is written inline in {place}, not declared in the setup's `actors`: jr2 knows a Part only by its slot there, so no check can see this one and `jr2 up` cannot place it: declare it in `actors` and invoke it by name"
-            ),
-        );
-        if at == Where::Config && !path.is_empty() {
-            d = d.with_path(path);
+        report(&what, "", v.loc, path, at, out);
+        return;
+    }
+    if let ValueKind::Function(f) = &v.kind {
+        for (name, span) in &f.facts.parts {
+            let at_call = crate::machine::value::Loc { file: v.loc.file, span: *span };
+            report(&part_named(name), " (in a function's body)", at_call, path, at, out);
         }
-        out.push(Located { file: v.loc.file, diagnostic: d });
         return;
     }
     match &v.kind {
@@ -121,6 +115,38 @@ fn scan(v: &Value, path: &Path, at: Where, invoke: bool, out: &mut Vec<Located>)
             }
         }
         _ => {}
+    }
+}
+
+/// Reports one inline Part (`what`, as [`part`] names it) at `loc`, written at `path`.
+fn report(what: &str, inside: &str, loc: crate::machine::value::Loc, path: &Path, at: Where, out: &mut Vec<Located>) {
+    // The path is written out only here: a walk that finds nothing allocates none.
+    let path = path.to_string();
+    let place = match at {
+        Where::Config if path.is_empty() => "the config".to_string(),
+        Where::Config => format!("`{path}`"),
+        Where::Setup => format!("the setup's `{path}`"),
+    };
+    let mut d = INLINE_PARTS.at(
+        loc.span,
+        format!(
+            "{what} is written inline in {place}{inside}, not declared in the setup's `actors`: jr2 knows a Part only by its slot there, so no check can see this one and `jr2 up` cannot place it: declare it in `actors` and invoke it by name"
+        ),
+    );
+    if at == Where::Config && !path.is_empty() {
+        d = d.with_path(path);
+    }
+    out.push(Located { file: loc.file, diagnostic: d });
+}
+
+/// A Part built in a function's body, by the kit export that builds it (see `Facts::parts`).
+fn part_named(name: &str) -> String {
+    match name {
+        "agent" => "an Agent (`agent()`)".to_string(),
+        "gate" => "a Gate (`gate()`)".to_string(),
+        "fail" => "`fail()`".to_string(),
+        "open" => "an Open body (`open()`)".to_string(),
+        effect => format!("an Effect (`{effect}()`)"),
     }
 }
 
@@ -171,6 +197,34 @@ mod tests {
         );
         assert_eq!(found.len(), 1, "{found:?}");
         assert!(found[0].starts_with("a Machine is written inline in `states.a.entry.0`"), "{found:?}");
+    }
+
+    #[test]
+    fn a_part_built_in_a_function_s_body_is_refused_at_its_call() {
+        let text = "import { agent, jr2Setup, open } from '@jr2/orchestrator';\n\
+             import { assign } from 'xstate';\n\
+             export const machine = jr2Setup({\n\
+               actions: { hire: assign(({ spawn }) => ({ ref: spawn(agent({ model: 'm', instructions: 'i' })) })) },\n\
+             }).createMachine({\n\
+               id: 'm', initial: 'a', context: ({ input }) => ({ where: open, body: open({ lends: {} }) }),\n\
+               states: { a: { entry: 'hire', type: 'final' } },\n\
+             });\n";
+        let found = lines(text);
+        assert_eq!(found.len(), 2, "{found:?}");
+        assert!(
+            found[0].starts_with("an Open body (`open()`) is written inline in `context` (in a function's body),"),
+            "{found:?}"
+        );
+        assert!(
+            found[1].starts_with(
+                "an Agent (`agent()`) is written inline in the setup's `actions.hire` (in a function's body),"
+            ),
+            "{found:?}"
+        );
+        // The diagnostic points at the call in the body.
+        let compiled = compile_text(Path::new("/mem/flow.ts"), text);
+        let d = compiled.diagnostics.iter().find(|d| d.message.starts_with("an Agent")).unwrap();
+        assert!(text[d.span.start as usize..].starts_with("agent({ model"), "{:?}", &text[d.span.start as usize..]);
     }
 
     #[test]
