@@ -12,7 +12,9 @@
 //!
 //! An edit to a Workflow re-runs its `compile`, then the reports that read it: its own, its
 //! named Charts' (a wrapper's Open body is their manifest) and the Instance's merge; every other
-//! Workflow's compilation is reused. This module knows no LSP: `lsp/` holds a [`Database`],
+//! Workflow's compilation is reused. Texts read from disk (and the Instances' listings) have
+//! HIGH durability, editor buffers LOW: after a keystroke, a report that reads only the disk is
+//! known unchanged in one step, without walking the files its compilation read. This module knows no LSP: `lsp/` holds a [`Database`],
 //! sets texts on it and reads [`Database::diagnostics`]. Everything runs on the evaluator's stack
 //! ([`crate::machine::eval::on_evaluator_stack`]): the caller runs its work there once.
 
@@ -319,6 +321,21 @@ impl Database {
             if let salsa::EventKind::WillExecute { database_key } = event.kind {
                 log.lock().unwrap_or_else(|e| e.into_inner()).push(format!("{database_key:?}"));
             }
+        };
+        Database { storage: salsa::Storage::new(Some(Box::new(on_event))), ..Self::default() }
+    }
+
+    /// A database that writes, besides every query it executes, every memo it validates
+    /// (reuses after checking it), as `validated compile(Id(..))`: what the tests of
+    /// durability read.
+    pub fn with_validation_log(log: Arc<Mutex<Vec<String>>>) -> Self {
+        let on_event = move |event: salsa::Event| {
+            let line = match event.kind {
+                salsa::EventKind::WillExecute { database_key } => format!("{database_key:?}"),
+                salsa::EventKind::DidValidateMemoizedValue { database_key } => format!("validated {database_key:?}"),
+                _ => return,
+            };
+            log.lock().unwrap_or_else(|e| e.into_inner()).push(line);
         };
         Database { storage: salsa::Storage::new(Some(Box::new(on_event))), ..Self::default() }
     }
