@@ -48,8 +48,8 @@ fn instance() -> PathBuf {
 }
 
 struct Conn {
-    write: tokio::io::WriteHalf<tokio::io::DuplexStream>,
-    read: BufReader<tokio::io::ReadHalf<tokio::io::DuplexStream>>,
+    write: Box<dyn tokio::io::AsyncWrite + Unpin + Send>,
+    read: BufReader<Box<dyn tokio::io::AsyncRead + Unpin + Send>>,
 }
 
 impl Conn {
@@ -97,6 +97,8 @@ fn median(xs: &mut [Duration]) -> Duration {
 }
 
 fn main() {
+    // `JR2_BENCH_EDITS=1000` for a profile where the edits outweigh the open.
+    let edits = std::env::var("JR2_BENCH_EDITS").ok().and_then(|n| n.parse().ok()).unwrap_or(EDITS).max(2);
     let root = instance();
     // The cold check, as `jr2 check DIR` runs it, in process (nothing is cached between calls):
     // the median of 5.
@@ -126,12 +128,29 @@ fn main() {
     });
 
     let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build().expect("runtime");
+    // The server as it ships: the release `jr2 lsp` process over its stdin and stdout (its
+    // allocator, its pipes); without a release build, the server in process over a pipe.
+    let in_process = command.is_none() || std::env::var_os("JR2_BENCH_IN_PROCESS").is_some();
     let (edit_times, open_time) = rt.block_on(async {
-        let (client, server) = tokio::io::duplex(1 << 20);
-        let (sr, sw) = tokio::io::split(server);
-        tokio::spawn(jr2_lsp::serve(sr, sw));
-        let (cr, cw) = tokio::io::split(client);
-        let mut c = Conn { write: cw, read: BufReader::new(cr) };
+        let mut child = None;
+        let mut c = if in_process {
+            let (client, server) = tokio::io::duplex(1 << 20);
+            let (sr, sw) = tokio::io::split(server);
+            tokio::spawn(jr2_lsp::serve(sr, sw));
+            let (cr, cw) = tokio::io::split(client);
+            Conn { write: Box::new(cw), read: BufReader::new(Box::new(cr)) }
+        } else {
+            let mut p = tokio::process::Command::new(&jr2)
+                .arg("lsp")
+                .stdin(std::process::Stdio::piped())
+                .stdout(std::process::Stdio::piped())
+                .kill_on_drop(true)
+                .spawn()
+                .expect("jr2 lsp");
+            let (w, r) = (p.stdin.take().expect("stdin"), p.stdout.take().expect("stdout"));
+            child = Some(p);
+            Conn { write: Box::new(w), read: BufReader::new(Box::new(r)) }
+        };
         let root_uri = format!("file://{}", root.display());
         c.send(json!({ "jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
             "processId": null, "rootUri": root_uri, "capabilities": {},
@@ -152,7 +171,7 @@ fn main() {
         let line = text.lines().position(|l| l.contains(&format!("// step {}", LINES / 10))).expect("line") as u64;
         let col = text.lines().nth(line as usize).expect("line").len() as u64;
         let mut times = Vec::new();
-        for v in 1..=EDITS as i64 {
+        for v in 1..=edits as i64 {
             let change = if v % 2 == 1 {
                 json!({ "range": { "start": { "line": line, "character": col }, "end": { "line": line, "character": col } }, "text": "x" })
             } else {
@@ -165,6 +184,11 @@ fn main() {
             c.published(&uri, v).await;
             times.push(t.elapsed());
         }
+        if let Some(mut p) = child {
+            c.send(json!({ "jsonrpc": "2.0", "id": 2, "method": "shutdown" })).await;
+            c.send(json!({ "jsonrpc": "2.0", "method": "exit" })).await;
+            let _ = tokio::time::timeout(Duration::from_secs(5), p.wait()).await;
+        }
         (times, open_time)
     });
     let mut times = edit_times;
@@ -172,9 +196,11 @@ fn main() {
     let (min, max) = (times[0], times[times.len() - 1]);
     println!("instance: {WORKFLOWS} Workflows, one of {} lines; {errors} diagnostics", big_workflow().lines().count());
     println!("cold check_instance (in process, median of 5): {:.1} ms", cold.as_secs_f64() * 1e3);
+    let server = if in_process { "in process, over a pipe" } else { "the release `jr2 lsp` process, over stdio" };
+    println!("server: {server}");
     println!("LSP open (cold, whole Instance): {:.1} ms", open_time.as_secs_f64() * 1e3);
     println!(
-        "LSP one-character edit → publishDiagnostics over {EDITS} edits: median {:.2} ms (min {:.2}, max {:.2})",
+        "LSP one-character edit → publishDiagnostics over {edits} edits: median {:.2} ms (min {:.2}, max {:.2})",
         med.as_secs_f64() * 1e3,
         min.as_secs_f64() * 1e3,
         max.as_secs_f64() * 1e3

@@ -12,7 +12,8 @@ pub struct Lines<'t> {
 impl<'t> Lines<'t> {
     pub fn new(text: &'t str) -> Self {
         let mut starts = vec![0];
-        starts.extend(text.bytes().enumerate().filter(|(_, b)| *b == b'\n').map(|(i, _)| i + 1));
+        // `match_indices` of a `char` finds them with `memchr`.
+        starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
         Lines { text, starts }
     }
 
@@ -52,13 +53,34 @@ pub fn apply(text: &mut String, changes: &[TextDocumentContentChangeEvent]) {
         match change.range {
             None => text.clone_from(&change.text),
             Some(range) => {
-                let lines = Lines::new(text);
-                let (a, b) = (lines.offset(range.start), lines.offset(range.end));
+                let (a, b) = (offset_of(text, range.start), offset_of(text, range.end));
                 let (a, b) = (a.min(b), a.max(b));
                 text.replace_range(a..b, &change.text);
             }
         }
     }
+}
+
+/// [`Lines::offset`] without the whole text's line starts: the lines up to `p`'s only (an
+/// edit's place, on every keystroke).
+fn offset_of(text: &str, p: Position) -> usize {
+    let start = if p.line == 0 {
+        0
+    } else {
+        match text.match_indices('\n').nth(p.line as usize - 1) {
+            Some((i, _)) => i + 1,
+            None => return text.len(),
+        }
+    };
+    let end = text[start..].find('\n').map_or(text.len(), |i| start + i + 1);
+    let mut units = 0usize;
+    for (i, c) in text[start..end].char_indices() {
+        if units >= p.character as usize || c == '\n' {
+            return start + i;
+        }
+        units += c.len_utf16();
+    }
+    end
 }
 
 #[cfg(test)]
@@ -74,6 +96,19 @@ mod tests {
         assert_eq!(lines.offset(Position { line: 1, character: 2 }), 6);
         assert_eq!(lines.offset(Position { line: 9, character: 0 }), text.len());
         assert_eq!(lines.offset(Position { line: 0, character: 99 }), 1);
+    }
+
+    /// An edit's offset, found from the lines up to it, is the one the whole text's lines give.
+    #[test]
+    fn an_edits_offset_is_the_line_index_offset() {
+        let text = "a\n😀b\n\ncé\n";
+        let lines = Lines::new(text);
+        for line in 0..7 {
+            for character in 0..6 {
+                let p = Position { line, character };
+                assert_eq!(offset_of(text, p), lines.offset(p), "{p:?}");
+            }
+        }
     }
 
     #[test]

@@ -12,7 +12,9 @@
 //!
 //! An edit to a Workflow re-runs its `compile`, then the reports that read it: its own, its
 //! named Charts' (a wrapper's Open body is their manifest) and the Instance's merge; every other
-//! Workflow's compilation is reused. This module knows no LSP: `lsp/` holds a [`Database`],
+//! Workflow's compilation is reused. Texts read from disk (and the Instances' listings) have
+//! HIGH durability, editor buffers LOW: after a keystroke, a report that reads only the disk is
+//! known unchanged in one step, without walking the files its compilation read. This module knows no LSP: `lsp/` holds a [`Database`],
 //! sets texts on it and reads [`Database::diagnostics`]. Everything runs on the evaluator's stack
 //! ([`crate::machine::eval::on_evaluator_stack`]): the caller runs its work there once.
 
@@ -23,7 +25,7 @@ use crate::machine::compile::{compile_with, Compiled};
 use crate::machine::module::{normalize, Sources};
 use crate::rules::machine::not_static::NOT_STATIC;
 use crate::Span;
-use salsa::Setter;
+use salsa::{Durability, Setter};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -83,8 +85,10 @@ impl Db for Database {
         if let Some(f) = files.get(&path) {
             return *f;
         }
+        // A file read from disk changes seldom (a save elsewhere, a checkout): HIGH durability,
+        // so an edit to an open buffer (LOW) does not re-verify what reads only the disk.
         let text = std::fs::read_to_string(&path).ok();
-        let f = File::new(self, path.clone(), text);
+        let f = File::builder(path.clone(), text).durability(Durability::HIGH).new(self);
         files.insert(path, f);
         f
     }
@@ -321,19 +325,42 @@ impl Database {
         Database { storage: salsa::Storage::new(Some(Box::new(on_event))), ..Self::default() }
     }
 
+    /// A database that writes, besides every query it executes, every memo it validates
+    /// (reuses after checking it), as `validated compile(Id(..))`: what the tests of
+    /// durability read.
+    pub fn with_validation_log(log: Arc<Mutex<Vec<String>>>) -> Self {
+        let on_event = move |event: salsa::Event| {
+            let line = match event.kind {
+                salsa::EventKind::WillExecute { database_key } => format!("{database_key:?}"),
+                salsa::EventKind::DidValidateMemoizedValue { database_key } => format!("validated {database_key:?}"),
+                _ => return,
+            };
+            log.lock().unwrap_or_else(|e| e.into_inner()).push(line);
+        };
+        Database { storage: salsa::Storage::new(Some(Box::new(on_event))), ..Self::default() }
+    }
+
     /// Sets the text of the file at `path` (an editor's buffer); `None`: there is no such file.
     /// Unchanged text is no new revision.
+    ///
+    /// An edited buffer's text has LOW durability (the disk's has HIGH): what reads only files
+    /// that no edit touched (every other Workflow's compilation and report) is then verified in
+    /// one step per query, not by walking its inputs, after each keystroke.
     pub fn set_text(&mut self, path: &Path, text: Option<String>) {
+        self.set(path, text, Durability::LOW);
+    }
+
+    fn set(&mut self, path: &Path, text: Option<String>, durability: Durability) {
         let file = self.file(path);
         if file.text(self).as_ref() != text.as_ref() {
-            file.set_text(self).to(text);
+            file.set_text(self).with_durability(durability).to(text);
         }
     }
 
     /// Reads the file at `path` from disk again (a closed buffer, a file changed on disk).
     pub fn reload(&mut self, path: &Path) {
         let text = std::fs::read_to_string(path).ok();
-        self.set_text(path, text);
+        self.set(path, text, Durability::HIGH);
     }
 
     /// The current text of the file at `path`.
@@ -351,7 +378,8 @@ impl Database {
             return None;
         }
         let (workflows, charts) = self.listing(&root);
-        let inst = Instance::new(self, root, workflows, charts);
+        // The listing changes when a file is created, renamed or deleted: seldom.
+        let inst = Instance::builder(root, workflows, charts).durability(Durability::HIGH).new(self);
         self.instances.push(inst);
         Some(inst)
     }
@@ -370,10 +398,10 @@ impl Database {
             let root = inst.root(self).clone();
             let (workflows, charts) = self.listing(&root);
             if *inst.workflows(self) != workflows {
-                inst.set_workflows(self).to(workflows);
+                inst.set_workflows(self).with_durability(Durability::HIGH).to(workflows);
             }
             if *inst.charts(self) != charts {
-                inst.set_charts(self).to(charts);
+                inst.set_charts(self).with_durability(Durability::HIGH).to(charts);
             }
         }
     }
@@ -433,6 +461,29 @@ impl Database {
     /// What the recovered tree of a half-typed Chart allows (see [`recovered_chart`]).
     pub fn recovered_chart(&self, path: &Path) -> Vec<Diagnostic> {
         recovered_chart(self, self.file(path)).as_ref().clone()
+    }
+
+    /// The compilation [`Database::diagnostics`] read for the file at `path`, when it read one:
+    /// a Workflow of its Instance, or a lone `.ts` file (not an Instance's config, not a file
+    /// that Workflows import). A memo hit after `diagnostics`; it never compiles what that did not.
+    pub fn checked_compilation(&mut self, path: &Path) -> Option<Arc<Compiled>> {
+        let path = normalize(path);
+        if path.extension().is_none_or(|e| e != "ts") {
+            return None;
+        }
+        let is_config = path.file_name().is_some_and(|n| n == crate::preflight::config::CONFIG_FILE)
+            && path.parent().is_some_and(instance::is_instance);
+        if is_config {
+            return None;
+        }
+        let file = match self.owner(&path) {
+            Owner::Instance(inst) => {
+                let file = self.file(&path);
+                inst.workflows(self).iter().find(|(_, f)| *f == file)?.1
+            }
+            Owner::Lone(file) => file,
+        };
+        Some(compile(self, file).clone())
     }
 
     /// The compilation of the Workflow at `path` (`None` for a file that is not `.ts`).

@@ -101,6 +101,45 @@ fn an_edit_recomputes_only_what_it_touches() {
     let _ = std::fs::remove_dir_all(&root);
 }
 
+/// Once a buffer has been edited, a keystroke in it re-verifies the reports of the other
+/// Workflows without walking down to their compilations (the disk's texts are durable), and the
+/// diagnostics still follow the texts.
+#[test]
+fn a_keystroke_does_not_walk_the_other_workflows() {
+    let root = copy_fixture("durable");
+    let log = Arc::new(Mutex::new(Vec::new()));
+    on_evaluator_stack(|| {
+        let mut db = Database::with_validation_log(log.clone());
+        let review = root.join("workflows/review.ts");
+        let text = db.text(&review).unwrap();
+        let clean = db.diagnostics(&review);
+        // The first edit makes the buffer LOW (everything that read it from disk is checked once).
+        db.set_text(&review, Some(format!("{text}// a\n")));
+        assert_eq!(db.diagnostics(&review), clean);
+        log.lock().unwrap().clear();
+
+        db.set_text(&review, Some(format!("{text}// ab\n")));
+        assert_eq!(db.diagnostics(&review), clean);
+        let events = std::mem::take(&mut *log.lock().unwrap());
+        let executed: Vec<&String> = events.iter().filter(|e| e.starts_with("compile(")).collect();
+        assert_eq!(executed.len(), 1, "the edited Workflow compiles again: {events:?}");
+        let walked: Vec<&String> = events.iter().filter(|e| e.starts_with("validated compile(")).collect();
+        assert!(walked.is_empty(), "no other Workflow's compilation is walked: {events:?}");
+        let reports = events.iter().filter(|e| e.starts_with("validated workflow_report(")).count();
+        assert_eq!(reports, 3, "the other three Workflows' reports are validated: {events:?}");
+
+        // A text that no longer compiles: its diagnostics change at once.
+        db.set_text(&review, Some(text.replace("id: \"review\"", "id: review_id")));
+        assert_ne!(db.diagnostics(&review), clean);
+        // A change on disk to another Workflow (HIGH) is still seen.
+        let fix = root.join("workflows/fix-tests.ts");
+        std::fs::write(&fix, "export const nothing = 1;\n").unwrap();
+        db.reload(&fix);
+        assert!(db.diagnostics(&fix).iter().any(|d| d.code == "not-machine"), "{:?}", db.diagnostics(&fix));
+    });
+    let _ = std::fs::remove_dir_all(&root);
+}
+
 /// A new Workflow file (an editor's buffer, then on disk) joins the Assembly after a rescan: the
 /// dispatch that named it is satisfied.
 #[test]
