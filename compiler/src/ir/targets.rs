@@ -13,8 +13,6 @@
 
 use super::{State, StateId};
 use std::borrow::Cow;
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 
 /// The ids of a state tree and a map by (parent, key), built once, so that resolving every target
 /// of a Machine with many states stays linear in its size.
@@ -152,43 +150,7 @@ fn id_of<'a>(states: &'a [State], machine_id: &'a str, sid: StateId) -> Cow<'a, 
 }
 
 /// A map with the Fx hash (rustc's): the keys are short, and no input picks them to collide.
-type FxMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
-
-#[derive(Default)]
-struct FxHasher(u64);
-
-impl Hasher for FxHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        let mut chunks = bytes.chunks_exact(8);
-        for c in &mut chunks {
-            self.add(u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]));
-        }
-        for &b in chunks.remainder() {
-            self.add(u64::from(b));
-        }
-    }
-    fn write_u8(&mut self, n: u8) {
-        self.add(u64::from(n));
-    }
-    fn write_u32(&mut self, n: u32) {
-        self.add(u64::from(n));
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.add(n);
-    }
-    fn write_usize(&mut self, n: usize) {
-        self.add(n as u64);
-    }
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
-
-impl FxHasher {
-    fn add(&mut self, word: u64) {
-        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-}
+type FxMap<K, V> = rustc_hash::FxHashMap<K, V>;
 
 fn one(found: Vec<StateId>) -> Result<StateId, Vec<StateId>> {
     match found.as_slice() {
