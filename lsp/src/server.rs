@@ -293,6 +293,20 @@ impl Worker {
                 let doc = self.docs.get_mut(&uri)?;
                 doc.version = version;
                 let path = doc.path.clone();
+                // The last good diagnostics (shown, stale, while the text does not parse) move
+                // with the text; a whole-text change leaves no place to move them to.
+                if let Some(stale) = self.last_good.get_mut(&path) {
+                    let mut ranges: Vec<&mut Range> = Vec::new();
+                    for d in stale.iter_mut() {
+                        ranges.push(&mut d.range);
+                        for r in d.related_information.iter_mut().flatten().filter(|r| r.location.uri == uri) {
+                            ranges.push(&mut r.location.range);
+                        }
+                    }
+                    if !text::shift(&mut ranges, &changes) {
+                        self.last_good.remove(&path);
+                    }
+                }
                 let mut text = self.db.text(&path).unwrap_or_default();
                 text::apply(&mut text, &changes);
                 self.db.set_text(&path, Some(text));

@@ -89,6 +89,37 @@ fn the_server_lives_through_an_editing_session() {
     let published = c.diagnostics_of(&ru);
     assert!(codes(&published).contains(&"agent-fault-unrouted".to_string()), "{published}");
     let range = published["diagnostics"][0]["range"].clone();
+
+    // A syntax error on a new first line: the last good diagnostics stay, marked stale, moved
+    // down with the text (one line); deleting the line brings back the fresh ones where they were.
+    c.notify(
+        "textDocument/didChange",
+        json!({
+            "textDocument": { "uri": ru, "version": 1 },
+            "contentChanges": [{ "range": { "start": at(0, 0), "end": at(0, 0) }, "text": "const ) = 1;\n" }],
+        }),
+    );
+    let broken = c.diagnostics_of(&ru);
+    assert!(codes(&broken).contains(&"ts-syntax".to_string()), "{broken}");
+    let stale = broken["diagnostics"]
+        .as_array()
+        .expect("diagnostics")
+        .iter()
+        .find(|d| d["code"] == "agent-fault-unrouted")
+        .unwrap_or_else(|| panic!("the last good diagnostic stays: {broken}"));
+    assert_eq!(stale["data"]["jr2"], "stale", "{stale}");
+    assert_eq!(stale["range"]["start"]["line"].as_u64(), range["start"]["line"].as_u64().map(|l| l + 1), "{stale}");
+    assert_eq!(stale["range"]["start"]["character"], range["start"]["character"], "{stale}");
+    c.notify(
+        "textDocument/didChange",
+        json!({
+            "textDocument": { "uri": ru, "version": 2 },
+            "contentChanges": [{ "range": { "start": at(0, 0), "end": at(1, 0) }, "text": "" }],
+        }),
+    );
+    let mended = c.diagnostics_of(&ru);
+    assert_eq!(mended["diagnostics"][0]["range"], range, "{mended}");
+
     let actions = c.request(
         "textDocument/codeAction",
         json!({ "textDocument": { "uri": ru }, "range": range, "context": { "diagnostics": [] } }),
@@ -102,7 +133,7 @@ fn the_server_lives_through_an_editing_session() {
     c.notify(
         "textDocument/didChange",
         json!({
-            "textDocument": { "uri": ru, "version": 1 },
+            "textDocument": { "uri": ru, "version": 3 },
             "contentChanges": [{ "range": edits[0]["range"], "text": edits[0]["newText"] }],
         }),
     );
