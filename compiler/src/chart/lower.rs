@@ -209,7 +209,7 @@ impl<'a> Lowerer<'a, '_> {
                     kind: classify_src(self.chart, self.manifest, &src).slot_kind(),
                     src,
                     id: inv.get("id").and_then(Json::as_str).map(str::to_string),
-                    input: inv.get("input").map(expr),
+                    input: inv.get("input").map(|i| std::sync::Arc::new(expr(i))),
                     path: ipath,
                     span: inv.span,
                 }

@@ -190,7 +190,8 @@ pub struct Invoke {
     pub src: String,
     pub id: Option<String>,
     pub kind: SlotKind,
-    pub input: Option<Expr>,
+    /// Shared with the function it was lowered from (a mapper's `lowered`), not copied.
+    pub input: Option<std::sync::Arc<Expr>>,
     pub path: String,
     pub span: Span,
 }

@@ -1544,7 +1544,7 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
         params: &'a FormalParameters<'a>,
         body: FnBody<'a>,
         _args: &[Fv<'a>],
-    ) -> (Facts, Option<Expr>) {
+    ) -> (Facts, Option<std::sync::Arc<Expr>>) {
         let saved_scopes = std::mem::take(&mut self.scopes);
         let saved_facts = std::mem::replace(&mut self.facts, Facts { complete: true, ..Facts::default() });
         let saved_inline = std::mem::replace(&mut self.inline, 0);
@@ -1557,7 +1557,7 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
             self.bind_pattern(&r.rest.argument, Fv::Opaque, false);
         }
         let out = self.body(body);
-        let lowered = out.and_then(|fv| self.lower(&fv));
+        let lowered = out.and_then(|fv| self.lower(&fv)).map(std::sync::Arc::new);
         let facts = std::mem::replace(&mut self.facts, saved_facts);
         self.scopes = saved_scopes;
         self.inline = saved_inline;

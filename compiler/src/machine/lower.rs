@@ -613,12 +613,16 @@ impl<'p, 'v> Lowerer<'p, 'v> {
     }
 
     /// An invoke's input as an expression.
-    fn input(&mut self, v: &Value, path: Path<'_>) -> Option<Expr> {
+    fn input(&mut self, v: &Value, path: Path<'_>) -> Option<std::sync::Arc<Expr>> {
         if is_call(v, "fromPick") {
-            return self.pick_input(v, path);
+            return self.pick_input(v, path).map(std::sync::Arc::new);
+        }
+        // A mapper's lowering is shared with the IR, not copied.
+        if let Some(lowered) = v.as_function().and_then(|f| f.lowered.clone()) {
+            return Some(lowered);
         }
         match value_expr(v) {
-            Some(e) => Some(e),
+            Some(e) => Some(std::sync::Arc::new(e)),
             None => {
                 self.not_lowered(v, path, "this input");
                 None
@@ -657,7 +661,7 @@ impl<'p, 'v> Lowerer<'p, 'v> {
             }
         };
         if let Some(fill) = arg(v, 1) {
-            match fill.as_function().and_then(|f| f.lowered.as_ref()) {
+            match fill.as_function().and_then(|f| f.lowered.as_deref()) {
                 Some(Expr::Object(fs)) => fields.extend(fs.iter().cloned()),
                 Some(Expr::Literal(serde_json::Value::Object(m))) => {
                     fields.extend(m.iter().map(|(k, x)| (k.clone(), Expr::Literal(x.clone()))));
@@ -727,7 +731,7 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                     }
                     return Some(Action::Assign { updates });
                 }
-                match arg0.as_function().and_then(|f| f.lowered.as_ref()) {
+                match arg0.as_function().and_then(|f| f.lowered.as_deref()) {
                     Some(Expr::Object(fields)) => Some(Action::Assign { updates: fields.iter().cloned().collect() }),
                     Some(Expr::Literal(serde_json::Value::Object(m))) => Some(Action::Assign {
                         updates: m.iter().map(|(k, x)| (k.clone(), Expr::Literal(x.clone()))).collect(),
@@ -739,7 +743,7 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                 }
             }
             Some("answer") => {
-                let params = arg(a, 0).and_then(|f| f.as_function()).and_then(|f| f.lowered.clone());
+                let params = arg(a, 0).and_then(|f| f.as_function()).and_then(|f| f.lowered.as_deref().cloned());
                 if params.is_none() {
                     if let Some(f) = arg(a, 0) {
                         self.not_lowered(f, path, "this `answer`");
@@ -1070,7 +1074,7 @@ pub fn value_expr(v: &Value) -> Option<Expr> {
         return Some(Expr::Literal(j));
     }
     match &v.kind {
-        ValueKind::Function(f) => f.lowered.clone(),
+        ValueKind::Function(f) => f.lowered.as_deref().cloned(),
         ValueKind::Array { items } => items.iter().map(value_expr).collect::<Option<Vec<_>>>().map(Expr::Array),
         ValueKind::Object { props } => props
             .iter()

@@ -84,7 +84,7 @@ pub fn func(lowered: Option<Expr>) -> Value {
     v(ValueKind::Function(std::sync::Arc::new(Function {
         params: vec!["{ context, event }".to_string()],
         facts: Facts { complete: lowered.is_some(), ..Facts::default() },
-        lowered,
+        lowered: lowered.map(std::sync::Arc::new),
     })))
 }
 

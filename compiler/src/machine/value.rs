@@ -121,7 +121,7 @@ pub struct Function {
     pub params: Vec<String>,
     pub facts: Facts,
     /// Where the body is a pure expression the runtime can evaluate: its lowering.
-    pub lowered: Option<Expr>,
+    pub lowered: Option<Arc<Expr>>,
 }
 
 /// What a function reads, as far as the analysis can see.

@@ -107,7 +107,7 @@ fn lowered_arrow_functions_evaluate_as_node_runs_them() {
     for name in &names {
         match ev.exports.get(name).map(|v| &v.kind) {
             Some(ValueKind::Function(f)) if f.facts.complete && f.lowered.is_some() => {
-                lowered.push((name.clone(), f.lowered.clone().expect("checked")));
+                lowered.push((name.clone(), f.lowered.as_deref().cloned().expect("checked")));
             }
             other => not_lowered.push(format!("{name}: {other:?}")),
         }
