@@ -180,14 +180,24 @@ pub fn uri(path: &Path) -> String {
     format!("file://{}", path.display())
 }
 
+/// What the LSP tests add to the bundled example Instance: a Workflow with no `agent.fault`
+/// route (`review.ts`) and a named Chart with a bad stem (`notes/Draft_Post.json`).
 pub fn fixture() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("lsp/tests/fixtures/instance")
 }
 
-/// A copy of the fixture Instance in a fresh folder (canonical path).
+/// The fixture Instance in a fresh folder (canonical path): the bundled example
+/// (`examples/instance`, its `jr2.config.ts` left out: these tests are `jr2 check`'s), with
+/// `triage.ts`'s dispatch misspelt (`fix-test`, an unknown callee), and [`fixture`]'s files over it.
 pub fn copy_fixture(name: &str) -> PathBuf {
     let to = std::env::temp_dir().join(format!("jr2-lsp-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&to);
+    copy_dir(&PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("examples/instance"), &to);
+    std::fs::remove_file(to.join("jr2.config.ts")).expect("the example's config");
+    let triage = to.join("workflows/triage.ts");
+    let text = std::fs::read_to_string(&triage).expect("the example's triage.ts");
+    assert!(text.contains(r#"dispatch("fix-tests","#), "the example's triage.ts dispatches fix-tests");
+    std::fs::write(&triage, text.replace(r#"dispatch("fix-tests","#, r#"dispatch("fix-test","#)).expect("write");
     copy_dir(&fixture(), &to);
     std::fs::canonicalize(&to).expect("the copy")
 }

@@ -1,14 +1,23 @@
 use super::*;
 use crate::machine::eval::on_evaluator_stack;
 
+/// What the LSP's tests add to the bundled example Instance (`review.ts`, a bad Chart stem).
 fn fixture() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../lsp/tests/fixtures/instance")
 }
 
-/// A copy of the fixture Instance in a fresh folder, so tests may edit it.
+/// The LSP's fixture Instance (as `tests/lsp/client.rs` builds it) in a fresh folder, so tests
+/// may edit it: the bundled example without its config, `triage.ts`'s dispatch misspelt, and
+/// [`fixture`]'s files over it.
 fn copy_fixture(name: &str) -> PathBuf {
     let to = std::env::temp_dir().join(format!("jr2-db-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&to);
+    copy_dir(&PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../examples/instance"), &to);
+    std::fs::remove_file(to.join("jr2.config.ts")).unwrap();
+    let triage = to.join("workflows/triage.ts");
+    let text = std::fs::read_to_string(&triage).unwrap();
+    assert!(text.contains(r#"dispatch("fix-tests","#));
+    std::fs::write(&triage, text.replace(r#"dispatch("fix-tests","#, r#"dispatch("fix-test","#)).unwrap();
     copy_dir(&fixture(), &to);
     to
 }
@@ -52,7 +61,7 @@ fn compiles(log: &Mutex<Vec<String>>) -> usize {
 /// The database reports what `check_instance` reports, file for file.
 #[test]
 fn the_database_reports_what_check_instance_reports() {
-    let root = normalize(&fixture());
+    let root = normalize(&copy_fixture("cold"));
     let found = on_evaluator_stack(|| flatten(&root, Database::new().instance_diagnostics(&root)));
     let expected = cold(&root);
     assert!(expected.iter().any(|d| d.1 == "unknown-callee"), "{expected:?}");
