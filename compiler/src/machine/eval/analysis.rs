@@ -1,0 +1,821 @@
+//! The analysis of a function the evaluator meets (`eval.rs`): it stays code, and the analysis
+//! reads what it statically reads ([`Facts`]: pick params, context keys, Parts built in its body)
+//! and, for a pure expression body, lowers it to an [`Expr`] the runtime evaluates.
+//!
+//! A child module of `eval.rs`: the analysis is methods of the evaluator's [`Cx`], which keeps
+//! the scopes of the function being analyzed; the decisions it follows are in `eval.rs`'s header.
+
+use super::*;
+
+/// What a function's analysis knows of a value.
+#[derive(Clone, Debug)]
+pub(super) enum Fv<'a> {
+    Ref(Root, Vec<String>),
+    /// The xstate mapper's arguments object: `args.context`.
+    Args,
+    /// `paramsOf(event, def)`, for the pick named so.
+    Pick(String),
+    Lowered(Expr),
+    Val(Value),
+    /// A `const` arrow helper, for inlining.
+    Helper(&'a Expression<'a>),
+    Opaque,
+}
+
+pub(super) struct FnScope<'a> {
+    pub(super) locals: FxMap<&'a str, Fv<'a>>,
+}
+
+impl<'a, 'g, 's> Cx<'a, 'g, 's> {
+    // ---- functions ----
+
+    pub(super) fn arrow_value(&mut self, f: &'a ArrowFunctionExpression<'a>) -> Value {
+        let (facts, lowered) = self.analyze(&f.params, FnBody::Arrow(&f.body), &[]);
+        let params = self.param_texts(&f.params);
+        self.val(ValueKind::Function(std::sync::Arc::new(FnValue { params, facts, lowered })), f.span)
+    }
+
+    pub(super) fn function_value(&mut self, f: &'a Function<'a>) -> Value {
+        let params = self.param_texts(&f.params);
+        let (facts, lowered) = match &f.body {
+            Some(b) => self.analyze(&f.params, FnBody::Block(b), &[]),
+            None => (Facts { complete: false, ..Facts::default() }, None),
+        };
+        self.val(ValueKind::Function(std::sync::Arc::new(FnValue { params, facts, lowered })), f.span)
+    }
+
+    fn param_texts(&self, p: &FormalParameters<'a>) -> Vec<String> {
+        let text = self.text;
+        let slice = |s: oxc_span::Span| text.get(s.start as usize..s.end as usize).unwrap_or("").to_string();
+        let mut out: Vec<String> = p.items.iter().map(|i| slice(i.pattern.span())).collect();
+        if let Some(r) = &p.rest {
+            out.push(format!("...{}", slice(r.rest.argument.span())));
+        }
+        out
+    }
+
+    /// The facts and lowering of a function, with its scope stack saved and restored (a function
+    /// met inside another one's analysis is analyzed on its own).
+    fn analyze(
+        &mut self,
+        params: &'a FormalParameters<'a>,
+        body: FnBody<'a>,
+        _args: &[Fv<'a>],
+    ) -> (Facts, Option<std::sync::Arc<Expr>>) {
+        let saved_scopes = std::mem::take(&mut self.scopes);
+        let saved_facts = std::mem::replace(&mut self.facts, Facts { complete: true, ..Facts::default() });
+        let saved_inline = std::mem::replace(&mut self.inline, 0);
+        self.scopes.push(FnScope { locals: FxMap::default() });
+        for (i, p) in params.items.iter().enumerate() {
+            let fv = if i == 0 { Fv::Args } else { Fv::Opaque };
+            self.bind_pattern(&p.pattern, fv, i == 0);
+        }
+        if let Some(r) = &params.rest {
+            self.bind_pattern(&r.rest.argument, Fv::Opaque, false);
+        }
+        let out = self.body(body);
+        let lowered = out.and_then(|fv| self.lower(&fv)).map(std::sync::Arc::new);
+        let facts = std::mem::replace(&mut self.facts, saved_facts);
+        self.scopes = saved_scopes;
+        self.inline = saved_inline;
+        (facts, lowered)
+    }
+
+    /// The body's value (the returned one, where it is the only way out), or `None`.
+    fn body(&mut self, body: FnBody<'a>) -> Option<Fv<'a>> {
+        match body {
+            FnBody::Arrow(ArrowFunctionBody::FunctionBody(b)) => self.block(&b.statements),
+            FnBody::Block(b) => self.block(&b.statements),
+            FnBody::Arrow(other) => other.as_expression().map(|x| self.fexpr(x)),
+        }
+    }
+
+    fn block(&mut self, stmts: &'a oxc_allocator::Vec<'a, Statement<'a>>) -> Option<Fv<'a>> {
+        let mut pure = true;
+        let mut ret = None;
+        for (i, st) in stmts.iter().enumerate() {
+            let last = i + 1 == stmts.len();
+            match st {
+                Statement::ReturnStatement(r) => {
+                    let fv = r.argument.as_ref().map(|x| self.fexpr(x));
+                    if last && pure {
+                        ret = fv;
+                    }
+                    pure = false;
+                }
+                Statement::VariableDeclaration(v) => {
+                    if v.kind != VariableDeclarationKind::Const {
+                        self.facts.complete = false;
+                        pure = false;
+                    }
+                    for d in &v.declarations {
+                        let fv = match &d.init {
+                            Some(init) => match strip(init) {
+                                Expression::ArrowFunctionExpression(_) | Expression::FunctionExpression(_) => {
+                                    Fv::Helper(init)
+                                }
+                                _ => self.fexpr(init),
+                            },
+                            None => Fv::Opaque,
+                        };
+                        let fv = if v.kind == VariableDeclarationKind::Const { fv } else { Fv::Opaque };
+                        self.bind_pattern(&d.id, fv, false);
+                    }
+                }
+                Statement::EmptyStatement(_) => {}
+                other => {
+                    pure = false;
+                    self.fstmt(other);
+                }
+            }
+        }
+        ret
+    }
+
+    fn fstmt(&mut self, st: &'a Statement<'a>) {
+        if self.depth >= MAX_DEPTH {
+            self.facts.complete = false;
+            return;
+        }
+        self.depth += 1;
+        match st {
+            Statement::ExpressionStatement(x) => {
+                self.fexpr(&x.expression);
+            }
+            Statement::IfStatement(x) => {
+                self.fexpr(&x.test);
+                self.scoped(|cx| cx.fstmt(&x.consequent));
+                if let Some(a) = &x.alternate {
+                    self.scoped(|cx| cx.fstmt(a));
+                }
+            }
+            Statement::BlockStatement(b) => {
+                self.scoped(|cx| {
+                    cx.block(&b.body);
+                });
+            }
+            Statement::ReturnStatement(r) => {
+                if let Some(a) = &r.argument {
+                    self.fexpr(a);
+                }
+            }
+            Statement::VariableDeclaration(_) => {
+                if let Statement::VariableDeclaration(v) = st {
+                    for d in &v.declarations {
+                        let fv = match (&d.init, v.kind) {
+                            (Some(init), VariableDeclarationKind::Const) => self.fexpr(init),
+                            (Some(init), _) => {
+                                self.fexpr(init);
+                                self.facts.complete = false;
+                                Fv::Opaque
+                            }
+                            (None, _) => Fv::Opaque,
+                        };
+                        self.bind_pattern(&d.id, fv, false);
+                    }
+                }
+            }
+            Statement::EmptyStatement(_) => {}
+            Statement::FunctionDeclaration(_) => self.facts.complete = false,
+            _ => self.facts.complete = false,
+        }
+        self.depth -= 1;
+    }
+
+    fn scoped<R>(&mut self, f: impl FnOnce(&mut Self) -> R) -> R {
+        self.scopes.push(FnScope { locals: FxMap::default() });
+        let r = f(self);
+        self.scopes.pop();
+        r
+    }
+
+    pub(super) fn local(&self, name: &str) -> Option<&Fv<'a>> {
+        self.scopes.iter().rev().find_map(|s| s.locals.get(name))
+    }
+
+    fn bind(&mut self, name: &'a str, fv: Fv<'a>) {
+        if let Some(s) = self.scopes.last_mut() {
+            s.locals.insert(name, fv);
+        }
+    }
+
+    /// Binds a pattern to what the analysis knows of its value. `first` marks the first
+    /// parameter, whose destructured keys are the xstate mapper's arguments.
+    fn bind_pattern(&mut self, p: &'a BindingPattern<'a>, fv: Fv<'a>, first: bool) {
+        match p {
+            BindingPattern::BindingIdentifier(id) => self.bind(id.name.as_str(), fv),
+            BindingPattern::AssignmentPattern(a) => {
+                self.fexpr(&a.right);
+                self.bind_pattern(&a.left, fv, first);
+            }
+            BindingPattern::ObjectPattern(o) => {
+                for prop in &o.properties {
+                    let key = match &prop.key {
+                        PropertyKey::StaticIdentifier(i) if !prop.computed => Some(i.name.as_str()),
+                        PropertyKey::StringLiteral(s) => Some(s.value.as_str()),
+                        _ => None,
+                    };
+                    let sub = match key {
+                        Some(k) => {
+                            let sub = self.fmember(fv.clone(), k);
+                            if first && matches!(fv, Fv::Args) && k == "params" {
+                                // A `fromPick` fill's `{ params }`: the pick's params, which are
+                                // the event's, as `paramsOf` reads them.
+                                Fv::Ref(Root::Event, Vec::new())
+                            } else {
+                                sub
+                            }
+                        }
+                        None => Fv::Opaque,
+                    };
+                    self.bind_pattern(&prop.value, sub, false);
+                }
+                if let Some(rest) = &o.rest {
+                    if matches!(fv, Fv::Pick(_)) {
+                        self.facts.complete = false;
+                    }
+                    self.bind_pattern(&rest.argument, Fv::Opaque, false);
+                }
+            }
+            BindingPattern::ArrayPattern(a) => {
+                for el in a.elements.iter().flatten() {
+                    self.bind_pattern(el, Fv::Opaque, false);
+                }
+                if let Some(rest) = &a.rest {
+                    self.bind_pattern(&rest.argument, Fv::Opaque, false);
+                }
+            }
+        }
+    }
+
+    /// `fv.key`, recording what it reads.
+    fn fmember(&mut self, fv: Fv<'a>, key: &str) -> Fv<'a> {
+        match fv {
+            Fv::Args => match Root::parse(key) {
+                Some(root) => Fv::Ref(root, Vec::new()),
+                None => Fv::Opaque,
+            },
+            Fv::Ref(root, mut path) => {
+                if root == Root::Context && path.is_empty() {
+                    push_unique(&mut self.facts.context_keys, key);
+                }
+                path.push(key.to_string());
+                Fv::Ref(root, path)
+            }
+            Fv::Pick(name) => {
+                let pair = (name, key.to_string());
+                if !self.facts.pick_params.contains(&pair) {
+                    self.facts.pick_params.push(pair);
+                }
+                Fv::Ref(Root::Event, vec![key.to_string()])
+            }
+            Fv::Lowered(Expr::Object(props)) => {
+                props.into_iter().rev().find(|(k, _)| k == key).map_or(Fv::Opaque, |(_, e)| Fv::Lowered(e))
+            }
+            Fv::Val(v) => match &v.kind {
+                ValueKind::Object { .. } => v.get(key).cloned().map_or(Fv::Opaque, Fv::Val),
+                _ => Fv::Opaque,
+            },
+            _ => Fv::Opaque,
+        }
+    }
+
+    fn lower(&self, fv: &Fv<'a>) -> Option<Expr> {
+        match fv {
+            Fv::Ref(root, path) => Some(Expr::Ref(Reference { root: *root, path: path.clone() })),
+            Fv::Lowered(e) => Some(e.clone()),
+            // JSON has no `undefined`: it is a form of its own (`to_json` would make it `null`).
+            Fv::Val(v) if matches!(v.kind, ValueKind::Undefined) => Some(Expr::Undefined),
+            Fv::Val(v) => v.to_json().map(Expr::Literal),
+            _ => None,
+        }
+    }
+
+    /// A function body's expression: its facts are recorded, and what is known of its value
+    /// returned.
+    fn fexpr(&mut self, e: &'a Expression<'a>) -> Fv<'a> {
+        if self.depth >= MAX_DEPTH {
+            self.facts.complete = false;
+            return Fv::Opaque;
+        }
+        self.depth += 1;
+        let v = self.fexpr_inner(e);
+        self.depth -= 1;
+        v
+    }
+
+    fn fexpr_inner(&mut self, e: &'a Expression<'a>) -> Fv<'a> {
+        let e = strip(e);
+        let s = e.span();
+        match e {
+            Expression::BooleanLiteral(b) => Fv::Val(self.val(ValueKind::Bool { value: b.value }, s)),
+            Expression::NullLiteral(_) => Fv::Val(self.val(ValueKind::Null, s)),
+            Expression::NumericLiteral(n) => Fv::Val(self.val(ValueKind::Number { value: n.value }, s)),
+            Expression::StringLiteral(x) => {
+                Fv::Val(self.val(ValueKind::String { value: x.value.as_str().to_owned() }, s))
+            }
+            Expression::Identifier(i) => self.fident(i.name.as_str(), i.span),
+            Expression::TemplateLiteral(t) => {
+                let mut parts = Vec::new();
+                let mut ok = true;
+                for (i, q) in t.quasis.iter().enumerate() {
+                    let text = q.value.cooked.as_ref().map_or(q.value.raw.as_str(), |c| c.as_str());
+                    if !text.is_empty() {
+                        parts.push(TemplatePart::Text(text.to_string()));
+                    }
+                    if let Some(x) = t.expressions.get(i) {
+                        let fv = self.fexpr(x);
+                        match self.lower(&fv) {
+                            Some(Expr::Ref(r)) => parts.push(TemplatePart::Ref(r)),
+                            Some(Expr::Template(more)) => parts.extend(more),
+                            // A literal is stringified now, as JavaScript would (`${1.0}` is "1").
+                            Some(Expr::Literal(l)) => {
+                                parts.push(TemplatePart::Text(JsValue::from_json(&l).to_js_string()))
+                            }
+                            Some(Expr::Undefined) => parts.push(TemplatePart::Text("undefined".into())),
+                            Some(other) => parts.push(TemplatePart::Expr(other)),
+                            None => ok = false,
+                        }
+                    }
+                }
+                if !ok {
+                    return Fv::Opaque;
+                }
+                // Merge neighbouring texts.
+                let mut merged: Vec<TemplatePart> = Vec::new();
+                for p in parts {
+                    match (merged.last_mut(), p) {
+                        (Some(TemplatePart::Text(a)), TemplatePart::Text(b)) => a.push_str(&b),
+                        (_, p) => merged.push(p),
+                    }
+                }
+                match merged.as_slice() {
+                    [] => Fv::Val(self.val(ValueKind::String { value: String::new() }, s)),
+                    [TemplatePart::Text(t)] => Fv::Val(self.val(ValueKind::String { value: t.clone() }, s)),
+                    _ => Fv::Lowered(Expr::Template(merged)),
+                }
+            }
+            Expression::ObjectExpression(o) => {
+                let mut props: Vec<(String, Expr)> = Vec::new();
+                let mut ok = true;
+                for p in &o.properties {
+                    match p {
+                        ObjectPropertyKind::SpreadProperty(sp) => {
+                            let fv = self.fexpr(&sp.argument);
+                            match self.lower(&fv) {
+                                Some(Expr::Object(more)) => {
+                                    for (k, v) in more {
+                                        props.retain(|(q, _)| *q != k);
+                                        props.push((k, v));
+                                    }
+                                }
+                                Some(Expr::Literal(serde_json::Value::Object(m))) => {
+                                    for (k, v) in m {
+                                        props.retain(|(q, _)| *q != k);
+                                        props.push((k, Expr::Literal(v)));
+                                    }
+                                }
+                                _ => {
+                                    if matches!(fv, Fv::Pick(_)) {
+                                        self.facts.complete = false;
+                                    }
+                                    ok = false;
+                                }
+                            }
+                        }
+                        ObjectPropertyKind::ObjectProperty(p) => {
+                            let key = match &p.key {
+                                PropertyKey::StaticIdentifier(i) if !p.computed => Some(i.name.as_str().to_owned()),
+                                PropertyKey::StringLiteral(x) => Some(x.value.as_str().to_owned()),
+                                PropertyKey::NumericLiteral(n) => Some(js_number(n.value)),
+                                other => {
+                                    if let Some(x) = other.as_expression() {
+                                        self.fexpr(x);
+                                    }
+                                    None
+                                }
+                            };
+                            let fv = self.fexpr(&p.value);
+                            match (key, self.lower(&fv)) {
+                                (Some(k), Some(v)) if p.kind == PropertyKind::Init => {
+                                    props.retain(|(q, _)| *q != k);
+                                    props.push((k, v));
+                                }
+                                _ => {
+                                    if matches!(fv, Fv::Pick(_)) {
+                                        self.facts.complete = false;
+                                    }
+                                    ok = false;
+                                }
+                            }
+                        }
+                    }
+                }
+                if ok {
+                    Fv::Lowered(simplify(Expr::Object(props)))
+                } else {
+                    Fv::Opaque
+                }
+            }
+            Expression::ArrayExpression(a) => {
+                let mut items = Vec::new();
+                let mut ok = true;
+                for el in &a.elements {
+                    match el.as_expression() {
+                        Some(x) => {
+                            let fv = self.fexpr(x);
+                            if matches!(fv, Fv::Pick(_)) {
+                                self.facts.complete = false;
+                            }
+                            match self.lower(&fv) {
+                                Some(v) => items.push(v),
+                                None => ok = false,
+                            }
+                        }
+                        None => {
+                            if let ArrayExpressionElement::SpreadElement(sp) = el {
+                                self.fexpr(&sp.argument);
+                            }
+                            ok = false;
+                        }
+                    }
+                }
+                if ok {
+                    Fv::Lowered(simplify(Expr::Array(items)))
+                } else {
+                    Fv::Opaque
+                }
+            }
+            Expression::StaticMemberExpression(m) => {
+                let o = self.fexpr(&m.object);
+                self.fmember(o, m.property.name.as_str())
+            }
+            Expression::ComputedMemberExpression(m) => {
+                let o = self.fexpr(&m.object);
+                match strip(&m.expression) {
+                    Expression::StringLiteral(k) => self.fmember(o, k.value.as_str()),
+                    Expression::NumericLiteral(n) => self.fmember(o, &js_number(n.value)),
+                    other => {
+                        self.fexpr(other);
+                        if matches!(o, Fv::Pick(_) | Fv::Args)
+                            || matches!(o, Fv::Ref(Root::Context, ref p) if p.is_empty())
+                        {
+                            self.facts.complete = false;
+                        }
+                        Fv::Opaque
+                    }
+                }
+            }
+            Expression::ChainExpression(c) => match &c.expression {
+                ChainElement::CallExpression(call) => self.fcall(call),
+                ChainElement::TSNonNullExpression(x) => self.fexpr(&x.expression),
+                ChainElement::StaticMemberExpression(m) => {
+                    let o = self.fexpr(&m.object);
+                    self.fmember(o, m.property.name.as_str())
+                }
+                ChainElement::ComputedMemberExpression(m) => {
+                    self.fexpr(&m.object);
+                    self.fexpr(&m.expression);
+                    Fv::Opaque
+                }
+                ChainElement::PrivateFieldExpression(_) => Fv::Opaque,
+            },
+            Expression::CallExpression(c) => self.fcall(c),
+            Expression::ArrowFunctionExpression(f) => {
+                // A function inside a function: what it reads counts for the outer one (its
+                // parameters shadow).
+                self.scoped(|cx| {
+                    for p in &f.params.items {
+                        cx.bind_pattern(&p.pattern, Fv::Opaque, false);
+                    }
+                    match &f.body {
+                        ArrowFunctionBody::FunctionBody(b) => {
+                            cx.block(&b.statements);
+                        }
+                        other => {
+                            if let Some(x) = other.as_expression() {
+                                cx.fexpr(x);
+                            }
+                        }
+                    }
+                });
+                Fv::Opaque
+            }
+            Expression::FunctionExpression(f) => {
+                self.scoped(|cx| {
+                    for p in &f.params.items {
+                        cx.bind_pattern(&p.pattern, Fv::Opaque, false);
+                    }
+                    if let Some(b) = &f.body {
+                        cx.block(&b.statements);
+                    }
+                });
+                Fv::Opaque
+            }
+            Expression::UnaryExpression(u) => {
+                let arg = self.fexpr(&u.argument);
+                let op = match u.operator {
+                    UnaryOperator::LogicalNot => Some(UnaryOp::Not),
+                    UnaryOperator::Typeof => Some(UnaryOp::Typeof),
+                    UnaryOperator::UnaryNegation => Some(UnaryOp::Neg),
+                    UnaryOperator::UnaryPlus => Some(UnaryOp::Plus),
+                    // `void`, `delete`, `~`: not lowered.
+                    _ => None,
+                };
+                match (op, self.lower(&arg)) {
+                    // `-3` is the literal -3 (`-0` stays an operator: JSON has no -0).
+                    (Some(UnaryOp::Neg), Some(Expr::Literal(serde_json::Value::Number(x))))
+                        if x.as_f64().is_some_and(|f| f != 0.0) =>
+                    {
+                        let f = -x.as_f64().unwrap_or_default();
+                        Fv::Val(self.val(ValueKind::Number { value: f }, s))
+                    }
+                    (Some(op), Some(arg)) => Fv::Lowered(Expr::Unary { op, arg: Box::new(arg) }),
+                    _ => Fv::Opaque,
+                }
+            }
+            Expression::BinaryExpression(b) => {
+                let (left, right) = (self.fexpr(&b.left), self.fexpr(&b.right));
+                let op = match b.operator {
+                    BinaryOperator::StrictEquality => Some(BinaryOp::StrictEq),
+                    BinaryOperator::StrictInequality => Some(BinaryOp::StrictNe),
+                    BinaryOperator::Equality => Some(BinaryOp::LooseEq),
+                    BinaryOperator::Inequality => Some(BinaryOp::LooseNe),
+                    BinaryOperator::LessThan => Some(BinaryOp::Lt),
+                    BinaryOperator::LessEqualThan => Some(BinaryOp::Le),
+                    BinaryOperator::GreaterThan => Some(BinaryOp::Gt),
+                    BinaryOperator::GreaterEqualThan => Some(BinaryOp::Ge),
+                    BinaryOperator::Addition => Some(BinaryOp::Add),
+                    BinaryOperator::Subtraction => Some(BinaryOp::Sub),
+                    BinaryOperator::Multiplication => Some(BinaryOp::Mul),
+                    BinaryOperator::Division => Some(BinaryOp::Div),
+                    BinaryOperator::Remainder => Some(BinaryOp::Rem),
+                    // `**`, bit operators, `in`, `instanceof`: not lowered.
+                    _ => None,
+                };
+                match (op, self.lower(&left), self.lower(&right)) {
+                    (Some(op), Some(l), Some(r)) => {
+                        Fv::Lowered(Expr::Binary { op, left: Box::new(l), right: Box::new(r) })
+                    }
+                    _ => Fv::Opaque,
+                }
+            }
+            Expression::LogicalExpression(b) => {
+                let (left, right) = (self.fexpr(&b.left), self.fexpr(&b.right));
+                let op = match b.operator {
+                    LogicalOperator::And => LogicalOp::And,
+                    LogicalOperator::Or => LogicalOp::Or,
+                    LogicalOperator::Coalesce => LogicalOp::Coalesce,
+                };
+                match (self.lower(&left), self.lower(&right)) {
+                    (Some(l), Some(r)) => Fv::Lowered(Expr::Logical { op, left: Box::new(l), right: Box::new(r) }),
+                    _ => Fv::Opaque,
+                }
+            }
+            Expression::ConditionalExpression(c) => {
+                let test = self.fexpr(&c.test);
+                let (yes, no) = (self.fexpr(&c.consequent), self.fexpr(&c.alternate));
+                match (self.lower(&test), self.lower(&yes), self.lower(&no)) {
+                    (Some(test), Some(yes), Some(no)) => Fv::Lowered(Expr::Conditional {
+                        test: Box::new(test),
+                        consequent: Box::new(yes),
+                        alternate: Box::new(no),
+                    }),
+                    _ => Fv::Opaque,
+                }
+            }
+            Expression::SequenceExpression(x) => {
+                let mut last = Fv::Opaque;
+                for e in &x.expressions {
+                    last = self.fexpr(e);
+                }
+                last
+            }
+            Expression::AwaitExpression(x) => {
+                self.fexpr(&x.argument);
+                self.facts.complete = false;
+                Fv::Opaque
+            }
+            _ => {
+                // Assignments, updates, `new`, `this`, classes, tagged templates, yields...
+                self.facts.complete = false;
+                Fv::Opaque
+            }
+        }
+    }
+
+    fn fident(&mut self, name: &'a str, at: oxc_span::Span) -> Fv<'a> {
+        if let Some(fv) = self.local(name) {
+            return fv.clone();
+        }
+        match self.bindings.get(name) {
+            Some(Binding::NotStatic { .. } | Binding::Package { .. } | Binding::Opaque { .. }) => {
+                // Code reading a changing or foreign value: not a static fault, but unseen.
+                self.facts.complete = false;
+                Fv::Opaque
+            }
+            Some(Binding::Const { init, path })
+                if path.is_empty()
+                    && matches!(
+                        strip(init),
+                        Expression::ArrowFunctionExpression(_) | Expression::FunctionExpression(_)
+                    ) =>
+            {
+                Fv::Helper(init)
+            }
+            Some(_) => Fv::Val(self.ident(name, at)),
+            None => match name {
+                "undefined" => Fv::Val(self.val(ValueKind::Undefined, at)),
+                _ => {
+                    // A global (`Math`, `JSON`, ...): its meaning is not modelled.
+                    self.facts.complete = false;
+                    Fv::Opaque
+                }
+            },
+        }
+    }
+
+    fn fargs(&mut self, args: &'a oxc_allocator::Vec<'a, Argument<'a>>) -> Vec<Fv<'a>> {
+        args.iter()
+            .map(|a| match a.as_expression() {
+                Some(x) => self.fexpr(x),
+                None => {
+                    if let Argument::SpreadElement(sp) = a {
+                        self.fexpr(&sp.argument);
+                    }
+                    self.facts.complete = false;
+                    Fv::Opaque
+                }
+            })
+            .collect()
+    }
+
+    fn fcall(&mut self, c: &'a CallExpression<'a>) -> Fv<'a> {
+        let callee = strip(&c.callee);
+        // The kit, xstate and zod: known meaning.
+        let known = match callee {
+            Expression::Identifier(i) if self.local(i.name.as_str()).is_none() => {
+                match self.bindings.get(i.name.as_str()) {
+                    Some(Binding::Known { module, name: Some(n) }) => Some(callee_of(*module, n)),
+                    Some(Binding::Import { .. }) => match self.ident(i.name.as_str(), i.span).kind {
+                        ValueKind::Imported { callee } => Some(callee),
+                        _ => None,
+                    },
+                    _ => None,
+                }
+            }
+            Expression::StaticMemberExpression(m) => match self.known_of(&m.object) {
+                Some((module, None)) => Some(callee_of(module, m.property.name.as_str())),
+                _ => None,
+            },
+            _ => None,
+        };
+        if let Some(callee) = known {
+            let args = self.fargs(&c.arguments);
+            if let Callee::Kit(n) = &callee {
+                // A Part built in a function's body (`spawn(agent({...}))`): `inline-parts` says so.
+                // `open` alone is the sentinel; `open({...})` is an Open body.
+                let part = matches!(
+                    n.as_str(),
+                    "agent" | "command" | "worktree" | "http" | "push" | "dispatch" | "mcp" | "gate" | "fail"
+                ) || (n == "open" && !c.arguments.is_empty());
+                if part {
+                    self.facts.parts.push((n.clone(), Span::new(c.span.start, c.span.end)));
+                }
+            }
+            if matches!(&callee, Callee::Kit(n) if n == "paramsOf") {
+                return match args.get(1) {
+                    Some(Fv::Val(def)) => match def.as_call() {
+                        Some(call) if matches!(&call.callee, Callee::Kit(n) if n == "defineEvent") => {
+                            match call.args.first().and_then(|a| a.get("name")).and_then(Value::as_str) {
+                                Some(n) => Fv::Pick(n.to_string()),
+                                None => {
+                                    self.facts.complete = false;
+                                    Fv::Opaque
+                                }
+                            }
+                        }
+                        _ => {
+                            self.facts.complete = false;
+                            Fv::Opaque
+                        }
+                    },
+                    _ => {
+                        self.facts.complete = false;
+                        Fv::Opaque
+                    }
+                };
+            }
+            // A whole pick's params passed on: which ones are read is not seen.
+            if args.iter().any(|a| matches!(a, Fv::Pick(_))) {
+                self.facts.complete = false;
+            }
+            return Fv::Opaque;
+        }
+        // A helper of the author's: inlined when trivial.
+        let helper = match callee {
+            Expression::Identifier(i) => match self.fident(i.name.as_str(), i.span) {
+                Fv::Helper(h) => Some(h),
+                _ => None,
+            },
+            _ => None,
+        };
+        if let Some(h) = helper {
+            let args = self.fargs(&c.arguments);
+            if let Some(fv) = self.inline_helper(h, args) {
+                return fv;
+            }
+            self.facts.complete = false;
+            return Fv::Opaque;
+        }
+        // Anything else: a method, a global, an unknown function.
+        match callee {
+            Expression::StaticMemberExpression(m) => {
+                self.fexpr(&m.object);
+            }
+            Expression::ComputedMemberExpression(m) => {
+                self.fexpr(&m.object);
+                self.fexpr(&m.expression);
+            }
+            other => {
+                self.fexpr(other);
+            }
+        }
+        self.fargs(&c.arguments);
+        self.facts.complete = false;
+        Fv::Opaque
+    }
+
+    /// Inlines `(a, b) => expr` (or `{ return expr; }`) with plain-name parameters.
+    fn inline_helper(&mut self, h: &'a Expression<'a>, args: Vec<Fv<'a>>) -> Option<Fv<'a>> {
+        if self.inline >= MAX_INLINE {
+            return None;
+        }
+        let (params, body): (&'a FormalParameters<'a>, Option<&'a Expression<'a>>) = match strip(h) {
+            Expression::ArrowFunctionExpression(f) => (
+                &f.params,
+                match &f.body {
+                    ArrowFunctionBody::FunctionBody(b) => single_return(&b.statements),
+                    other => other.as_expression(),
+                },
+            ),
+            Expression::FunctionExpression(f) => {
+                (&f.params, f.body.as_ref().and_then(|b| single_return(&b.statements)))
+            }
+            _ => return None,
+        };
+        let body = body?;
+        if params.rest.is_some()
+            || !params.items.iter().all(|p| matches!(p.pattern, BindingPattern::BindingIdentifier(_)))
+        {
+            return None;
+        }
+        // The helper sees module scope and its parameters only.
+        let saved = std::mem::replace(&mut self.scopes, vec![FnScope { locals: FxMap::default() }]);
+        for (i, p) in params.items.iter().enumerate() {
+            if let BindingPattern::BindingIdentifier(id) = &p.pattern {
+                let fv = args.get(i).cloned().unwrap_or(Fv::Opaque);
+                self.bind(id.name.as_str(), fv);
+            }
+        }
+        self.inline += 1;
+        let out = self.fexpr(body);
+        self.inline -= 1;
+        self.scopes = saved;
+        Some(out)
+    }
+}
+
+fn single_return<'a>(stmts: &'a oxc_allocator::Vec<'a, Statement<'a>>) -> Option<&'a Expression<'a>> {
+    match stmts.as_slice() {
+        [Statement::ReturnStatement(r)] => r.argument.as_ref(),
+        _ => None,
+    }
+}
+
+/// An object or array of literals as one literal.
+fn simplify(e: Expr) -> Expr {
+    match e {
+        Expr::Object(props) if props.iter().all(|(_, v)| matches!(v, Expr::Literal(_))) => {
+            let mut m = serde_json::Map::new();
+            for (k, v) in props {
+                if let Expr::Literal(v) = v {
+                    m.insert(k, v);
+                }
+            }
+            Expr::Literal(serde_json::Value::Object(m))
+        }
+        Expr::Array(items) if items.iter().all(|v| matches!(v, Expr::Literal(_))) => {
+            Expr::Literal(serde_json::Value::Array(
+                items.into_iter().filter_map(|v| if let Expr::Literal(v) = v { Some(v) } else { None }).collect(),
+            ))
+        }
+        e => e,
+    }
+}
+
+#[derive(Clone, Copy)]
+enum FnBody<'a> {
+    Arrow(&'a ArrowFunctionBody<'a>),
+    Block(&'a FunctionBody<'a>),
+}
