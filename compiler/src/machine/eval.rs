@@ -54,7 +54,6 @@ use indexmap::IndexMap;
 use oxc_allocator::Allocator;
 use oxc_ast::ast::*;
 use oxc_span::GetSpan;
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
@@ -230,7 +229,11 @@ enum ModState {
 struct Graph<'s> {
     sources: &'s dyn Sources,
     files: Vec<SourceFile>,
-    ids: HashMap<PathBuf, FileId>,
+    /// The files by identity ([`Sources::identity`]), for imports and cycles. The entry's is
+    /// found only when the first relative import is loaded (an identity asks the disk, a
+    /// `realpath`, and most Workflows import no file of their own).
+    ids: FxMap<PathBuf, FileId>,
+    entry_unregistered: bool,
     states: Vec<ModState>,
     diagnostics: Vec<(FileId, Diagnostic)>,
     depth: usize,
@@ -238,12 +241,24 @@ struct Graph<'s> {
 
 impl<'s> Graph<'s> {
     fn new(sources: &'s dyn Sources) -> Self {
-        Graph { sources, files: Vec::new(), ids: HashMap::new(), states: Vec::new(), diagnostics: Vec::new(), depth: 0 }
+        Graph {
+            sources,
+            files: Vec::new(),
+            ids: FxMap::default(),
+            entry_unregistered: false,
+            states: Vec::new(),
+            diagnostics: Vec::new(),
+            depth: 0,
+        }
     }
 
     fn add_file(&mut self, path: PathBuf, text: String) -> FileId {
         let id = FileId(self.files.len() as u32);
-        self.ids.insert(self.sources.identity(&path), id);
+        if id.0 == 0 {
+            self.entry_unregistered = true;
+        } else {
+            self.ids.insert(self.sources.identity(&path), id);
+        }
         self.files.push(SourceFile { path, text });
         self.states.push(ModState::Evaluating);
         id
@@ -251,6 +266,9 @@ impl<'s> Graph<'s> {
 
     /// The file at `path`, evaluated (or being evaluated, in a cycle).
     fn load(&mut self, path: &Path) -> FileId {
+        if std::mem::take(&mut self.entry_unregistered) {
+            self.ids.insert(self.sources.identity(&self.files[0].path), FileId(0));
+        }
         if let Some(&id) = self.ids.get(&self.sources.identity(path)) {
             return id;
         }
