@@ -967,7 +967,7 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
                         None => {
                             let props = ex
                                 .iter()
-                                .map(|(k, v)| Prop { key: k.clone(), key_loc: Loc { file: self.file, span: s }, value: v.clone() })
+                                .map(|(k, v)| Prop { key: k.as_str().into(), key_loc: Loc { file: self.file, span: s }, value: v.clone() })
                                 .collect();
                             Value::new(ValueKind::Object { props }, Loc { file: self.file, span: s })
                         }
@@ -1059,7 +1059,7 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
             Expression::BooleanLiteral(b) => self.val(ValueKind::Bool { value: b.value }, s),
             Expression::NullLiteral(_) => self.val(ValueKind::Null, s),
             Expression::NumericLiteral(n) => self.val(ValueKind::Number { value: n.value }, s),
-            Expression::StringLiteral(x) => self.val(ValueKind::String { value: x.value.as_str().to_owned() }, s),
+            Expression::StringLiteral(x) => self.val(ValueKind::String { value: x.value.as_str().into() }, s),
             Expression::TemplateLiteral(t) => self.template(t),
             Expression::Identifier(i) => {
                 let mut v = self.ident(i.name.as_str(), i.span);
@@ -1154,7 +1154,7 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
                 }
             }
         }
-        self.val(ValueKind::String { value: out }, t.span)
+        self.val(ValueKind::String { value: out.into() }, t.span)
     }
 
     fn array(&mut self, a: &'a ArrayExpression<'a>) -> Value {
@@ -1184,9 +1184,9 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
         self.val(ValueKind::Array { items }, a.span)
     }
 
-    fn key_of(&mut self, key: &'a PropertyKey<'a>, computed: bool) -> Result<String, Value> {
+    fn key_of(&mut self, key: &'a PropertyKey<'a>, computed: bool) -> Result<Name, Value> {
         match key {
-            PropertyKey::StaticIdentifier(i) if !computed => Ok(i.name.as_str().to_owned()),
+            PropertyKey::StaticIdentifier(i) if !computed => Ok(i.name.as_str().into()),
             PropertyKey::PrivateIdentifier(p) => Err(self.not_static(p.span, "a private name is not a key")),
             other => {
                 let Some(x) = other.as_expression() else {
@@ -1194,15 +1194,15 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
                 };
                 if !computed {
                     match strip(x) {
-                        Expression::StringLiteral(s) => return Ok(s.value.as_str().to_owned()),
-                        Expression::NumericLiteral(n) => return Ok(js_number(n.value)),
+                        Expression::StringLiteral(s) => return Ok(s.value.as_str().into()),
+                        Expression::NumericLiteral(n) => return Ok(js_number(n.value).into()),
                         _ => {}
                     }
                 }
                 let v = self.expr(x);
                 match &v.kind {
                     ValueKind::String { value } => Ok(value.clone()),
-                    ValueKind::Number { value } => Ok(js_number(*value)),
+                    ValueKind::Number { value } => Ok(js_number(*value).into()),
                     ValueKind::Unknown { .. } => Err(v),
                     _ => {
                         Err(self
@@ -1217,7 +1217,7 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
         let mut props: Vec<Prop> = Vec::with_capacity(o.properties.len());
         // A later key replaces an earlier one. A scan finds it in a small object; a large one (a
         // Machine's `states` of hundreds) gets an index, so an object stays linear in its keys.
-        let mut index: FxMap<String, usize> = FxMap::default();
+        let mut index: FxMap<Name, usize> = FxMap::default();
         let mut put = |props: &mut Vec<Prop>, p: Prop| {
             if index.is_empty() && props.len() < 32 {
                 match props.iter_mut().find(|q| q.key == p.key) {
@@ -1278,13 +1278,13 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
 
     fn member_expr(&mut self, m: &'a MemberExpression<'a>) -> Value {
         let s = m.span();
-        let (obj, key): (&'a Expression<'a>, Result<String, Value>) = match m {
-            MemberExpression::StaticMemberExpression(x) => (&x.object, Ok(x.property.name.as_str().to_owned())),
+        let (obj, key): (&'a Expression<'a>, Result<Name, Value>) = match m {
+            MemberExpression::StaticMemberExpression(x) => (&x.object, Ok(x.property.name.as_str().into())),
             MemberExpression::ComputedMemberExpression(x) => {
                 let k = self.expr(&x.expression);
                 let k = match &k.kind {
                     ValueKind::String { value } => Ok(value.clone()),
-                    ValueKind::Number { value } => Ok(js_number(*value)),
+                    ValueKind::Number { value } => Ok(js_number(*value).into()),
                     ValueKind::Unknown { .. } => Err(k),
                     _ => Err(self.not_static(
                         x.expression.span(),
@@ -1355,13 +1355,13 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
         use ValueKind as K;
         let kind = match (b.operator, &l.kind, &r.kind) {
             (BinaryOperator::Addition, K::String { value: a }, K::String { value: c }) => {
-                K::String { value: format!("{a}{c}") }
+                K::String { value: compact_str::format_compact!("{a}{c}") }
             }
             (BinaryOperator::Addition, K::String { value: a }, K::Number { value: c }) => {
-                K::String { value: format!("{a}{}", js_number(*c)) }
+                K::String { value: compact_str::format_compact!("{a}{}", js_number(*c)) }
             }
             (BinaryOperator::Addition, K::Number { value: a }, K::String { value: c }) => {
-                K::String { value: format!("{}{c}", js_number(*a)) }
+                K::String { value: compact_str::format_compact!("{}{c}", js_number(*a)) }
             }
             (op, K::Number { value: a }, K::Number { value: c }) => match op {
                 BinaryOperator::Addition => K::Number { value: a + c },

@@ -537,9 +537,14 @@ impl<'p, 'v> Lowerer<'p, 'v> {
         });
         self.values.push(v);
         for p in child_props {
-            if let Some(child) =
-                self.add_state(&p.value, p.key.clone(), join(&base, &p.key), Some(sid), Some(p.key_loc), actors)
-            {
+            if let Some(child) = self.add_state(
+                &p.value,
+                p.key.to_string(),
+                join(&base, p.key.as_str()),
+                Some(sid),
+                Some(p.key_loc),
+                actors,
+            ) {
                 self.states[sid.index()].children.push(child);
             }
         }
@@ -720,11 +725,11 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                     for p in props {
                         match value_expr(&p.value) {
                             Some(e) => {
-                                updates.insert(p.key.clone(), e);
+                                updates.insert(p.key.to_string(), e);
                             }
                             None => self.not_lowered(
                                 &p.value,
-                                path.child(&p.key),
+                                path.child(p.key.as_str()),
                                 &format!("the update of `context.{}`", p.key),
                             ),
                         }
@@ -876,7 +881,7 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                     Some(props) => {
                         let base = join(path, field);
                         for p in props {
-                            groups.push((make(p.key.clone()), join(&base, &p.key), &p.value));
+                            groups.push((make(p.key.to_string()), join(&base, p.key.as_str()), &p.value));
                         }
                     }
                     None => {
@@ -1079,7 +1084,7 @@ pub fn value_expr(v: &Value) -> Option<Expr> {
         ValueKind::Object { props } => props
             .iter()
             .filter(|p| !matches!(p.value.kind, ValueKind::Undefined))
-            .map(|p| Some((p.key.clone(), value_expr(&p.value)?)))
+            .map(|p| Some((p.key.to_string(), value_expr(&p.value)?)))
             .collect::<Option<Vec<_>>>()
             .map(Expr::Object),
         _ => None,
@@ -1097,7 +1102,9 @@ pub fn pick_param_keys(def: &Value) -> Option<Vec<String>> {
 pub fn zod_object_keys(v: &Value) -> Option<Vec<String>> {
     let call = v.as_call()?;
     match &call.callee {
-        Callee::Zod(n) if n == "object" => Some(call.args.first()?.props()?.iter().map(|p| p.key.clone()).collect()),
+        Callee::Zod(n) if n == "object" => {
+            Some(call.args.first()?.props()?.iter().map(|p| p.key.to_string()).collect())
+        }
         Callee::Method(m) if matches!(m.as_str(), "describe" | "strict" | "passthrough" | "strip" | "meta") => {
             zod_object_keys(call.receiver.as_ref()?)
         }

@@ -296,14 +296,14 @@ pub fn workspace_pods_of(root: &Value) -> Vec<WorkspacePod> {
         };
         if let Some(repos) = get("repos").and_then(Value::props) {
             for p in repos {
-                pod.repos.push(p.key.clone());
+                pod.repos.push(p.key.to_string());
                 let url = match &p.value.kind {
-                    ValueKind::String { value } => Some(value.clone()),
+                    ValueKind::String { value } => Some(value.to_string()),
                     ValueKind::Object { .. } => p.value.get("url").and_then(Value::as_str).map(str::to_string),
                     _ => None,
                 };
                 if let Some(url) = url {
-                    pod.bindings.insert(p.key.clone(), url);
+                    pod.bindings.insert(p.key.to_string(), url);
                 }
             }
         }
@@ -368,7 +368,7 @@ pub fn agent_definition(actor: &Value) -> J {
     let mut map = Map::new();
     for p in arg(actor, 0).and_then(Value::props).unwrap_or(&[]) {
         if let Some(j) = p.value.to_json() {
-            map.insert(p.key.clone(), j);
+            map.insert(p.key.to_string(), j);
         }
     }
     J::Object(map)
@@ -744,7 +744,7 @@ pub fn lend_manifest(machine_value: &Value, slot: &str) -> Result<LendManifest, 
         .as_deref()
         .and_then(|w| w.get("repos"))
         .and_then(Value::props)
-        .map(|ps| ps.iter().map(|p| p.key.clone()).collect());
+        .map(|ps| ps.iter().map(|p| p.key.to_string()).collect());
     Ok(LendManifest { declaration, lent, input_keys, repo_slots })
 }
 
@@ -842,7 +842,7 @@ fn spread(base: Option<&Value>, over: &Value) -> Value {
 
 /// An object of the given properties, placed at `at`.
 fn object_of(props: Vec<(&str, Value)>, at: &Value) -> Value {
-    let props = props.into_iter().map(|(k, v)| Prop { key: k.to_string(), key_loc: at.loc, value: v }).collect();
+    let props = props.into_iter().map(|(k, v)| Prop { key: k.into(), key_loc: at.loc, value: v }).collect();
     Value::new(ValueKind::Object { props }, at.loc)
 }
 

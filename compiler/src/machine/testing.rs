@@ -30,7 +30,7 @@ fn v(kind: ValueKind) -> Value {
 }
 
 pub fn s(text: &str) -> Value {
-    v(ValueKind::String { value: text.to_string() })
+    v(ValueKind::String { value: text.into() })
 }
 
 pub fn n(value: f64) -> Value {
@@ -51,7 +51,7 @@ pub fn arr(items: Vec<Value>) -> Value {
 
 /// An object literal, keys in order.
 pub fn obj(props: Vec<(&str, Value)>) -> Value {
-    let props = props.into_iter().map(|(key, value)| Prop { key: key.to_string(), key_loc: loc(), value }).collect();
+    let props = props.into_iter().map(|(key, value)| Prop { key: key.into(), key_loc: loc(), value }).collect();
     v(ValueKind::Object { props })
 }
 

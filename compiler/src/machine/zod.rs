@@ -111,8 +111,8 @@ pub fn object_key_names(v: &Value) -> Option<Vec<String>> {
             let mut keys: Vec<String> = Vec::with_capacity(props.len());
             for p in props {
                 // A key written twice keeps its first place (`merge_props`).
-                if !keys.contains(&p.key) {
-                    keys.push(p.key.clone());
+                if !keys.iter().any(|k| *k == p.key) {
+                    keys.push(p.key.to_string());
                 }
             }
             return Some(keys);
@@ -776,7 +776,7 @@ impl Cx {
         let mut out: Vec<(String, Node)> = Vec::with_capacity(props.len());
         for p in props {
             let node = self.schema(&p.value);
-            merge_prop(&mut out, p.key.clone(), node);
+            merge_prop(&mut out, p.key.to_string(), node);
         }
         out
     }
@@ -806,8 +806,8 @@ impl Cx {
                 self.fault(p.key_loc, format!("`.{name}()` names `{}`, which the object does not have", p.key));
                 continue;
             }
-            if !keys.contains(&p.key) {
-                keys.push(p.key.clone());
+            if !keys.iter().any(|k| *k == p.key) {
+                keys.push(p.key.to_string());
             }
         }
         Some(keys)
@@ -1186,7 +1186,7 @@ mod tests {
             vec![v(ValueKind::Object {
                 props: ["a", "b", "a"]
                     .iter()
-                    .map(|k| Prop { key: k.to_string(), key_loc: Loc::default(), value: z("string") })
+                    .map(|k| Prop { key: (*k).into(), key_loc: Loc::default(), value: z("string") })
                     .collect(),
             })],
         );

@@ -555,7 +555,7 @@ impl Reader {
                 None => None,
             };
             out.retain(|s| s.name != p.key);
-            out.push(McpServer { name: p.key.clone(), loc: p.key_loc, url, secret, timeout });
+            out.push(McpServer { name: p.key.to_string(), loc: p.key_loc, url, secret, timeout });
         }
         Some(out)
     }
@@ -598,7 +598,7 @@ impl Reader {
                 if let Some(cpu) = get("cpu").and_then(|c| self.known(c, "`sandbox.resources.cpu`")) {
                     size.cpu = match &cpu.kind {
                         ValueKind::Number { value } if *value > 0.0 => cpu.to_json().map(|j| j.to_string()),
-                        ValueKind::String { value } if quantity(value) => Some(value.clone()),
+                        ValueKind::String { value } if quantity(value) => Some(value.to_string()),
                         _ => {
                             self.shape(
                                 cpu.loc,

@@ -311,9 +311,7 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
             Expression::BooleanLiteral(b) => Fv::Val(self.val(ValueKind::Bool { value: b.value }, s)),
             Expression::NullLiteral(_) => Fv::Val(self.val(ValueKind::Null, s)),
             Expression::NumericLiteral(n) => Fv::Val(self.val(ValueKind::Number { value: n.value }, s)),
-            Expression::StringLiteral(x) => {
-                Fv::Val(self.val(ValueKind::String { value: x.value.as_str().to_owned() }, s))
-            }
+            Expression::StringLiteral(x) => Fv::Val(self.val(ValueKind::String { value: x.value.as_str().into() }, s)),
             Expression::Identifier(i) => self.fident(i.name.as_str(), i.span),
             Expression::TemplateLiteral(t) => {
                 let mut parts = Vec::new();
@@ -350,8 +348,8 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
                     }
                 }
                 match merged.as_slice() {
-                    [] => Fv::Val(self.val(ValueKind::String { value: String::new() }, s)),
-                    [TemplatePart::Text(t)] => Fv::Val(self.val(ValueKind::String { value: t.clone() }, s)),
+                    [] => Fv::Val(self.val(ValueKind::String { value: Name::default() }, s)),
+                    [TemplatePart::Text(t)] => Fv::Val(self.val(ValueKind::String { value: t.as_str().into() }, s)),
                     _ => Fv::Lowered(Expr::Template(merged)),
                 }
             }
