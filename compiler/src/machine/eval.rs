@@ -546,6 +546,19 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
     // ---- the module ----
 
     fn run(&mut self, program: &'a Program<'a>) -> IndexMap<String, Value> {
+        // The maps of names sized once for the file's top-level names, not grown (and rehashed)
+        // as they come.
+        let names: usize = program
+            .body
+            .iter()
+            .map(|st| match st {
+                Statement::ImportDeclaration(i) => i.specifiers.as_ref().map_or(0, |s| s.len()),
+                Statement::VariableDeclaration(v) => v.declarations.len(),
+                _ => 1,
+            })
+            .sum();
+        self.bindings.reserve(names);
+        self.cache.reserve(names);
         for stmt in &program.body {
             self.declare(stmt);
         }
@@ -1218,9 +1231,16 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
         // A later key replaces an earlier one. A scan finds it in a small object; a large one (a
         // Machine's `states` of hundreds) gets an index, so an object stays linear in its keys.
         let mut index: FxMap<Name, usize> = FxMap::default();
+        // Which (length, first byte) pairs the keys so far have, as bits: a key whose bit is not
+        // set is new without a scan (most keys of an object are).
+        let mut seen = 0u64;
         let mut put = |props: &mut Vec<Prop>, p: Prop| {
             if index.is_empty() && props.len() < 32 {
-                match props.iter_mut().find(|q| q.key == p.key) {
+                let bit = 1u64 << ((p.key.len() * 7 + p.key.as_bytes().first().map_or(0, |&b| b as usize)) % 64);
+                let scan = seen & bit != 0;
+                seen |= bit;
+                let known = if scan { props.iter_mut().find(|q| q.key == p.key) } else { None };
+                match known {
                     Some(q) => q.value = p.value,
                     None => props.push(p),
                 }
