@@ -44,7 +44,7 @@
 //! know oxc.
 
 use super::module::{self, classify, Disk, Evaluated, KnownModule, SourceFile, Sources, Specifier};
-use super::value::{Call, Callee, Facts, FileId, Function as FnValue, Loc, Name, Prop, Value, ValueKind};
+use super::value::{Args, Call, Callee, Facts, FileId, Function as FnValue, Loc, Name, Prop, Value, ValueKind};
 use crate::diagnostics::Diagnostic;
 use crate::ir::eval::JsValue;
 use crate::ir::expr::{BinaryOp, Expr, LogicalOp, Reference, Root, TemplatePart, UnaryOp};
@@ -1413,8 +1413,8 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
         self.val(kind, s)
     }
 
-    fn args(&mut self, args: &'a oxc_allocator::Vec<'a, Argument<'a>>) -> Vec<Value> {
-        let mut out = Vec::with_capacity(args.len());
+    fn args(&mut self, args: &'a oxc_allocator::Vec<'a, Argument<'a>>) -> Args {
+        let mut out = Args::with_capacity(args.len());
         for a in args {
             match a {
                 Argument::SpreadElement(sp) => {

@@ -56,7 +56,7 @@ pub fn obj(props: Vec<(&str, Value)>) -> Value {
 }
 
 fn call(callee: Callee, receiver: Option<Value>, args: Vec<Value>) -> Value {
-    v(ValueKind::Call(std::sync::Arc::new(Call { callee, receiver, args })))
+    v(ValueKind::Call(std::sync::Arc::new(Call { callee, receiver, args: args.into() })))
 }
 
 /// A call of a kit export: `agent({...})`.

@@ -112,8 +112,13 @@ pub struct Call {
     pub callee: Callee,
     /// For a [`Callee::Method`]: the value it is called on.
     pub receiver: Option<Value>,
-    pub args: Vec<Value>,
+    /// Inline up to one argument (most calls of the authoring surface have one, and zod's
+    /// chains of `.min(1).max(9).describe(..)` one each), so such a call is one heap block.
+    pub args: Args,
 }
+
+/// A call's arguments.
+pub type Args = smallvec::SmallVec<[Value; 1]>;
 
 /// A function: it stays code, and carries what it statically reads.
 #[derive(Clone, Debug, PartialEq, Serialize)]

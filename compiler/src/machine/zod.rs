@@ -541,7 +541,7 @@ impl Cx {
                     self.method(
                         inner,
                         name,
-                        &Call { callee: Callee::Method(name.into()), receiver: None, args: vec![] },
+                        &Call { callee: Callee::Method(name.into()), receiver: None, args: Default::default() },
                         loc,
                     )
                 }
@@ -930,7 +930,11 @@ mod tests {
         value
     }
     fn call_zod(name: &str, args: Vec<Value>) -> Value {
-        v(ValueKind::Call(std::sync::Arc::new(Call { callee: Callee::Zod(name.into()), receiver: None, args })))
+        v(ValueKind::Call(std::sync::Arc::new(Call {
+            callee: Callee::Zod(name.into()),
+            receiver: None,
+            args: args.into(),
+        })))
     }
     fn z(name: &str) -> Value {
         call_zod(name, vec![])
@@ -939,7 +943,7 @@ mod tests {
         v(ValueKind::Call(std::sync::Arc::new(Call {
             callee: Callee::Method(name.into()),
             receiver: Some(recv),
-            args,
+            args: args.into(),
         })))
     }
     /// `recv.name()` with no arguments.
@@ -1221,7 +1225,7 @@ mod tests {
         assert!(!is_zod(&v(ValueKind::Call(std::sync::Arc::new(Call {
             callee: Callee::Kit("agent".into()),
             receiver: None,
-            args: vec![]
+            args: Default::default()
         })))));
     }
 
