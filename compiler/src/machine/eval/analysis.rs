@@ -6,11 +6,12 @@
 //! the scopes of the function being analyzed; the decisions it follows are in `eval.rs`'s header.
 
 use super::*;
+use crate::ir::expr::Segment;
 
 /// What a function's analysis knows of a value.
 #[derive(Clone, Debug)]
 pub(super) enum Fv<'a> {
-    Ref(Root, Vec<String>),
+    Ref(Root, Vec<Segment>),
     /// The xstate mapper's arguments object: `args.context`.
     Args,
     /// `paramsOf(event, def)`, for the pick named so.
@@ -281,14 +282,14 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
                 if root == Root::Context && path.is_empty() {
                     push_unique(&mut self.facts.context_keys, key);
                 }
-                path.push(key.to_string());
+                path.push(key.into());
                 Fv::Ref(root, path)
             }
             Fv::Pick(name) => {
                 if !self.facts.pick_params.iter().any(|(n, k)| n == name.as_str() && k == key) {
                     self.facts.pick_params.push((name.to_string(), key.to_string()));
                 }
-                Fv::Ref(Root::Event, vec![key.to_string()])
+                Fv::Ref(Root::Event, vec![key.into()])
             }
             Fv::Lowered(Expr::Object(props)) => {
                 props.into_iter().rev().find(|(k, _)| k == key).map_or(Fv::Opaque, |(_, e)| Fv::Lowered(e))
@@ -646,19 +647,18 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
         }
     }
 
-    fn fargs(&mut self, args: &'a oxc_allocator::Vec<'a, Argument<'a>>) -> Vec<Fv<'a>> {
-        args.iter()
-            .map(|a| match a.as_expression() {
-                Some(x) => self.fexpr(x),
-                None => {
-                    if let Argument::SpreadElement(sp) = a {
-                        self.fexpr(&sp.argument);
-                    }
-                    self.facts.complete = false;
-                    Fv::Opaque
+    /// A call's argument (a spread is read for its facts, and not followed).
+    fn farg(&mut self, a: &'a Argument<'a>) -> Fv<'a> {
+        match a.as_expression() {
+            Some(x) => self.fexpr(x),
+            None => {
+                if let Argument::SpreadElement(sp) = a {
+                    self.fexpr(&sp.argument);
                 }
-            })
-            .collect()
+                self.facts.complete = false;
+                Fv::Opaque
+            }
+        }
     }
 
     fn fcall(&mut self, c: &'a CallExpression<'a>) -> Fv<'a> {
@@ -682,7 +682,16 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
             _ => None,
         };
         if let Some(callee) = known {
-            let args = self.fargs(&c.arguments);
+            // Only the second argument is kept (`paramsOf`'s def), not a `Vec` of them all.
+            let mut second = None;
+            let mut passes_pick = false;
+            for (i, a) in c.arguments.iter().enumerate() {
+                let fv = self.farg(a);
+                passes_pick |= matches!(fv, Fv::Pick(_));
+                if i == 1 {
+                    second = Some(fv);
+                }
+            }
             if let Callee::Kit(n) = &callee {
                 // A Part built in a function's body (`spawn(agent({...}))`): `inline-parts` says so.
                 // `open` alone is the sentinel; `open({...})` is an Open body.
@@ -695,7 +704,7 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
                 }
             }
             if matches!(&callee, Callee::Kit(n) if n == "paramsOf") {
-                return match args.get(1) {
+                return match second {
                     Some(Fv::Val(def)) => match def.as_call() {
                         Some(call) if matches!(&call.callee, Callee::Kit(n) if n == "defineEvent") => {
                             match call.args.first().and_then(|a| a.get("name")).and_then(Value::as_str) {
@@ -718,7 +727,7 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
                 };
             }
             // A whole pick's params passed on: which ones are read is not seen.
-            if args.iter().any(|a| matches!(a, Fv::Pick(_))) {
+            if passes_pick {
                 self.facts.complete = false;
             }
             return Fv::Opaque;
@@ -732,7 +741,7 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
             _ => None,
         };
         if let Some(h) = helper {
-            let args = self.fargs(&c.arguments);
+            let args = c.arguments.iter().map(|a| self.farg(a)).collect();
             if let Some(fv) = self.inline_helper(h, args) {
                 return fv;
             }
@@ -752,7 +761,9 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
                 self.fexpr(other);
             }
         }
-        self.fargs(&c.arguments);
+        for a in &c.arguments {
+            self.farg(a);
+        }
         self.facts.complete = false;
         Fv::Opaque
     }
