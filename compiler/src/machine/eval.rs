@@ -478,9 +478,9 @@ fn module_name(m: KnownModule) -> &'static str {
     }
 }
 
-fn push_unique(v: &mut Vec<String>, s: &str) {
+fn push_unique(v: &mut Vec<Name>, s: &str) {
     if !v.iter().any(|x| x == s) {
-        v.push(s.to_string());
+        v.push(s.into());
     }
 }
 

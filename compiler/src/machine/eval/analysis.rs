@@ -65,12 +65,12 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
         self.val(ValueKind::Function(std::sync::Arc::new(FnValue { params, facts, lowered })), f.span)
     }
 
-    fn param_texts(&self, p: &FormalParameters<'a>) -> Vec<String> {
+    fn param_texts(&self, p: &FormalParameters<'a>) -> Vec<Name> {
         let text = self.text;
-        let slice = |s: oxc_span::Span| text.get(s.start as usize..s.end as usize).unwrap_or("").to_string();
-        let mut out: Vec<String> = p.items.iter().map(|i| slice(i.pattern.span())).collect();
+        let slice = |s: oxc_span::Span| text.get(s.start as usize..s.end as usize).unwrap_or("");
+        let mut out: Vec<Name> = p.items.iter().map(|i| Name::from(slice(i.pattern.span()))).collect();
         if let Some(r) = &p.rest {
-            out.push(format!("...{}", slice(r.rest.argument.span())));
+            out.push(compact_str::format_compact!("...{}", slice(r.rest.argument.span())));
         }
         out
     }
@@ -286,8 +286,8 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
                 Fv::Ref(root, path)
             }
             Fv::Pick(name) => {
-                if !self.facts.pick_params.iter().any(|(n, k)| n == name.as_str() && k == key) {
-                    self.facts.pick_params.push((name.to_string(), key.to_string()));
+                if !self.facts.pick_params.iter().any(|(n, k)| *n == name && k == key) {
+                    self.facts.pick_params.push((name, key.into()));
                 }
                 Fv::Ref(Root::Event, vec![key.into()])
             }
