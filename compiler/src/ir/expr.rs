@@ -155,8 +155,12 @@ impl Root {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Reference {
     pub root: Root,
-    pub path: Vec<String>,
+    pub path: Vec<Segment>,
 }
+
+/// A segment of a reference's path: a key, stored inline up to 24 bytes (keys are short), so a
+/// path is one heap block, not one per key. It serializes as the plain string.
+pub type Segment = compact_str::CompactString;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", content = "value", rename_all = "camelCase")]
@@ -187,7 +191,7 @@ pub fn placeholders(s: &str) -> Vec<(std::ops::Range<usize>, &str)> {
 pub fn parse_reference(text: &str) -> Option<Reference> {
     let mut parts = text.split('.');
     let root = Root::parse(parts.next()?)?;
-    let path: Vec<String> = parts.map(str::to_string).collect();
+    let path: Vec<Segment> = parts.map(Segment::from).collect();
     if path.iter().any(|p| p.is_empty()) {
         return None;
     }

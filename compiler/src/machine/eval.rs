@@ -58,7 +58,7 @@ use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
 mod analysis;
-use analysis::FnScope;
+use analysis::FnScopes;
 
 /// A map keyed by names or addresses, with a fast non-cryptographic hash (rustc's "Fx" hash):
 /// the evaluator's maps are small, built per file from the file's own names, and hashed often.
@@ -410,7 +410,7 @@ struct Cx<'a, 'g, 's> {
     depth: usize,
     too_deep_warned: bool,
     // The function being analyzed.
-    scopes: Vec<FnScope<'a>>,
+    scopes: FnScopes<'a>,
     facts: Facts,
     inline: usize,
 }
@@ -496,9 +496,9 @@ fn module_name(m: KnownModule) -> &'static str {
     }
 }
 
-fn push_unique(v: &mut Vec<String>, s: &str) {
+fn push_unique(v: &mut Vec<Name>, s: &str) {
     if !v.iter().any(|x| x == s) {
-        v.push(s.to_string());
+        v.push(s.into());
     }
 }
 
@@ -514,7 +514,7 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
             init_cache: FxMap::default(),
             depth: 0,
             too_deep_warned: false,
-            scopes: Vec::new(),
+            scopes: FnScopes::default(),
             facts: Facts::default(),
             inline: 0,
         }

@@ -652,7 +652,7 @@ impl<'p, 'v> Lowerer<'p, 'v> {
             Some(keys) => keys
                 .into_iter()
                 .map(|k| {
-                    let r = Expr::Ref(Reference { root: Root::Event, path: vec![k.clone()] });
+                    let r = Expr::Ref(Reference { root: Root::Event, path: vec![k.as_str().into()] });
                     (k, r)
                 })
                 .collect(),

@@ -82,7 +82,7 @@ pub fn method(recv: Value, name: &str, args: Vec<Value>) -> Value {
 /// A function whose body lowered (or not) to `lowered`.
 pub fn func(lowered: Option<Expr>) -> Value {
     v(ValueKind::Function(std::sync::Arc::new(Function {
-        params: vec!["{ context, event }".to_string()],
+        params: vec!["{ context, event }".into()],
         facts: Facts { complete: lowered.is_some(), ..Facts::default() },
         lowered: lowered.map(std::sync::Arc::new),
     })))

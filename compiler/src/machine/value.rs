@@ -124,7 +124,7 @@ pub type Args = smallvec::SmallVec<[Value; 1]>;
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Function {
     /// The parameter names as written (a destructured one is written out, e.g. `{ context, event }`).
-    pub params: Vec<String>,
+    pub params: Vec<Name>,
     pub facts: Facts,
     /// Where the body is a pure expression the runtime can evaluate: its lowering.
     pub lowered: Option<Arc<Expr>>,
@@ -135,9 +135,9 @@ pub struct Function {
 pub struct Facts {
     /// The pick params it reads: `paramsOf(event, def).x`, a destructured `paramsOf`, or a
     /// `fromPick` by name. Each is (the pick's event name, the param).
-    pub pick_params: Vec<(String, String)>,
+    pub pick_params: Vec<(Name, Name)>,
     /// The context keys it reads (`context.x`, the first segment).
-    pub context_keys: Vec<String>,
+    pub context_keys: Vec<Name>,
     /// Did the analysis see all of it? False where the body does something it cannot follow
     /// (the seed's "could not probe the input mapper").
     pub complete: bool,

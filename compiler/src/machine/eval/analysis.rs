@@ -6,15 +6,16 @@
 //! the scopes of the function being analyzed; the decisions it follows are in `eval.rs`'s header.
 
 use super::*;
+use crate::ir::expr::Segment;
 
 /// What a function's analysis knows of a value.
 #[derive(Clone, Debug)]
 pub(super) enum Fv<'a> {
-    Ref(Root, Vec<String>),
+    Ref(Root, Vec<Segment>),
     /// The xstate mapper's arguments object: `args.context`.
     Args,
     /// `paramsOf(event, def)`, for the pick named so.
-    Pick(String),
+    Pick(Name),
     Lowered(Expr),
     Val(Value),
     /// A `const` arrow helper, for inlining.
@@ -22,8 +23,28 @@ pub(super) enum Fv<'a> {
     Opaque,
 }
 
-pub(super) struct FnScope<'a> {
-    pub(super) locals: FxMap<&'a str, Fv<'a>>,
+/// The locals of the function being analyzed: one stack of bindings for all its scopes (a
+/// function has a few locals, so a search from the top beats a map per scope, and the stack's
+/// capacity serves every function of the file). `starts` marks where each block scope begins;
+/// `base` where the function (or inlined helper) begins, as it sees none of the locals below.
+#[derive(Default)]
+pub(super) struct FnScopes<'a> {
+    locals: Vec<(&'a str, Fv<'a>)>,
+    starts: Vec<usize>,
+    base: usize,
+}
+
+impl<'a> FnScopes<'a> {
+    /// Starts a function's scope, which sees none of the locals bound so far; returns what
+    /// [`FnScopes::leave_function`] restores.
+    fn enter_function(&mut self) -> usize {
+        std::mem::replace(&mut self.base, self.locals.len())
+    }
+
+    fn leave_function(&mut self, saved_base: usize) {
+        self.locals.truncate(self.base);
+        self.base = saved_base;
+    }
 }
 
 impl<'a, 'g, 's> Cx<'a, 'g, 's> {
@@ -44,12 +65,12 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
         self.val(ValueKind::Function(std::sync::Arc::new(FnValue { params, facts, lowered })), f.span)
     }
 
-    fn param_texts(&self, p: &FormalParameters<'a>) -> Vec<String> {
+    fn param_texts(&self, p: &FormalParameters<'a>) -> Vec<Name> {
         let text = self.text;
-        let slice = |s: oxc_span::Span| text.get(s.start as usize..s.end as usize).unwrap_or("").to_string();
-        let mut out: Vec<String> = p.items.iter().map(|i| slice(i.pattern.span())).collect();
+        let slice = |s: oxc_span::Span| text.get(s.start as usize..s.end as usize).unwrap_or("");
+        let mut out: Vec<Name> = p.items.iter().map(|i| Name::from(slice(i.pattern.span()))).collect();
         if let Some(r) = &p.rest {
-            out.push(format!("...{}", slice(r.rest.argument.span())));
+            out.push(compact_str::format_compact!("...{}", slice(r.rest.argument.span())));
         }
         out
     }
@@ -62,10 +83,9 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
         body: FnBody<'a>,
         _args: &[Fv<'a>],
     ) -> (Facts, Option<std::sync::Arc<Expr>>) {
-        let saved_scopes = std::mem::take(&mut self.scopes);
+        let saved_base = self.scopes.enter_function();
         let saved_facts = std::mem::replace(&mut self.facts, Facts { complete: true, ..Facts::default() });
         let saved_inline = std::mem::replace(&mut self.inline, 0);
-        self.scopes.push(FnScope { locals: FxMap::default() });
         for (i, p) in params.items.iter().enumerate() {
             let fv = if i == 0 { Fv::Args } else { Fv::Opaque };
             self.bind_pattern(&p.pattern, fv, i == 0);
@@ -74,9 +94,9 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
             self.bind_pattern(&r.rest.argument, Fv::Opaque, false);
         }
         let out = self.body(body);
-        let lowered = out.and_then(|fv| self.lower(&fv)).map(std::sync::Arc::new);
+        let lowered = out.and_then(lower).map(std::sync::Arc::new);
         let facts = std::mem::replace(&mut self.facts, saved_facts);
-        self.scopes = saved_scopes;
+        self.scopes.leave_function(saved_base);
         self.inline = saved_inline;
         (facts, lowered)
     }
@@ -183,20 +203,23 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
     }
 
     fn scoped<R>(&mut self, f: impl FnOnce(&mut Self) -> R) -> R {
-        self.scopes.push(FnScope { locals: FxMap::default() });
+        self.scopes.starts.push(self.scopes.locals.len());
         let r = f(self);
-        self.scopes.pop();
+        if let Some(start) = self.scopes.starts.pop() {
+            self.scopes.locals.truncate(start);
+        }
         r
     }
 
+    /// The innermost binding of `name` the function sees (a later one in the same scope
+    /// replaces an earlier one, as a map's insert would).
     pub(super) fn local(&self, name: &str) -> Option<&Fv<'a>> {
-        self.scopes.iter().rev().find_map(|s| s.locals.get(name))
+        let s = &self.scopes;
+        s.locals[s.base..].iter().rev().find(|(n, _)| *n == name).map(|(_, fv)| fv)
     }
 
     fn bind(&mut self, name: &'a str, fv: Fv<'a>) {
-        if let Some(s) = self.scopes.last_mut() {
-            s.locals.insert(name, fv);
-        }
+        self.scopes.locals.push((name, fv));
     }
 
     /// Binds a pattern to what the analysis knows of its value. `first` marks the first
@@ -259,15 +282,14 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
                 if root == Root::Context && path.is_empty() {
                     push_unique(&mut self.facts.context_keys, key);
                 }
-                path.push(key.to_string());
+                path.push(key.into());
                 Fv::Ref(root, path)
             }
             Fv::Pick(name) => {
-                let pair = (name, key.to_string());
-                if !self.facts.pick_params.contains(&pair) {
-                    self.facts.pick_params.push(pair);
+                if !self.facts.pick_params.iter().any(|(n, k)| *n == name && k == key) {
+                    self.facts.pick_params.push((name, key.into()));
                 }
-                Fv::Ref(Root::Event, vec![key.to_string()])
+                Fv::Ref(Root::Event, vec![key.into()])
             }
             Fv::Lowered(Expr::Object(props)) => {
                 props.into_iter().rev().find(|(k, _)| k == key).map_or(Fv::Opaque, |(_, e)| Fv::Lowered(e))
@@ -277,17 +299,6 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
                 _ => Fv::Opaque,
             },
             _ => Fv::Opaque,
-        }
-    }
-
-    fn lower(&self, fv: &Fv<'a>) -> Option<Expr> {
-        match fv {
-            Fv::Ref(root, path) => Some(Expr::Ref(Reference { root: *root, path: path.clone() })),
-            Fv::Lowered(e) => Some(e.clone()),
-            // JSON has no `undefined`: it is a form of its own (`to_json` would make it `null`).
-            Fv::Val(v) if matches!(v.kind, ValueKind::Undefined) => Some(Expr::Undefined),
-            Fv::Val(v) => v.to_json().map(Expr::Literal),
-            _ => None,
         }
     }
 
@@ -314,23 +325,30 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
             Expression::StringLiteral(x) => Fv::Val(self.val(ValueKind::String { value: x.value.as_str().into() }, s)),
             Expression::Identifier(i) => self.fident(i.name.as_str(), i.span),
             Expression::TemplateLiteral(t) => {
-                let mut parts = Vec::new();
+                // The parts, neighbouring texts merged as they come.
+                let mut parts: Vec<TemplatePart> = Vec::new();
                 let mut ok = true;
                 for (i, q) in t.quasis.iter().enumerate() {
                     let text = q.value.cooked.as_ref().map_or(q.value.raw.as_str(), |c| c.as_str());
                     if !text.is_empty() {
-                        parts.push(TemplatePart::Text(text.to_string()));
+                        push_text(&mut parts, text);
                     }
                     if let Some(x) = t.expressions.get(i) {
                         let fv = self.fexpr(x);
-                        match self.lower(&fv) {
+                        match lower(fv) {
                             Some(Expr::Ref(r)) => parts.push(TemplatePart::Ref(r)),
-                            Some(Expr::Template(more)) => parts.extend(more),
-                            // A literal is stringified now, as JavaScript would (`${1.0}` is "1").
-                            Some(Expr::Literal(l)) => {
-                                parts.push(TemplatePart::Text(JsValue::from_json(&l).to_js_string()))
+                            Some(Expr::Template(more)) => {
+                                for p in more {
+                                    match p {
+                                        TemplatePart::Text(t) => push_text(&mut parts, &t),
+                                        p => parts.push(p),
+                                    }
+                                }
                             }
-                            Some(Expr::Undefined) => parts.push(TemplatePart::Text("undefined".into())),
+                            // A literal is stringified now, as JavaScript would (`${1.0}` is "1").
+                            Some(Expr::Literal(serde_json::Value::String(l))) => push_text(&mut parts, &l),
+                            Some(Expr::Literal(l)) => push_text(&mut parts, &JsValue::from_json(&l).to_js_string()),
+                            Some(Expr::Undefined) => push_text(&mut parts, "undefined"),
                             Some(other) => parts.push(TemplatePart::Expr(other)),
                             None => ok = false,
                         }
@@ -339,18 +357,10 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
                 if !ok {
                     return Fv::Opaque;
                 }
-                // Merge neighbouring texts.
-                let mut merged: Vec<TemplatePart> = Vec::new();
-                for p in parts {
-                    match (merged.last_mut(), p) {
-                        (Some(TemplatePart::Text(a)), TemplatePart::Text(b)) => a.push_str(&b),
-                        (_, p) => merged.push(p),
-                    }
-                }
-                match merged.as_slice() {
+                match parts.as_mut_slice() {
                     [] => Fv::Val(self.val(ValueKind::String { value: Name::default() }, s)),
                     [TemplatePart::Text(t)] => Fv::Val(self.val(ValueKind::String { value: t.as_str().into() }, s)),
-                    _ => Fv::Lowered(Expr::Template(merged)),
+                    _ => Fv::Lowered(Expr::Template(parts)),
                 }
             }
             Expression::ObjectExpression(o) => {
@@ -360,7 +370,8 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
                     match p {
                         ObjectPropertyKind::SpreadProperty(sp) => {
                             let fv = self.fexpr(&sp.argument);
-                            match self.lower(&fv) {
+                            let pick = matches!(fv, Fv::Pick(_));
+                            match lower(fv) {
                                 Some(Expr::Object(more)) => {
                                     for (k, v) in more {
                                         props.retain(|(q, _)| *q != k);
@@ -374,7 +385,7 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
                                     }
                                 }
                                 _ => {
-                                    if matches!(fv, Fv::Pick(_)) {
+                                    if pick {
                                         self.facts.complete = false;
                                     }
                                     ok = false;
@@ -394,13 +405,14 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
                                 }
                             };
                             let fv = self.fexpr(&p.value);
-                            match (key, self.lower(&fv)) {
+                            let pick = matches!(fv, Fv::Pick(_));
+                            match (key, lower(fv)) {
                                 (Some(k), Some(v)) if p.kind == PropertyKind::Init => {
                                     props.retain(|(q, _)| *q != k);
                                     props.push((k, v));
                                 }
                                 _ => {
-                                    if matches!(fv, Fv::Pick(_)) {
+                                    if pick {
                                         self.facts.complete = false;
                                     }
                                     ok = false;
@@ -425,7 +437,7 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
                             if matches!(fv, Fv::Pick(_)) {
                                 self.facts.complete = false;
                             }
-                            match self.lower(&fv) {
+                            match lower(fv) {
                                 Some(v) => items.push(v),
                                 None => ok = false,
                             }
@@ -520,7 +532,7 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
                     // `void`, `delete`, `~`: not lowered.
                     _ => None,
                 };
-                match (op, self.lower(&arg)) {
+                match (op, lower(arg)) {
                     // `-3` is the literal -3 (`-0` stays an operator: JSON has no -0).
                     (Some(UnaryOp::Neg), Some(Expr::Literal(serde_json::Value::Number(x))))
                         if x.as_f64().is_some_and(|f| f != 0.0) =>
@@ -551,7 +563,7 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
                     // `**`, bit operators, `in`, `instanceof`: not lowered.
                     _ => None,
                 };
-                match (op, self.lower(&left), self.lower(&right)) {
+                match (op, lower(left), lower(right)) {
                     (Some(op), Some(l), Some(r)) => {
                         Fv::Lowered(Expr::Binary { op, left: Box::new(l), right: Box::new(r) })
                     }
@@ -565,7 +577,7 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
                     LogicalOperator::Or => LogicalOp::Or,
                     LogicalOperator::Coalesce => LogicalOp::Coalesce,
                 };
-                match (self.lower(&left), self.lower(&right)) {
+                match (lower(left), lower(right)) {
                     (Some(l), Some(r)) => Fv::Lowered(Expr::Logical { op, left: Box::new(l), right: Box::new(r) }),
                     _ => Fv::Opaque,
                 }
@@ -573,7 +585,7 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
             Expression::ConditionalExpression(c) => {
                 let test = self.fexpr(&c.test);
                 let (yes, no) = (self.fexpr(&c.consequent), self.fexpr(&c.alternate));
-                match (self.lower(&test), self.lower(&yes), self.lower(&no)) {
+                match (lower(test), lower(yes), lower(no)) {
                     (Some(test), Some(yes), Some(no)) => Fv::Lowered(Expr::Conditional {
                         test: Box::new(test),
                         consequent: Box::new(yes),
@@ -633,19 +645,18 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
         }
     }
 
-    fn fargs(&mut self, args: &'a oxc_allocator::Vec<'a, Argument<'a>>) -> Vec<Fv<'a>> {
-        args.iter()
-            .map(|a| match a.as_expression() {
-                Some(x) => self.fexpr(x),
-                None => {
-                    if let Argument::SpreadElement(sp) = a {
-                        self.fexpr(&sp.argument);
-                    }
-                    self.facts.complete = false;
-                    Fv::Opaque
+    /// A call's argument (a spread is read for its facts, and not followed).
+    fn farg(&mut self, a: &'a Argument<'a>) -> Fv<'a> {
+        match a.as_expression() {
+            Some(x) => self.fexpr(x),
+            None => {
+                if let Argument::SpreadElement(sp) = a {
+                    self.fexpr(&sp.argument);
                 }
-            })
-            .collect()
+                self.facts.complete = false;
+                Fv::Opaque
+            }
+        }
     }
 
     fn fcall(&mut self, c: &'a CallExpression<'a>) -> Fv<'a> {
@@ -669,7 +680,16 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
             _ => None,
         };
         if let Some(callee) = known {
-            let args = self.fargs(&c.arguments);
+            // Only the second argument is kept (`paramsOf`'s def), not a `Vec` of them all.
+            let mut second = None;
+            let mut passes_pick = false;
+            for (i, a) in c.arguments.iter().enumerate() {
+                let fv = self.farg(a);
+                passes_pick |= matches!(fv, Fv::Pick(_));
+                if i == 1 {
+                    second = Some(fv);
+                }
+            }
             if let Callee::Kit(n) = &callee {
                 // A Part built in a function's body (`spawn(agent({...}))`): `inline-parts` says so.
                 // `open` alone is the sentinel; `open({...})` is an Open body.
@@ -682,11 +702,11 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
                 }
             }
             if matches!(&callee, Callee::Kit(n) if n == "paramsOf") {
-                return match args.get(1) {
+                return match second {
                     Some(Fv::Val(def)) => match def.as_call() {
                         Some(call) if matches!(&call.callee, Callee::Kit(n) if n == "defineEvent") => {
                             match call.args.first().and_then(|a| a.get("name")).and_then(Value::as_str) {
-                                Some(n) => Fv::Pick(n.to_string()),
+                                Some(n) => Fv::Pick(n.into()),
                                 None => {
                                     self.facts.complete = false;
                                     Fv::Opaque
@@ -705,7 +725,7 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
                 };
             }
             // A whole pick's params passed on: which ones are read is not seen.
-            if args.iter().any(|a| matches!(a, Fv::Pick(_))) {
+            if passes_pick {
                 self.facts.complete = false;
             }
             return Fv::Opaque;
@@ -719,7 +739,7 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
             _ => None,
         };
         if let Some(h) = helper {
-            let args = self.fargs(&c.arguments);
+            let args = c.arguments.iter().map(|a| self.farg(a)).collect();
             if let Some(fv) = self.inline_helper(h, args) {
                 return fv;
             }
@@ -739,7 +759,9 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
                 self.fexpr(other);
             }
         }
-        self.fargs(&c.arguments);
+        for a in &c.arguments {
+            self.farg(a);
+        }
         self.facts.complete = false;
         Fv::Opaque
     }
@@ -769,17 +791,18 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
             return None;
         }
         // The helper sees module scope and its parameters only.
-        let saved = std::mem::replace(&mut self.scopes, vec![FnScope { locals: FxMap::default() }]);
-        for (i, p) in params.items.iter().enumerate() {
+        let saved_base = self.scopes.enter_function();
+        let mut args = args.into_iter();
+        for p in &params.items {
+            let fv = args.next().unwrap_or(Fv::Opaque);
             if let BindingPattern::BindingIdentifier(id) = &p.pattern {
-                let fv = args.get(i).cloned().unwrap_or(Fv::Opaque);
                 self.bind(id.name.as_str(), fv);
             }
         }
         self.inline += 1;
         let out = self.fexpr(body);
         self.inline -= 1;
-        self.scopes = saved;
+        self.scopes.leave_function(saved_base);
         Some(out)
     }
 }
@@ -816,4 +839,30 @@ fn simplify(e: Expr) -> Expr {
 enum FnBody<'a> {
     Arrow(&'a ArrowFunctionBody<'a>),
     Block(&'a FunctionBody<'a>),
+}
+
+/// What is known of a value, as an [`Expr`] the runtime evaluates, or `None`. It takes the value,
+/// so that a reference's path, an Expr or a string moves into the result instead of a copy.
+fn lower(fv: Fv<'_>) -> Option<Expr> {
+    match fv {
+        Fv::Ref(root, path) => Some(Expr::Ref(Reference { root, path })),
+        Fv::Lowered(e) => Some(e),
+        Fv::Val(v) => match v.kind {
+            // JSON has no `undefined`: it is a form of its own (`to_json` would make it `null`).
+            ValueKind::Undefined => Some(Expr::Undefined),
+            ValueKind::String { value } => Some(Expr::Literal(serde_json::Value::String(value.into_string()))),
+            _ => v.to_json().map(Expr::Literal),
+        },
+        _ => None,
+    }
+}
+
+/// Appends a template's text, merged into the text before it if there is one. (An empty one is
+/// kept where no text precedes it, as the parts were before merging: `${a}${''}` is a Ref and an
+/// empty text.)
+fn push_text(parts: &mut Vec<TemplatePart>, text: &str) {
+    match parts.last_mut() {
+        Some(TemplatePart::Text(a)) => a.push_str(text),
+        _ => parts.push(TemplatePart::Text(text.to_owned())),
+    }
 }
