@@ -8,12 +8,11 @@ use crate::chart::lends::LendManifest;
 use crate::chart::{join, Json};
 use crate::ir::expr::{parse_reference, placeholders, TemplatePart};
 use crate::ir::{
-    Action, EventDecl, Expr, Guard, Invoke, Machine, Origin, Slot, SlotKind, State, StateId, StateKind, Transition,
-    Trigger,
+    Action, EventDecl, Expr, FxIndexMap, Guard, Invoke, Machine, Origin, Slot, SlotKind, State, StateId, StateKind,
+    Transition, Trigger,
 };
 use crate::syntax::json::JsonKind;
 use crate::Span;
-use indexmap::IndexMap;
 
 /// What lowering could not resolve.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -137,7 +136,7 @@ pub fn lower<'a>(chart: &'a Json, manifest: Option<&LendManifest>) -> Lowered<'a
     for sid in 0..lw.states.len() {
         lw.lower_transitions(StateId(sid as u32), &id, &mut transitions);
     }
-    let mut slots: IndexMap<String, Slot> = IndexMap::new();
+    let mut slots: FxIndexMap<String, Slot> = FxIndexMap::default();
     for st in &lw.states {
         for inv in &st.invokes {
             let effect = manifest.and_then(|m| m.lent.effects.get(&inv.src)).map(|e| e.kind().to_string());

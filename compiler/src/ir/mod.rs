@@ -5,6 +5,9 @@
 //! back to the source for everything a diagnostic may point at. The durable runtime executes it.
 //!
 //! Invariant: the IR knows no parser and no rule. Front ends lower into it; passes read it.
+//!
+//! Its maps are [`FxIndexMap`]s: insertion order (which is what the JSON shows), Fx hashing
+//! (their keys are the Workflow's own names, so no denial-of-service hashing is needed).
 
 pub mod eval;
 pub mod expr;
@@ -16,6 +19,9 @@ pub use expr::Expr;
 use crate::Span;
 use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
+
+/// An insertion-ordered map with Fx hashing, the IR's map.
+pub type FxIndexMap<K, V> = IndexMap<K, V, rustc_hash::FxBuildHasher>;
 
 /// An index into [`Machine::states`]; the root is `StateId(0)`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -48,9 +54,9 @@ pub struct Machine {
     pub states: Vec<State>,
     pub transitions: Vec<Transition>,
     /// Declared events (a Chart's `events`, a Machine's `defineEvent`s), by name.
-    pub events: IndexMap<String, EventDecl>,
+    pub events: FxIndexMap<String, EventDecl>,
     /// The actor slots that invokes name, by `src`.
-    pub slots: IndexMap<String, Slot>,
+    pub slots: FxIndexMap<String, Slot>,
     /// The initial context.
     pub context: Option<serde_json::Value>,
 }
@@ -149,7 +155,7 @@ pub enum Action {
     /// A named action (lent), with params.
     Named { name: String, params: Option<Expr> },
     /// Context updates: each context path gets a value.
-    Assign { updates: IndexMap<String, Expr> },
+    Assign { updates: FxIndexMap<String, Expr> },
 }
 
 /// What kind of actor an invoke's `src` names.

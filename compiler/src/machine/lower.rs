@@ -29,16 +29,15 @@
 //!   the setup does not declare (the kit's implicit `gate`, unknown names).
 //! - `context`: its JSON when it is a literal; a function (`({ input }) => input`) gives `None`.
 
-use crate::chart::{join, Path};
+use crate::chart::{join, join2, push_segment, Path};
 use crate::diagnostics::Severity;
 use crate::ir::expr::{Reference, Root};
 use crate::ir::targets::Targets;
 use crate::ir::{
-    self, Action, EventDecl, Expr, Guard, Invoke, Origin, Slot, SlotKind, State, StateId, StateKind, Transition,
-    Trigger,
+    self, Action, EventDecl, Expr, FxIndexMap, Guard, Invoke, Origin, Slot, SlotKind, State, StateId, StateKind,
+    Transition, Trigger,
 };
 use crate::machine::value::{Callee, Loc, Value, ValueKind};
-use indexmap::IndexMap;
 use serde::Serialize;
 use std::fmt::Display;
 
@@ -387,14 +386,15 @@ pub fn lower_parts(parts: &MachineParts<'_>) -> Lowered {
     let states = std::mem::take(&mut lw.states);
     let targets = Targets::new(&states, &id);
     let mut transitions = Vec::with_capacity(states.len() * 2);
-    let mut groups = Vec::new();
+    let (mut groups, mut buf) = (Vec::new(), String::new());
     for sid in 0..states.len() {
-        lw.lower_transitions(&states, StateId(sid as u32), &targets, &mut groups, &mut transitions);
+        lw.lower_transitions(&states, StateId(sid as u32), &targets, (&mut groups, &mut buf), &mut transitions);
     }
     drop(targets);
     lw.states = states;
 
-    let mut slots: IndexMap<String, Slot> = IndexMap::with_capacity(actors.len() + 1);
+    let mut slots: FxIndexMap<String, Slot> =
+        FxIndexMap::with_capacity_and_hasher(actors.len() + 1, Default::default());
     for (k, c) in &actors {
         slots.insert(k.to_string(), c.slot());
     }
@@ -417,8 +417,16 @@ fn actor_class<'a>(actors: &'a [(&str, ActorClass)], name: &str) -> Option<&'a A
     actors.iter().find(|(k, _)| *k == name).map(|(_, c)| c)
 }
 
-/// One group of transitions of a state: its trigger, the path of its value and the value.
-type Group<'v> = (Trigger, String, &'v Value);
+/// One group of transitions of a state: its trigger, where its value's path hangs, and the value.
+type Group<'v> = (Trigger, GroupPath<'v>, &'v Value);
+
+/// The path of a group of transitions, below its state's path (`<state>.on.<event>`) or below its
+/// invoke's (`<invoke>.onDone`): written out, into one buffer, only for each transition it gives.
+#[derive(Clone, Copy)]
+enum GroupPath<'v> {
+    State(&'static str, Option<&'v str>),
+    Invoke(usize, &'static str),
+}
 
 struct Lowerer<'p, 'v> {
     parts: &'p MachineParts<'v>,
@@ -519,8 +527,6 @@ impl<'p, 'v> Lowerer<'p, 'v> {
             _ => None,
         };
         let child_props = children.and_then(Value::props).unwrap_or_default();
-        // The children's paths hang below `<path>.states`: written once, before `path` moves.
-        let base = if child_props.is_empty() { String::new() } else { join(&path, "states") };
         self.states.push(State {
             key,
             path,
@@ -537,9 +543,9 @@ impl<'p, 'v> Lowerer<'p, 'v> {
         });
         self.values.push(v);
         for p in child_props {
-            if let Some(child) =
-                self.add_state(&p.value, p.key.clone(), join(&base, &p.key), Some(sid), Some(p.key_loc), actors)
-            {
+            // A child's path, `<path>.states.<key>`, in one allocation (it moves into the child).
+            let cpath = join2(&self.states[sid.index()].path, "states", &p.key);
+            if let Some(child) = self.add_state(&p.value, p.key.clone(), cpath, Some(sid), Some(p.key_loc), actors) {
                 self.states[sid.index()].children.push(child);
             }
         }
@@ -551,9 +557,8 @@ impl<'p, 'v> Lowerer<'p, 'v> {
         let list = inv.as_array().is_some();
         let items = items(inv);
         let mut out = Vec::with_capacity(items.len());
-        let base = join(path, "invoke");
         for (i, item) in items.iter().enumerate() {
-            let ipath = if list { join(&base, i) } else { base.clone() };
+            let ipath = if list { join2(path, "invoke", i) } else { join(path, "invoke") };
             let at = Path::ROOT.child(ipath.as_str());
             if item.props().is_none() {
                 self.odd(item, at, "an invoke", "an object");
@@ -716,7 +721,7 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                     return None;
                 };
                 if let Some(props) = arg0.props() {
-                    let mut updates = IndexMap::with_capacity(props.len());
+                    let mut updates = FxIndexMap::with_capacity_and_hasher(props.len(), Default::default());
                     for p in props {
                         match value_expr(&p.value) {
                             Some(e) => {
@@ -858,25 +863,26 @@ impl<'p, 'v> Lowerer<'p, 'v> {
 
     /// The transitions of a state, in the order `on`, `after`, `always`, `onDone`, then each
     /// invoke's `onDone` and `onError` (`rules::walk_pick` reads their values in this order).
-    /// `groups` is a buffer, reused from state to state.
+    /// `groups` and `buf` (where each transition's path is written, then copied out at its exact
+    /// length) are buffers, reused from state to state.
     fn lower_transitions(
         &mut self,
         states: &[State],
         sid: StateId,
         targets: &Targets<'_>,
-        groups: &mut Vec<Group<'v>>,
+        (groups, buf): (&mut Vec<Group<'v>>, &mut String),
         out: &mut Vec<Transition>,
     ) {
         let v = self.values[sid.index()];
-        let path = states[sid.index()].path.as_str();
+        let state = &states[sid.index()];
+        let path = state.path.as_str();
         groups.clear();
         for (field, make) in [("on", Trigger::Event as fn(String) -> Trigger), ("after", Trigger::After)] {
             if let Some(map) = v.get(field) {
                 match map.props() {
                     Some(props) => {
-                        let base = join(path, field);
                         for p in props {
-                            groups.push((make(p.key.clone()), join(&base, &p.key), &p.value));
+                            groups.push((make(p.key.clone()), GroupPath::State(field, Some(&p.key)), &p.value));
                         }
                     }
                     None => {
@@ -887,21 +893,20 @@ impl<'p, 'v> Lowerer<'p, 'v> {
             }
         }
         if let Some(x) = v.get("always") {
-            groups.push((Trigger::Always, join(path, "always"), x));
+            groups.push((Trigger::Always, GroupPath::State("always", None), x));
         }
         if let Some(x) = v.get("onDone") {
-            groups.push((Trigger::StateDone, join(path, "onDone"), x));
+            groups.push((Trigger::StateDone, GroupPath::State("onDone", None), x));
         }
         if let Some(inv) = v.get("invoke") {
             // The invokes kept in the IR, in order; odd items were skipped there too.
             let items = items(inv).iter().filter(|x| x.props().is_some());
-            for (i, item) in items.enumerate() {
-                let Some(ipath) = states[sid.index()].invokes.get(i).map(|x| x.path.as_str()) else { break };
+            for (i, item) in items.enumerate().take(state.invokes.len()) {
                 if let Some(x) = item.get("onDone") {
-                    groups.push((Trigger::InvokeDone(i), join(ipath, "onDone"), x));
+                    groups.push((Trigger::InvokeDone(i), GroupPath::Invoke(i, "onDone"), x));
                 }
                 if let Some(x) = item.get("onError") {
-                    groups.push((Trigger::InvokeError(i), join(ipath, "onError"), x));
+                    groups.push((Trigger::InvokeError(i), GroupPath::Invoke(i, "onError"), x));
                 }
             }
         }
@@ -909,12 +914,30 @@ impl<'p, 'v> Lowerer<'p, 'v> {
             let mut trigger = Some(trigger);
             let list = value.as_array();
             let n = list.map_or(1, <[Value]>::len);
+            buf.clear();
+            match gpath {
+                GroupPath::State(field, key) => {
+                    buf.push_str(path);
+                    push_segment(buf, field);
+                    if let Some(key) = key {
+                        push_segment(buf, key);
+                    }
+                }
+                GroupPath::Invoke(i, field) => {
+                    buf.push_str(&state.invokes[i].path);
+                    push_segment(buf, field);
+                }
+            }
             // The group's path goes to its one transition; a list's items get their index.
-            let mut gpath = Some(gpath);
             for (i, t) in items(value).iter().enumerate() {
                 let tpath = match list {
-                    Some(_) => join(gpath.as_deref().unwrap_or_default(), i),
-                    None => gpath.take().unwrap_or_default(),
+                    Some(_) => {
+                        let len = push_segment(buf, i);
+                        let tpath = buf.clone();
+                        buf.truncate(len);
+                        tpath
+                    }
+                    None => buf.clone(),
                 };
                 let at = Path::ROOT.child(tpath.as_str());
                 let (target_values, target_list, obj): (&[Value], bool, bool) = match &t.kind {
@@ -996,13 +1019,13 @@ impl<'p, 'v> Lowerer<'p, 'v> {
     }
 
     /// The `defineEvent`s of `setup.events`.
-    fn events(&mut self) -> IndexMap<String, EventDecl> {
-        let Some(ev) = self.parts.setup.and_then(|s| s.get("events")) else { return IndexMap::new() };
+    fn events(&mut self) -> FxIndexMap<String, EventDecl> {
+        let Some(ev) = self.parts.setup.and_then(|s| s.get("events")) else { return FxIndexMap::default() };
         let Some(items) = ev.as_array() else {
             self.odd(ev, "events", "the setup's `events`", "an array of `defineEvent(...)`");
-            return IndexMap::new();
+            return FxIndexMap::default();
         };
-        let mut out = IndexMap::with_capacity(items.len());
+        let mut out = FxIndexMap::with_capacity_and_hasher(items.len(), Default::default());
         let events = Path::ROOT.child("events");
         for (i, item) in items.iter().enumerate() {
             let path = events.child(i);
