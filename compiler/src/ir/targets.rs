@@ -170,7 +170,7 @@ mod tests {
         let mut states: Vec<State> = nodes
             .iter()
             .map(|(key, parent, id)| State {
-                key: key.to_string(),
+                key: crate::ir::Name::from(*key),
                 path: String::new(),
                 id: id.map(str::to_string),
                 kind: StateKind::Atomic,

@@ -34,7 +34,7 @@ use crate::diagnostics::Severity;
 use crate::ir::expr::{Reference, Root};
 use crate::ir::targets::Targets;
 use crate::ir::{
-    self, Action, EventDecl, Expr, FxIndexMap, Guard, Invoke, Origin, Slot, SlotKind, State, StateId, StateKind,
+    self, Action, EventDecl, Expr, FxIndexMap, Guard, Invoke, Name, Origin, Slot, SlotKind, State, StateId, StateKind,
     Transition, Trigger,
 };
 use crate::machine::value::{Callee, Loc, Value, ValueKind};
@@ -261,7 +261,7 @@ impl ActorClass {
     pub fn slot(&self) -> Slot {
         let (kind, effect) = match self {
             ActorClass::Agent => (SlotKind::Agent, None),
-            ActorClass::Effect(k) => (SlotKind::Effect, Some(k.to_string())),
+            ActorClass::Effect(k) => (SlotKind::Effect, Some(Name::const_new(k))),
             ActorClass::Gate => (SlotKind::Gate, None),
             ActorClass::Fail => (SlotKind::Fail, None),
             ActorClass::Machine | ActorClass::Open => (SlotKind::Machine, None),
@@ -376,7 +376,7 @@ pub fn lower_parts(parts: &MachineParts<'_>) -> Lowered {
             }
         }
     }
-    lw.add_state(config, String::new(), String::new(), None, None, &actors);
+    lw.add_state(config, Name::default(), String::new(), None, None, &actors);
     // The root's `id` is the Machine's id, in `Machine::id`.
     if let Some(root) = lw.states.first_mut() {
         root.id = None;
@@ -393,10 +393,9 @@ pub fn lower_parts(parts: &MachineParts<'_>) -> Lowered {
     drop(targets);
     lw.states = states;
 
-    let mut slots: FxIndexMap<String, Slot> =
-        FxIndexMap::with_capacity_and_hasher(actors.len() + 1, Default::default());
+    let mut slots: FxIndexMap<Name, Slot> = FxIndexMap::with_capacity_and_hasher(actors.len() + 1, Default::default());
     for (k, c) in &actors {
-        slots.insert(k.to_string(), c.slot());
+        slots.insert(Name::from(*k), c.slot());
     }
     for st in &lw.states {
         for inv in &st.invokes {
@@ -455,7 +454,7 @@ impl<'p, 'v> Lowerer<'p, 'v> {
     fn add_state(
         &mut self,
         v: &'v Value,
-        key: String,
+        key: Name,
         path: String,
         parent: Option<StateId>,
         key_loc: Option<Loc>,
@@ -545,7 +544,9 @@ impl<'p, 'v> Lowerer<'p, 'v> {
         for p in child_props {
             // A child's path, `<path>.states.<key>`, in one allocation (it moves into the child).
             let cpath = join2(&self.states[sid.index()].path, "states", &p.key);
-            if let Some(child) = self.add_state(&p.value, p.key.clone(), cpath, Some(sid), Some(p.key_loc), actors) {
+            if let Some(child) =
+                self.add_state(&p.value, Name::from(p.key.as_str()), cpath, Some(sid), Some(p.key_loc), actors)
+            {
                 self.states[sid.index()].children.push(child);
             }
         }
@@ -564,7 +565,7 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                 self.odd(item, at, "an invoke", "an object");
                 continue;
             }
-            let id = item.get("id").and_then(Value::as_str).map(str::to_string);
+            let id = item.get("id").and_then(Value::as_str).map(Name::from);
             let (src, kind) = match item.get("src") {
                 Some(sv) => match sv.as_str() {
                     Some(name) => {
@@ -586,7 +587,7 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                                 SlotKind::Unknown
                             }
                         };
-                        (name.to_string(), kind)
+                        (Name::from(name), kind)
                     }
                     None => {
                         let class = classify_actor(sv);
@@ -597,7 +598,7 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                             at.child("src"),
                             format!("invoke src is {}, written inline; name it in the setup's `actors` and invoke it by name", describe(sv)),
                         );
-                        (id.clone().unwrap_or_else(|| "(inline)".to_string()), class.slot_kind())
+                        (id.clone().unwrap_or(Name::const_new("(inline)")), class.slot_kind())
                     }
                 },
                 None => {
@@ -608,7 +609,7 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                         at.child("src"),
                         "an invoke with no `src`".into(),
                     );
-                    (String::new(), SlotKind::Unknown)
+                    (Name::default(), SlotKind::Unknown)
                 }
             };
             let input = item.get("input").and_then(|iv| self.input(iv, at.child("input")));
@@ -691,14 +692,14 @@ impl<'p, 'v> Lowerer<'p, 'v> {
 
     fn action(&mut self, a: &Value, path: Path<'_>) -> Option<Action> {
         if let Some(name) = a.as_str() {
-            return Some(Action::Named { name: name.to_string(), params: None });
+            return Some(Action::Named { name: Name::from(name), params: None });
         }
         match &a.kind {
             ValueKind::Function(_) => return Some(Action::Named { name: "inline".into(), params: None }),
             ValueKind::Object { .. } => {
                 return match a.get("type").and_then(Value::as_str) {
                     Some(name) => {
-                        Some(Action::Named { name: name.to_string(), params: a.get("params").and_then(value_expr) })
+                        Some(Action::Named { name: Name::from(name), params: a.get("params").and_then(value_expr) })
                     }
                     None => {
                         self.fault(
@@ -725,7 +726,7 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                     for p in props {
                         match value_expr(&p.value) {
                             Some(e) => {
-                                updates.insert(p.key.clone(), e);
+                                updates.insert(Name::from(p.key.as_str()), e);
                             }
                             None => self.not_lowered(
                                 &p.value,
@@ -737,9 +738,11 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                     return Some(Action::Assign { updates });
                 }
                 match arg0.as_function().and_then(|f| f.lowered.as_deref()) {
-                    Some(Expr::Object(fields)) => Some(Action::Assign { updates: fields.iter().cloned().collect() }),
+                    Some(Expr::Object(fields)) => Some(Action::Assign {
+                        updates: fields.iter().map(|(k, x)| (Name::from(k.as_str()), x.clone())).collect(),
+                    }),
                     Some(Expr::Literal(serde_json::Value::Object(m))) => Some(Action::Assign {
-                        updates: m.iter().map(|(k, x)| (k.clone(), Expr::Literal(x.clone()))).collect(),
+                        updates: m.iter().map(|(k, x)| (Name::from(k.as_str()), Expr::Literal(x.clone()))).collect(),
                     }),
                     _ => {
                         self.not_lowered(arg0, path, "this `assign`");
@@ -756,7 +759,7 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                 }
                 Some(Action::Named { name: "jr2.answer".into(), params })
             }
-            Some(other) => Some(Action::Named { name: format!("xstate.{other}"), params: None }),
+            Some(other) => Some(Action::Named { name: compact_str::format_compact!("xstate.{other}"), params: None }),
             None => {
                 self.odd(a, path, "an action", "a name, an object or a call");
                 None
@@ -766,7 +769,7 @@ impl<'p, 'v> Lowerer<'p, 'v> {
 
     fn guard(&mut self, g: &Value, path: Path<'_>) -> Option<Guard> {
         if let Some(name) = g.as_str() {
-            return Some(Guard::Named { name: name.to_string(), params: None });
+            return Some(Guard::Named { name: Name::from(name), params: None });
         }
         if g.as_function().is_some() {
             return Some(Guard::Named { name: "inline".into(), params: None });
@@ -780,7 +783,7 @@ impl<'p, 'v> Lowerer<'p, 'v> {
             if name == "jr2.sentBy" {
                 let id = g.get("params").and_then(|p| p.get("id")).and_then(Value::as_str);
                 return match id {
-                    Some(id) => Some(Guard::SentBy { id: id.to_string() }),
+                    Some(id) => Some(Guard::SentBy { id: Name::from(id) }),
                     None => {
                         self.fault(
                             g,
@@ -793,11 +796,11 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                     }
                 };
             }
-            return Some(Guard::Named { name: name.to_string(), params: g.get("params").and_then(value_expr) });
+            return Some(Guard::Named { name: Name::from(name), params: g.get("params").and_then(value_expr) });
         }
         match kit_name(g) {
             Some("sentBy") => match arg(g, 0).and_then(Value::as_str) {
-                Some(id) => Some(Guard::SentBy { id: id.to_string() }),
+                Some(id) => Some(Guard::SentBy { id: Name::from(id) }),
                 None => {
                     self.odd(arg(g, 0).unwrap_or(g), path, "the party of `sentBy()`", "a string");
                     None
@@ -877,12 +880,16 @@ impl<'p, 'v> Lowerer<'p, 'v> {
         let state = &states[sid.index()];
         let path = state.path.as_str();
         groups.clear();
-        for (field, make) in [("on", Trigger::Event as fn(String) -> Trigger), ("after", Trigger::After)] {
+        for (field, make) in [("on", Trigger::Event as fn(Name) -> Trigger), ("after", Trigger::After)] {
             if let Some(map) = v.get(field) {
                 match map.props() {
                     Some(props) => {
                         for p in props {
-                            groups.push((make(p.key.clone()), GroupPath::State(field, Some(&p.key)), &p.value));
+                            groups.push((
+                                make(Name::from(p.key.as_str())),
+                                GroupPath::State(field, Some(&p.key)),
+                                &p.value,
+                            ));
                         }
                     }
                     None => {
@@ -1019,7 +1026,7 @@ impl<'p, 'v> Lowerer<'p, 'v> {
     }
 
     /// The `defineEvent`s of `setup.events`.
-    fn events(&mut self) -> FxIndexMap<String, EventDecl> {
+    fn events(&mut self) -> FxIndexMap<Name, EventDecl> {
         let Some(ev) = self.parts.setup.and_then(|s| s.get("events")) else { return FxIndexMap::default() };
         let Some(items) = ev.as_array() else {
             self.odd(ev, "events", "the setup's `events`", "an array of `defineEvent(...)`");
@@ -1058,7 +1065,7 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                 input,
                 audience: def.get("audience").and_then(Value::as_str).map(str::to_string),
             };
-            out.insert(name.to_string(), decl);
+            out.insert(Name::from(name), decl);
         }
         out
     }
