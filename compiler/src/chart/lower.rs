@@ -9,7 +9,7 @@ use crate::chart::{join, Json};
 use crate::ir::expr::{parse_reference, placeholders, TemplatePart};
 use crate::ir::{
     Action, EventDecl, Expr, FxIndexMap, Guard, Invoke, Machine, Name, Origin, Slot, SlotKind, State, StateId,
-    StateKind, Transition, Trigger,
+    StateKind, TargetList, Transition, Trigger,
 };
 use crate::syntax::json::JsonKind;
 use crate::Span;
@@ -370,7 +370,7 @@ impl<'a> Lowerer<'a, '_> {
                         None => (None, t.span),
                     },
                 };
-                let mut targets = Vec::new();
+                let mut targets = TargetList::new();
                 if let Some(target) = target {
                     match self.resolve_target(chart_id, sid, target) {
                         Ok(s) => targets.push(s),

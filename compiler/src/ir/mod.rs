@@ -10,7 +10,8 @@
 //! (their keys are the Workflow's own names, so no denial-of-service hashing is needed). Short
 //! names (state keys, event and actor names, guard and action names) are [`Name`]s, stored inline
 //! up to 24 bytes: lowering a Workflow makes hundreds of them, and most then touch no heap. Both
-//! serialize as `IndexMap` and `String` do.
+//! serialize as `IndexMap` and `String` do. A transition's targets (one, nearly always) are
+//! stored inline too ([`TargetList`]), serialized as a list.
 
 pub mod eval;
 pub mod expr;
@@ -28,6 +29,9 @@ pub type FxIndexMap<K, V> = IndexMap<K, V, rustc_hash::FxBuildHasher>;
 
 /// A short name (a state's key, an event's, an actor's): up to 24 bytes inline, no allocation.
 pub type Name = compact_str::CompactString;
+
+/// A transition's resolved targets: up to two inline (in a `Vec`'s size), more on the heap.
+pub type TargetList = smallvec::SmallVec<[StateId; 2]>;
 
 /// An index into [`Machine::states`]; the root is `StateId(0)`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -121,7 +125,7 @@ pub struct Transition {
     pub source: StateId,
     pub trigger: Trigger,
     /// Resolved targets; empty for a targetless transition.
-    pub targets: Vec<StateId>,
+    pub targets: TargetList,
     pub guard: Option<Guard>,
     pub actions: Vec<Action>,
     pub reenter: bool,

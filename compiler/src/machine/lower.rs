@@ -35,7 +35,7 @@ use crate::ir::expr::{Reference, Root};
 use crate::ir::targets::Targets;
 use crate::ir::{
     self, Action, EventDecl, Expr, FxIndexMap, Guard, Invoke, Name, Origin, Slot, SlotKind, State, StateId, StateKind,
-    Transition, Trigger,
+    TargetList, Transition, Trigger,
 };
 use crate::machine::value::{Callee, Loc, Value, ValueKind};
 use serde::Serialize;
@@ -376,6 +376,9 @@ pub fn lower_parts(parts: &MachineParts<'_>) -> Lowered {
             }
         }
     }
+    let n = count_states(config);
+    lw.states.reserve_exact(n);
+    lw.values.reserve_exact(n);
     lw.add_state(config, Name::default(), String::new(), None, None, &actors);
     // The root's `id` is the Machine's id, in `Machine::id`.
     if let Some(root) = lw.states.first_mut() {
@@ -386,7 +389,7 @@ pub fn lower_parts(parts: &MachineParts<'_>) -> Lowered {
     let states = std::mem::take(&mut lw.states);
     let targets = Targets::new(&states, &id);
     let mut transitions = Vec::with_capacity(states.len() * 2);
-    let (mut groups, mut buf) = (Vec::new(), String::new());
+    let (mut groups, mut buf) = (Vec::with_capacity(8), String::with_capacity(128));
     for sid in 0..states.len() {
         lw.lower_transitions(&states, StateId(sid as u32), &targets, (&mut groups, &mut buf), &mut transitions);
     }
@@ -409,6 +412,12 @@ pub fn lower_parts(parts: &MachineParts<'_>) -> Lowered {
     let context = config.get("context").and_then(Value::to_json);
     let machine = ir::Machine { id, origin: Origin::Machine, states: lw.states, transitions, events, slots, context };
     Lowered { machine: Some(machine), faults: lw.faults }
+}
+
+/// How many states a config holds: what `add_state` pushes, or a few more where a child is no
+/// object (counted, then skipped), so that the state vectors are allocated once.
+fn count_states(v: &Value) -> usize {
+    1 + v.get("states").and_then(Value::props).map_or(0, |ps| ps.iter().map(|p| count_states(&p.value)).sum())
 }
 
 /// The actor class of a setup actor by name.
@@ -963,7 +972,7 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                         continue;
                     }
                 };
-                let mut resolved = Vec::with_capacity(target_values.len());
+                let mut resolved = TargetList::with_capacity(target_values.len());
                 for (k, tv) in target_values.iter().enumerate() {
                     // The path of a target: the transition's own for a string, else its `target`
                     // (and index); written only for a fault.
