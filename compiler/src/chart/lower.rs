@@ -8,12 +8,11 @@ use crate::chart::lends::LendManifest;
 use crate::chart::{join, Json};
 use crate::ir::expr::{parse_reference, placeholders, TemplatePart};
 use crate::ir::{
-    Action, EventDecl, Expr, Guard, Invoke, Machine, Origin, Slot, SlotKind, State, StateId, StateKind, Transition,
-    Trigger,
+    Action, EventDecl, Expr, FxIndexMap, Guard, Invoke, Machine, Name, Origin, Slot, SlotKind, State, StateId,
+    StateKind, TargetList, Transition, Trigger,
 };
 use crate::syntax::json::JsonKind;
 use crate::Span;
-use indexmap::IndexMap;
 
 /// What lowering could not resolve.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -130,17 +129,17 @@ pub fn lower<'a>(chart: &'a Json, manifest: Option<&LendManifest>) -> Lowered<'a
         transition_json: Vec::new(),
         faults: Vec::new(),
     };
-    lw.add_state(chart, String::new(), String::new(), None, None);
+    lw.add_state(chart, Name::default(), String::new(), None, None);
     let id = chart.get("id").and_then(Json::as_str).unwrap_or("(machine)").to_string();
     lw.resolve_initials();
     let mut transitions = Vec::new();
     for sid in 0..lw.states.len() {
         lw.lower_transitions(StateId(sid as u32), &id, &mut transitions);
     }
-    let mut slots: IndexMap<String, Slot> = IndexMap::new();
+    let mut slots: FxIndexMap<Name, Slot> = FxIndexMap::default();
     for st in &lw.states {
         for inv in &st.invokes {
-            let effect = manifest.and_then(|m| m.lent.effects.get(&inv.src)).map(|e| e.kind().to_string());
+            let effect = manifest.and_then(|m| m.lent.effects.get(inv.src.as_str())).map(|e| Name::const_new(e.kind()));
             slots.entry(inv.src.clone()).or_insert(Slot { kind: inv.kind, effect });
         }
     }
@@ -155,7 +154,7 @@ pub fn lower<'a>(chart: &'a Json, manifest: Option<&LendManifest>) -> Lowered<'a
                         input: d.get("input").map(Json::to_value),
                         audience: d.get("audience").and_then(Json::as_str).map(str::to_string),
                     };
-                    (m.key.clone(), decl)
+                    (Name::from(m.key.as_str()), decl)
                 })
                 .collect()
         })
@@ -185,7 +184,7 @@ impl<'a> Lowerer<'a, '_> {
     fn add_state(
         &mut self,
         json: &'a Json,
-        key: String,
+        key: Name,
         path: String,
         parent: Option<StateId>,
         key_span: Option<Span>,
@@ -204,11 +203,11 @@ impl<'a> Lowerer<'a, '_> {
             .unwrap_or_default()
             .into_iter()
             .map(|(ipath, inv)| {
-                let src = inv.get("src").and_then(Json::as_str).unwrap_or_default().to_string();
+                let src = Name::from(inv.get("src").and_then(Json::as_str).unwrap_or_default());
                 Invoke {
                     kind: classify_src(self.chart, self.manifest, &src).slot_kind(),
                     src,
-                    id: inv.get("id").and_then(Json::as_str).map(str::to_string),
+                    id: inv.get("id").and_then(Json::as_str).map(Name::from),
                     input: inv.get("input").map(|i| std::sync::Arc::new(expr(i))),
                     path: ipath,
                     span: inv.span,
@@ -235,7 +234,13 @@ impl<'a> Lowerer<'a, '_> {
         if let Some(children) = children_json {
             let base = join(&path, "states");
             for m in children.entries() {
-                let child = self.add_state(&m.value, m.key.clone(), join(&base, &m.key), Some(sid), Some(m.key_span));
+                let child = self.add_state(
+                    &m.value,
+                    Name::from(m.key.as_str()),
+                    join(&base, &m.key),
+                    Some(sid),
+                    Some(m.key_span),
+                );
                 self.states[sid.index()].children.push(child);
             }
         }
@@ -330,11 +335,11 @@ impl<'a> Lowerer<'a, '_> {
         let json = self.state_json[sid.index()];
         let path = self.states[sid.index()].path.clone();
         let mut groups: Vec<(Trigger, String, &'a Json)> = Vec::new();
-        for (field, make) in [("on", Trigger::Event as fn(String) -> Trigger), ("after", Trigger::After)] {
+        for (field, make) in [("on", Trigger::Event as fn(Name) -> Trigger), ("after", Trigger::After)] {
             if let Some(map) = json.get(field) {
                 let base = join(&path, field);
                 for m in map.entries() {
-                    groups.push((make(m.key.clone()), join(&base, &m.key), &m.value));
+                    groups.push((make(Name::from(m.key.as_str())), join(&base, &m.key), &m.value));
                 }
             }
         }
@@ -365,7 +370,7 @@ impl<'a> Lowerer<'a, '_> {
                         None => (None, t.span),
                     },
                 };
-                let mut targets = Vec::new();
+                let mut targets = TargetList::new();
                 if let Some(target) = target {
                     match self.resolve_target(chart_id, sid, target) {
                         Ok(s) => targets.push(s),
@@ -414,7 +419,7 @@ impl<T> OkOrDefault<T> for Option<T> {
 /// A guard as data.
 pub fn guard(g: &Json) -> Guard {
     if let Some(name) = g.as_str() {
-        return Guard::Named { name: name.to_string(), params: None };
+        return Guard::Named { name: Name::from(name), params: None };
     }
     if let Some(inner) = g.get("not") {
         return Guard::Not { guard: Box::new(guard(inner)) };
@@ -425,10 +430,10 @@ pub fn guard(g: &Json) -> Guard {
             return if make { Guard::And { guards } } else { Guard::Or { guards } };
         }
     }
-    let name = g.get("type").and_then(Json::as_str).unwrap_or_default().to_string();
+    let name = Name::from(g.get("type").and_then(Json::as_str).unwrap_or_default());
     if name == "jr2.sentBy" {
         let id = g.get("params").and_then(|p| p.get("id")).and_then(Json::as_str).unwrap_or_default();
-        return Guard::SentBy { id: id.to_string() };
+        return Guard::SentBy { id: Name::from(id) };
     }
     Guard::Named { name, params: g.get("params").map(expr) }
 }
@@ -440,13 +445,15 @@ fn actions_of(v: Option<&Json>) -> Vec<Action> {
 
 fn action(a: &Json) -> Action {
     if let Some(name) = a.as_str() {
-        return Action::Named { name: name.to_string(), params: None };
+        return Action::Named { name: Name::from(name), params: None };
     }
     if let Some(assign) = a.get("assign") {
-        return Action::Assign { updates: assign.entries().map(|m| (m.key.clone(), expr(&m.value))).collect() };
+        return Action::Assign {
+            updates: assign.entries().map(|m| (Name::from(m.key.as_str()), expr(&m.value))).collect(),
+        };
     }
     Action::Named {
-        name: a.get("type").and_then(Json::as_str).unwrap_or_default().to_string(),
+        name: Name::from(a.get("type").and_then(Json::as_str).unwrap_or_default()),
         params: a.get("params").map(expr),
     }
 }

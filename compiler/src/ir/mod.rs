@@ -5,6 +5,13 @@
 //! back to the source for everything a diagnostic may point at. The durable runtime executes it.
 //!
 //! Invariant: the IR knows no parser and no rule. Front ends lower into it; passes read it.
+//!
+//! Its maps are [`FxIndexMap`]s: insertion order (which is what the JSON shows), Fx hashing
+//! (their keys are the Workflow's own names, so no denial-of-service hashing is needed). Short
+//! names (state keys, event and actor names, guard and action names) are [`Name`]s, stored inline
+//! up to 24 bytes: lowering a Workflow makes hundreds of them, and most then touch no heap. Both
+//! serialize as `IndexMap` and `String` do. A transition's targets (one, nearly always) are
+//! stored inline too ([`TargetList`]), serialized as a list.
 
 pub mod eval;
 pub mod expr;
@@ -16,6 +23,15 @@ pub use expr::Expr;
 use crate::Span;
 use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
+
+/// An insertion-ordered map with Fx hashing, the IR's map.
+pub type FxIndexMap<K, V> = IndexMap<K, V, rustc_hash::FxBuildHasher>;
+
+/// A short name (a state's key, an event's, an actor's): up to 24 bytes inline, no allocation.
+pub type Name = compact_str::CompactString;
+
+/// A transition's resolved targets: up to two inline (in a `Vec`'s size), more on the heap.
+pub type TargetList = smallvec::SmallVec<[StateId; 2]>;
 
 /// An index into [`Machine::states`]; the root is `StateId(0)`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -48,9 +64,9 @@ pub struct Machine {
     pub states: Vec<State>,
     pub transitions: Vec<Transition>,
     /// Declared events (a Chart's `events`, a Machine's `defineEvent`s), by name.
-    pub events: IndexMap<String, EventDecl>,
+    pub events: FxIndexMap<Name, EventDecl>,
     /// The actor slots that invokes name, by `src`.
-    pub slots: IndexMap<String, Slot>,
+    pub slots: FxIndexMap<Name, Slot>,
     /// The initial context.
     pub context: Option<serde_json::Value>,
 }
@@ -67,7 +83,7 @@ pub enum StateKind {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct State {
     /// Its key in its parent's `states`; empty for the root.
-    pub key: String,
+    pub key: Name,
     /// Its dotted path from the root, as the door's lines name it (`states.review`).
     pub path: String,
     /// Its `id`, for `#id` targets.
@@ -91,9 +107,9 @@ pub struct State {
 #[serde(tag = "on", content = "name", rename_all = "camelCase")]
 pub enum Trigger {
     /// An event by name (`on`).
-    Event(String),
+    Event(Name),
     /// A delay by name or a duration in milliseconds (`after`).
-    After(String),
+    After(Name),
     /// An eventless transition (`always`).
     Always,
     /// The `onDone` of the state's invoke with this index.
@@ -109,7 +125,7 @@ pub struct Transition {
     pub source: StateId,
     pub trigger: Trigger,
     /// Resolved targets; empty for a targetless transition.
-    pub targets: Vec<StateId>,
+    pub targets: TargetList,
     pub guard: Option<Guard>,
     pub actions: Vec<Action>,
     pub reenter: bool,
@@ -124,12 +140,12 @@ pub struct Transition {
 pub enum Guard {
     /// A named guard (lent, or a kit guard such as `jr2.failure`), with params.
     Named {
-        name: String,
+        name: Name,
         params: Option<Expr>,
     },
     /// The kit's `jr2.sentBy` routing guard.
     SentBy {
-        id: String,
+        id: Name,
     },
     Not {
         guard: Box<Guard>,
@@ -147,9 +163,9 @@ pub enum Guard {
 #[serde(tag = "kind", rename_all = "camelCase")]
 pub enum Action {
     /// A named action (lent), with params.
-    Named { name: String, params: Option<Expr> },
+    Named { name: Name, params: Option<Expr> },
     /// Context updates: each context path gets a value.
-    Assign { updates: IndexMap<String, Expr> },
+    Assign { updates: FxIndexMap<Name, Expr> },
 }
 
 /// What kind of actor an invoke's `src` names.
@@ -182,13 +198,13 @@ impl SlotKind {
 pub struct Slot {
     pub kind: SlotKind,
     /// The Effect's kind (`command`, `http`, ...) where the slot is an Effect.
-    pub effect: Option<String>,
+    pub effect: Option<Name>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Invoke {
-    pub src: String,
-    pub id: Option<String>,
+    pub src: Name,
+    pub id: Option<Name>,
     pub kind: SlotKind,
     /// Shared with the function it was lowered from (a mapper's `lowered`), not copied.
     pub input: Option<std::sync::Arc<Expr>>,

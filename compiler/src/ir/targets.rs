@@ -12,6 +12,7 @@
 //! reported as ambiguous (`Err` with both).
 
 use super::{State, StateId};
+use smallvec::SmallVec;
 use std::borrow::Cow;
 
 /// The ids of a state tree and a map by (parent, key), built once, so that resolving every target
@@ -81,14 +82,14 @@ impl<'a> Targets<'a> {
     /// claim an ambiguous `#id` (empty: nothing matches).
     pub fn resolve(&self, source: StateId, target: &str) -> Result<StateId, Vec<StateId>> {
         if let Some(id) = target.strip_prefix('#') {
-            let whole: Vec<StateId> = self.matching(id);
+            let whole = self.matching(id);
             if !whole.is_empty() {
                 return one(whole);
             }
             let Some((head, rest)) = id.split_once('.') else { return Err(Vec::new()) };
             let heads = self.matching(head);
             if heads.len() > 1 {
-                return Err(heads);
+                return Err(heads.into_vec());
             }
             return heads.first().and_then(|h| self.child_by_path(*h, rest)).ok_or_else(Vec::new);
         }
@@ -101,13 +102,13 @@ impl<'a> Targets<'a> {
         }
     }
 
-    /// The states whose id is `id`, in state order.
-    fn matching(&self, id: &str) -> Vec<StateId> {
+    /// The states whose id is `id`, in state order (nearly always one: inline, no allocation).
+    fn matching(&self, id: &str) -> SmallVec<[StateId; 2]> {
         if let Some(written) = &self.written {
-            return written.get(id).cloned().unwrap_or_default();
+            return written.get(id).map(|v| SmallVec::from_slice(v)).unwrap_or_default();
         }
         let from = self.explicit.partition_point(|(x, _)| *x < id);
-        let mut out: Vec<StateId> =
+        let mut out: SmallVec<[StateId; 2]> =
             self.explicit[from..].iter().take_while(|(x, _)| *x == id).map(|(_, s)| *s).collect();
         // The state whose default id it is, if that state has no id of its own.
         let by_default = if id == self.machine_id {
@@ -152,10 +153,10 @@ fn id_of<'a>(states: &'a [State], machine_id: &'a str, sid: StateId) -> Cow<'a, 
 /// A map with the Fx hash (rustc's): the keys are short, and no input picks them to collide.
 type FxMap<K, V> = rustc_hash::FxHashMap<K, V>;
 
-fn one(found: Vec<StateId>) -> Result<StateId, Vec<StateId>> {
+fn one(found: SmallVec<[StateId; 2]>) -> Result<StateId, Vec<StateId>> {
     match found.as_slice() {
         [one] => Ok(*one),
-        _ => Err(found),
+        _ => Err(found.into_vec()),
     }
 }
 
@@ -170,7 +171,7 @@ mod tests {
         let mut states: Vec<State> = nodes
             .iter()
             .map(|(key, parent, id)| State {
-                key: key.to_string(),
+                key: crate::ir::Name::from(*key),
                 path: String::new(),
                 id: id.map(str::to_string),
                 kind: StateKind::Atomic,
@@ -213,7 +214,7 @@ mod tests {
         if let Some(id) = target.strip_prefix('#') {
             let whole = matching(id);
             if !whole.is_empty() {
-                return one(whole);
+                return one(SmallVec::from_vec(whole));
             }
             let Some((head, rest)) = id.split_once('.') else { return Err(Vec::new()) };
             let heads = matching(head);

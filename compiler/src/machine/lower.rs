@@ -29,16 +29,15 @@
 //!   the setup does not declare (the kit's implicit `gate`, unknown names).
 //! - `context`: its JSON when it is a literal; a function (`({ input }) => input`) gives `None`.
 
-use crate::chart::{join, Path};
+use crate::chart::{join, join2, push_segment, Path};
 use crate::diagnostics::Severity;
 use crate::ir::expr::{Reference, Root};
 use crate::ir::targets::Targets;
 use crate::ir::{
-    self, Action, EventDecl, Expr, Guard, Invoke, Origin, Slot, SlotKind, State, StateId, StateKind, Transition,
-    Trigger,
+    self, Action, EventDecl, Expr, FxIndexMap, Guard, Invoke, Name, Origin, Slot, SlotKind, State, StateId, StateKind,
+    TargetList, Transition, Trigger,
 };
 use crate::machine::value::{Callee, Loc, Value, ValueKind};
-use indexmap::IndexMap;
 use serde::Serialize;
 use std::fmt::Display;
 
@@ -262,7 +261,7 @@ impl ActorClass {
     pub fn slot(&self) -> Slot {
         let (kind, effect) = match self {
             ActorClass::Agent => (SlotKind::Agent, None),
-            ActorClass::Effect(k) => (SlotKind::Effect, Some(k.to_string())),
+            ActorClass::Effect(k) => (SlotKind::Effect, Some(Name::const_new(k))),
             ActorClass::Gate => (SlotKind::Gate, None),
             ActorClass::Fail => (SlotKind::Fail, None),
             ActorClass::Machine | ActorClass::Open => (SlotKind::Machine, None),
@@ -377,7 +376,10 @@ pub fn lower_parts(parts: &MachineParts<'_>) -> Lowered {
             }
         }
     }
-    lw.add_state(config, String::new(), String::new(), None, None, &actors);
+    let n = count_states(config);
+    lw.states.reserve_exact(n);
+    lw.values.reserve_exact(n);
+    lw.add_state(config, Name::default(), String::new(), None, None, &actors);
     // The root's `id` is the Machine's id, in `Machine::id`.
     if let Some(root) = lw.states.first_mut() {
         root.id = None;
@@ -387,16 +389,16 @@ pub fn lower_parts(parts: &MachineParts<'_>) -> Lowered {
     let states = std::mem::take(&mut lw.states);
     let targets = Targets::new(&states, &id);
     let mut transitions = Vec::with_capacity(states.len() * 2);
-    let mut groups = Vec::new();
+    let (mut groups, mut buf) = (Vec::with_capacity(8), String::with_capacity(128));
     for sid in 0..states.len() {
-        lw.lower_transitions(&states, StateId(sid as u32), &targets, &mut groups, &mut transitions);
+        lw.lower_transitions(&states, StateId(sid as u32), &targets, (&mut groups, &mut buf), &mut transitions);
     }
     drop(targets);
     lw.states = states;
 
-    let mut slots: IndexMap<String, Slot> = IndexMap::with_capacity(actors.len() + 1);
+    let mut slots: FxIndexMap<Name, Slot> = FxIndexMap::with_capacity_and_hasher(actors.len() + 1, Default::default());
     for (k, c) in &actors {
-        slots.insert(k.to_string(), c.slot());
+        slots.insert(Name::from(*k), c.slot());
     }
     for st in &lw.states {
         for inv in &st.invokes {
@@ -412,13 +414,27 @@ pub fn lower_parts(parts: &MachineParts<'_>) -> Lowered {
     Lowered { machine: Some(machine), faults: lw.faults }
 }
 
+/// How many states a config holds: what `add_state` pushes, or a few more where a child is no
+/// object (counted, then skipped), so that the state vectors are allocated once.
+fn count_states(v: &Value) -> usize {
+    1 + v.get("states").and_then(Value::props).map_or(0, |ps| ps.iter().map(|p| count_states(&p.value)).sum())
+}
+
 /// The actor class of a setup actor by name.
 fn actor_class<'a>(actors: &'a [(&str, ActorClass)], name: &str) -> Option<&'a ActorClass> {
     actors.iter().find(|(k, _)| *k == name).map(|(_, c)| c)
 }
 
-/// One group of transitions of a state: its trigger, the path of its value and the value.
-type Group<'v> = (Trigger, String, &'v Value);
+/// One group of transitions of a state: its trigger, where its value's path hangs, and the value.
+type Group<'v> = (Trigger, GroupPath<'v>, &'v Value);
+
+/// The path of a group of transitions, below its state's path (`<state>.on.<event>`) or below its
+/// invoke's (`<invoke>.onDone`): written out, into one buffer, only for each transition it gives.
+#[derive(Clone, Copy)]
+enum GroupPath<'v> {
+    State(&'static str, Option<&'v str>),
+    Invoke(usize, &'static str),
+}
 
 struct Lowerer<'p, 'v> {
     parts: &'p MachineParts<'v>,
@@ -447,7 +463,7 @@ impl<'p, 'v> Lowerer<'p, 'v> {
     fn add_state(
         &mut self,
         v: &'v Value,
-        key: String,
+        key: Name,
         path: String,
         parent: Option<StateId>,
         key_loc: Option<Loc>,
@@ -519,8 +535,6 @@ impl<'p, 'v> Lowerer<'p, 'v> {
             _ => None,
         };
         let child_props = children.and_then(Value::props).unwrap_or_default();
-        // The children's paths hang below `<path>.states`: written once, before `path` moves.
-        let base = if child_props.is_empty() { String::new() } else { join(&path, "states") };
         self.states.push(State {
             key,
             path,
@@ -537,14 +551,11 @@ impl<'p, 'v> Lowerer<'p, 'v> {
         });
         self.values.push(v);
         for p in child_props {
-            if let Some(child) = self.add_state(
-                &p.value,
-                p.key.to_string(),
-                join(&base, p.key.as_str()),
-                Some(sid),
-                Some(p.key_loc),
-                actors,
-            ) {
+            // A child's path, `<path>.states.<key>`, in one allocation (it moves into the child).
+            let cpath = join2(&self.states[sid.index()].path, "states", p.key.as_str());
+            if let Some(child) =
+                self.add_state(&p.value, Name::from(p.key.as_str()), cpath, Some(sid), Some(p.key_loc), actors)
+            {
                 self.states[sid.index()].children.push(child);
             }
         }
@@ -556,15 +567,14 @@ impl<'p, 'v> Lowerer<'p, 'v> {
         let list = inv.as_array().is_some();
         let items = items(inv);
         let mut out = Vec::with_capacity(items.len());
-        let base = join(path, "invoke");
         for (i, item) in items.iter().enumerate() {
-            let ipath = if list { join(&base, i) } else { base.clone() };
+            let ipath = if list { join2(path, "invoke", i) } else { join(path, "invoke") };
             let at = Path::ROOT.child(ipath.as_str());
             if item.props().is_none() {
                 self.odd(item, at, "an invoke", "an object");
                 continue;
             }
-            let id = item.get("id").and_then(Value::as_str).map(str::to_string);
+            let id = item.get("id").and_then(Value::as_str).map(Name::from);
             let (src, kind) = match item.get("src") {
                 Some(sv) => match sv.as_str() {
                     Some(name) => {
@@ -586,7 +596,7 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                                 SlotKind::Unknown
                             }
                         };
-                        (name.to_string(), kind)
+                        (Name::from(name), kind)
                     }
                     None => {
                         let class = classify_actor(sv);
@@ -597,7 +607,7 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                             at.child("src"),
                             format!("invoke src is {}, written inline; name it in the setup's `actors` and invoke it by name", describe(sv)),
                         );
-                        (id.clone().unwrap_or_else(|| "(inline)".to_string()), class.slot_kind())
+                        (id.clone().unwrap_or(Name::const_new("(inline)")), class.slot_kind())
                     }
                 },
                 None => {
@@ -608,7 +618,7 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                         at.child("src"),
                         "an invoke with no `src`".into(),
                     );
-                    (String::new(), SlotKind::Unknown)
+                    (Name::default(), SlotKind::Unknown)
                 }
             };
             let input = item.get("input").and_then(|iv| self.input(iv, at.child("input")));
@@ -691,14 +701,14 @@ impl<'p, 'v> Lowerer<'p, 'v> {
 
     fn action(&mut self, a: &Value, path: Path<'_>) -> Option<Action> {
         if let Some(name) = a.as_str() {
-            return Some(Action::Named { name: name.to_string(), params: None });
+            return Some(Action::Named { name: Name::from(name), params: None });
         }
         match &a.kind {
             ValueKind::Function(_) => return Some(Action::Named { name: "inline".into(), params: None }),
             ValueKind::Object { .. } => {
                 return match a.get("type").and_then(Value::as_str) {
                     Some(name) => {
-                        Some(Action::Named { name: name.to_string(), params: a.get("params").and_then(value_expr) })
+                        Some(Action::Named { name: Name::from(name), params: a.get("params").and_then(value_expr) })
                     }
                     None => {
                         self.fault(
@@ -721,11 +731,11 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                     return None;
                 };
                 if let Some(props) = arg0.props() {
-                    let mut updates = IndexMap::with_capacity(props.len());
+                    let mut updates = FxIndexMap::with_capacity_and_hasher(props.len(), Default::default());
                     for p in props {
                         match value_expr(&p.value) {
                             Some(e) => {
-                                updates.insert(p.key.to_string(), e);
+                                updates.insert(Name::from(p.key.as_str()), e);
                             }
                             None => self.not_lowered(
                                 &p.value,
@@ -737,9 +747,11 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                     return Some(Action::Assign { updates });
                 }
                 match arg0.as_function().and_then(|f| f.lowered.as_deref()) {
-                    Some(Expr::Object(fields)) => Some(Action::Assign { updates: fields.iter().cloned().collect() }),
+                    Some(Expr::Object(fields)) => Some(Action::Assign {
+                        updates: fields.iter().map(|(k, x)| (Name::from(k.as_str()), x.clone())).collect(),
+                    }),
                     Some(Expr::Literal(serde_json::Value::Object(m))) => Some(Action::Assign {
-                        updates: m.iter().map(|(k, x)| (k.clone(), Expr::Literal(x.clone()))).collect(),
+                        updates: m.iter().map(|(k, x)| (Name::from(k.as_str()), Expr::Literal(x.clone()))).collect(),
                     }),
                     _ => {
                         self.not_lowered(arg0, path, "this `assign`");
@@ -756,7 +768,7 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                 }
                 Some(Action::Named { name: "jr2.answer".into(), params })
             }
-            Some(other) => Some(Action::Named { name: format!("xstate.{other}"), params: None }),
+            Some(other) => Some(Action::Named { name: compact_str::format_compact!("xstate.{other}"), params: None }),
             None => {
                 self.odd(a, path, "an action", "a name, an object or a call");
                 None
@@ -766,7 +778,7 @@ impl<'p, 'v> Lowerer<'p, 'v> {
 
     fn guard(&mut self, g: &Value, path: Path<'_>) -> Option<Guard> {
         if let Some(name) = g.as_str() {
-            return Some(Guard::Named { name: name.to_string(), params: None });
+            return Some(Guard::Named { name: Name::from(name), params: None });
         }
         if g.as_function().is_some() {
             return Some(Guard::Named { name: "inline".into(), params: None });
@@ -780,7 +792,7 @@ impl<'p, 'v> Lowerer<'p, 'v> {
             if name == "jr2.sentBy" {
                 let id = g.get("params").and_then(|p| p.get("id")).and_then(Value::as_str);
                 return match id {
-                    Some(id) => Some(Guard::SentBy { id: id.to_string() }),
+                    Some(id) => Some(Guard::SentBy { id: Name::from(id) }),
                     None => {
                         self.fault(
                             g,
@@ -793,11 +805,11 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                     }
                 };
             }
-            return Some(Guard::Named { name: name.to_string(), params: g.get("params").and_then(value_expr) });
+            return Some(Guard::Named { name: Name::from(name), params: g.get("params").and_then(value_expr) });
         }
         match kit_name(g) {
             Some("sentBy") => match arg(g, 0).and_then(Value::as_str) {
-                Some(id) => Some(Guard::SentBy { id: id.to_string() }),
+                Some(id) => Some(Guard::SentBy { id: Name::from(id) }),
                 None => {
                     self.odd(arg(g, 0).unwrap_or(g), path, "the party of `sentBy()`", "a string");
                     None
@@ -863,25 +875,30 @@ impl<'p, 'v> Lowerer<'p, 'v> {
 
     /// The transitions of a state, in the order `on`, `after`, `always`, `onDone`, then each
     /// invoke's `onDone` and `onError` (`rules::walk_pick` reads their values in this order).
-    /// `groups` is a buffer, reused from state to state.
+    /// `groups` and `buf` (where each transition's path is written, then copied out at its exact
+    /// length) are buffers, reused from state to state.
     fn lower_transitions(
         &mut self,
         states: &[State],
         sid: StateId,
         targets: &Targets<'_>,
-        groups: &mut Vec<Group<'v>>,
+        (groups, buf): (&mut Vec<Group<'v>>, &mut String),
         out: &mut Vec<Transition>,
     ) {
         let v = self.values[sid.index()];
-        let path = states[sid.index()].path.as_str();
+        let state = &states[sid.index()];
+        let path = state.path.as_str();
         groups.clear();
-        for (field, make) in [("on", Trigger::Event as fn(String) -> Trigger), ("after", Trigger::After)] {
+        for (field, make) in [("on", Trigger::Event as fn(Name) -> Trigger), ("after", Trigger::After)] {
             if let Some(map) = v.get(field) {
                 match map.props() {
                     Some(props) => {
-                        let base = join(path, field);
                         for p in props {
-                            groups.push((make(p.key.to_string()), join(&base, p.key.as_str()), &p.value));
+                            groups.push((
+                                make(Name::from(p.key.as_str())),
+                                GroupPath::State(field, Some(p.key.as_str())),
+                                &p.value,
+                            ));
                         }
                     }
                     None => {
@@ -892,21 +909,20 @@ impl<'p, 'v> Lowerer<'p, 'v> {
             }
         }
         if let Some(x) = v.get("always") {
-            groups.push((Trigger::Always, join(path, "always"), x));
+            groups.push((Trigger::Always, GroupPath::State("always", None), x));
         }
         if let Some(x) = v.get("onDone") {
-            groups.push((Trigger::StateDone, join(path, "onDone"), x));
+            groups.push((Trigger::StateDone, GroupPath::State("onDone", None), x));
         }
         if let Some(inv) = v.get("invoke") {
             // The invokes kept in the IR, in order; odd items were skipped there too.
             let items = items(inv).iter().filter(|x| x.props().is_some());
-            for (i, item) in items.enumerate() {
-                let Some(ipath) = states[sid.index()].invokes.get(i).map(|x| x.path.as_str()) else { break };
+            for (i, item) in items.enumerate().take(state.invokes.len()) {
                 if let Some(x) = item.get("onDone") {
-                    groups.push((Trigger::InvokeDone(i), join(ipath, "onDone"), x));
+                    groups.push((Trigger::InvokeDone(i), GroupPath::Invoke(i, "onDone"), x));
                 }
                 if let Some(x) = item.get("onError") {
-                    groups.push((Trigger::InvokeError(i), join(ipath, "onError"), x));
+                    groups.push((Trigger::InvokeError(i), GroupPath::Invoke(i, "onError"), x));
                 }
             }
         }
@@ -914,12 +930,30 @@ impl<'p, 'v> Lowerer<'p, 'v> {
             let mut trigger = Some(trigger);
             let list = value.as_array();
             let n = list.map_or(1, <[Value]>::len);
+            buf.clear();
+            match gpath {
+                GroupPath::State(field, key) => {
+                    buf.push_str(path);
+                    push_segment(buf, field);
+                    if let Some(key) = key {
+                        push_segment(buf, key);
+                    }
+                }
+                GroupPath::Invoke(i, field) => {
+                    buf.push_str(&state.invokes[i].path);
+                    push_segment(buf, field);
+                }
+            }
             // The group's path goes to its one transition; a list's items get their index.
-            let mut gpath = Some(gpath);
             for (i, t) in items(value).iter().enumerate() {
                 let tpath = match list {
-                    Some(_) => join(gpath.as_deref().unwrap_or_default(), i),
-                    None => gpath.take().unwrap_or_default(),
+                    Some(_) => {
+                        let len = push_segment(buf, i);
+                        let tpath = buf.clone();
+                        buf.truncate(len);
+                        tpath
+                    }
+                    None => buf.clone(),
                 };
                 let at = Path::ROOT.child(tpath.as_str());
                 let (target_values, target_list, obj): (&[Value], bool, bool) = match &t.kind {
@@ -938,7 +972,7 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                         continue;
                     }
                 };
-                let mut resolved = Vec::with_capacity(target_values.len());
+                let mut resolved = TargetList::with_capacity(target_values.len());
                 for (k, tv) in target_values.iter().enumerate() {
                     // The path of a target: the transition's own for a string, else its `target`
                     // (and index); written only for a fault.
@@ -1001,13 +1035,13 @@ impl<'p, 'v> Lowerer<'p, 'v> {
     }
 
     /// The `defineEvent`s of `setup.events`.
-    fn events(&mut self) -> IndexMap<String, EventDecl> {
-        let Some(ev) = self.parts.setup.and_then(|s| s.get("events")) else { return IndexMap::new() };
+    fn events(&mut self) -> FxIndexMap<Name, EventDecl> {
+        let Some(ev) = self.parts.setup.and_then(|s| s.get("events")) else { return FxIndexMap::default() };
         let Some(items) = ev.as_array() else {
             self.odd(ev, "events", "the setup's `events`", "an array of `defineEvent(...)`");
-            return IndexMap::new();
+            return FxIndexMap::default();
         };
-        let mut out = IndexMap::with_capacity(items.len());
+        let mut out = FxIndexMap::with_capacity_and_hasher(items.len(), Default::default());
         let events = Path::ROOT.child("events");
         for (i, item) in items.iter().enumerate() {
             let path = events.child(i);
@@ -1040,7 +1074,7 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                 input,
                 audience: def.get("audience").and_then(Value::as_str).map(str::to_string),
             };
-            out.insert(name.to_string(), decl);
+            out.insert(Name::from(name), decl);
         }
         out
     }

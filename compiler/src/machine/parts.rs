@@ -262,7 +262,7 @@ pub fn failing_states_of(m: &ir::Machine) -> Vec<(String, String)> {
     for sid in m.ids() {
         for inv in &m.state(sid).invokes {
             if inv.kind == SlotKind::Fail {
-                out.push((targets.id_of(sid).to_string(), inv.src.clone()));
+                out.push((targets.id_of(sid).to_string(), inv.src.to_string()));
             }
         }
     }

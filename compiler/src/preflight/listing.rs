@@ -92,7 +92,7 @@ pub fn of(root: &Path, path: &Path, machine: Option<&Value>) -> Listing {
                 listing.gates.push(Gate {
                     machine: m.id.clone(),
                     state: targets.id_of(sid).to_string(),
-                    slot: inv.src.clone(),
+                    slot: inv.src.to_string(),
                     path: path.to_vec(),
                 });
             }

@@ -64,7 +64,7 @@ fn kind_text(kind: StateKind) -> &'static str {
 
 fn trigger_text(trigger: &Trigger) -> String {
     match trigger {
-        Trigger::Event(name) => name.clone(),
+        Trigger::Event(name) => name.to_string(),
         Trigger::After(delay) => format!("after:{delay}"),
         Trigger::Always => "always".to_string(),
         Trigger::InvokeDone(i) => format!("done.invoke:{i}"),
@@ -77,7 +77,7 @@ fn guard_text(guard: &Guard) -> String {
     let list = |gs: &[Guard]| gs.iter().map(guard_text).collect::<Vec<_>>().join(", ");
     #[allow(unreachable_patterns)]
     match guard {
-        Guard::Named { name, .. } => name.clone(),
+        Guard::Named { name, .. } => name.to_string(),
         Guard::SentBy { id } => format!("jr2.sentBy({id})"),
         Guard::Not { guard } => format!("not({})", guard_text(guard)),
         Guard::And { guards } => format!("and({})", list(guards)),

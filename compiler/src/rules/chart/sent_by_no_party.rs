@@ -41,7 +41,7 @@ pub fn parties_of(machine: &crate::ir::Machine) -> (Vec<String>, Vec<String>) {
         for inv in &st.invokes {
             if inv.kind == SlotKind::Gate {
                 let gid = match &inv.id {
-                    Some(gid) => gid.clone(),
+                    Some(gid) => gid.to_string(),
                     // The state's key path: its dotted path without the `states` segments.
                     None if unnamed > 1 => {
                         ordinal += 1;
@@ -52,8 +52,8 @@ pub fn parties_of(machine: &crate::ir::Machine) -> (Vec<String>, Vec<String>) {
                 if !gates.contains(&gid) {
                     gates.push(gid);
                 }
-            } else if inv.kind.is_agent() && !agents.contains(&inv.src) {
-                agents.push(inv.src.clone());
+            } else if inv.kind.is_agent() && !agents.iter().any(|a| *a == inv.src) {
+                agents.push(inv.src.to_string());
             }
         }
     }

@@ -193,11 +193,11 @@ impl<'v> Cx<'v> {
                 .state(t.source)
                 .invokes
                 .get(i)
-                .and_then(|inv| inv.id.clone())
+                .and_then(|inv| inv.id.as_ref().map(ToString::to_string))
                 .unwrap_or_else(|| format!("{i}.{source}"))
         };
         Some(match &t.trigger {
-            Trigger::Event(name) => name.clone(),
+            Trigger::Event(name) => name.to_string(),
             Trigger::After(delay) => format!("xstate.after.{delay}.{source}"),
             Trigger::Always => return None,
             Trigger::InvokeDone(i) => format!("xstate.done.actor.{}", invoke_id(*i)),
