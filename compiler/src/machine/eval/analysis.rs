@@ -359,9 +359,9 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
                 if !ok {
                     return Fv::Opaque;
                 }
-                match parts.as_mut_slice() {
+                match parts.as_slice() {
                     [] => Fv::Val(self.val(ValueKind::String { value: String::new() }, s)),
-                    [TemplatePart::Text(t)] => Fv::Val(self.val(ValueKind::String { value: std::mem::take(t) }, s)),
+                    [TemplatePart::Text(t)] => Fv::Val(self.val(ValueKind::String { value: t.to_string() }, s)),
                     _ => Fv::Lowered(Expr::Template(parts)),
                 }
             }
@@ -865,6 +865,6 @@ fn lower(fv: Fv<'_>) -> Option<Expr> {
 fn push_text(parts: &mut Vec<TemplatePart>, text: &str) {
     match parts.last_mut() {
         Some(TemplatePart::Text(a)) => a.push_str(text),
-        _ => parts.push(TemplatePart::Text(text.to_owned())),
+        _ => parts.push(TemplatePart::Text(text.into())),
     }
 }
