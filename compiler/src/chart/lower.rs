@@ -477,13 +477,13 @@ pub fn expr(v: &Json) -> Expr {
             let mut at = 0;
             for (range, r) in refs {
                 if range.start > at {
-                    parts.push(TemplatePart::Text(s[at..range.start].to_string()));
+                    parts.push(TemplatePart::Text(s[at..range.start].into()));
                 }
                 parts.push(TemplatePart::Ref(r));
                 at = range.end;
             }
             if at < s.len() {
-                parts.push(TemplatePart::Text(s[at..].to_string()));
+                parts.push(TemplatePart::Text(s[at..].into()));
             }
             Expr::Template(parts)
         }

@@ -165,7 +165,8 @@ pub type Segment = compact_str::CompactString;
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", content = "value", rename_all = "camelCase")]
 pub enum TemplatePart {
-    Text(String),
+    /// A text, inline up to 24 bytes (most are short: `"test/"`, `"."`), as a [`Segment`] is.
+    Text(compact_str::CompactString),
     Ref(Reference),
     /// `${ a ? b : c }` in a template literal: any expression, stringified as JavaScript does.
     Expr(Expr),

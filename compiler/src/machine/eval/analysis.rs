@@ -4,6 +4,11 @@
 //!
 //! A child module of `eval.rs`: the analysis is methods of the evaluator's [`Cx`], which keeps
 //! the scopes of the function being analyzed; the decisions it follows are in `eval.rs`'s header.
+//!
+//! It allocates little, as it runs for every function of every file: the locals of all scopes
+//! are one stack ([`FnScopes`], no map per scope), a value is lowered by moving it into its
+//! [`Expr`] (no copy of a subtree, a path or a string), and keys, path segments and short
+//! template texts are inline strings.
 
 use super::*;
 use crate::ir::expr::Segment;
@@ -27,11 +32,15 @@ pub(super) enum Fv<'a> {
 /// function has a few locals, so a search from the top beats a map per scope, and the stack's
 /// capacity serves every function of the file). `starts` marks where each block scope begins;
 /// `base` where the function (or inlined helper) begins, as it sees none of the locals below.
+/// `args` is a stack too: the arguments of the helper calls being inlined, each call's on top
+/// (evaluated in the caller's scope, then bound to the helper's parameters), so that a call
+/// needs no `Vec` of its own.
 #[derive(Default)]
 pub(super) struct FnScopes<'a> {
     locals: Vec<(&'a str, Fv<'a>)>,
     starts: Vec<usize>,
     base: usize,
+    args: Vec<Fv<'a>>,
 }
 
 impl<'a> FnScopes<'a> {
@@ -357,9 +366,9 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
                 if !ok {
                     return Fv::Opaque;
                 }
-                match parts.as_mut_slice() {
+                match parts.as_slice() {
                     [] => Fv::Val(self.val(ValueKind::String { value: Name::default() }, s)),
-                    [TemplatePart::Text(t)] => Fv::Val(self.val(ValueKind::String { value: t.as_str().into() }, s)),
+                    [TemplatePart::Text(t)] => Fv::Val(self.val(ValueKind::String { value: t.clone() }, s)),
                     _ => Fv::Lowered(Expr::Template(parts)),
                 }
             }
@@ -739,8 +748,14 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
             _ => None,
         };
         if let Some(h) = helper {
-            let args = c.arguments.iter().map(|a| self.farg(a)).collect();
-            if let Some(fv) = self.inline_helper(h, args) {
+            let args_start = self.scopes.args.len();
+            for a in &c.arguments {
+                let fv = self.farg(a);
+                self.scopes.args.push(fv);
+            }
+            let inlined = self.inline_helper(h, args_start);
+            self.scopes.args.truncate(args_start);
+            if let Some(fv) = inlined {
                 return fv;
             }
             self.facts.complete = false;
@@ -766,8 +781,9 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
         Fv::Opaque
     }
 
-    /// Inlines `(a, b) => expr` (or `{ return expr; }`) with plain-name parameters.
-    fn inline_helper(&mut self, h: &'a Expression<'a>, args: Vec<Fv<'a>>) -> Option<Fv<'a>> {
+    /// Inlines `(a, b) => expr` (or `{ return expr; }`) with plain-name parameters, called with
+    /// the arguments on `self.scopes.args` from `args_start` (which it takes).
+    fn inline_helper(&mut self, h: &'a Expression<'a>, args_start: usize) -> Option<Fv<'a>> {
         if self.inline >= MAX_INLINE {
             return None;
         }
@@ -792,9 +808,9 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
         }
         // The helper sees module scope and its parameters only.
         let saved_base = self.scopes.enter_function();
-        let mut args = args.into_iter();
-        for p in &params.items {
-            let fv = args.next().unwrap_or(Fv::Opaque);
+        for (i, p) in params.items.iter().enumerate() {
+            let arg = self.scopes.args.get_mut(args_start + i);
+            let fv = arg.map_or(Fv::Opaque, |a| std::mem::replace(a, Fv::Opaque));
             if let BindingPattern::BindingIdentifier(id) = &p.pattern {
                 self.bind(id.name.as_str(), fv);
             }
@@ -863,6 +879,6 @@ fn lower(fv: Fv<'_>) -> Option<Expr> {
 fn push_text(parts: &mut Vec<TemplatePart>, text: &str) {
     match parts.last_mut() {
         Some(TemplatePart::Text(a)) => a.push_str(text),
-        _ => parts.push(TemplatePart::Text(text.to_owned())),
+        _ => parts.push(TemplatePart::Text(text.into())),
     }
 }
