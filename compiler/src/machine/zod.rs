@@ -478,8 +478,9 @@ impl Cx {
                 Callee::Zod(name) => self.member(name, c, v.loc),
                 Callee::Method(name) => match &c.receiver {
                     Some(r) => {
-                        let recv = self.schema(r);
-                        self.method(recv, name, &c.args, v.loc)
+                        let mut n = self.schema(r);
+                        self.method(&mut n, name, &c.args, v.loc);
+                        n
                     }
                     None => self.fault(v.loc, format!("`.{name}()` is called on nothing jr2 can read")),
                 },
@@ -575,8 +576,9 @@ impl Cx {
             },
             "optional" | "nullable" => match arg0 {
                 Some(inner) => {
-                    let inner = self.schema(inner);
-                    self.method(inner, name, &[], loc)
+                    let mut n = self.schema(inner);
+                    self.method(&mut n, name, &[], loc);
+                    n
                 }
                 None => self.fault(loc, format!("`z.{name}()` takes a schema")),
             },
@@ -593,8 +595,9 @@ impl Cx {
         }
     }
 
-    /// `<recv>.<name>(...)`.
-    fn method<'a>(&mut self, mut n: Node<'a>, name: &str, args: &'a [Value], loc: Loc) -> Node<'a> {
+    /// `<recv>.<name>(...)`, on the receiver's node in place (a node is large: it is not moved
+    /// in and out of each method of a chain).
+    fn method<'a>(&mut self, n: &mut Node<'a>, name: &str, args: &'a [Value], loc: Loc) {
         let arg0 = args.first();
         match name {
             // Wrappers.
@@ -602,10 +605,12 @@ impl Cx {
                 n.opt_in = true;
                 n.opt_out = true;
                 n.wrapped_by = Some(Wrapper::Optional);
-                n
             }
             "default" => {
-                let Some(a) = arg0 else { return self.fault(loc, "`.default()` takes a value") };
+                let Some(a) = arg0 else {
+                    *n = self.fault(loc, "`.default()` takes a value");
+                    return;
+                };
                 // Only checked here: the node keeps the value, written as JSON by `Node::render`.
                 match a.to_json() {
                     Some(_) if !matches!(a.kind, ValueKind::Undefined) => n.default = Some(a),
@@ -616,75 +621,73 @@ impl Cx {
                 n.opt_in = true;
                 n.opt_out = false;
                 n.wrapped_by = Some(Wrapper::Default);
-                n
             }
             "nullable" | "nullish" => {
                 let (opt_in, opt_out) = (n.opt_in || name == "nullish", n.opt_out || name == "nullish");
-                let mut out = Node::new(Ty::Nullable(Box::new(n)));
-                out.opt_in = opt_in;
-                out.opt_out = opt_out;
-                out.wrapped_by = Some(Wrapper::Nullable);
-                out
+                let inner = std::mem::replace(n, Node::new(Ty::Any));
+                *n = Node::new(Ty::Nullable(Box::new(inner)));
+                n.opt_in = opt_in;
+                n.opt_out = opt_out;
+                n.wrapped_by = Some(Wrapper::Nullable);
             }
-            "describe" => {
-                match arg0.and_then(Value::as_str) {
-                    Some(s) => n.description = Some(s.to_string()),
-                    None => {
-                        self.arg_fault(arg0, loc, "`.describe()` takes a string");
-                    }
+            "describe" => match arg0.and_then(Value::as_str) {
+                Some(s) => n.description = Some(s.to_string()),
+                None => {
+                    self.arg_fault(arg0, loc, "`.describe()` takes a string");
                 }
-                n
-            }
-            "meta" => {
-                match arg0.map(|a| (a, a.to_json())) {
-                    Some((_, Some(J::Object(m)))) => {
-                        for (k, v) in m {
-                            if k == "description" {
-                                n.description = v.as_str().map(str::to_string).or(n.description);
-                            } else if k != "id" {
-                                match n.meta.iter_mut().find(|(m, _)| *m == k) {
-                                    Some(slot) => slot.1 = v,
-                                    None => n.meta.push((k, v)),
-                                }
+            },
+            "meta" => match arg0.map(|a| (a, a.to_json())) {
+                Some((_, Some(J::Object(m)))) => {
+                    for (k, v) in m {
+                        if k == "description" {
+                            n.description = v.as_str().map(str::to_string).or(n.description.take());
+                        } else if k != "id" {
+                            match n.meta.iter_mut().find(|(m, _)| *m == k) {
+                                Some(slot) => slot.1 = v,
+                                None => n.meta.push((k, v)),
                             }
                         }
                     }
-                    _ => {
-                        self.arg_fault(arg0, loc, "`.meta()` takes an object literal of JSON values");
-                    }
                 }
-                n
+                _ => {
+                    self.arg_fault(arg0, loc, "`.meta()` takes an object literal of JSON values");
+                }
+            },
+            "array" => {
+                let item = std::mem::replace(n, Node::new(Ty::Any));
+                *n = Node::new(Ty::Array(Box::new(item), Len::default()));
             }
-            "array" => Node::new(Ty::Array(Box::new(n), Len::default())),
             "or" => match arg0 {
                 Some(b) => {
                     let b = self.schema(b);
-                    Node::new(Ty::Union(vec![n, b]))
+                    let a = std::mem::replace(n, Node::new(Ty::Any));
+                    *n = Node::new(Ty::Union(vec![a, b]));
                 }
-                None => self.fault(loc, "`.or()` takes a schema"),
+                None => *n = self.fault(loc, "`.or()` takes a schema"),
             },
             // Refinements are code; zod's converter leaves the schema as it is, and so does this.
-            "refine" | "superRefine" | "check" => n,
-            "transform" => self.fault(loc, "`.transform()` cannot be read statically: its output shape is code"),
+            "refine" | "superRefine" | "check" => {}
+            "transform" => *n = self.fault(loc, "`.transform()` cannot be read statically: its output shape is code"),
             "pipe" => {
-                self.fault(loc, "`.pipe()` is not read statically: what comes out depends on the schema piped to")
+                *n = self.fault(loc, "`.pipe()` is not read statically: what comes out depends on the schema piped to")
             }
             "catch" | "catchall" | "brand" | "readonly" | "prefault" => {
-                self.fault(loc, format!("`.{name}()` is not a zod method jr2 converts to JSON Schema"))
+                *n = self.fault(loc, format!("`.{name}()` is not a zod method jr2 converts to JSON Schema"))
             }
             _ => self.typed_method(n, name, args, loc),
         }
     }
 
     /// The methods of one type: bounds, formats, the object's derivations.
-    fn typed_method<'a>(&mut self, mut n: Node<'a>, name: &str, args: &'a [Value], loc: Loc) -> Node<'a> {
+    fn typed_method<'a>(&mut self, n: &mut Node<'a>, name: &str, args: &'a [Value], loc: Loc) {
         if n.faulted {
-            return n;
+            return;
         }
         if let Some(w) = n.wrapped_by {
             let w = w.name();
-            return self
+            *n = self
                 .fault(loc, format!("`.{name}()` is not callable on what `.{w}()` returns: call it before `.{w}()`"));
+            return;
         }
         let arg0 = args.first();
         match (&mut n.ty, name) {
@@ -786,7 +789,7 @@ impl Cx {
                 }
             }
             (Ty::Object { props, .. }, "keyof") => {
-                return Node::new(Ty::Enum(props.iter().map(|(k, _)| text(k)).collect()));
+                *n = Node::new(Ty::Enum(props.iter().map(|(k, _)| text(k)).collect()));
             }
             (ty, _) => {
                 let on = match ty {
@@ -796,10 +799,9 @@ impl Cx {
                     Ty::Object { .. } => "an object schema",
                     _ => "this schema",
                 };
-                return self.fault(loc, format!("`.{name}()` on {on} is not a zod method jr2 converts to JSON Schema"));
+                *n = self.fault(loc, format!("`.{name}()` on {on} is not a zod method jr2 converts to JSON Schema"));
             }
         }
-        n
     }
 
     /// An object literal of schemas: `z.object`'s shape, `.extend`'s (`of` is `z.object` as `"z."`
