@@ -137,7 +137,9 @@ struct Node<'a> {
     /// Which wrapper made this node, if any (`optional`, `default`, ...): the checks of the
     /// inner type are no longer callable on it.
     wrapped_by: Option<Wrapper>,
-    description: Option<String>,
+    /// (A `Box<str>`, a word smaller than a `String`: the node fits 128 bytes, which a move copies
+    /// inline.)
+    description: Option<Box<str>>,
     /// The `.default()` value, a JSON literal (checked when it is read, converted when written).
     default: Option<&'a Value>,
     /// `.meta({...})`'s keys, in order (a key set again keeps its place).
@@ -400,7 +402,7 @@ impl<'a> Node<'a> {
             m.insert(k, v);
         }
         if let Some(d) = description {
-            m.insert("description".into(), J::String(d));
+            m.insert("description".into(), J::String(d.into()));
         }
         // Read as JSON when the `.default()` was read (`Cx::method`).
         if let Some(d) = default.and_then(Value::to_json) {
@@ -631,7 +633,7 @@ impl Cx {
                 n.wrapped_by = Some(Wrapper::Nullable);
             }
             "describe" => match arg0.and_then(Value::as_str) {
-                Some(s) => n.description = Some(s.to_string()),
+                Some(s) => n.description = Some(s.into()),
                 None => {
                     self.arg_fault(arg0, loc, "`.describe()` takes a string");
                 }
@@ -640,7 +642,7 @@ impl Cx {
                 Some((_, Some(J::Object(m)))) => {
                     for (k, v) in m {
                         if k == "description" {
-                            n.description = v.as_str().map(str::to_string).or(n.description.take());
+                            n.description = v.as_str().map(Box::from).or(n.description.take());
                         } else if k != "id" {
                             match n.meta.iter_mut().find(|(m, _)| *m == k) {
                                 Some(slot) => slot.1 = v,
