@@ -42,7 +42,7 @@
 //! collected, and the result is an `Err` when there is any.
 
 use super::value::{Call, Callee, Loc, Value, ValueKind};
-use serde_json::{json, Map, Value as J};
+use serde_json::{Map, Value as J};
 
 /// A part of a zod expression that has no JSON Schema reading, at its place.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -96,7 +96,7 @@ pub fn object_keys(v: &Value) -> Option<Vec<(String, bool)>> {
     }
     let mut cx = Cx::default();
     match cx.schema(v).ty {
-        Ty::Object { props, .. } => Some(props.into_iter().map(|(k, n)| (k, !n.opt_in)).collect()),
+        Ty::Object { props, .. } => Some(props.into_iter().map(|(k, n)| (k.to_string(), !n.opt_in)).collect()),
         _ => None,
     }
 }
@@ -124,42 +124,66 @@ pub fn object_key_names(v: &Value) -> Option<Vec<String>> {
 // ---------------------------------------------------------------------------------------------
 // The schema tree: what a chain means, before it is written for one `io`.
 
+/// A schema's meaning. It borrows from the value it reads (its keys, a `.default()`'s value), so
+/// that the walk copies no string: a string is made once, when the node is written as JSON. It is
+/// kept small (a bound is one `Option<Bound>`, a wrapper a byte) since the walk moves it by value.
 #[derive(Clone, Debug)]
-struct Node {
-    ty: Ty,
+struct Node<'a> {
+    ty: Ty<'a>,
     /// Absent is accepted (`.optional()`, `.default()`).
     opt_in: bool,
     /// Absent may come out (`.optional()`; a `.default()` fills it).
     opt_out: bool,
     /// Which wrapper made this node, if any (`optional`, `default`, ...): the checks of the
     /// inner type are no longer callable on it.
-    wrapped_by: Option<&'static str>,
-    description: Option<String>,
-    default: Option<J>,
+    wrapped_by: Option<Wrapper>,
+    /// (A `Box<str>`, a word smaller than a `String`: the node fits 128 bytes, which a move copies
+    /// inline.)
+    description: Option<Box<str>>,
+    /// The `.default()` value, a JSON literal (checked when it is read, converted when written).
+    default: Option<&'a Value>,
     /// `.meta({...})`'s keys, in order (a key set again keeps its place).
     meta: Vec<(String, J)>,
     /// The place of a fault (already reported): methods called on it add no fault of their own.
     faulted: bool,
 }
 
+/// The methods that wrap a schema (after which its type's own methods are no longer callable).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Wrapper {
+    Optional,
+    Default,
+    Nullable,
+}
+
+impl Wrapper {
+    fn name(self) -> &'static str {
+        match self {
+            Wrapper::Optional => "optional",
+            Wrapper::Default => "default",
+            Wrapper::Nullable => "nullable",
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
-enum Ty {
+enum Ty<'a> {
     /// Accepts anything: `z.any()`, `z.unknown()`, and the place of a fault.
     Any,
     Never,
-    String(StrChecks),
+    String(StrChecks<'a>),
     Number(NumChecks),
     Boolean,
     Null,
     Enum(Vec<J>),
     Literal(Vec<J>),
-    Array(Box<Node>, Len),
+    Array(Box<Node<'a>>, Len),
     Object {
-        props: Vec<(String, Node)>,
+        props: Vec<(&'a str, Node<'a>)>,
         extra: Extra,
     },
-    Union(Vec<Node>),
-    Nullable(Box<Node>),
+    Union(Vec<Node<'a>>),
+    Nullable(Box<Node<'a>>),
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -190,38 +214,49 @@ impl Len {
 }
 
 #[derive(Clone, Debug, Default)]
-struct StrChecks {
+struct StrChecks<'a> {
     len: Len,
-    format: Option<String>,
-    patterns: Vec<String>,
+    format: Option<&'static str>,
+    patterns: Vec<&'a str>,
 }
 
 #[derive(Clone, Debug, Default)]
 struct NumChecks {
     int: bool,
-    min: Option<f64>,
-    xmin: Option<f64>,
-    max: Option<f64>,
-    xmax: Option<f64>,
+    /// The tightest lower bound, and the tightest upper one.
+    min: Option<Bound>,
+    max: Option<Bound>,
     multiple_of: Vec<f64>,
 }
 
+/// A number bound; an exclusive one is the tighter of two at the same value (zod v4's rule: of an
+/// inclusive and an exclusive bound on one side, the tighter one stands).
+#[derive(Clone, Copy, Debug)]
+struct Bound {
+    value: f64,
+    exclusive: bool,
+}
+
 impl NumChecks {
-    fn min(&mut self, n: f64, exclusive: bool) {
-        let slot = if exclusive { &mut self.xmin } else { &mut self.min };
-        *slot = Some(slot.map_or(n, |m| m.max(n)));
+    fn min(&mut self, value: f64, exclusive: bool) {
+        let tighter = self.min.is_none_or(|b| value > b.value || (value == b.value && exclusive));
+        if tighter {
+            self.min = Some(Bound { value, exclusive });
+        }
     }
-    fn max(&mut self, n: f64, exclusive: bool) {
-        let slot = if exclusive { &mut self.xmax } else { &mut self.max };
-        *slot = Some(slot.map_or(n, |m| m.min(n)));
+    fn max(&mut self, value: f64, exclusive: bool) {
+        let tighter = self.max.is_none_or(|b| value < b.value || (value == b.value && exclusive));
+        if tighter {
+            self.max = Some(Bound { value, exclusive });
+        }
     }
 }
 
 /// `Number.MAX_SAFE_INTEGER`, the bound zod v4 writes for `.int()`.
 const SAFE_INT: f64 = 9_007_199_254_740_991.0;
 
-impl Node {
-    fn new(ty: Ty) -> Self {
+impl<'a> Node<'a> {
+    fn new(ty: Ty<'a>) -> Self {
         Node {
             ty,
             opt_in: false,
@@ -235,7 +270,9 @@ impl Node {
     }
 
     /// The node as JSON Schema, for one side of the parse. It is taken, so that its strings and
-    /// values move into the schema instead of being copied.
+    /// values move into the schema instead of being copied; each map is made once, at its final
+    /// size, with its keys in their final order, and values are made directly (not through
+    /// `json!`, which serializes).
     fn render(self, io: Io) -> J {
         let Node { ty, description, default, meta, .. } = self;
         // Most keys a type writes, and the annotations: the map is allocated once.
@@ -252,136 +289,139 @@ impl Node {
         match ty {
             Ty::Any => {}
             Ty::Never => {
-                m.insert("not".into(), json!({}));
+                m.insert("not".into(), J::Object(Map::new()));
             }
             Ty::String(c) => {
-                m.insert("type".into(), json!("string"));
+                m.insert("type".into(), text("string"));
                 len_keys(&mut m, c.len, "minLength", "maxLength");
                 if let Some(f) = c.format {
-                    m.insert("format".into(), J::String(f));
+                    m.insert("format".into(), text(f));
                 }
-                let mut patterns = c.patterns;
-                match patterns.len() {
-                    0 => {}
-                    1 => {
-                        m.insert("pattern".into(), J::String(patterns.swap_remove(0)));
+                match c.patterns[..] {
+                    [] => {}
+                    [p] => {
+                        m.insert("pattern".into(), text(p));
                     }
-                    _ => {
-                        m.insert("allOf".into(), patterns.into_iter().map(|p| json!({ "pattern": p })).collect());
+                    ref patterns => {
+                        let all = patterns.iter().map(|p| one("pattern", text(p))).collect();
+                        m.insert("allOf".into(), J::Array(all));
                     }
                 }
             }
             Ty::Number(c) => {
-                m.insert("type".into(), json!(if c.int { "integer" } else { "number" }));
-                // Both bounds of one side: the tighter one stands (zod v4's rule).
-                match (c.min, c.xmin) {
-                    (min, Some(x)) if x >= min.unwrap_or(f64::NEG_INFINITY) => {
-                        m.insert("exclusiveMinimum".into(), num(x));
-                    }
-                    (Some(n), _) => {
-                        m.insert("minimum".into(), num(n));
-                    }
-                    _ => {}
+                m.insert("type".into(), text(if c.int { "integer" } else { "number" }));
+                if let Some(b) = c.min {
+                    m.insert(if b.exclusive { "exclusiveMinimum" } else { "minimum" }.into(), num(b.value));
                 }
-                match (c.max, c.xmax) {
-                    (max, Some(x)) if x <= max.unwrap_or(f64::INFINITY) => {
-                        m.insert("exclusiveMaximum".into(), num(x));
-                    }
-                    (Some(n), _) => {
-                        m.insert("maximum".into(), num(n));
-                    }
-                    _ => {}
+                if let Some(b) = c.max {
+                    m.insert(if b.exclusive { "exclusiveMaximum" } else { "maximum" }.into(), num(b.value));
                 }
                 if let Some((first, rest)) = c.multiple_of.split_first() {
                     m.insert("multipleOf".into(), num(*first));
                     if !rest.is_empty() {
-                        m.insert("allOf".into(), rest.iter().map(|d| json!({ "multipleOf": num(*d) })).collect());
+                        let all = rest.iter().map(|d| one("multipleOf", num(*d))).collect();
+                        m.insert("allOf".into(), J::Array(all));
                     }
                 }
             }
             Ty::Boolean => {
-                m.insert("type".into(), json!("boolean"));
+                m.insert("type".into(), text("boolean"));
             }
             Ty::Null => {
-                m.insert("type".into(), json!("null"));
+                m.insert("type".into(), text("null"));
             }
             Ty::Enum(values) => {
                 if values.is_empty() {
-                    m.insert("not".into(), json!({}));
+                    m.insert("not".into(), J::Object(Map::new()));
                 } else {
                     if let Some(t) = common_type(&values) {
-                        m.insert("type".into(), json!(t));
+                        m.insert("type".into(), text(t));
                     }
                     m.insert("enum".into(), J::Array(values));
                 }
             }
             Ty::Literal(mut values) => match values.len() {
                 0 => {
-                    m.insert("not".into(), json!({}));
+                    m.insert("not".into(), J::Object(Map::new()));
                 }
                 1 => {
                     let v = values.swap_remove(0);
-                    m.insert("type".into(), json!(json_type(&v)));
+                    m.insert("type".into(), text(json_type(&v)));
                     m.insert("const".into(), v);
                 }
                 _ => {
                     if let Some(t) = common_type(&values) {
-                        m.insert("type".into(), json!(t));
+                        m.insert("type".into(), text(t));
                     }
                     m.insert("enum".into(), J::Array(values));
                 }
             },
             Ty::Array(item, len) => {
-                m.insert("type".into(), json!("array"));
+                m.insert("type".into(), text("array"));
                 m.insert("items".into(), item.render(io));
                 len_keys(&mut m, len, "minItems", "maxItems");
             }
             Ty::Object { props, extra } => {
-                m.insert("type".into(), json!("object"));
-                let required: Vec<J> = props
-                    .iter()
-                    .filter(|(_, n)| match io {
-                        Io::Input => !n.opt_in,
-                        Io::Output => !n.opt_out,
-                    })
-                    .map(|(k, _)| json!(k))
-                    .collect();
+                m.insert("type".into(), text("object"));
+                let required = |n: &Node| match io {
+                    Io::Input => !n.opt_in,
+                    Io::Output => !n.opt_out,
+                };
+                let mut names = Vec::with_capacity(props.iter().filter(|(_, n)| required(n)).count());
                 let mut properties = Map::with_capacity(props.len());
                 for (k, n) in props {
-                    properties.insert(k, n.render(io));
+                    if required(&n) {
+                        names.push(text(k));
+                    }
+                    properties.insert(k.to_string(), n.render(io));
                 }
                 m.insert("properties".into(), J::Object(properties));
-                if !required.is_empty() {
-                    m.insert("required".into(), J::Array(required));
+                if !names.is_empty() {
+                    m.insert("required".into(), J::Array(names));
                 }
                 match (extra, io) {
                     (Extra::Strict, _) | (Extra::Strip, Io::Output) => {
-                        m.insert("additionalProperties".into(), json!(false));
+                        m.insert("additionalProperties".into(), J::Bool(false));
                     }
                     (Extra::Loose, _) => {
-                        m.insert("additionalProperties".into(), json!({}));
+                        m.insert("additionalProperties".into(), J::Object(Map::new()));
                     }
                     (Extra::Strip, Io::Input) => {}
                 }
             }
             Ty::Union(options) => {
-                m.insert("anyOf".into(), options.into_iter().map(|n| n.render(io)).collect());
+                let mut any = Vec::with_capacity(options.len());
+                any.extend(options.into_iter().map(|n| n.render(io)));
+                m.insert("anyOf".into(), J::Array(any));
             }
             Ty::Nullable(inner) => {
-                m.insert("anyOf".into(), json!([inner.render(io), { "type": "null" }]));
+                m.insert("anyOf".into(), J::Array(vec![inner.render(io), one("type", text("null"))]));
             }
         }
         for (k, v) in meta {
             m.insert(k, v);
         }
         if let Some(d) = description {
-            m.insert("description".into(), J::String(d));
+            m.insert("description".into(), J::String(d.into()));
         }
-        if let Some(d) = default {
+        // Read as JSON when the `.default()` was read (`Cx::method`).
+        if let Some(d) = default.and_then(Value::to_json) {
             m.insert("default".into(), d);
         }
         J::Object(m)
     }
+}
+
+/// A JSON string.
+fn text(s: &str) -> J {
+    J::String(s.to_string())
+}
+
+/// A JSON object of one key.
+fn one(key: &str, value: J) -> J {
+    let mut m = Map::with_capacity(1);
+    m.insert(key.into(), value);
+    J::Object(m)
 }
 
 fn len_keys(m: &mut Map<String, J>, len: Len, min: &str, max: &str) {
@@ -428,20 +468,21 @@ struct Cx {
 }
 
 impl Cx {
-    fn fault(&mut self, loc: Loc, message: impl Into<String>) -> Node {
+    fn fault<'a>(&mut self, loc: Loc, message: impl Into<String>) -> Node<'a> {
         self.faults.push(ZodFault { loc, message: message.into() });
         Node { faulted: true, ..Node::new(Ty::Any) }
     }
 
     /// A value that should be a zod schema.
-    fn schema(&mut self, v: &Value) -> Node {
+    fn schema<'a>(&mut self, v: &'a Value) -> Node<'a> {
         match &v.kind {
             ValueKind::Call(c) => match &c.callee {
                 Callee::Zod(name) => self.member(name, c, v.loc),
                 Callee::Method(name) => match &c.receiver {
                     Some(r) => {
-                        let recv = self.schema(r);
-                        self.method(recv, name, c, v.loc)
+                        let mut n = self.schema(r);
+                        self.method(&mut n, name, &c.args, v.loc);
+                        n
                     }
                     None => self.fault(v.loc, format!("`.{name}()` is called on nothing jr2 can read")),
                 },
@@ -472,7 +513,7 @@ impl Cx {
     }
 
     /// `z.<name>(...)`.
-    fn member(&mut self, name: &str, c: &Call, loc: Loc) -> Node {
+    fn member<'a>(&mut self, name: &str, c: &'a Call, loc: Loc) -> Node<'a> {
         let arg0 = c.args.first();
         match name {
             "string" => Node::new(Ty::String(StrChecks::default())),
@@ -483,7 +524,7 @@ impl Cx {
             "any" | "unknown" => Node::new(Ty::Any),
             "never" => Node::new(Ty::Never),
             "email" | "url" | "uuid" => {
-                Node::new(Ty::String(StrChecks { format: Some(string_format(name).into()), ..Default::default() }))
+                Node::new(Ty::String(StrChecks { format: Some(string_format(name)), ..Default::default() }))
             }
             "object" | "strictObject" | "looseObject" => {
                 let extra = match name {
@@ -493,7 +534,7 @@ impl Cx {
                 };
                 let props = match arg0 {
                     None => Vec::new(),
-                    Some(shape) => self.shape(shape, &format!("z.{name}()")),
+                    Some(shape) => self.shape(shape, "z.", name),
                 };
                 Node::new(Ty::Object { props, extra })
             }
@@ -511,7 +552,7 @@ impl Cx {
                     let mut values = Vec::new();
                     for i in items {
                         match i.as_str() {
-                            Some(s) => values.push(json!(s)),
+                            Some(s) => values.push(text(s)),
                             None => {
                                 self.not_static(i, "a `z.enum()` value is a string");
                             }
@@ -537,13 +578,9 @@ impl Cx {
             },
             "optional" | "nullable" => match arg0 {
                 Some(inner) => {
-                    let inner = self.schema(inner);
-                    self.method(
-                        inner,
-                        name,
-                        &Call { callee: Callee::Method(name.into()), receiver: None, args: Default::default() },
-                        loc,
-                    )
+                    let mut n = self.schema(inner);
+                    self.method(&mut n, name, &[], loc);
+                    n
                 }
                 None => self.fault(loc, format!("`z.{name}()` takes a schema")),
             },
@@ -560,98 +597,101 @@ impl Cx {
         }
     }
 
-    /// `<recv>.<name>(...)`.
-    fn method(&mut self, mut n: Node, name: &str, c: &Call, loc: Loc) -> Node {
-        let arg0 = c.args.first();
+    /// `<recv>.<name>(...)`, on the receiver's node in place (a node is large: it is not moved
+    /// in and out of each method of a chain).
+    fn method<'a>(&mut self, n: &mut Node<'a>, name: &str, args: &'a [Value], loc: Loc) {
+        let arg0 = args.first();
         match name {
             // Wrappers.
             "optional" => {
                 n.opt_in = true;
                 n.opt_out = true;
-                n.wrapped_by = Some("optional");
-                n
+                n.wrapped_by = Some(Wrapper::Optional);
             }
             "default" => {
-                let Some(a) = arg0 else { return self.fault(loc, "`.default()` takes a value") };
+                let Some(a) = arg0 else {
+                    *n = self.fault(loc, "`.default()` takes a value");
+                    return;
+                };
+                // Only checked here: the node keeps the value, written as JSON by `Node::render`.
                 match a.to_json() {
-                    Some(v) if !matches!(a.kind, ValueKind::Undefined) => n.default = Some(v),
+                    Some(_) if !matches!(a.kind, ValueKind::Undefined) => n.default = Some(a),
                     _ => {
                         self.not_static(a, "a `.default()` value must be a literal (JSON) for its schema to say it");
                     }
                 }
                 n.opt_in = true;
                 n.opt_out = false;
-                n.wrapped_by = Some("default");
-                n
+                n.wrapped_by = Some(Wrapper::Default);
             }
             "nullable" | "nullish" => {
                 let (opt_in, opt_out) = (n.opt_in || name == "nullish", n.opt_out || name == "nullish");
-                let mut out = Node::new(Ty::Nullable(Box::new(n)));
-                out.opt_in = opt_in;
-                out.opt_out = opt_out;
-                out.wrapped_by = Some("nullable");
-                out
+                let inner = std::mem::replace(n, Node::new(Ty::Any));
+                *n = Node::new(Ty::Nullable(Box::new(inner)));
+                n.opt_in = opt_in;
+                n.opt_out = opt_out;
+                n.wrapped_by = Some(Wrapper::Nullable);
             }
-            "describe" => {
-                match arg0.and_then(Value::as_str) {
-                    Some(s) => n.description = Some(s.to_string()),
-                    None => {
-                        self.arg_fault(arg0, loc, "`.describe()` takes a string");
-                    }
+            "describe" => match arg0.and_then(Value::as_str) {
+                Some(s) => n.description = Some(s.into()),
+                None => {
+                    self.arg_fault(arg0, loc, "`.describe()` takes a string");
                 }
-                n
-            }
-            "meta" => {
-                match arg0.map(|a| (a, a.to_json())) {
-                    Some((_, Some(J::Object(m)))) => {
-                        for (k, v) in m {
-                            if k == "description" {
-                                n.description = v.as_str().map(str::to_string).or(n.description);
-                            } else if k != "id" {
-                                match n.meta.iter_mut().find(|(m, _)| *m == k) {
-                                    Some(slot) => slot.1 = v,
-                                    None => n.meta.push((k, v)),
-                                }
+            },
+            "meta" => match arg0.map(|a| (a, a.to_json())) {
+                Some((_, Some(J::Object(m)))) => {
+                    for (k, v) in m {
+                        if k == "description" {
+                            n.description = v.as_str().map(Box::from).or(n.description.take());
+                        } else if k != "id" {
+                            match n.meta.iter_mut().find(|(m, _)| *m == k) {
+                                Some(slot) => slot.1 = v,
+                                None => n.meta.push((k, v)),
                             }
                         }
                     }
-                    _ => {
-                        self.arg_fault(arg0, loc, "`.meta()` takes an object literal of JSON values");
-                    }
                 }
-                n
+                _ => {
+                    self.arg_fault(arg0, loc, "`.meta()` takes an object literal of JSON values");
+                }
+            },
+            "array" => {
+                let item = std::mem::replace(n, Node::new(Ty::Any));
+                *n = Node::new(Ty::Array(Box::new(item), Len::default()));
             }
-            "array" => Node::new(Ty::Array(Box::new(n), Len::default())),
             "or" => match arg0 {
                 Some(b) => {
                     let b = self.schema(b);
-                    Node::new(Ty::Union(vec![n, b]))
+                    let a = std::mem::replace(n, Node::new(Ty::Any));
+                    *n = Node::new(Ty::Union(vec![a, b]));
                 }
-                None => self.fault(loc, "`.or()` takes a schema"),
+                None => *n = self.fault(loc, "`.or()` takes a schema"),
             },
             // Refinements are code; zod's converter leaves the schema as it is, and so does this.
-            "refine" | "superRefine" | "check" => n,
-            "transform" => self.fault(loc, "`.transform()` cannot be read statically: its output shape is code"),
+            "refine" | "superRefine" | "check" => {}
+            "transform" => *n = self.fault(loc, "`.transform()` cannot be read statically: its output shape is code"),
             "pipe" => {
-                self.fault(loc, "`.pipe()` is not read statically: what comes out depends on the schema piped to")
+                *n = self.fault(loc, "`.pipe()` is not read statically: what comes out depends on the schema piped to")
             }
             "catch" | "catchall" | "brand" | "readonly" | "prefault" => {
-                self.fault(loc, format!("`.{name}()` is not a zod method jr2 converts to JSON Schema"))
+                *n = self.fault(loc, format!("`.{name}()` is not a zod method jr2 converts to JSON Schema"))
             }
-            _ => self.typed_method(n, name, c, loc),
+            _ => self.typed_method(n, name, args, loc),
         }
     }
 
     /// The methods of one type: bounds, formats, the object's derivations.
-    fn typed_method(&mut self, mut n: Node, name: &str, c: &Call, loc: Loc) -> Node {
+    fn typed_method<'a>(&mut self, n: &mut Node<'a>, name: &str, args: &'a [Value], loc: Loc) {
         if n.faulted {
-            return n;
+            return;
         }
         if let Some(w) = n.wrapped_by {
-            return self
+            let w = w.name();
+            *n = self
                 .fault(loc, format!("`.{name}()` is not callable on what `.{w}()` returns: call it before `.{w}()`"));
+            return;
         }
-        let arg0 = c.args.first();
+        let arg0 = args.first();
         match (&mut n.ty, name) {
             // Strings.
             (Ty::String(s), "min" | "max" | "length" | "nonempty") => {
@@ -660,9 +700,9 @@ impl Cx {
                     bound_len(&mut s.len, name, k);
                 }
             }
-            (Ty::String(s), "email" | "url" | "uuid") => s.format = Some(string_format(name).into()),
+            (Ty::String(s), "email" | "url" | "uuid") => s.format = Some(string_format(name)),
             (Ty::String(s), "regex") => match arg0.and_then(Value::as_str) {
-                Some(p) => s.patterns.push(p.to_string()),
+                Some(p) => s.patterns.push(p),
                 None => {
                     self.arg_fault(arg0, loc, "`.regex()` takes a regular expression jr2 can read");
                 }
@@ -709,7 +749,7 @@ impl Cx {
             }
             (Ty::Object { props, .. }, "extend" | "safeExtend") => {
                 if let Some(shape) = arg0 {
-                    let more = self.shape(shape, &format!(".{name}()"));
+                    let more = self.shape(shape, ".", name);
                     merge_props(props, more);
                 } else {
                     self.fault(loc, format!("`.{name}()` takes an object of schemas"));
@@ -751,7 +791,7 @@ impl Cx {
                 }
             }
             (Ty::Object { props, .. }, "keyof") => {
-                return Node::new(Ty::Enum(props.iter().map(|(k, _)| json!(k)).collect()));
+                *n = Node::new(Ty::Enum(props.iter().map(|(k, _)| text(k)).collect()));
             }
             (ty, _) => {
                 let on = match ty {
@@ -761,29 +801,35 @@ impl Cx {
                     Ty::Object { .. } => "an object schema",
                     _ => "this schema",
                 };
-                return self.fault(loc, format!("`.{name}()` on {on} is not a zod method jr2 converts to JSON Schema"));
+                *n = self.fault(loc, format!("`.{name}()` on {on} is not a zod method jr2 converts to JSON Schema"));
             }
         }
-        n
     }
 
-    /// An object literal of schemas: `z.object`'s shape, `.extend`'s.
-    fn shape(&mut self, v: &Value, of: &str) -> Vec<(String, Node)> {
+    /// An object literal of schemas: `z.object`'s shape, `.extend`'s (`of` is `z.object` as `"z."`
+    /// and `"object"`: the fault's message is only written when there is one).
+    fn shape<'a>(&mut self, v: &'a Value, of_prefix: &str, of: &str) -> Vec<(&'a str, Node<'a>)> {
         let Some(props) = v.props() else {
-            self.not_static(v, format!("`{of}` takes an object literal of schemas"));
+            self.not_static(v, format!("`{of_prefix}{of}()` takes an object literal of schemas"));
             return Vec::new();
         };
-        let mut out: Vec<(String, Node)> = Vec::with_capacity(props.len());
+        let mut out: Vec<(&str, Node)> = Vec::with_capacity(props.len());
         for p in props {
             let node = self.schema(&p.value);
-            merge_prop(&mut out, p.key.to_string(), node);
+            merge_prop(&mut out, p.key.as_str(), node);
         }
         out
     }
 
     /// The keys a `.pick`/`.omit`/`.partial` mask sets to `true`; a key the object lacks is a fault
     /// (zod v4 throws on one).
-    fn mask(&mut self, arg: Option<&Value>, loc: Loc, name: &str, props: &[(String, Node)]) -> Option<Vec<String>> {
+    fn mask<'a>(
+        &mut self,
+        arg: Option<&'a Value>,
+        loc: Loc,
+        name: &str,
+        props: &[(&str, Node)],
+    ) -> Option<Vec<&'a str>> {
         let Some(a) = arg else {
             self.fault(loc, format!("`.{name}()` takes an object literal of keys, `{{ key: true }}`"));
             return None;
@@ -806,8 +852,8 @@ impl Cx {
                 self.fault(p.key_loc, format!("`.{name}()` names `{}`, which the object does not have", p.key));
                 continue;
             }
-            if !keys.iter().any(|k| *k == p.key) {
-                keys.push(p.key.to_string());
+            if !keys.contains(&p.key.as_str()) {
+                keys.push(p.key.as_str());
             }
         }
         Some(keys)
@@ -853,7 +899,7 @@ impl Cx {
     }
 
     /// A fault at an argument (or at the call, if it has none).
-    fn arg_fault(&mut self, arg: Option<&Value>, loc: Loc, message: impl Into<String>) -> Node {
+    fn arg_fault<'a>(&mut self, arg: Option<&Value>, loc: Loc, message: impl Into<String>) -> Node<'a> {
         match arg {
             Some(a) => self.not_static(a, message),
             None => self.fault(loc, message),
@@ -861,7 +907,7 @@ impl Cx {
     }
 
     /// A fault at a value that is not what was expected: an unknown one says why it is unknown.
-    fn not_static(&mut self, v: &Value, message: impl Into<String>) -> Node {
+    fn not_static<'a>(&mut self, v: &Value, message: impl Into<String>) -> Node<'a> {
         let message = message.into();
         match &v.kind {
             ValueKind::Unknown { reason } => {
@@ -899,14 +945,14 @@ fn bound_len(len: &mut Len, name: &str, k: f64) {
 }
 
 /// JavaScript's `{ ...a, ...b }`: a key of `b` already in `a` keeps its place and takes `b`'s value.
-fn merge_props(props: &mut Vec<(String, Node)>, more: Vec<(String, Node)>) {
+fn merge_props<'a>(props: &mut Vec<(&'a str, Node<'a>)>, more: Vec<(&'a str, Node<'a>)>) {
     for (k, n) in more {
         merge_prop(props, k, n);
     }
 }
 
 /// One key of [`merge_props`].
-fn merge_prop(props: &mut Vec<(String, Node)>, k: String, n: Node) {
+fn merge_prop<'a>(props: &mut Vec<(&'a str, Node<'a>)>, k: &'a str, n: Node<'a>) {
     match props.iter_mut().find(|(p, _)| *p == k) {
         Some(slot) => slot.1 = n,
         None => props.push((k, n)),
@@ -918,6 +964,7 @@ mod tests {
     use super::*;
     use crate::machine::value::{FileId, Prop};
     use crate::Span;
+    use serde_json::json;
 
     // A terse builder of the values the evaluator makes. Every value sits at the default place
     // unless `at` moves it.
