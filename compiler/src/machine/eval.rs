@@ -1228,34 +1228,16 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
 
     fn object(&mut self, o: &'a ObjectExpression<'a>) -> Value {
         let mut props: Vec<Prop> = Vec::with_capacity(o.properties.len());
-        // A later key replaces an earlier one. A scan finds it in a small object; a large one (a
-        // Machine's `states` of hundreds) gets an index, so an object stays linear in its keys.
-        let mut index: FxMap<Name, usize> = FxMap::default();
-        // Which (length, first byte) pairs the keys so far have, as bits: a key whose bit is not
-        // set is new without a scan (most keys of an object are).
+        // A later key replaces an earlier one (in its place, as in JavaScript). Keys are pushed as
+        // they come, with a 64-bit filter of (length, first byte): only an object where two keys
+        // may be the same is deduplicated afterwards ([`dedupe_props`]); most objects are not.
         let mut seen = 0u64;
+        let mut maybe_dup = false;
         let mut put = |props: &mut Vec<Prop>, p: Prop| {
-            if index.is_empty() && props.len() < 32 {
-                let bit = 1u64 << ((p.key.len() * 7 + p.key.as_bytes().first().map_or(0, |&b| b as usize)) % 64);
-                let scan = seen & bit != 0;
-                seen |= bit;
-                let known = if scan { props.iter_mut().find(|q| q.key == p.key) } else { None };
-                match known {
-                    Some(q) => q.value = p.value,
-                    None => props.push(p),
-                }
-                return;
-            }
-            if index.is_empty() {
-                index.extend(props.iter().enumerate().map(|(i, q)| (q.key.clone(), i)));
-            }
-            match index.get(&p.key) {
-                Some(&i) => props[i].value = p.value,
-                None => {
-                    index.insert(p.key.clone(), props.len());
-                    props.push(p);
-                }
-            }
+            let bit = 1u64 << ((p.key.len() * 7 + p.key.as_bytes().first().map_or(0, |&b| b as usize)) % 64);
+            maybe_dup |= seen & bit != 0;
+            seen |= bit;
+            props.push(p);
         };
         for p in &o.properties {
             match p {
@@ -1292,6 +1274,9 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
                     put(&mut props, Prop { key, key_loc: self.loc(p.key.span()), value });
                 }
             }
+        }
+        if maybe_dup {
+            props = dedupe_props(props);
         }
         self.val(ValueKind::Object { props }, o.span)
     }
@@ -1563,6 +1548,34 @@ fn pattern_names<'a>(p: &'a BindingPattern<'a>, out: &mut Vec<(&'a str, Span)>) 
     }
 }
 
+/// An object's properties with each key once: a later key's value replaces the earlier one's, in
+/// the earlier one's place (JavaScript's order). A scan for a small object, an index for a large
+/// one (a Machine's `states` of hundreds), so it stays linear in the keys.
+fn dedupe_props(props: Vec<Prop>) -> Vec<Prop> {
+    let mut out: Vec<Prop> = Vec::with_capacity(props.len());
+    let mut index: FxMap<Name, usize> = FxMap::default();
+    for p in props {
+        if index.is_empty() && out.len() >= 32 {
+            index.extend(out.iter().enumerate().map(|(i, q)| (q.key.clone(), i)));
+        }
+        let at = if index.is_empty() {
+            out.iter().position(|q| q.key == p.key)
+        } else {
+            index.get(&p.key).copied()
+        };
+        match at {
+            Some(i) => out[i].value = p.value,
+            None => {
+                if !index.is_empty() {
+                    index.insert(p.key.clone(), out.len());
+                }
+                out.push(p);
+            }
+        }
+    }
+    out
+}
+
 /// JavaScript truthiness of a known value.
 fn truthy(v: &Value) -> Option<bool> {
     Some(match &v.kind {
@@ -1625,6 +1638,31 @@ mod tests {
     }
 
     const KIT: &str = "import { z } from \"zod\";\nimport { agent, defineEvent, paramsOf, jr2Setup, workspace, sentBy } from \"@jr2/orchestrator\";\nimport { assign, setup } from \"xstate\";\n";
+
+    /// A later key replaces an earlier one in its place, in a small object (a scan) and in a large
+    /// one (an index); keys that only share a length and first letter both stay.
+    #[test]
+    fn a_later_key_replaces_an_earlier_one_in_its_place() {
+        let many: Vec<String> = (0..40).map(|i| format!("k{i}: {i}")).collect();
+        let src = format!(
+            "const base = {{ a: 1, b: 2 }};\nexport const o = {{ ...base, c: 3, a: 4, ab: 5, ac: 6, ab: 7 }};\nexport const big = {{ {}, k5: 'x', k39: 'y', k40: 'z' }};",
+            many.join(", ")
+        );
+        let ev = eval(&src);
+        assert!(ev.diagnostics.is_empty(), "{:?}", ev.diagnostics);
+        let keys = |v: &Value| v.props().unwrap().iter().map(|p| p.key.to_string()).collect::<Vec<_>>();
+        let o = &ev.exports["o"];
+        assert_eq!(keys(o), ["a", "b", "c", "ab", "ac"]);
+        assert_eq!(o.get("a").and_then(Value::to_json), Some(serde_json::json!(4)));
+        assert_eq!(o.get("ab").and_then(Value::to_json), Some(serde_json::json!(7)));
+        let big = &ev.exports["big"];
+        let want: Vec<String> = (0..41).map(|i| format!("k{i}")).collect();
+        assert_eq!(keys(big), want);
+        assert_eq!(big.get("k5").and_then(Value::as_str), Some("x"));
+        assert_eq!(big.get("k39").and_then(Value::as_str), Some("y"));
+        assert_eq!(big.get("k40").and_then(Value::as_str), Some("z"));
+        assert_eq!(big.get("k6").and_then(Value::to_json), Some(serde_json::json!(6)));
+    }
 
     /// Each construct of the evaluator, one snapshot each.
     #[test]
