@@ -436,11 +436,53 @@ enum GroupPath<'v> {
     Invoke(usize, &'static str),
 }
 
+/// The fields of a state's config object that lowering reads, found in one pass over its
+/// properties rather than a [`Value::get`] (a scan) each. A later key replaces an earlier one, as
+/// `get` reads them.
+#[derive(Clone, Copy, Default)]
+struct StateFields<'v> {
+    states: Option<&'v Value>,
+    ty: Option<&'v Value>,
+    id: Option<&'v Value>,
+    initial: Option<&'v Value>,
+    invoke: Option<&'v Value>,
+    entry: Option<&'v Value>,
+    exit: Option<&'v Value>,
+    on: Option<&'v Value>,
+    after: Option<&'v Value>,
+    always: Option<&'v Value>,
+    on_done: Option<&'v Value>,
+}
+
+impl<'v> StateFields<'v> {
+    fn of(v: &'v Value) -> Self {
+        let mut f = StateFields::default();
+        for p in v.props().unwrap_or_default() {
+            let field = match p.key.as_str() {
+                "states" => &mut f.states,
+                "type" => &mut f.ty,
+                "id" => &mut f.id,
+                "initial" => &mut f.initial,
+                "invoke" => &mut f.invoke,
+                "entry" => &mut f.entry,
+                "exit" => &mut f.exit,
+                "on" => &mut f.on,
+                "after" => &mut f.after,
+                "always" => &mut f.always,
+                "onDone" => &mut f.on_done,
+                _ => continue,
+            };
+            *field = Some(&p.value);
+        }
+        f
+    }
+}
+
 struct Lowerer<'p, 'v> {
     parts: &'p MachineParts<'v>,
     states: Vec<State>,
-    /// The config value of each state.
-    values: Vec<&'v Value>,
+    /// The config value of each state, and its fields.
+    values: Vec<(&'v Value, StateFields<'v>)>,
     faults: Vec<Fault>,
 }
 
@@ -475,7 +517,8 @@ impl<'p, 'v> Lowerer<'p, 'v> {
             return None;
         }
         let sid = StateId(self.states.len() as u32);
-        let children = v.get("states").and_then(|c| {
+        let f = StateFields::of(v);
+        let children = f.states.and_then(|c| {
             if c.props().is_none() {
                 self.odd(c, at.child("states"), "`states`", "an object");
                 None
@@ -484,7 +527,7 @@ impl<'p, 'v> Lowerer<'p, 'v> {
             }
         });
         let has_children = children.and_then(Value::props).is_some_and(|p| !p.is_empty());
-        let ty = v.get("type");
+        let ty = f.ty;
         let kind = match ty.and_then(Value::as_str) {
             Some("final") => StateKind::Final,
             Some("parallel") => StateKind::Parallel,
@@ -521,10 +564,10 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                 }
             }
         };
-        let invokes = self.invokes(v, &path, actors);
-        let entry = self.actions(v.get("entry"), at.child("entry"));
-        let exit = self.actions(v.get("exit"), at.child("exit"));
-        let id = match v.get("id") {
+        let invokes = self.invokes(f.invoke, &path, actors);
+        let entry = self.actions(f.entry, at.child("entry"));
+        let exit = self.actions(f.exit, at.child("exit"));
+        let id = match f.id {
             Some(x) if parent.is_some() => match x.as_str() {
                 Some(s) => Some(s.to_string()),
                 None => {
@@ -549,7 +592,7 @@ impl<'p, 'v> Lowerer<'p, 'v> {
             span: v.loc.span,
             key_span: key_loc.map(|l| l.span),
         });
-        self.values.push(v);
+        self.values.push((v, f));
         for p in child_props {
             // A child's path, `<path>.states.<key>`, in one allocation (it moves into the child).
             let cpath = join2(&self.states[sid.index()].path, "states", &p.key);
@@ -562,8 +605,8 @@ impl<'p, 'v> Lowerer<'p, 'v> {
         Some(sid)
     }
 
-    fn invokes(&mut self, v: &'v Value, path: &str, actors: &[(&str, ActorClass)]) -> Vec<Invoke> {
-        let Some(inv) = v.get("invoke") else { return Vec::new() };
+    fn invokes(&mut self, inv: Option<&'v Value>, path: &str, actors: &[(&str, ActorClass)]) -> Vec<Invoke> {
+        let Some(inv) = inv else { return Vec::new() };
         let list = inv.as_array().is_some();
         let items = items(inv);
         let mut out = Vec::with_capacity(items.len());
@@ -840,8 +883,8 @@ impl<'p, 'v> Lowerer<'p, 'v> {
             if self.states[i].kind != StateKind::Compound {
                 continue;
             }
-            let v = self.values[i];
-            match v.get("initial") {
+            let (v, f) = self.values[i];
+            match f.initial {
                 None => self.fault(
                     v,
                     Severity::Error,
@@ -885,12 +928,14 @@ impl<'p, 'v> Lowerer<'p, 'v> {
         (groups, buf): (&mut Vec<Group<'v>>, &mut String),
         out: &mut Vec<Transition>,
     ) {
-        let v = self.values[sid.index()];
+        let f = self.values[sid.index()].1;
         let state = &states[sid.index()];
         let path = state.path.as_str();
         groups.clear();
-        for (field, make) in [("on", Trigger::Event as fn(Name) -> Trigger), ("after", Trigger::After)] {
-            if let Some(map) = v.get(field) {
+        for (field, value, make) in
+            [("on", f.on, Trigger::Event as fn(Name) -> Trigger), ("after", f.after, Trigger::After)]
+        {
+            if let Some(map) = value {
                 match map.props() {
                     Some(props) => {
                         for p in props {
@@ -908,13 +953,13 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                 }
             }
         }
-        if let Some(x) = v.get("always") {
+        if let Some(x) = f.always {
             groups.push((Trigger::Always, GroupPath::State("always", None), x));
         }
-        if let Some(x) = v.get("onDone") {
+        if let Some(x) = f.on_done {
             groups.push((Trigger::StateDone, GroupPath::State("onDone", None), x));
         }
-        if let Some(inv) = v.get("invoke") {
+        if let Some(inv) = f.invoke {
             // The invokes kept in the IR, in order; odd items were skipped there too.
             let items = items(inv).iter().filter(|x| x.props().is_some());
             for (i, item) in items.enumerate().take(state.invokes.len()) {
