@@ -164,8 +164,9 @@ pub enum Guard {
 pub enum Action {
     /// A named action (lent), with params.
     Named { name: Name, params: Option<Expr> },
-    /// Context updates: each context path gets a value.
-    Assign { updates: FxIndexMap<Name, Expr> },
+    /// Context updates: each context path gets a value (shared with the function it was lowered
+    /// from, where it was one, as an invoke's input is).
+    Assign { updates: FxIndexMap<Name, std::sync::Arc<Expr>> },
 }
 
 /// What kind of actor an invoke's `src` names.

@@ -40,6 +40,7 @@ use crate::ir::{
 use crate::machine::value::{Callee, Loc, Value, ValueKind};
 use serde::Serialize;
 use std::fmt::Display;
+use std::sync::Arc;
 
 /// One thing lowering could not read or resolve.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -671,16 +672,16 @@ impl<'p, 'v> Lowerer<'p, 'v> {
     }
 
     /// An invoke's input as an expression.
-    fn input(&mut self, v: &Value, path: Path<'_>) -> Option<std::sync::Arc<Expr>> {
+    fn input(&mut self, v: &Value, path: Path<'_>) -> Option<Arc<Expr>> {
         if is_call(v, "fromPick") {
-            return self.pick_input(v, path).map(std::sync::Arc::new);
+            return self.pick_input(v, path).map(Arc::new);
         }
         // A mapper's lowering is shared with the IR, not copied.
         if let Some(lowered) = v.as_function().and_then(|f| f.lowered.clone()) {
             return Some(lowered);
         }
         match value_expr(v) {
-            Some(e) => Some(std::sync::Arc::new(e)),
+            Some(e) => Some(Arc::new(e)),
             None => {
                 self.not_lowered(v, path, "this input");
                 None
@@ -776,7 +777,7 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                 if let Some(props) = arg0.props() {
                     let mut updates = FxIndexMap::with_capacity_and_hasher(props.len(), Default::default());
                     for p in props {
-                        match value_expr(&p.value) {
+                        match shared_value_expr(&p.value) {
                             Some(e) => {
                                 updates.insert(Name::from(p.key.as_str()), e);
                             }
@@ -791,10 +792,13 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                 }
                 match arg0.as_function().and_then(|f| f.lowered.as_deref()) {
                     Some(Expr::Object(fields)) => Some(Action::Assign {
-                        updates: fields.iter().map(|(k, x)| (Name::from(k.as_str()), x.clone())).collect(),
+                        updates: fields.iter().map(|(k, x)| (Name::from(k.as_str()), Arc::new(x.clone()))).collect(),
                     }),
                     Some(Expr::Literal(serde_json::Value::Object(m))) => Some(Action::Assign {
-                        updates: m.iter().map(|(k, x)| (Name::from(k.as_str()), Expr::Literal(x.clone()))).collect(),
+                        updates: m
+                            .iter()
+                            .map(|(k, x)| (Name::from(k.as_str()), Arc::new(Expr::Literal(x.clone()))))
+                            .collect(),
                     }),
                     _ => {
                         self.not_lowered(arg0, path, "this `assign`");
@@ -1167,6 +1171,14 @@ pub fn value_expr(v: &Value) -> Option<Expr> {
             .collect::<Option<Vec<_>>>()
             .map(Expr::Object),
         _ => None,
+    }
+}
+
+/// [`value_expr`], where a function's lowering is shared (an `Arc` clone), not copied.
+fn shared_value_expr(v: &Value) -> Option<Arc<Expr>> {
+    match &v.kind {
+        ValueKind::Function(f) => f.lowered.clone(),
+        _ => value_expr(v).map(Arc::new),
     }
 }
 
