@@ -34,8 +34,8 @@ use crate::diagnostics::Severity;
 use crate::ir::expr::{Reference, Root};
 use crate::ir::targets::Targets;
 use crate::ir::{
-    self, Action, EventDecl, Expr, FxIndexMap, Guard, Invoke, Name, Origin, Slot, SlotKind, State, StateId, StateKind,
-    TargetList, Transition, Trigger,
+    self, Action, EventDecl, Expr, FxIndexMap, Guard, Invoke, InvokeList, Name, Origin, Slot, SlotKind, State, StateId,
+    StateKind, TargetList, Transition, Trigger,
 };
 use crate::machine::value::{Callee, Loc, Value, ValueKind};
 use serde::Serialize;
@@ -606,11 +606,11 @@ impl<'p, 'v> Lowerer<'p, 'v> {
         Some(sid)
     }
 
-    fn invokes(&mut self, inv: Option<&'v Value>, path: &str, actors: &[(&str, ActorClass)]) -> Vec<Invoke> {
-        let Some(inv) = inv else { return Vec::new() };
+    fn invokes(&mut self, inv: Option<&'v Value>, path: &str, actors: &[(&str, ActorClass)]) -> InvokeList {
+        let Some(inv) = inv else { return InvokeList::new() };
         let list = inv.as_array().is_some();
         let items = items(inv);
-        let mut out = Vec::with_capacity(items.len());
+        let mut out = InvokeList::with_capacity(items.len());
         for (i, item) in items.iter().enumerate() {
             let ipath = if list { join2(path, "invoke", i) } else { join(path, "invoke") };
             let at = Path::ROOT.child(ipath.as_str());
