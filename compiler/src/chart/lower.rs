@@ -449,7 +449,10 @@ fn action(a: &Json) -> Action {
     }
     if let Some(assign) = a.get("assign") {
         return Action::Assign {
-            updates: assign.entries().map(|m| (Name::from(m.key.as_str()), expr(&m.value))).collect(),
+            updates: assign
+                .entries()
+                .map(|m| (Name::from(m.key.as_str()), std::sync::Arc::new(expr(&m.value))))
+                .collect(),
         };
     }
     Action::Named {

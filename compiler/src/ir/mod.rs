@@ -11,7 +11,8 @@
 //! names (state keys, event and actor names, guard and action names) are [`Name`]s, stored inline
 //! up to 24 bytes: lowering a Workflow makes hundreds of them, and most then touch no heap. Both
 //! serialize as `IndexMap` and `String` do. A transition's targets (one, nearly always) are
-//! stored inline too ([`TargetList`]), serialized as a list.
+//! stored inline too ([`TargetList`]), and so is a state's one invoke ([`InvokeList`]), each
+//! serialized as a list.
 
 pub mod eval;
 pub mod expr;
@@ -32,6 +33,9 @@ pub type Name = compact_str::CompactString;
 
 /// A transition's resolved targets: up to two inline (in a `Vec`'s size), more on the heap.
 pub type TargetList = smallvec::SmallVec<[StateId; 2]>;
+
+/// A state's invokes: one (the usual count) inline, more on the heap.
+pub type InvokeList = smallvec::SmallVec<[Invoke; 1]>;
 
 /// An index into [`Machine::states`]; the root is `StateId(0)`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -93,7 +97,7 @@ pub struct State {
     pub children: Vec<StateId>,
     /// The initial child of a compound state.
     pub initial: Option<StateId>,
-    pub invokes: Vec<Invoke>,
+    pub invokes: InvokeList,
     pub entry: Vec<Action>,
     pub exit: Vec<Action>,
     /// The span of the state's value (the object).
@@ -164,8 +168,9 @@ pub enum Guard {
 pub enum Action {
     /// A named action (lent), with params.
     Named { name: Name, params: Option<Expr> },
-    /// Context updates: each context path gets a value.
-    Assign { updates: FxIndexMap<Name, Expr> },
+    /// Context updates: each context path gets a value (shared with the function it was lowered
+    /// from, where it was one, as an invoke's input is).
+    Assign { updates: FxIndexMap<Name, std::sync::Arc<Expr>> },
 }
 
 /// What kind of actor an invoke's `src` names.

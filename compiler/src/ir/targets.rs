@@ -178,7 +178,7 @@ mod tests {
                 parent: parent.map(StateId),
                 children: Vec::new(),
                 initial: None,
-                invokes: Vec::new(),
+                invokes: crate::ir::InvokeList::new(),
                 entry: Vec::new(),
                 exit: Vec::new(),
                 span: Span::new(0, 0),

@@ -34,12 +34,13 @@ use crate::diagnostics::Severity;
 use crate::ir::expr::{Reference, Root};
 use crate::ir::targets::Targets;
 use crate::ir::{
-    self, Action, EventDecl, Expr, FxIndexMap, Guard, Invoke, Name, Origin, Slot, SlotKind, State, StateId, StateKind,
-    TargetList, Transition, Trigger,
+    self, Action, EventDecl, Expr, FxIndexMap, Guard, Invoke, InvokeList, Name, Origin, Slot, SlotKind, State, StateId,
+    StateKind, TargetList, Transition, Trigger,
 };
 use crate::machine::value::{Callee, Loc, Value, ValueKind};
 use serde::Serialize;
 use std::fmt::Display;
+use std::sync::Arc;
 
 /// One thing lowering could not read or resolve.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -436,11 +437,53 @@ enum GroupPath<'v> {
     Invoke(usize, &'static str),
 }
 
+/// The fields of a state's config object that lowering reads, found in one pass over its
+/// properties rather than a [`Value::get`] (a scan) each. A later key replaces an earlier one, as
+/// `get` reads them.
+#[derive(Clone, Copy, Default)]
+struct StateFields<'v> {
+    states: Option<&'v Value>,
+    ty: Option<&'v Value>,
+    id: Option<&'v Value>,
+    initial: Option<&'v Value>,
+    invoke: Option<&'v Value>,
+    entry: Option<&'v Value>,
+    exit: Option<&'v Value>,
+    on: Option<&'v Value>,
+    after: Option<&'v Value>,
+    always: Option<&'v Value>,
+    on_done: Option<&'v Value>,
+}
+
+impl<'v> StateFields<'v> {
+    fn of(v: &'v Value) -> Self {
+        let mut f = StateFields::default();
+        for p in v.props().unwrap_or_default() {
+            let field = match p.key.as_str() {
+                "states" => &mut f.states,
+                "type" => &mut f.ty,
+                "id" => &mut f.id,
+                "initial" => &mut f.initial,
+                "invoke" => &mut f.invoke,
+                "entry" => &mut f.entry,
+                "exit" => &mut f.exit,
+                "on" => &mut f.on,
+                "after" => &mut f.after,
+                "always" => &mut f.always,
+                "onDone" => &mut f.on_done,
+                _ => continue,
+            };
+            *field = Some(&p.value);
+        }
+        f
+    }
+}
+
 struct Lowerer<'p, 'v> {
     parts: &'p MachineParts<'v>,
     states: Vec<State>,
-    /// The config value of each state.
-    values: Vec<&'v Value>,
+    /// The config value of each state, and its fields.
+    values: Vec<(&'v Value, StateFields<'v>)>,
     faults: Vec<Fault>,
 }
 
@@ -475,7 +518,8 @@ impl<'p, 'v> Lowerer<'p, 'v> {
             return None;
         }
         let sid = StateId(self.states.len() as u32);
-        let children = v.get("states").and_then(|c| {
+        let f = StateFields::of(v);
+        let children = f.states.and_then(|c| {
             if c.props().is_none() {
                 self.odd(c, at.child("states"), "`states`", "an object");
                 None
@@ -484,7 +528,7 @@ impl<'p, 'v> Lowerer<'p, 'v> {
             }
         });
         let has_children = children.and_then(Value::props).is_some_and(|p| !p.is_empty());
-        let ty = v.get("type");
+        let ty = f.ty;
         let kind = match ty.and_then(Value::as_str) {
             Some("final") => StateKind::Final,
             Some("parallel") => StateKind::Parallel,
@@ -521,10 +565,10 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                 }
             }
         };
-        let invokes = self.invokes(v, &path, actors);
-        let entry = self.actions(v.get("entry"), at.child("entry"));
-        let exit = self.actions(v.get("exit"), at.child("exit"));
-        let id = match v.get("id") {
+        let invokes = self.invokes(f.invoke, &path, actors);
+        let entry = self.actions(f.entry, at.child("entry"));
+        let exit = self.actions(f.exit, at.child("exit"));
+        let id = match f.id {
             Some(x) if parent.is_some() => match x.as_str() {
                 Some(s) => Some(s.to_string()),
                 None => {
@@ -549,7 +593,7 @@ impl<'p, 'v> Lowerer<'p, 'v> {
             span: v.loc.span,
             key_span: key_loc.map(|l| l.span),
         });
-        self.values.push(v);
+        self.values.push((v, f));
         for p in child_props {
             // A child's path, `<path>.states.<key>`, in one allocation (it moves into the child).
             let cpath = join2(&self.states[sid.index()].path, "states", p.key.as_str());
@@ -562,11 +606,11 @@ impl<'p, 'v> Lowerer<'p, 'v> {
         Some(sid)
     }
 
-    fn invokes(&mut self, v: &'v Value, path: &str, actors: &[(&str, ActorClass)]) -> Vec<Invoke> {
-        let Some(inv) = v.get("invoke") else { return Vec::new() };
+    fn invokes(&mut self, inv: Option<&'v Value>, path: &str, actors: &[(&str, ActorClass)]) -> InvokeList {
+        let Some(inv) = inv else { return InvokeList::new() };
         let list = inv.as_array().is_some();
         let items = items(inv);
-        let mut out = Vec::with_capacity(items.len());
+        let mut out = InvokeList::with_capacity(items.len());
         for (i, item) in items.iter().enumerate() {
             let ipath = if list { join2(path, "invoke", i) } else { join(path, "invoke") };
             let at = Path::ROOT.child(ipath.as_str());
@@ -628,16 +672,16 @@ impl<'p, 'v> Lowerer<'p, 'v> {
     }
 
     /// An invoke's input as an expression.
-    fn input(&mut self, v: &Value, path: Path<'_>) -> Option<std::sync::Arc<Expr>> {
+    fn input(&mut self, v: &Value, path: Path<'_>) -> Option<Arc<Expr>> {
         if is_call(v, "fromPick") {
-            return self.pick_input(v, path).map(std::sync::Arc::new);
+            return self.pick_input(v, path).map(Arc::new);
         }
         // A mapper's lowering is shared with the IR, not copied.
         if let Some(lowered) = v.as_function().and_then(|f| f.lowered.clone()) {
             return Some(lowered);
         }
         match value_expr(v) {
-            Some(e) => Some(std::sync::Arc::new(e)),
+            Some(e) => Some(Arc::new(e)),
             None => {
                 self.not_lowered(v, path, "this input");
                 None
@@ -733,7 +777,7 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                 if let Some(props) = arg0.props() {
                     let mut updates = FxIndexMap::with_capacity_and_hasher(props.len(), Default::default());
                     for p in props {
-                        match value_expr(&p.value) {
+                        match shared_value_expr(&p.value) {
                             Some(e) => {
                                 updates.insert(Name::from(p.key.as_str()), e);
                             }
@@ -748,10 +792,13 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                 }
                 match arg0.as_function().and_then(|f| f.lowered.as_deref()) {
                     Some(Expr::Object(fields)) => Some(Action::Assign {
-                        updates: fields.iter().map(|(k, x)| (Name::from(k.as_str()), x.clone())).collect(),
+                        updates: fields.iter().map(|(k, x)| (Name::from(k.as_str()), Arc::new(x.clone()))).collect(),
                     }),
                     Some(Expr::Literal(serde_json::Value::Object(m))) => Some(Action::Assign {
-                        updates: m.iter().map(|(k, x)| (Name::from(k.as_str()), Expr::Literal(x.clone()))).collect(),
+                        updates: m
+                            .iter()
+                            .map(|(k, x)| (Name::from(k.as_str()), Arc::new(Expr::Literal(x.clone()))))
+                            .collect(),
                     }),
                     _ => {
                         self.not_lowered(arg0, path, "this `assign`");
@@ -840,8 +887,8 @@ impl<'p, 'v> Lowerer<'p, 'v> {
             if self.states[i].kind != StateKind::Compound {
                 continue;
             }
-            let v = self.values[i];
-            match v.get("initial") {
+            let (v, f) = self.values[i];
+            match f.initial {
                 None => self.fault(
                     v,
                     Severity::Error,
@@ -885,12 +932,14 @@ impl<'p, 'v> Lowerer<'p, 'v> {
         (groups, buf): (&mut Vec<Group<'v>>, &mut String),
         out: &mut Vec<Transition>,
     ) {
-        let v = self.values[sid.index()];
+        let f = self.values[sid.index()].1;
         let state = &states[sid.index()];
         let path = state.path.as_str();
         groups.clear();
-        for (field, make) in [("on", Trigger::Event as fn(Name) -> Trigger), ("after", Trigger::After)] {
-            if let Some(map) = v.get(field) {
+        for (field, value, make) in
+            [("on", f.on, Trigger::Event as fn(Name) -> Trigger), ("after", f.after, Trigger::After)]
+        {
+            if let Some(map) = value {
                 match map.props() {
                     Some(props) => {
                         for p in props {
@@ -908,13 +957,13 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                 }
             }
         }
-        if let Some(x) = v.get("always") {
+        if let Some(x) = f.always {
             groups.push((Trigger::Always, GroupPath::State("always", None), x));
         }
-        if let Some(x) = v.get("onDone") {
+        if let Some(x) = f.on_done {
             groups.push((Trigger::StateDone, GroupPath::State("onDone", None), x));
         }
-        if let Some(inv) = v.get("invoke") {
+        if let Some(inv) = f.invoke {
             // The invokes kept in the IR, in order; odd items were skipped there too.
             let items = items(inv).iter().filter(|x| x.props().is_some());
             for (i, item) in items.enumerate().take(state.invokes.len()) {
@@ -1122,6 +1171,14 @@ pub fn value_expr(v: &Value) -> Option<Expr> {
             .collect::<Option<Vec<_>>>()
             .map(Expr::Object),
         _ => None,
+    }
+}
+
+/// [`value_expr`], where a function's lowering is shared (an `Arc` clone), not copied.
+fn shared_value_expr(v: &Value) -> Option<Arc<Expr>> {
+    match &v.kind {
+        ValueKind::Function(f) => f.lowered.clone(),
+        _ => value_expr(v).map(Arc::new),
     }
 }
 
