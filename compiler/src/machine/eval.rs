@@ -1558,11 +1558,7 @@ fn dedupe_props(props: Vec<Prop>) -> Vec<Prop> {
         if index.is_empty() && out.len() >= 32 {
             index.extend(out.iter().enumerate().map(|(i, q)| (q.key.clone(), i)));
         }
-        let at = if index.is_empty() {
-            out.iter().position(|q| q.key == p.key)
-        } else {
-            index.get(&p.key).copied()
-        };
+        let at = if index.is_empty() { out.iter().position(|q| q.key == p.key) } else { index.get(&p.key).copied() };
         match at {
             Some(i) => out[i].value = p.value,
             None => {
