@@ -365,7 +365,8 @@ pub(crate) fn dispatch_calls<'v>(v: &'v Value, out: &mut Vec<&'v Value>) {
 fn dispatch_calls_in<'v>(v: &'v Value, out: &mut Vec<&'v Value>, seen: &mut rustc_hash::FxHashSet<*const Call>) {
     match &v.kind {
         ValueKind::Call(c) => {
-            if !seen.insert(std::sync::Arc::as_ptr(c)) {
+            // Only a call held twice can be met twice (most are held once: no set to look up).
+            if std::sync::Arc::strong_count(c) > 1 && !seen.insert(std::sync::Arc::as_ptr(c)) {
                 return;
             }
             if matches!(&c.callee, Callee::Kit(n) if n == "dispatch") {
