@@ -77,6 +77,13 @@ const STACK: usize = 64 * 1024 * 1024;
 /// Evaluates the Workflow file at `path` and the files it imports.
 pub fn evaluate_file(path: &Path) -> Evaluated {
     match std::fs::read_to_string(path) {
+        // On the evaluator's stack (a check of an Instance), the text read becomes the file
+        // table's without a copy. A panic is a bug; the file still gets an answer.
+        Ok(text) if ON_EVALUATOR_STACK.get() => {
+            let run = std::panic::AssertUnwindSafe(|| run_graph(&Disk, path.to_path_buf(), text));
+            std::panic::catch_unwind(run)
+                .unwrap_or_else(|_| internal_error(path, &std::fs::read_to_string(path).unwrap_or_default()))
+        }
         Ok(text) => evaluate_text(path, &text),
         Err(e) => unreadable(path, e),
     }
