@@ -110,24 +110,23 @@ impl<'v> Cx<'v> {
         }
         let mut invokes: Vec<&Value> = Vec::with_capacity(m.states.iter().map(|st| st.invokes.len()).sum());
         let mut invokes_at: Vec<u32> = Vec::with_capacity(m.states.len() + 1);
+        // The value of each IR transition: lowering reads them state by state, in the same order
+        // as `transition_values` (`machine/lower.rs`'s `lower_transitions`), so the two lists
+        // zip; their spans check the pairing.
+        let mut values: Vec<&Value> = Vec::with_capacity(m.transitions.len());
         for (v, st) in states.iter().zip(&m.states) {
+            let fields = StateFields::of(v);
             let start = invokes.len();
             invokes_at.push(start as u32);
-            if let Some(inv) = v.get("invoke") {
+            if let Some(inv) = fields.invoke {
                 invokes.extend(items(inv).iter().filter(|x| x.props().is_some()));
             }
             if invokes.len() - start != st.invokes.len() {
                 return None;
             }
+            transition_values(&fields, &invokes[start..], &mut values);
         }
         invokes_at.push(invokes.len() as u32);
-        // The value of each IR transition: lowering reads them state by state, in the same order
-        // as `transition_values` (`machine/lower.rs`'s `lower_transitions`), so the two lists
-        // zip; their spans check the pairing.
-        let mut values: Vec<&Value> = Vec::with_capacity(m.transitions.len());
-        for (i, v) in states.iter().enumerate() {
-            transition_values(v, &invokes[invokes_at[i] as usize..invokes_at[i + 1] as usize], &mut values);
-        }
         let transitions = if values.len() == m.transitions.len()
             && values.iter().zip(&m.transitions).all(|(v, t)| v.loc.span == t.span)
         {
@@ -347,7 +346,7 @@ fn entering(m: &ir::Machine) -> (Vec<StateId>, Vec<u32>) {
 /// The values of a state's transitions in the order lowering makes them: `on`, `after`,
 /// `always`, `onDone`, then each invoke's `onDone` and `onError`; each one or a list, an item that
 /// is no target string, `undefined` or object skipped (lowering reports it and makes none).
-fn transition_values<'v>(state: &'v Value, invokes: &[&'v Value], out: &mut Vec<&'v Value>) {
+fn transition_values<'v>(state: &StateFields<'v>, invokes: &[&'v Value], out: &mut Vec<&'v Value>) {
     let mut group = |g: &'v Value| {
         let is_transition =
             |t: &&Value| matches!(t.kind, ValueKind::String { .. } | ValueKind::Undefined | ValueKind::Object { .. });
@@ -356,15 +355,13 @@ fn transition_values<'v>(state: &'v Value, invokes: &[&'v Value], out: &mut Vec<
             None => out.extend(Some(g).filter(is_transition)),
         }
     };
-    for field in ["on", "after"] {
-        if let Some(props) = state.get(field).and_then(Value::props) {
+    for field in [state.on, state.after] {
+        if let Some(props) = field.and_then(Value::props) {
             props.iter().for_each(|p| group(&p.value));
         }
     }
-    for field in ["always", "onDone"] {
-        if let Some(x) = state.get(field) {
-            group(x);
-        }
+    for x in [state.always, state.on_done].into_iter().flatten() {
+        group(x);
     }
     for item in invokes {
         for field in ["onDone", "onError"] {
@@ -372,6 +369,35 @@ fn transition_values<'v>(state: &'v Value, invokes: &[&'v Value], out: &mut Vec<
                 group(x);
             }
         }
+    }
+}
+
+/// The fields of a state object that [`Cx::new`] reads, found in one pass over its props (not one
+/// [`Value::get`] each: this runs for every state). The last of a key wins, as with `get`.
+#[derive(Default)]
+struct StateFields<'v> {
+    invoke: Option<&'v Value>,
+    on: Option<&'v Value>,
+    after: Option<&'v Value>,
+    always: Option<&'v Value>,
+    on_done: Option<&'v Value>,
+}
+
+impl<'v> StateFields<'v> {
+    fn of(state: &'v Value) -> Self {
+        let mut f = StateFields::default();
+        for p in state.props().unwrap_or_default() {
+            let slot = match p.key.as_str() {
+                "invoke" => &mut f.invoke,
+                "on" => &mut f.on,
+                "after" => &mut f.after,
+                "always" => &mut f.always,
+                "onDone" => &mut f.on_done,
+                _ => continue,
+            };
+            *slot = Some(&p.value);
+        }
+        f
     }
 }
 
