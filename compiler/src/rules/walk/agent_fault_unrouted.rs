@@ -48,6 +48,11 @@ const EVENT: &str = "agent.fault";
 pub fn check(cx: &Ctx, out: &mut Vec<Located>) {
     for s in cx.machine.ids() {
         let st = cx.machine.state(s);
+        // Most states invoke no Agent, and most that do route the event: answer those before
+        // writing any reason, so that a walk that finds nothing allocates nothing.
+        if !st.invokes.iter().any(|inv| inv.kind.is_agent() || inv.kind == SlotKind::Machine) || cx.routed(s, EVENT) {
+            continue;
+        }
         let mut why = Vec::new();
         for inv in &st.invokes {
             if inv.kind.is_agent() {
@@ -58,7 +63,7 @@ pub fn check(cx: &Ctx, out: &mut Vec<Located>) {
                 }
             }
         }
-        if why.is_empty() || cx.routed(s, EVENT) {
+        if why.is_empty() {
             continue;
         }
         why.dedup();

@@ -71,19 +71,48 @@ enum Where {
 
 /// Reports every Part in `v`, at `path` (dotted, from the config or the setup). `invoke` is true
 /// for an invoke's object, whose `src` is lowering's to judge.
+///
+/// Most of a config is scalars (strings, numbers) that hold no Part: they are answered here,
+/// inlined at each call, without the cost of a call to [`scan_tree`] (this scan visits every
+/// value of the config: ~10% of the rule's instructions went to calls on scalars).
+#[inline(always)]
 fn scan(v: &Value, path: &Path, at: Where, invoke: bool, out: &mut Vec<Located>) {
-    if let Some(what) = part(v) {
-        report(&what, "", v.loc, path, at, out);
-        return;
+    match v.kind {
+        ValueKind::Undefined
+        | ValueKind::Null
+        | ValueKind::Bool { .. }
+        | ValueKind::Number { .. }
+        | ValueKind::String { .. }
+        | ValueKind::Unknown { .. } => {}
+        _ => scan_tree(v, path, at, invoke, out),
     }
-    if let ValueKind::Function(f) = &v.kind {
-        for (name, span) in &f.facts.parts {
-            let at_call = crate::machine::value::Loc { file: v.loc.file, span: *span };
-            report(&part_named(name), " (in a function's body)", at_call, path, at, out);
-        }
-        return;
-    }
+}
+
+/// [`scan`] of a value that may hold a Part (a call, a function, an import, an object, an array):
+/// one match on its kind; what a line says is written only in [`report`] (kept out of line, so
+/// that this walk over every value stays small).
+fn scan_tree(v: &Value, path: &Path, at: Where, invoke: bool, out: &mut Vec<Located>) {
     match &v.kind {
+        ValueKind::Call(_) | ValueKind::Imported { .. } => {
+            if let Some(class) = part(v) {
+                report(&describe(v, class), "", v.loc, path, at, out);
+                return;
+            }
+            if let ValueKind::Call(call) = &v.kind {
+                if let Some(r) = &call.receiver {
+                    scan(r, path, at, false, out);
+                }
+                for a in &call.args {
+                    scan(a, path, at, false, out);
+                }
+            }
+        }
+        ValueKind::Function(f) => {
+            for (name, span) in &f.facts.parts {
+                let at_call = crate::machine::value::Loc { file: v.loc.file, span: *span };
+                report(&part_named(name), " (in a function's body)", at_call, path, at, out);
+            }
+        }
         ValueKind::Object { props } => {
             for p in props {
                 if invoke && p.key == "src" {
@@ -106,19 +135,13 @@ fn scan(v: &Value, path: &Path, at: Where, invoke: bool, out: &mut Vec<Located>)
                 scan(item, &path.child(i), at, false, out);
             }
         }
-        ValueKind::Call(call) => {
-            if let Some(r) = &call.receiver {
-                scan(r, path, at, false, out);
-            }
-            for a in &call.args {
-                scan(a, path, at, false, out);
-            }
-        }
         _ => {}
     }
 }
 
-/// Reports one inline Part (`what`, as [`part`] names it) at `loc`, written at `path`.
+/// Reports one inline Part (`what`, as [`describe`] names it) at `loc`, written at `path`.
+#[cold]
+#[inline(never)]
 fn report(what: &str, inside: &str, loc: crate::machine::value::Loc, path: &Path, at: Where, out: &mut Vec<Located>) {
     // The path is written out only here: a walk that finds nothing allocates none.
     let path = path.to_string();
@@ -150,27 +173,34 @@ fn part_named(name: &str) -> String {
     }
 }
 
-/// What Part a value is, as a line names it; `None` for anything else (the `open` sentinel too).
-fn part(v: &Value) -> Option<String> {
-    // Only a call or a kit import can be a Part: the rest of the tree is answered at once.
-    if !matches!(v.kind, ValueKind::Call(_) | ValueKind::Imported { .. }) {
-        return None;
+/// What Part a value (a call or a kit import) is; `None` for anything else (the `open` sentinel
+/// too). Its name for a line is [`describe`]'s, written only when reporting.
+fn part(v: &Value) -> Option<ActorClass> {
+    match classify_actor(v) {
+        ActorClass::Open if is_open_sentinel(v) || v.as_call().is_none() => None,
+        ActorClass::Unknown => None,
+        class => Some(class),
     }
+}
+
+/// A Part of this class, as a line names it: `an Agent (`agent()`)`.
+#[cold]
+#[inline(never)]
+fn describe(v: &Value, class: ActorClass) -> String {
     let name = kit_name(v).or(match &v.kind {
         ValueKind::Imported { callee: Callee::Kit(n) } => Some(n.as_str()),
         _ => None,
     });
     let called = || name.map(|n| format!("`{n}()`")).unwrap_or_default();
-    Some(match classify_actor(v) {
+    match class {
         ActorClass::Agent => format!("an Agent ({})", called()),
         ActorClass::Effect(_) => format!("an Effect ({})", called()),
         ActorClass::Gate => format!("a Gate ({})", called()),
         ActorClass::Fail => "`fail()`".to_string(),
-        ActorClass::Open if is_open_sentinel(v) || v.as_call().is_none() => return None,
         ActorClass::Open => format!("an Open body ({})", called()),
         ActorClass::Machine => "a Machine".to_string(),
-        ActorClass::Unknown => return None,
-    })
+        ActorClass::Unknown => String::new(), // never: `part` answers `None` for it
+    }
 }
 
 #[cfg(test)]

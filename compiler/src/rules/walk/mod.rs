@@ -88,7 +88,8 @@ pub struct Ctx<'a> {
 
 impl<'a> Ctx<'a> {
     pub fn new(machine: &'a ir::Machine, parts: &'a MachineParts<'a>, nested: bool) -> Self {
-        let mut places = Vec::new();
+        // One state a place: sized at once, not grown (and copied) as it fills.
+        let mut places = Vec::with_capacity(machine.states.len());
         state_places(parts.config, None, &mut places);
         if places.len() != machine.states.len() {
             places.clear();

@@ -49,18 +49,17 @@ pub fn check(cx: &Ctx, out: &mut Vec<Located>) {
 }
 
 /// Every Repo Slot of the Machine's wrappers, outermost first, with the wrapper that names it
-/// (`workspace()` or `customize()`, the kit's `<where>`).
-pub fn repo_slots<'a>(cx: &Ctx<'a>) -> Vec<(&'static str, &'a Prop)> {
-    let mut out = Vec::new();
-    for w in &cx.parts.wrappers {
+/// (`workspace()` or `customize()`, the kit's `<where>`): an iterator, not a list, so that the
+/// two rules that read them allocate nothing.
+pub fn repo_slots<'a, 'c>(cx: &'c Ctx<'a>) -> impl Iterator<Item = (&'static str, &'a Prop)> + 'c {
+    cx.parts.wrappers.iter().flat_map(|w| {
         let place = match w.kind {
             WrapperKind::Workspace => "workspace()",
             WrapperKind::Customize => "customize()",
         };
-        let Some(repos) = w.options.and_then(|o| o.get("repos")).and_then(|r| r.props()) else { continue };
-        out.extend(repos.iter().map(|p| (place, p)));
-    }
-    out
+        let repos = w.options.and_then(|o| o.get("repos")).and_then(|r| r.props()).unwrap_or_default();
+        repos.iter().map(move |p| (place, p))
+    })
 }
 
 /// `/^[A-Za-z][A-Za-z0-9._-]*$/`.

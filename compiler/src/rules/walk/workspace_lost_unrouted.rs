@@ -2,6 +2,7 @@ use super::Ctx;
 use crate::declare_rule;
 use crate::ir::{StateId, StateKind, Trigger};
 use crate::machine::compile::Located;
+use std::borrow::Cow;
 
 declare_rule! {
     /// Refuses a state of a `workspace()` body that the body can stay in when neither it nor any state above it routes `workspace.lost`.
@@ -67,12 +68,13 @@ pub fn check(cx: &Ctx, out: &mut Vec<Located>) {
 }
 
 /// Can the body stay in this state, and how: a leaf that is not final, or a compound state (not
-/// the root, not a parallel region) whose nested final state has no `onDone` on it.
-fn stays(cx: &Ctx, s: StateId) -> Option<String> {
+/// the root, not a parallel region) whose nested final state has no `onDone` on it. The common
+/// answer is borrowed: a walk that finds nothing allocates nothing here.
+fn stays(cx: &Ctx, s: StateId) -> Option<Cow<'static, str>> {
     let m = cx.machine;
     let st = m.state(s);
     if cx.is_open_leaf(s) {
-        return Some("can stay active".into());
+        return Some(Cow::Borrowed("can stay active"));
     }
     if st.kind != StateKind::Compound || s == StateId::ROOT {
         return None;
@@ -80,15 +82,13 @@ fn stays(cx: &Ctx, s: StateId) -> Option<String> {
     if st.parent.is_some_and(|p| m.state(p).kind == StateKind::Parallel) {
         return None;
     }
-    let finals: Vec<&str> = st
-        .children
-        .iter()
-        .map(|c| m.state(*c))
-        .filter(|c| c.kind == StateKind::Final)
-        .map(|c| c.key.as_str())
-        .collect();
-    if finals.is_empty() || m.transitions_from(s).any(|t| t.trigger == Trigger::StateDone) {
+    let finals = || st.children.iter().map(|c| m.state(*c)).filter(|c| c.kind == StateKind::Final);
+    if finals().next().is_none() || m.transitions_from(s).any(|t| t.trigger == Trigger::StateDone) {
         return None;
     }
-    Some(format!("stays active once it reaches its final state \"{}\" (it has no `onDone`)", finals.join("\", \"")))
+    let finals: Vec<&str> = finals().map(|c| c.key.as_str()).collect();
+    Some(Cow::Owned(format!(
+        "stays active once it reaches its final state \"{}\" (it has no `onDone`)",
+        finals.join("\", \"")
+    )))
 }

@@ -79,8 +79,12 @@ pub struct Cx<'v> {
     pub parts: MachineParts<'v>,
     /// The config value of each state, by [`StateId`].
     pub states: Vec<&'v Value>,
-    /// The invoke items of each state, in the order of its IR invokes.
-    pub invokes: Vec<Vec<&'v Value>>,
+    /// The invoke items of every state, state after state, each in the order of its IR invokes:
+    /// one list for the Machine, read a state's by [`Cx::invokes`] (not a Vec per state: fewer
+    /// allocations).
+    invokes: Vec<&'v Value>,
+    /// Where each state's items start in `invokes`, by [`StateId`], and where the last one ends.
+    invokes_at: Vec<u32>,
     /// The value of each IR transition, by index into `m.transitions`.
     pub transitions: Vec<Option<&'v Value>>,
     /// The picks of the setup's `events`, read once: each name (its first `defineEvent`), its
@@ -88,36 +92,41 @@ pub struct Cx<'v> {
     picks: Vec<EventPick<'v>>,
     /// Every `fromPick` input of an Effect invoke, found once for the rules that read them.
     from_picks: OnceCell<Vec<FromPick<'v>>>,
-    /// What a transition to each state enters, found once per state asked.
-    entered: Vec<OnceCell<Vec<StateId>>>,
+    /// What a transition to each state enters (see [`Cx::entered`]), every state's found at once
+    /// into one list, state after state: two allocations, not one per state asked.
+    entered: Vec<StateId>,
+    /// Where each state's run starts in `entered`, by [`StateId`], and where the last one ends.
+    entered_at: Vec<u32>,
 }
 
 impl<'v> Cx<'v> {
     pub fn new(compiled: &'v Compiled) -> Option<Cx<'v>> {
         let m = compiled.machine.as_ref()?;
         let parts = machine_parts(compiled.value.as_ref()?).ok()?;
-        let mut states = Vec::new();
+        let mut states = Vec::with_capacity(m.states.len());
         collect_states(parts.config, &mut states);
         if states.len() != m.states.len() {
             return None;
         }
-        let invokes: Vec<Vec<&Value>> = states
-            .iter()
-            .map(|v| match v.get("invoke") {
-                Some(inv) => items(inv).iter().filter(|x| x.props().is_some()).collect(),
-                None => Vec::new(),
-            })
-            .collect();
-        if invokes.iter().zip(&m.states).any(|(vs, st)| vs.len() != st.invokes.len()) {
-            return None;
-        }
+        let mut invokes: Vec<&Value> = Vec::with_capacity(m.states.iter().map(|st| st.invokes.len()).sum());
+        let mut invokes_at: Vec<u32> = Vec::with_capacity(m.states.len() + 1);
         // The value of each IR transition: lowering reads them state by state, in the same order
         // as `transition_values` (`machine/lower.rs`'s `lower_transitions`), so the two lists
         // zip; their spans check the pairing.
         let mut values: Vec<&Value> = Vec::with_capacity(m.transitions.len());
-        for (v, items) in states.iter().zip(&invokes) {
-            transition_values(v, items, &mut values);
+        for (v, st) in states.iter().zip(&m.states) {
+            let fields = StateFields::of(v);
+            let start = invokes.len();
+            invokes_at.push(start as u32);
+            if let Some(inv) = fields.invoke {
+                invokes.extend(items(inv).iter().filter(|x| x.props().is_some()));
+            }
+            if invokes.len() - start != st.invokes.len() {
+                return None;
+            }
+            transition_values(&fields, &invokes[start..], &mut values);
         }
+        invokes_at.push(invokes.len() as u32);
         let transitions = if values.len() == m.transitions.len()
             && values.iter().zip(&m.transitions).all(|(v, t)| v.loc.span == t.span)
         {
@@ -134,8 +143,19 @@ impl<'v> Cx<'v> {
                 picks.push((name, def, OnceCell::new()));
             }
         }
-        let entered = (0..m.states.len()).map(|_| OnceCell::new()).collect();
-        Some(Cx { m, parts, states, invokes, transitions, picks, from_picks: OnceCell::new(), entered })
+        let (entered, entered_at) = entering(m);
+        Some(Cx {
+            m,
+            parts,
+            states,
+            invokes,
+            invokes_at,
+            transitions,
+            picks,
+            from_picks: OnceCell::new(),
+            entered,
+            entered_at,
+        })
     }
 
     /// A state's id as xstate gives it: its own `id`, or the Machine's id and the keys down to it.
@@ -147,42 +167,36 @@ impl<'v> Cx<'v> {
         if let Some(id) = &st.id {
             return Cow::Borrowed(id);
         }
-        let keys: Vec<&str> = std::iter::once(sid)
+        // The keys from the root down, written straight into one String sized first (no list of
+        // the keys): `m.coding.ready`.
+        let len: usize = std::iter::once(sid)
             .chain(self.m.ancestors(sid))
             .filter(|s| *s != StateId::ROOT)
-            .map(|s| self.m.state(s).key.as_str())
-            .collect();
-        let mut out = String::with_capacity(self.m.id.len() + keys.iter().map(|k| k.len() + 1).sum::<usize>());
+            .map(|s| self.m.state(s).key.len() + 1)
+            .sum();
+        let mut out = String::with_capacity(self.m.id.len() + len);
         out.push_str(&self.m.id);
-        for k in keys.iter().rev() {
-            out.push('.');
-            out.push_str(k);
-        }
+        push_keys(self.m, sid, &mut out);
         Cow::Owned(out)
     }
 
     /// The states a transition to `target` enters below it: the target, then the initial states
     /// down from it (every region of a parallel state).
     pub fn entered(&self, target: StateId) -> &[StateId] {
-        match self.entered.get(target.index()) {
-            Some(cell) => cell.get_or_init(|| self.entering(target)),
-            None => &[],
+        let i = target.index();
+        match (self.entered_at.get(i), self.entered_at.get(i + 1)) {
+            (Some(&a), Some(&b)) => &self.entered[a as usize..b as usize],
+            _ => &[],
         }
     }
 
-    fn entering(&self, target: StateId) -> Vec<StateId> {
-        let mut out = vec![target];
-        let mut i = 0;
-        while i < out.len() {
-            let st = self.m.state(out[i]);
-            match st.kind {
-                StateKind::Compound => out.extend(st.initial),
-                StateKind::Parallel => out.extend(st.children.iter().copied()),
-                _ => {}
-            }
-            i += 1;
+    /// A state's invoke items (its objects of `invoke`), in the order of its IR invokes.
+    pub fn invokes(&self, s: StateId) -> &[&'v Value] {
+        let i = s.index();
+        match (self.invokes_at.get(i), self.invokes_at.get(i + 1)) {
+            (Some(&a), Some(&b)) => &self.invokes[a as usize..b as usize],
+            _ => &[],
         }
-        out
     }
 
     /// The event a transition is taken on, as xstate names it; `None` for an eventless one.
@@ -293,10 +307,46 @@ fn collect_states<'v>(v: &'v Value, out: &mut Vec<&'v Value>) {
     }
 }
 
+/// Writes `.key` for each state from below the root down to `s` (nothing for the root).
+fn push_keys(m: &ir::Machine, s: StateId, out: &mut String) {
+    if s == StateId::ROOT {
+        return;
+    }
+    if let Some(parent) = m.state(s).parent {
+        push_keys(m, parent, out);
+    }
+    out.push('.');
+    out.push_str(&m.state(s).key);
+}
+
+/// What a transition to each state enters ([`Cx::entered`]): the state, then the initial states
+/// down from it (every region of a parallel state); every state's run in one list, and where each
+/// run starts (one more entry: where the last ends).
+fn entering(m: &ir::Machine) -> (Vec<StateId>, Vec<u32>) {
+    let mut out = Vec::with_capacity(m.states.len() * 2);
+    let mut at = Vec::with_capacity(m.states.len() + 1);
+    for target in m.ids() {
+        let mut i = out.len();
+        at.push(i as u32);
+        out.push(target);
+        while i < out.len() {
+            let st = m.state(out[i]);
+            match st.kind {
+                StateKind::Compound => out.extend(st.initial),
+                StateKind::Parallel => out.extend(st.children.iter().copied()),
+                _ => {}
+            }
+            i += 1;
+        }
+    }
+    at.push(out.len() as u32);
+    (out, at)
+}
+
 /// The values of a state's transitions in the order lowering makes them: `on`, `after`,
 /// `always`, `onDone`, then each invoke's `onDone` and `onError`; each one or a list, an item that
 /// is no target string, `undefined` or object skipped (lowering reports it and makes none).
-fn transition_values<'v>(state: &'v Value, invokes: &[&'v Value], out: &mut Vec<&'v Value>) {
+fn transition_values<'v>(state: &StateFields<'v>, invokes: &[&'v Value], out: &mut Vec<&'v Value>) {
     let mut group = |g: &'v Value| {
         let is_transition =
             |t: &&Value| matches!(t.kind, ValueKind::String { .. } | ValueKind::Undefined | ValueKind::Object { .. });
@@ -305,15 +355,13 @@ fn transition_values<'v>(state: &'v Value, invokes: &[&'v Value], out: &mut Vec<
             None => out.extend(Some(g).filter(is_transition)),
         }
     };
-    for field in ["on", "after"] {
-        if let Some(props) = state.get(field).and_then(Value::props) {
+    for field in [state.on, state.after] {
+        if let Some(props) = field.and_then(Value::props) {
             props.iter().for_each(|p| group(&p.value));
         }
     }
-    for field in ["always", "onDone"] {
-        if let Some(x) = state.get(field) {
-            group(x);
-        }
+    for x in [state.always, state.on_done].into_iter().flatten() {
+        group(x);
     }
     for item in invokes {
         for field in ["onDone", "onError"] {
@@ -321,6 +369,35 @@ fn transition_values<'v>(state: &'v Value, invokes: &[&'v Value], out: &mut Vec<
                 group(x);
             }
         }
+    }
+}
+
+/// The fields of a state object that [`Cx::new`] reads, found in one pass over its props (not one
+/// [`Value::get`] each: this runs for every state). The last of a key wins, as with `get`.
+#[derive(Default)]
+struct StateFields<'v> {
+    invoke: Option<&'v Value>,
+    on: Option<&'v Value>,
+    after: Option<&'v Value>,
+    always: Option<&'v Value>,
+    on_done: Option<&'v Value>,
+}
+
+impl<'v> StateFields<'v> {
+    fn of(state: &'v Value) -> Self {
+        let mut f = StateFields::default();
+        for p in state.props().unwrap_or_default() {
+            let slot = match p.key.as_str() {
+                "invoke" => &mut f.invoke,
+                "on" => &mut f.on,
+                "after" => &mut f.after,
+                "always" => &mut f.always,
+                "onDone" => &mut f.on_done,
+                _ => continue,
+            };
+            *slot = Some(&p.value);
+        }
+        f
     }
 }
 
@@ -396,19 +473,20 @@ impl<'v> Reads<'v> {
 }
 
 /// Where a pick enters a state that invokes an Effect: the transition, the state, its invoke.
-pub struct PickEntry<'v> {
+pub struct PickEntry<'c> {
     pub transition: usize,
-    pub pick: Rc<Pick<'v>>,
-    /// The states the transition enters (the target and its initial states).
-    pub entered: Vec<StateId>,
+    pub pick: Rc<Pick<'c>>,
+    /// The states the transition enters (the target and its initial states), as [`Cx::entered`]
+    /// keeps them: borrowed, not copied per entry.
+    pub entered: &'c [StateId],
     pub state: StateId,
     pub invoke: usize,
 }
 
 /// Every place a pick (an event of `setup.events` with `z.object` params) enters a state that
 /// invokes an Effect, once per (pick, state, invoke).
-pub fn pick_entries<'v>(cx: &Cx<'v>) -> Vec<PickEntry<'v>> {
-    let mut out: Vec<PickEntry<'v>> = Vec::new();
+pub fn pick_entries<'c>(cx: &'c Cx<'_>) -> Vec<PickEntry<'c>> {
+    let mut out: Vec<PickEntry<'c>> = Vec::new();
     for (ti, t) in cx.m.transitions.iter().enumerate() {
         let Trigger::Event(name) = &t.trigger else { continue };
         for &target in &t.targets {
@@ -422,7 +500,7 @@ pub fn pick_entries<'v>(cx: &Cx<'v>) -> Vec<PickEntry<'v>> {
                         continue;
                     }
                     let Some(pick) = cx.pick(name) else { continue };
-                    out.push(PickEntry { transition: ti, pick, entered: entered.to_vec(), state: s, invoke: k });
+                    out.push(PickEntry { transition: ti, pick, entered, state: s, invoke: k });
                 }
             }
         }
@@ -449,7 +527,7 @@ pub fn reads_on_entry<'v>(cx: &Cx<'v>, pick: &str, entered: &[StateId]) -> Reads
         for a in cx.actions_of(cx.states[s.index()].get("entry")) {
             reads.add(a, pick);
         }
-        for item in &cx.invokes[s.index()] {
+        for item in cx.invokes(s) {
             if let Some(input) = item.get("input") {
                 reads.add(input, pick);
             }
@@ -475,7 +553,7 @@ pub fn from_picks<'c, 'v>(cx: &'c Cx<'v>) -> &'c [FromPick<'v>] {
                 if inv.kind != ir::SlotKind::Effect {
                     continue;
                 }
-                let Some(call) = cx.invokes[sid.index()][k].get("input").filter(|i| is_call(i, "fromPick")) else {
+                let Some(call) = cx.invokes(sid)[k].get("input").filter(|i| is_call(i, "fromPick")) else {
                     continue;
                 };
                 let Some(pick) = arg(call, 0).and_then(|d| cx.pick_of_def(d)) else { continue };

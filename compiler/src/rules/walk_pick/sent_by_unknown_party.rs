@@ -64,12 +64,13 @@ fn sent_bys<'v>(g: &'v Value, out: &mut Vec<(&'v Value, &'v Value)>) {
 
 pub fn check(cx: &Cx<'_>, sink: &mut Sink) {
     let mut parties = None;
+    // One list for every guard's `sentBy`s, emptied after each (not one allocated per guard).
+    let mut found = Vec::new();
     for (ti, t) in cx.m.transitions.iter().enumerate() {
         let crate::ir::Trigger::Event(event) = &t.trigger else { continue };
         let Some(guard) = cx.transitions[ti].and_then(|tv| tv.get("guard")) else { continue };
-        let mut found = Vec::new();
         sent_bys(guard, &mut found);
-        for (id, g) in found {
+        for (id, g) in found.drain(..) {
             let Some(party) = id.as_str() else { continue };
             let (agents, gates) = parties.get_or_insert_with(|| parties_of(cx.m));
             if agents.iter().any(|a| a == party) || gates.iter().any(|x| x == party) {

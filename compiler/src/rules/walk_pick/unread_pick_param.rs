@@ -55,7 +55,7 @@ pub fn check(cx: &Cx<'_>, sink: &mut Sink) {
         }
         let st = cx.m.state(entry.state);
         let inv = &st.invokes[entry.invoke];
-        let input: Option<&Value> = cx.invokes[entry.state.index()][entry.invoke].get("input");
+        let input: Option<&Value> = cx.invokes(entry.state)[entry.invoke].get("input");
         // A `fromPick` input: its own rules judge it.
         if input.is_some_and(|i| is_call(i, "fromPick")) {
             continue;
@@ -71,7 +71,7 @@ pub fn check(cx: &Cx<'_>, sink: &mut Sink) {
             super::unprobed_mapper::report(sink, mapper, &inv.path, entry.pick.name, state, &inv.src);
             continue;
         }
-        let reads = reads_on_entry(cx, entry.pick.name, &entry.entered);
+        let reads = reads_on_entry(cx, entry.pick.name, entry.entered);
         if !reads.incomplete.is_empty() {
             // Some reader is opaque: it may read any param.
             continue;
