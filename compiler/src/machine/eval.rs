@@ -776,11 +776,7 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
             }
             BindingPattern::ObjectPattern(o) => {
                 for prop in &o.properties {
-                    let key = match &prop.key {
-                        PropertyKey::StaticIdentifier(i) if !prop.computed => Some(i.name.as_str()),
-                        PropertyKey::StringLiteral(s) => Some(s.value.as_str()),
-                        _ => None,
-                    };
+                    let key = pattern_key(prop);
                     match key {
                         Some(k) => {
                             let mut p2 = path.clone();
@@ -1530,6 +1526,16 @@ enum Source<'a> {
     Known(KnownModule),
     Package(&'a str),
     File(Option<FileId>),
+}
+
+/// The key of a destructuring pattern's property when it is written out (`{ a }`, `{ "a": x }`),
+/// not computed.
+fn pattern_key<'a>(prop: &'a BindingProperty<'a>) -> Option<&'a str> {
+    match &prop.key {
+        PropertyKey::StaticIdentifier(i) if !prop.computed => Some(i.name.as_str()),
+        PropertyKey::StringLiteral(s) => Some(s.value.as_str()),
+        _ => None,
+    }
 }
 
 fn pattern_names<'a>(p: &'a BindingPattern<'a>, out: &mut Vec<(&'a str, Span)>) {

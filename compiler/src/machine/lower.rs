@@ -437,26 +437,26 @@ enum GroupPath<'v> {
     Invoke(usize, &'static str),
 }
 
-/// The fields of a state's config object that lowering reads, found in one pass over its
-/// properties rather than a [`Value::get`] (a scan) each. A later key replaces an earlier one, as
-/// `get` reads them.
+/// The fields of a state's config object that lowering (and the walk's `walk_pick`) read, found
+/// in one pass over its properties rather than a [`Value::get`] (a scan) each. A later key
+/// replaces an earlier one, as `get` reads them.
 #[derive(Clone, Copy, Default)]
-struct StateFields<'v> {
-    states: Option<&'v Value>,
-    ty: Option<&'v Value>,
-    id: Option<&'v Value>,
-    initial: Option<&'v Value>,
-    invoke: Option<&'v Value>,
-    entry: Option<&'v Value>,
-    exit: Option<&'v Value>,
-    on: Option<&'v Value>,
-    after: Option<&'v Value>,
-    always: Option<&'v Value>,
-    on_done: Option<&'v Value>,
+pub(crate) struct StateFields<'v> {
+    pub states: Option<&'v Value>,
+    pub ty: Option<&'v Value>,
+    pub id: Option<&'v Value>,
+    pub initial: Option<&'v Value>,
+    pub invoke: Option<&'v Value>,
+    pub entry: Option<&'v Value>,
+    pub exit: Option<&'v Value>,
+    pub on: Option<&'v Value>,
+    pub after: Option<&'v Value>,
+    pub always: Option<&'v Value>,
+    pub on_done: Option<&'v Value>,
 }
 
 impl<'v> StateFields<'v> {
-    fn of(v: &'v Value) -> Self {
+    pub(crate) fn of(v: &'v Value) -> Self {
         let mut f = StateFields::default();
         for p in v.props().unwrap_or_default() {
             let field = match p.key.as_str() {

@@ -242,11 +242,7 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
             }
             BindingPattern::ObjectPattern(o) => {
                 for prop in &o.properties {
-                    let key = match &prop.key {
-                        PropertyKey::StaticIdentifier(i) if !prop.computed => Some(i.name.as_str()),
-                        PropertyKey::StringLiteral(s) => Some(s.value.as_str()),
-                        _ => None,
-                    };
+                    let key = pattern_key(prop);
                     let sub = match key {
                         Some(k) => {
                             let sub = self.fmember(fv.clone(), k);

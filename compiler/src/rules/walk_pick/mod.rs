@@ -20,7 +20,7 @@ use crate::diagnostics::Diagnostic;
 use crate::ir::expr::Root;
 use crate::ir::{self, Expr, StateId, StateKind, Trigger};
 use crate::machine::compile::Located;
-use crate::machine::lower::{arg, is_call, items, machine_parts, MachineParts};
+use crate::machine::lower::{arg, is_call, items, machine_parts, MachineParts, StateFields};
 use crate::machine::value::{Facts, Loc, Value, ValueKind};
 use crate::machine::Compiled;
 use std::borrow::Cow;
@@ -369,35 +369,6 @@ fn transition_values<'v>(state: &StateFields<'v>, invokes: &[&'v Value], out: &m
                 group(x);
             }
         }
-    }
-}
-
-/// The fields of a state object that [`Cx::new`] reads, found in one pass over its props (not one
-/// [`Value::get`] each: this runs for every state). The last of a key wins, as with `get`.
-#[derive(Default)]
-struct StateFields<'v> {
-    invoke: Option<&'v Value>,
-    on: Option<&'v Value>,
-    after: Option<&'v Value>,
-    always: Option<&'v Value>,
-    on_done: Option<&'v Value>,
-}
-
-impl<'v> StateFields<'v> {
-    fn of(state: &'v Value) -> Self {
-        let mut f = StateFields::default();
-        for p in state.props().unwrap_or_default() {
-            let slot = match p.key.as_str() {
-                "invoke" => &mut f.invoke,
-                "on" => &mut f.on,
-                "after" => &mut f.after,
-                "always" => &mut f.always,
-                "onDone" => &mut f.on_done,
-                _ => continue,
-            };
-            *slot = Some(&p.value);
-        }
-        f
     }
 }
 
