@@ -53,6 +53,9 @@ fn handle(mut stream: TcpStream, log: &Mutex<Vec<String>>) {
     let _ = stream.write_all(answer(&path).as_bytes());
 }
 
+#[path = "../../compiler/tests/support/foreign_caller.rs"]
+mod foreign_caller;
+
 /// A port nothing listens on: bound, then closed.
 fn closed_port() -> String {
     let listener = TcpListener::bind("127.0.0.1:0").expect("bind a local port");
@@ -67,35 +70,7 @@ fn instance(name: &str, targets: &[(&str, &str)]) -> PathBuf {
     let root = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("foreign").join(name);
     let _ = std::fs::remove_dir_all(&root);
     std::fs::create_dir_all(root.join("workflows")).expect("create the Instance");
-    let mut slots = String::new();
-    let mut states = String::new();
-    for (i, (callee, origin)) in targets.iter().enumerate() {
-        slots.push_str(&format!(
-            "    go{i}: dispatch(\"{callee}\", {{ input: z.object({{ ticket: z.string() }}), target: {{ url: \"{origin}\", token: secret(\"ops\") }} }}),\n"
-        ));
-        let next = if i + 1 == targets.len() { "done".to_string() } else { format!("s{}", i + 1) };
-        states.push_str(&format!(
-            "    s{i}: {{ invoke: {{ src: \"go{i}\", input: ({{ context }}) => ({{ ticket: context.ticket }}), onDone: \"{next}\" }} }},\n"
-        ));
-    }
-    let text = format!(
-        r#"import {{ z }} from "zod";
-import {{ dispatch, jr2Setup, secret }} from "@jr2/orchestrator";
-
-export const machine = jr2Setup({{
-  types: {{}} as {{ context: {{ ticket: string }}; input: {{ ticket: string }} }},
-  actors: {{
-{slots}  }},
-}}).createMachine({{
-  id: "caller",
-  context: ({{ input }}) => input,
-  initial: "s0",
-  states: {{
-{states}    done: {{ type: "final" }},
-  }},
-}});
-"#
-    );
+    let text = foreign_caller::foreign_caller(targets);
     std::fs::write(root.join("workflows").join("caller.ts"), text).expect("write the Workflow");
     root
 }

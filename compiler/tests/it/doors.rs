@@ -309,38 +309,13 @@ fn answer(status: u16, body: &str) -> Fetched {
     Fetched::Answer { status, body: body.to_string() }
 }
 
-/// A caller with one foreign dispatch per url, each with the slot `{ ticket: string }`.
-fn foreign_instance(name: &str, urls: &[&str]) -> PathBuf {
-    let mut slots = String::new();
-    let mut states = String::new();
-    for (i, url) in urls.iter().enumerate() {
-        slots.push_str(&format!(
-            "    go{i}: dispatch(\"review\", {{ input: z.object({{ ticket: z.string() }}), target: {{ url: \"{url}\", token: secret(\"ops\") }} }}),\n"
-        ));
-        let next = if i + 1 == urls.len() { "done".to_string() } else { format!("s{}", i + 1) };
-        states.push_str(&format!(
-            "    s{i}: {{ invoke: {{ src: \"go{i}\", input: ({{ context }}) => ({{ ticket: context.ticket }}), onDone: \"{next}\" }} }},\n"
-        ));
-    }
-    let text = format!(
-        r#"import {{ z }} from "zod";
-import {{ dispatch, jr2Setup, secret }} from "@jr2/orchestrator";
+#[path = "../support/foreign_caller.rs"]
+mod foreign_caller;
 
-export const machine = jr2Setup({{
-  types: {{}} as {{ context: {{ ticket: string }}; input: {{ ticket: string }} }},
-  actors: {{
-{slots}  }},
-}}).createMachine({{
-  id: "caller",
-  context: ({{ input }}) => input,
-  initial: "s0",
-  states: {{
-{states}    done: {{ type: "final" }},
-  }},
-}});
-"#
-    );
-    instance(name, &[("workflows/caller.ts", &text)])
+/// A caller with one foreign dispatch of "review" per url, each with the slot `{ ticket: string }`.
+fn foreign_instance(name: &str, urls: &[&str]) -> PathBuf {
+    let targets: Vec<(&str, &str)> = urls.iter().map(|u| ("review", *u)).collect();
+    instance(name, &[("workflows/caller.ts", &foreign_caller::foreign_caller(&targets))])
 }
 
 #[test]
