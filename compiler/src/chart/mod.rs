@@ -43,6 +43,12 @@ impl Segment for String {
     }
 }
 
+impl Segment for crate::ir::Name {
+    fn push_to(&self, out: &mut String) {
+        out.push_str(self);
+    }
+}
+
 impl Segment for usize {
     fn push_to(&self, out: &mut String) {
         let mut buf = [0u8; 20];
@@ -117,6 +123,12 @@ impl<'a> From<&'a str> for PathSegment<'a> {
 
 impl<'a> From<&'a String> for PathSegment<'a> {
     fn from(k: &'a String) -> Self {
+        PathSegment::Key(k)
+    }
+}
+
+impl<'a> From<&'a crate::ir::Name> for PathSegment<'a> {
+    fn from(k: &'a crate::ir::Name) -> Self {
         PathSegment::Key(k)
     }
 }

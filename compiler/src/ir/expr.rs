@@ -5,6 +5,7 @@
 //! Every form serializes as `{ "kind": ..., "value": ... }`; an operator's `value` is an object
 //! that names its operator as JavaScript writes it (`"==="`, `"??"`, `"typeof"`).
 
+use super::Name;
 use serde::{Deserialize, Serialize};
 
 /// A value the runtime evaluates.
@@ -155,18 +156,15 @@ impl Root {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Reference {
     pub root: Root,
-    pub path: Vec<Segment>,
+    /// Its keys, each a [`Name`] (inline: a path is one heap block, not one per key).
+    pub path: Vec<Name>,
 }
-
-/// A segment of a reference's path: a key, stored inline up to 24 bytes (keys are short), so a
-/// path is one heap block, not one per key. It serializes as the plain string.
-pub type Segment = compact_str::CompactString;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", content = "value", rename_all = "camelCase")]
 pub enum TemplatePart {
-    /// A text, inline up to 24 bytes (most are short: `"test/"`, `"."`), as a [`Segment`] is.
-    Text(compact_str::CompactString),
+    /// A text, a [`Name`]: inline up to 24 bytes (most are short: `"test/"`, `"."`).
+    Text(Name),
     Ref(Reference),
     /// `${ a ? b : c }` in a template literal: any expression, stringified as JavaScript does.
     Expr(Expr),
@@ -192,7 +190,7 @@ pub fn placeholders(s: &str) -> Vec<(std::ops::Range<usize>, &str)> {
 pub fn parse_reference(text: &str) -> Option<Reference> {
     let mut parts = text.split('.');
     let root = Root::parse(parts.next()?)?;
-    let path: Vec<Segment> = parts.map(Segment::from).collect();
+    let path: Vec<Name> = parts.map(Name::from).collect();
     if path.iter().any(|p| p.is_empty()) {
         return None;
     }

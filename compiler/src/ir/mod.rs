@@ -28,7 +28,9 @@ use serde::{Deserialize, Serialize};
 /// An insertion-ordered map with Fx hashing, the IR's map.
 pub type FxIndexMap<K, V> = IndexMap<K, V, rustc_hash::FxBuildHasher>;
 
-/// A short name (a state's key, an event's, an actor's): up to 24 bytes inline, no allocation.
+/// The compiler's string for names, keys and short texts (a state's key, an event's, an
+/// actor's; a reference's path segment; the value model's keys and strings, `machine::value::Name`
+/// is this type): up to 24 bytes inline, no allocation; serialized as a plain string.
 pub type Name = compact_str::CompactString;
 
 /// A transition's resolved targets: up to two inline (in a `Vec`'s size), more on the heap.

@@ -116,7 +116,7 @@ pub fn evaluate_with(sources: &dyn Sources, path: &Path) -> Evaluated {
 
 fn run_graph(sources: &dyn Sources, path: PathBuf, text: String) -> Evaluated {
     let mut g = Graph::new(sources);
-    let id = g.add_file(path, text);
+    let id = g.add_file(path, text, None);
     let exports = g.evaluate(id);
     // The graph's own reference goes, so the exports move out without a copy.
     g.states.clear();
@@ -238,9 +238,8 @@ struct Graph<'s> {
     files: Vec<SourceFile>,
     /// The files by identity ([`Sources::identity`]), for imports and cycles. The entry's is
     /// found only when the first relative import is loaded (an identity asks the disk, a
-    /// `realpath`, and most Workflows import no file of their own).
+    /// `realpath`, and most Workflows import no file of their own): the map is empty until then.
     ids: FxMap<PathBuf, FileId>,
-    entry_unregistered: bool,
     states: Vec<ModState>,
     diagnostics: Vec<(FileId, Diagnostic)>,
     depth: usize,
@@ -252,19 +251,18 @@ impl<'s> Graph<'s> {
             sources,
             files: Vec::new(),
             ids: FxMap::default(),
-            entry_unregistered: false,
             states: Vec::new(),
             diagnostics: Vec::new(),
             depth: 0,
         }
     }
 
-    fn add_file(&mut self, path: PathBuf, text: String) -> FileId {
+    /// Adds a file to the table; an import's with its identity (the entry's is found later,
+    /// see `ids`).
+    fn add_file(&mut self, path: PathBuf, text: String, identity: Option<PathBuf>) -> FileId {
         let id = FileId(self.files.len() as u32);
-        if id.0 == 0 {
-            self.entry_unregistered = true;
-        } else {
-            self.ids.insert(self.sources.identity(&path), id);
+        if let Some(identity) = identity {
+            self.ids.insert(identity, id);
         }
         self.files.push(SourceFile { path, text });
         self.states.push(ModState::Evaluating);
@@ -273,14 +271,15 @@ impl<'s> Graph<'s> {
 
     /// The file at `path`, evaluated (or being evaluated, in a cycle).
     fn load(&mut self, path: &Path) -> FileId {
-        if std::mem::take(&mut self.entry_unregistered) {
+        if self.ids.is_empty() {
             self.ids.insert(self.sources.identity(&self.files[0].path), FileId(0));
         }
-        if let Some(&id) = self.ids.get(&self.sources.identity(path)) {
+        let identity = self.sources.identity(path);
+        if let Some(&id) = self.ids.get(&identity) {
             return id;
         }
         let text = self.sources.read(path).unwrap_or_default();
-        let id = self.add_file(path.to_path_buf(), text);
+        let id = self.add_file(path.to_path_buf(), text, Some(identity));
         if self.depth >= MAX_MODULE_DEPTH {
             self.states[id.0 as usize] = ModState::Done(Rc::default());
             return id;

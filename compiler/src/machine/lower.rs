@@ -596,10 +596,8 @@ impl<'p, 'v> Lowerer<'p, 'v> {
         self.values.push((v, f));
         for p in child_props {
             // A child's path, `<path>.states.<key>`, in one allocation (it moves into the child).
-            let cpath = join2(&self.states[sid.index()].path, "states", p.key.as_str());
-            if let Some(child) =
-                self.add_state(&p.value, Name::from(p.key.as_str()), cpath, Some(sid), Some(p.key_loc), actors)
-            {
+            let cpath = join2(&self.states[sid.index()].path, "states", &p.key);
+            if let Some(child) = self.add_state(&p.value, p.key.clone(), cpath, Some(sid), Some(p.key_loc), actors) {
                 self.states[sid.index()].children.push(child);
             }
         }
@@ -779,11 +777,11 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                     for p in props {
                         match shared_value_expr(&p.value) {
                             Some(e) => {
-                                updates.insert(Name::from(p.key.as_str()), e);
+                                updates.insert(p.key.clone(), e);
                             }
                             None => self.not_lowered(
                                 &p.value,
-                                path.child(p.key.as_str()),
+                                path.child(&p.key),
                                 &format!("the update of `context.{}`", p.key),
                             ),
                         }
@@ -943,11 +941,7 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                 match map.props() {
                     Some(props) => {
                         for p in props {
-                            groups.push((
-                                make(Name::from(p.key.as_str())),
-                                GroupPath::State(field, Some(p.key.as_str())),
-                                &p.value,
-                            ));
+                            groups.push((make(p.key.clone()), GroupPath::State(field, Some(p.key.as_str())), &p.value));
                         }
                     }
                     None => {

@@ -20,11 +20,12 @@ fn shared<T: Serialize, S: serde::Serializer>(v: &Arc<T>, s: S) -> Result<S::Ok,
     T::serialize(v, s)
 }
 
-/// A string of the value model: a property key, a string value, a callee's name. Strings up to
-/// 24 bytes are stored inline, so making, cloning and dropping one does not touch the heap (every
+/// A string of the value model: a property key, a string value, a callee's name; the IR's
+/// [`crate::ir::Name`], so a key or a string moves into the IR without a copy. Strings up to 24
+/// bytes are stored inline, so making, cloning and dropping one does not touch the heap (every
 /// callee, most keys and many string values are that short: a Workflow's values took a fifth
 /// fewer heap blocks than with `String`).
-pub type Name = compact_str::CompactString;
+pub use crate::ir::Name;
 
 /// A source file of the Instance, by index into the evaluator's file table.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]

@@ -11,12 +11,11 @@
 //! template texts are inline strings.
 
 use super::*;
-use crate::ir::expr::Segment;
 
 /// What a function's analysis knows of a value.
 #[derive(Clone, Debug)]
 pub(super) enum Fv<'a> {
-    Ref(Root, Vec<Segment>),
+    Ref(Root, Vec<Name>),
     /// The xstate mapper's arguments object: `args.context`.
     Args,
     /// `paramsOf(event, def)`, for the pick named so.

@@ -57,7 +57,7 @@ pub fn check(cx: &Ctx, out: &mut Vec<Located>) {
     scan(cx.parts.config, &Path::ROOT, Where::Config, false, out);
     if let Some(props) = cx.parts.setup.and_then(Value::props) {
         for p in props.iter().filter(|p| p.key != "actors") {
-            scan(&p.value, &Path::ROOT.child(p.key.as_str()), Where::Setup, false, out);
+            scan(&p.value, &Path::ROOT.child(&p.key), Where::Setup, false, out);
         }
     }
 }
@@ -118,7 +118,7 @@ fn scan_tree(v: &Value, path: &Path, at: Where, invoke: bool, out: &mut Vec<Loca
                 if invoke && p.key == "src" {
                     continue;
                 }
-                let deeper = path.child(p.key.as_str());
+                let deeper = path.child(&p.key);
                 let is_invoke = at == Where::Config && p.key == "invoke";
                 match (&p.value.kind, is_invoke) {
                     (ValueKind::Array { items }, true) => {
