@@ -120,16 +120,22 @@ pub fn main_with(allocator: &str) {
         })
     };
     if let Some(only) = only {
-        let n = match only.as_str() {
-            "oxc" => oxc_pass(),
-            "evaluate" => evaluate_pass(),
-            "lower" => lower_pass(),
-            "compile" => compile_pass(),
-            other => {
-                eprintln!("--only={other}: expected oxc, evaluate, lower or compile");
-                std::process::exit(2);
-            }
-        };
+        // With ROUNDS given, the pass runs that many times (a profile of the steady state, not
+        // of the first pass's fresh pages).
+        let repeat = args.get(1).and_then(|r| r.parse().ok()).unwrap_or(1usize);
+        let mut n = 0;
+        for _ in 0..repeat {
+            n = match only.as_str() {
+                "oxc" => oxc_pass(),
+                "evaluate" => evaluate_pass(),
+                "lower" => lower_pass(),
+                "compile" => compile_pass(),
+                other => {
+                    eprintln!("--only={other}: expected oxc, evaluate, lower or compile");
+                    std::process::exit(2);
+                }
+            };
+        }
         println!("{{\"only\":\"{only}\",\"files\":{},\"passed\":{n}}}", files.len());
         return;
     }
