@@ -209,7 +209,7 @@ impl<'a> Lowerer<'a, '_> {
                     src,
                     id: inv.get("id").and_then(Json::as_str).map(Name::from),
                     input: inv.get("input").map(|i| std::sync::Arc::new(expr(i))),
-                    path: ipath,
+                    path: ipath.into(),
                     span: inv.span,
                 }
             })
@@ -219,7 +219,7 @@ impl<'a> Lowerer<'a, '_> {
         self.states.push(State {
             key,
             id: json.get("id").and_then(Json::as_str).map(str::to_string),
-            path: path.clone(),
+            path: path.as_str().into(),
             kind,
             parent,
             children: Vec::new(),
@@ -398,7 +398,7 @@ impl<'a> Lowerer<'a, '_> {
                     guard: t.get("guard").map(guard),
                     actions: actions_of(t.get("actions")),
                     reenter: t.get("reenter").and_then(Json::as_bool).unwrap_or(false),
-                    path: tpath,
+                    path: tpath.into(),
                     span: t.span,
                 });
             }

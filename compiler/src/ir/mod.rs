@@ -90,8 +90,9 @@ pub enum StateKind {
 pub struct State {
     /// Its key in its parent's `states`; empty for the root.
     pub key: Name,
-    /// Its dotted path from the root, as the door's lines name it (`states.review`).
-    pub path: String,
+    /// Its dotted path from the root, as the door's lines name it (`states.review`); inline up to
+    /// 24 bytes, as about half of a Workflow's state, invoke and transition paths are.
+    pub path: Name,
     /// Its `id`, for `#id` targets.
     pub id: Option<String>,
     pub kind: StateKind,
@@ -136,7 +137,7 @@ pub struct Transition {
     pub actions: Vec<Action>,
     pub reenter: bool,
     /// The dotted path of the transition's value.
-    pub path: String,
+    pub path: Name,
     pub span: Span,
 }
 
@@ -215,7 +216,7 @@ pub struct Invoke {
     pub kind: SlotKind,
     /// Shared with the function it was lowered from (a mapper's `lowered`), not copied.
     pub input: Option<std::sync::Arc<Expr>>,
-    pub path: String,
+    pub path: Name,
     pub span: Span,
 }
 

@@ -172,7 +172,7 @@ mod tests {
             .iter()
             .map(|(key, parent, id)| State {
                 key: crate::ir::Name::from(*key),
-                path: String::new(),
+                path: Default::default(),
                 id: id.map(str::to_string),
                 kind: StateKind::Atomic,
                 parent: parent.map(StateId),

@@ -29,7 +29,7 @@
 //!   the setup does not declare (the kit's implicit `gate`, unknown names).
 //! - `context`: its JSON when it is a literal; a function (`({ input }) => input`) gives `None`.
 
-use crate::chart::{join, join2, push_segment, Path};
+use crate::chart::{join, push_segment, Path};
 use crate::diagnostics::Severity;
 use crate::ir::expr::{Reference, Root};
 use crate::ir::targets::Targets;
@@ -305,7 +305,8 @@ pub fn lower_machine(value: &Value) -> Lowered {
 
 /// Lowers a Machine already taken apart.
 pub fn lower_parts(parts: &MachineParts<'_>) -> Lowered {
-    let mut lw = Lowerer { parts, states: Vec::new(), values: Vec::new(), faults: Vec::new() };
+    let mut lw =
+        Lowerer { parts, states: Vec::new(), values: Vec::new(), faults: Vec::new(), buf: String::with_capacity(64) };
     let config = parts.config;
     if config.props().is_none() {
         lw.fault(
@@ -380,7 +381,7 @@ pub fn lower_parts(parts: &MachineParts<'_>) -> Lowered {
     let n = count_states(config);
     lw.states.reserve_exact(n);
     lw.values.reserve_exact(n);
-    lw.add_state(config, Name::default(), String::new(), None, None, &actors);
+    lw.add_state(config, Name::default(), Name::default(), None, None, &actors);
     // The root's `id` is the Machine's id, in `Machine::id`.
     if let Some(root) = lw.states.first_mut() {
         root.id = None;
@@ -485,6 +486,8 @@ struct Lowerer<'p, 'v> {
     /// The config value of each state, and its fields.
     values: Vec<(&'v Value, StateFields<'v>)>,
     faults: Vec<Fault>,
+    /// A buffer the paths of states and invokes are written in before they become `Name`s.
+    buf: String,
 }
 
 impl<'p, 'v> Lowerer<'p, 'v> {
@@ -507,7 +510,7 @@ impl<'p, 'v> Lowerer<'p, 'v> {
         &mut self,
         v: &'v Value,
         key: Name,
-        path: String,
+        path: Name,
         parent: Option<StateId>,
         key_loc: Option<Loc>,
         actors: &[(&str, ActorClass)],
@@ -595,8 +598,13 @@ impl<'p, 'v> Lowerer<'p, 'v> {
         });
         self.values.push((v, f));
         for p in child_props {
-            // A child's path, `<path>.states.<key>`, in one allocation (it moves into the child).
-            let cpath = join2(&self.states[sid.index()].path, "states", &p.key);
+            // A child's path, `<path>.states.<key>`, written in the lowerer's buffer: a path of up
+            // to 24 bytes is inline in its `Name`, no allocation.
+            self.buf.clear();
+            self.buf.push_str(&self.states[sid.index()].path);
+            push_segment(&mut self.buf, "states");
+            push_segment(&mut self.buf, &p.key);
+            let cpath = Name::from(self.buf.as_str());
             if let Some(child) = self.add_state(&p.value, p.key.clone(), cpath, Some(sid), Some(p.key_loc), actors) {
                 self.states[sid.index()].children.push(child);
             }
@@ -610,7 +618,13 @@ impl<'p, 'v> Lowerer<'p, 'v> {
         let items = items(inv);
         let mut out = InvokeList::with_capacity(items.len());
         for (i, item) in items.iter().enumerate() {
-            let ipath = if list { join2(path, "invoke", i) } else { join(path, "invoke") };
+            self.buf.clear();
+            self.buf.push_str(path);
+            push_segment(&mut self.buf, "invoke");
+            if list {
+                push_segment(&mut self.buf, i);
+            }
+            let ipath = Name::from(self.buf.as_str());
             let at = Path::ROOT.child(ipath.as_str());
             if item.props().is_none() {
                 self.odd(item, at, "an invoke", "an object");
@@ -992,11 +1006,11 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                 let tpath = match list {
                     Some(_) => {
                         let len = push_segment(buf, i);
-                        let tpath = buf.clone();
+                        let tpath = Name::from(buf.as_str());
                         buf.truncate(len);
                         tpath
                     }
-                    None => buf.clone(),
+                    None => Name::from(buf.as_str()),
                 };
                 let at = Path::ROOT.child(tpath.as_str());
                 let (target_values, target_list, obj): (&[Value], bool, bool) = match &t.kind {
@@ -1129,7 +1143,7 @@ fn name_of(states: &[State], i: usize) -> String {
     if p.is_empty() {
         "(root)".into()
     } else {
-        p.clone()
+        p.to_string()
     }
 }
 
