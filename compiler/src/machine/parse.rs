@@ -11,11 +11,18 @@ use crate::rules::machine::ts_syntax::TS_SYNTAX;
 use crate::Span;
 use oxc_allocator::Allocator;
 use oxc_ast::ast::Program;
-use oxc_parser::Parser;
+use oxc_parser::{ParseOptions, Parser};
 use oxc_span::SourceType;
 
 /// The deepest bracket nesting a Machine file may have.
 pub const MAX_NESTING: usize = 1_000;
+
+/// How the front end asks oxc to parse: no `ParenthesizedExpression` nodes (the evaluator looks
+/// through parentheses anyway) and no precomputed identifier hashes (oxc's advice for a pipeline
+/// that runs no semantic analysis: the evaluator keys its maps by the name's text).
+pub fn options() -> ParseOptions {
+    ParseOptions { preserve_parens: false, enable_ident_hashes: false, ..ParseOptions::default() }
+}
 
 /// Parses `text` as TypeScript: the program, or the one `ts-syntax` error.
 pub fn parse<'a>(allocator: &'a Allocator, text: &'a str) -> Result<Program<'a>, Box<Diagnostic>> {
@@ -25,7 +32,7 @@ pub fn parse<'a>(allocator: &'a Allocator, text: &'a str) -> Result<Program<'a>,
             format!("the brackets nest deeper than {MAX_NESTING} levels here; jr2 does not read this file"),
         )));
     }
-    let ret = Parser::new(allocator, text, SourceType::ts()).parse();
+    let ret = Parser::new(allocator, text, SourceType::ts()).with_options(options()).parse();
     let first = ret.diagnostics.errors().next().cloned();
     if let Some(err) = first {
         let span = err
