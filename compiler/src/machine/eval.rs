@@ -293,7 +293,6 @@ impl<'s> Graph<'s> {
     fn evaluate(&mut self, id: FileId) -> Exports {
         // The text is the file table's again once the file is evaluated (no copy of it is made).
         let text = std::mem::take(&mut self.files[id.0 as usize].text);
-        let dir = self.files[id.0 as usize].path.parent().map(Path::to_path_buf).unwrap_or_default();
         let allocator = Arena::take();
         let exports = match super::parse::parse(&allocator, &text) {
             Err(d) => {
@@ -301,7 +300,7 @@ impl<'s> Graph<'s> {
                 IndexMap::new()
             }
             Ok(program) => {
-                let mut cx = Cx::new(self, id, dir, &text);
+                let mut cx = Cx::new(self, id, &text);
                 cx.run(&program)
             }
         };
@@ -409,7 +408,6 @@ struct Cx<'a, 'g, 's> {
     file: FileId,
     /// The file's text (the file table's entry is empty while the file is evaluated).
     text: &'a str,
-    dir: PathBuf,
     bindings: FxMap<&'a str, Binding<'a>>,
     cache: FxMap<&'a str, Slot>,
     init_cache: FxMap<usize, Value>,
@@ -509,12 +507,11 @@ fn push_unique(v: &mut Vec<Name>, s: &str) {
 }
 
 impl<'a, 'g, 's> Cx<'a, 'g, 's> {
-    fn new(g: &'g mut Graph<'s>, file: FileId, dir: PathBuf, text: &'a str) -> Self {
+    fn new(g: &'g mut Graph<'s>, file: FileId, text: &'a str) -> Self {
         Cx {
             g,
             file,
             text,
-            dir,
             bindings: FxMap::default(),
             cache: FxMap::default(),
             init_cache: FxMap::default(),
@@ -823,17 +820,21 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
         match classify(source.value.as_str()) {
             Specifier::Known(m) => Source::Known(m),
             Specifier::Package(_) => Source::Package(source.value.as_str()),
-            Specifier::Relative(spec) => match module::resolve(self.g.sources, &self.dir, &spec) {
-                Some(path) => Source::File(Some(self.g.load(&path))),
-                None => {
-                    let tried: Vec<String> =
-                        module::candidates(&self.dir, &spec).iter().map(|p| p.display().to_string()).collect();
-                    let d = UNRESOLVED_IMPORT
-                        .at(span(source.span), format!("cannot find \"{spec}\" (tried {})", tried.join(", ")));
-                    self.g.diagnostics.push((self.file, d));
-                    Source::File(None)
+            Specifier::Relative(spec) => {
+                // The importer's folder, found here: most Workflows import no file of their own.
+                let dir = self.g.files[self.file.0 as usize].path.parent().map(Path::to_path_buf).unwrap_or_default();
+                match module::resolve(self.g.sources, &dir, &spec) {
+                    Some(path) => Source::File(Some(self.g.load(&path))),
+                    None => {
+                        let tried: Vec<String> =
+                            module::candidates(&dir, &spec).iter().map(|p| p.display().to_string()).collect();
+                        let d = UNRESOLVED_IMPORT
+                            .at(span(source.span), format!("cannot find \"{spec}\" (tried {})", tried.join(", ")));
+                        self.g.diagnostics.push((self.file, d));
+                        Source::File(None)
+                    }
                 }
-            },
+            }
         }
     }
 
@@ -1145,7 +1146,8 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
     }
 
     fn template(&mut self, t: &'a TemplateLiteral<'a>) -> Value {
-        let mut out = String::new();
+        // Written straight into a `Name`: a result of up to 24 bytes never touches the heap.
+        let mut out = Name::default();
         for (i, q) in t.quasis.iter().enumerate() {
             out.push_str(q.value.cooked.as_ref().map_or(q.value.raw.as_str(), |c| c.as_str()));
             if let Some(x) = t.expressions.get(i) {
@@ -1169,7 +1171,7 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
                 }
             }
         }
-        self.val(ValueKind::String { value: out.into() }, t.span)
+        self.val(ValueKind::String { value: out }, t.span)
     }
 
     fn array(&mut self, a: &'a ArrayExpression<'a>) -> Value {
