@@ -7,8 +7,9 @@
 //!
 //! It allocates little, as it runs for every function of every file: the locals of all scopes
 //! are one stack ([`FnScopes`], no map per scope), a value is lowered by moving it into its
-//! [`Expr`] (no copy of a subtree, a path or a string), and keys, path segments and short
-//! template texts are inline strings.
+//! [`Expr`] (no copy of a subtree, a path or a string), keys, path segments and short template
+//! texts are inline strings, and a path of up to two keys ([`RefPath`]), a function's one
+//! parameter and its first two context keys are inline lists (no heap block).
 
 use super::*;
 use crate::ir::expr::RefPath;
