@@ -499,7 +499,7 @@ pub fn expr(v: &Json) -> Expr {
             }
         }
         JsonKind::Object(_) => {
-            let fields: Vec<(String, Expr)> = v.entries().map(|m| (m.key.clone(), expr(&m.value))).collect();
+            let fields: Vec<(Name, Expr)> = v.entries().map(|m| (Name::from(m.key.as_str()), expr(&m.value))).collect();
             if fields.iter().all(|(_, e)| matches!(e, Expr::Literal(_))) {
                 Expr::Literal(v.to_value())
             } else {

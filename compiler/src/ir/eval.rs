@@ -131,7 +131,7 @@ fn eval(e: &Expr, scope: &Scope, depth: usize) -> Result<JsValue, EvalError> {
                 let v = eval(x, scope, d)?;
                 match props.iter_mut().find(|(q, _)| q == k) {
                     Some(slot) => slot.1 = v,
-                    None => props.push((k.clone(), v)),
+                    None => props.push((k.to_string(), v)),
                 }
             }
             JsValue::object(props)

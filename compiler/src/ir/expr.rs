@@ -7,6 +7,7 @@
 
 use super::Name;
 use serde::{Deserialize, Serialize};
+use smallvec::SmallVec;
 
 /// A value the runtime evaluates.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -22,7 +23,8 @@ pub enum Expr {
     /// A string with `{{ path }}` placeholders, or a JavaScript template literal.
     Template(Vec<TemplatePart>),
     Array(Vec<Expr>),
-    Object(Vec<(String, Expr)>),
+    /// Its fields in order, each key a [`Name`] (inline up to 24 bytes: no block per key).
+    Object(Vec<(Name, Expr)>),
     /// `!x`, `typeof x`, `-x`, `+x`.
     Unary {
         op: UnaryOp,
@@ -156,9 +158,14 @@ impl Root {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Reference {
     pub root: Root,
-    /// Its keys, each a [`Name`] (inline: a path is one heap block, not one per key).
-    pub path: Vec<Name>,
+    /// Its keys, each a [`Name`].
+    pub path: RefPath,
 }
+
+/// A reference's keys: inline up to two (most paths are `context.ticket`, `event.output`), so
+/// that a path is no heap block at all; it serializes as a list, as a `Vec` would. Two inline
+/// keys keep a [`Reference`] smaller than a literal, so [`Expr`] does not grow (a test checks it).
+pub type RefPath = SmallVec<[Name; 2]>;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", content = "value", rename_all = "camelCase")]
@@ -190,9 +197,23 @@ pub fn placeholders(s: &str) -> Vec<(std::ops::Range<usize>, &str)> {
 pub fn parse_reference(text: &str) -> Option<Reference> {
     let mut parts = text.split('.');
     let root = Root::parse(parts.next()?)?;
-    let path: Vec<Name> = parts.map(Name::from).collect();
+    let path: RefPath = parts.map(Name::from).collect();
     if path.iter().any(|p| p.is_empty()) {
         return None;
     }
     Some(Reference { root, path })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An inline path must not make every expression larger: a reference fits in the space of
+    /// the largest other form, a literal.
+    #[test]
+    fn a_reference_does_not_grow_an_expression() {
+        assert!(std::mem::size_of::<Reference>() <= std::mem::size_of::<serde_json::Value>());
+        // 72 bytes on a 64-bit target: the tag fits in the JSON value's spare bits.
+        assert_eq!(std::mem::size_of::<Expr>(), std::mem::size_of::<serde_json::Value>());
+    }
 }

@@ -500,7 +500,7 @@ fn module_name(m: KnownModule) -> &'static str {
     }
 }
 
-fn push_unique(v: &mut Vec<Name>, s: &str) {
+fn push_unique(v: &mut smallvec::SmallVec<[Name; 2]>, s: &str) {
     if !v.iter().any(|x| x == s) {
         v.push(s.into());
     }

@@ -714,12 +714,12 @@ impl<'p, 'v> Lowerer<'p, 'v> {
     fn pick_input(&mut self, v: &Value, path: Path<'_>) -> Option<Expr> {
         let def = arg(v, 0);
         let keys = def.and_then(pick_param_keys);
-        let mut fields: Vec<(String, Expr)> = match keys {
+        let mut fields: Vec<(Name, Expr)> = match keys {
             Some(keys) => keys
                 .into_iter()
                 .map(|k| {
-                    let r = Expr::Ref(Reference { root: Root::Event, path: vec![k.as_str().into()] });
-                    (k, r)
+                    let r = Expr::Ref(Reference { root: Root::Event, path: smallvec::smallvec![k.as_str().into()] });
+                    (k.into(), r)
                 })
                 .collect(),
             None => {
@@ -735,7 +735,7 @@ impl<'p, 'v> Lowerer<'p, 'v> {
             match fill.as_function().and_then(|f| f.lowered.as_deref()) {
                 Some(Expr::Object(fs)) => fields.extend(fs.iter().cloned()),
                 Some(Expr::Literal(serde_json::Value::Object(m))) => {
-                    fields.extend(m.iter().map(|(k, x)| (k.clone(), Expr::Literal(x.clone()))));
+                    fields.extend(m.iter().map(|(k, x)| (k.into(), Expr::Literal(x.clone()))));
                 }
                 _ => {
                     self.not_lowered(fill, path, "this `fromPick`'s `fill`");
@@ -804,7 +804,7 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                 }
                 match arg0.as_function().and_then(|f| f.lowered.as_deref()) {
                     Some(Expr::Object(fields)) => Some(Action::Assign {
-                        updates: fields.iter().map(|(k, x)| (Name::from(k.as_str()), Arc::new(x.clone()))).collect(),
+                        updates: fields.iter().map(|(k, x)| (k.clone(), Arc::new(x.clone()))).collect(),
                     }),
                     Some(Expr::Literal(serde_json::Value::Object(m))) => Some(Action::Assign {
                         updates: m
@@ -1175,7 +1175,7 @@ pub fn value_expr(v: &Value) -> Option<Expr> {
         ValueKind::Object { props } => props
             .iter()
             .filter(|p| !matches!(p.value.kind, ValueKind::Undefined))
-            .map(|p| Some((p.key.to_string(), value_expr(&p.value)?)))
+            .map(|p| Some((p.key.clone(), value_expr(&p.value)?)))
             .collect::<Option<Vec<_>>>()
             .map(Expr::Object),
         _ => None,

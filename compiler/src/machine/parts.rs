@@ -866,7 +866,7 @@ fn invoke_input_keys(parts: &MachineParts<'_>, slot: &str) -> Option<Vec<String>
     for st in &m.states {
         for inv in st.invokes.iter().filter(|i| i.src == slot) {
             let keys = match inv.input.as_deref()? {
-                ir::Expr::Object(fields) => fields.iter().map(|(k, _)| k.clone()).collect(),
+                ir::Expr::Object(fields) => fields.iter().map(|(k, _)| k.to_string()).collect(),
                 ir::Expr::Literal(J::Object(m)) => m.keys().cloned().collect(),
                 _ => return None,
             };

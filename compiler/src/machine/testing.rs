@@ -82,7 +82,7 @@ pub fn method(recv: Value, name: &str, args: Vec<Value>) -> Value {
 /// A function whose body lowered (or not) to `lowered`.
 pub fn func(lowered: Option<Expr>) -> Value {
     v(ValueKind::Function(std::sync::Arc::new(Function {
-        params: vec!["{ context, event }".into()],
+        params: smallvec::smallvec!["{ context, event }".into()],
         facts: Facts { complete: lowered.is_some(), ..Facts::default() },
         lowered: lowered.map(std::sync::Arc::new),
     })))
@@ -107,7 +107,7 @@ pub fn lit(j: serde_json::Value) -> Expr {
 }
 
 pub fn eobj(fields: Vec<(&str, Expr)>) -> Expr {
-    Expr::Object(fields.into_iter().map(|(k, e)| (k.to_string(), e)).collect())
+    Expr::Object(fields.into_iter().map(|(k, e)| (k.into(), e)).collect())
 }
 
 /// `` `${context.workspace.repos.app}/fix` ``: `fixTree(context)` inlined.
@@ -115,7 +115,7 @@ pub fn fix_tree() -> Expr {
     Expr::Template(vec![
         TemplatePart::Ref(Reference {
             root: Root::Context,
-            path: vec!["workspace".into(), "repos".into(), "app".into()],
+            path: smallvec::smallvec!["workspace".into(), "repos".into(), "app".into()],
         }),
         TemplatePart::Text("/fix".into()),
     ])
@@ -240,7 +240,7 @@ pub fn fix_tests() -> Value {
                                                                 TemplatePart::Text("test/".into()),
                                                                 TemplatePart::Ref(Reference {
                                                                     root: Root::Event,
-                                                                    path: vec!["module".into()],
+                                                                    path: smallvec::smallvec!["module".into()],
                                                                 }),
                                                                 TemplatePart::Text(".test.js".into()),
                                                             ]),

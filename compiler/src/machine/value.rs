@@ -124,8 +124,9 @@ pub type Args = smallvec::SmallVec<[Value; 1]>;
 /// A function: it stays code, and carries what it statically reads.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Function {
-    /// The parameter names as written (a destructured one is written out, e.g. `{ context, event }`).
-    pub params: Vec<Name>,
+    /// The parameter names as written (a destructured one is written out, e.g. `{ context, event }`);
+    /// inline up to one, as most functions have one (`({ context }) => ...`).
+    pub params: smallvec::SmallVec<[Name; 1]>,
     pub facts: Facts,
     /// Where the body is a pure expression the runtime can evaluate: its lowering.
     pub lowered: Option<Arc<Expr>>,
@@ -137,8 +138,8 @@ pub struct Facts {
     /// The pick params it reads: `paramsOf(event, def).x`, a destructured `paramsOf`, or a
     /// `fromPick` by name. Each is (the pick's event name, the param).
     pub pick_params: Vec<(Name, Name)>,
-    /// The context keys it reads (`context.x`, the first segment).
-    pub context_keys: Vec<Name>,
+    /// The context keys it reads (`context.x`, the first segment); inline up to two.
+    pub context_keys: smallvec::SmallVec<[Name; 2]>,
     /// Did the analysis see all of it? False where the body does something it cannot follow
     /// (the seed's "could not probe the input mapper").
     pub complete: bool,

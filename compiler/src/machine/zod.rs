@@ -1022,7 +1022,7 @@ mod tests {
     }
     fn func() -> Value {
         v(ValueKind::Function(std::sync::Arc::new(crate::machine::value::Function {
-            params: vec!["s".into()],
+            params: smallvec::smallvec!["s".into()],
             facts: Default::default(),
             lowered: None,
         })))

@@ -7,15 +7,17 @@
 //!
 //! It allocates little, as it runs for every function of every file: the locals of all scopes
 //! are one stack ([`FnScopes`], no map per scope), a value is lowered by moving it into its
-//! [`Expr`] (no copy of a subtree, a path or a string), and keys, path segments and short
-//! template texts are inline strings.
+//! [`Expr`] (no copy of a subtree, a path or a string), keys, path segments and short template
+//! texts are inline strings, and a path of up to two keys ([`RefPath`]), a function's one
+//! parameter and its first two context keys are inline lists (no heap block).
 
 use super::*;
+use crate::ir::expr::RefPath;
 
 /// What a function's analysis knows of a value.
 #[derive(Clone, Debug)]
 pub(super) enum Fv<'a> {
-    Ref(Root, Vec<Name>),
+    Ref(Root, RefPath),
     /// The xstate mapper's arguments object: `args.context`.
     Args,
     /// `paramsOf(event, def)`, for the pick named so.
@@ -73,10 +75,11 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
         self.val(ValueKind::Function(std::sync::Arc::new(FnValue { params, facts, lowered })), f.span)
     }
 
-    fn param_texts(&self, p: &FormalParameters<'a>) -> Vec<Name> {
+    fn param_texts(&self, p: &FormalParameters<'a>) -> smallvec::SmallVec<[Name; 1]> {
         let text = self.text;
         let slice = |s: oxc_span::Span| text.get(s.start as usize..s.end as usize).unwrap_or("");
-        let mut out: Vec<Name> = p.items.iter().map(|i| Name::from(slice(i.pattern.span()))).collect();
+        let mut out: smallvec::SmallVec<[Name; 1]> =
+            p.items.iter().map(|i| Name::from(slice(i.pattern.span()))).collect();
         if let Some(r) = &p.rest {
             out.push(compact_str::format_compact!("...{}", slice(r.rest.argument.span())));
         }
@@ -248,7 +251,7 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
                             if first && matches!(fv, Fv::Args) && k == "params" {
                                 // A `fromPick` fill's `{ params }`: the pick's params, which are
                                 // the event's, as `paramsOf` reads them.
-                                Fv::Ref(Root::Event, Vec::new())
+                                Fv::Ref(Root::Event, RefPath::new())
                             } else {
                                 sub
                             }
@@ -279,7 +282,7 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
     fn fmember(&mut self, fv: Fv<'a>, key: &str) -> Fv<'a> {
         match fv {
             Fv::Args => match Root::parse(key) {
-                Some(root) => Fv::Ref(root, Vec::new()),
+                Some(root) => Fv::Ref(root, RefPath::new()),
                 None => Fv::Opaque,
             },
             Fv::Ref(root, mut path) => {
@@ -293,7 +296,7 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
                 if !self.facts.pick_params.iter().any(|(n, k)| *n == name && k == key) {
                     self.facts.pick_params.push((name, key.into()));
                 }
-                Fv::Ref(Root::Event, vec![key.into()])
+                Fv::Ref(Root::Event, smallvec::smallvec![key.into()])
             }
             Fv::Lowered(Expr::Object(props)) => {
                 props.into_iter().rev().find(|(k, _)| k == key).map_or(Fv::Opaque, |(_, e)| Fv::Lowered(e))
@@ -329,8 +332,10 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
             Expression::StringLiteral(x) => Fv::Val(self.val(ValueKind::String { value: x.value.as_str().into() }, s)),
             Expression::Identifier(i) => self.fident(i.name.as_str(), i.span),
             Expression::TemplateLiteral(t) => {
-                // The parts, neighbouring texts merged as they come.
-                let mut parts: Vec<TemplatePart> = Vec::new();
+                // The parts, neighbouring texts merged as they come: at most one per text and one
+                // per expression (unless an inlined helper's template splices in more), so the
+                // list is allocated once, at that size.
+                let mut parts: Vec<TemplatePart> = Vec::with_capacity(t.quasis.len() + t.expressions.len());
                 let mut ok = true;
                 for (i, q) in t.quasis.iter().enumerate() {
                     let text = q.value.cooked.as_ref().map_or(q.value.raw.as_str(), |c| c.as_str());
@@ -361,14 +366,15 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
                 if !ok {
                     return Fv::Opaque;
                 }
-                match parts.as_slice() {
+                match parts.as_mut_slice() {
                     [] => Fv::Val(self.val(ValueKind::String { value: Name::default() }, s)),
-                    [TemplatePart::Text(t)] => Fv::Val(self.val(ValueKind::String { value: t.clone() }, s)),
+                    [TemplatePart::Text(t)] => Fv::Val(self.val(ValueKind::String { value: std::mem::take(t) }, s)),
                     _ => Fv::Lowered(Expr::Template(parts)),
                 }
             }
             Expression::ObjectExpression(o) => {
-                let mut props: Vec<(String, Expr)> = Vec::new();
+                // One field per property (a spread may add more).
+                let mut props: Vec<(Name, Expr)> = Vec::with_capacity(o.properties.len());
                 let mut ok = true;
                 for p in &o.properties {
                     match p {
@@ -385,7 +391,7 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
                                 Some(Expr::Literal(serde_json::Value::Object(m))) => {
                                     for (k, v) in m {
                                         props.retain(|(q, _)| *q != k);
-                                        props.push((k, Expr::Literal(v)));
+                                        props.push((k.into(), Expr::Literal(v)));
                                     }
                                 }
                                 _ => {
@@ -398,9 +404,9 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
                         }
                         ObjectPropertyKind::ObjectProperty(p) => {
                             let key = match &p.key {
-                                PropertyKey::StaticIdentifier(i) if !p.computed => Some(i.name.as_str().to_owned()),
-                                PropertyKey::StringLiteral(x) => Some(x.value.as_str().to_owned()),
-                                PropertyKey::NumericLiteral(n) => Some(js_number(n.value)),
+                                PropertyKey::StaticIdentifier(i) if !p.computed => Some(Name::from(i.name.as_str())),
+                                PropertyKey::StringLiteral(x) => Some(Name::from(x.value.as_str())),
+                                PropertyKey::NumericLiteral(n) => Some(Name::from(js_number(n.value))),
                                 other => {
                                     if let Some(x) = other.as_expression() {
                                         self.fexpr(x);
@@ -832,7 +838,7 @@ fn simplify(e: Expr) -> Expr {
             let mut m = serde_json::Map::new();
             for (k, v) in props {
                 if let Expr::Literal(v) = v {
-                    m.insert(k, v);
+                    m.insert(k.into_string(), v);
                 }
             }
             Expr::Literal(serde_json::Value::Object(m))

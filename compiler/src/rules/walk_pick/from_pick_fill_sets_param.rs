@@ -36,7 +36,7 @@ pub fn check(cx: &Cx<'_>, sink: &mut Sink) {
     for fp in from_picks(cx) {
         let Some(fill) = arg(fp.call, 1) else { continue };
         let keys: Vec<String> = match fill.as_function().and_then(|f| f.lowered.as_deref()) {
-            Some(Expr::Object(fields)) => fields.iter().map(|(k, _)| k.clone()).collect(),
+            Some(Expr::Object(fields)) => fields.iter().map(|(k, _)| k.to_string()).collect(),
             Some(Expr::Literal(serde_json::Value::Object(m))) => m.keys().cloned().collect(),
             _ => continue,
         };
