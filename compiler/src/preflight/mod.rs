@@ -41,7 +41,7 @@ pub fn check_up(root: &Path) -> UpReport {
 /// The pre-flight of the Instance at `root`, reading each foreign dispatch target's door through
 /// `doors` (`None`: offline, counted in the report's `foreign_skipped`).
 pub fn check_up_with(root: &Path, doors: Option<&dyn crate::doors::DoorSource>) -> UpReport {
-    let instance = crate::instance::check_instance_with(root, doors);
+    let instance = crate::instance::check_instance_compiled(root, doors);
     let read = config::read_config(root);
 
     // The config's files, its own first.
