@@ -34,6 +34,7 @@ use crate::rules::compat::{
 use crate::rules::instance::dispatch_target_url;
 use crate::syntax::json::{self, Json};
 use crate::Span;
+use rustc_hash::FxHashMap;
 use std::collections::{BTreeMap, HashMap};
 
 /// Where the doors of foreign Instances are read: `GET <url>/workflows/<name>`, with no token and
@@ -142,7 +143,7 @@ pub struct CalleeDoor<'a> {
 /// What the Instance knows of doors: each Workflow's door by name, and each foreign door read
 /// (none when the check is offline).
 pub struct Doors<'a> {
-    pub callees: HashMap<&'a str, CalleeDoor<'a>>,
+    pub callees: FxHashMap<&'a str, CalleeDoor<'a>>,
     pub foreign: HashMap<ForeignKey, Fetched>,
 }
 

@@ -7,10 +7,12 @@
 //! ```
 //!
 //! Two phases, each over the files in parallel (`std::thread::scope`, as many threads as cores,
-//! at most 8): the Workflows compile; then each named Chart is admitted by the door against the
-//! lend manifest of its wrapper's Open body slot, while the Instance rules (`rules::instance`) read
-//! each Workflow's value. The report lists the files in a fixed order whatever the threads did:
-//! the Workflows by name (each followed by the files it imports that have a diagnostic), then the
+//! at most 8): the Workflows compile, and each worker keeps of a Workflow only what is read later
+//! (its `dispatch` calls, its door, its files; a Chart wrapper's value) and drops the rest; then
+//! each named Chart is admitted by the door against the lend manifest of its wrapper's Open body
+//! slot, while the Instance rules (`rules::instance`) read each Workflow's dispatches and their
+//! callees' doors. The report lists the files in a fixed order whatever the threads did: the
+//! Workflows by name (each followed by the files it imports that have a diagnostic), then the
 //! Charts by name.
 
 use crate::chart::{self, LendManifest};
@@ -22,6 +24,7 @@ use crate::machine::module::SourceFile;
 use crate::machine::value::{Call, Callee, FileId, Value, ValueKind};
 use crate::rules::instance::{chart_wrapper, dispatch_target_url, secret_in_target, unknown_callee, workflow_stem};
 use crate::Span;
+use rustc_hash::FxHashMap;
 use std::borrow::Cow;
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
@@ -45,8 +48,9 @@ pub struct InstanceReport {
     /// The distinct foreign doors (`target` url and callee name) not read: the check had no
     /// [`DoorSource`] (offline).
     pub foreign_skipped: usize,
-    /// Each Workflow that compiled (its path, its compilation), by name: for callers that read
-    /// the values further (the pre-flight), so nothing is evaluated twice.
+    /// Each Workflow that compiled (its path, its compilation), by name, from
+    /// [`check_instance_compiled`] only (empty otherwise): for callers that read the values
+    /// further (the pre-flight), so nothing is evaluated twice.
     pub compiled: Vec<(PathBuf, Compiled)>,
 }
 
@@ -211,7 +215,7 @@ fn check(root: &Path, doors: Option<&dyn DoorSource>, keep_compiled: bool) -> In
         .iter_mut()
         .map(|w| (w.path.clone(), w.kept.as_mut()))
         .chain(charts.iter().map(|c| (c.path.clone(), None)));
-    let mut index = std::collections::HashMap::new();
+    let mut index = FxHashMap::default();
     for ((path, kept), result) in paths.zip(results) {
         match (result, kept) {
             (Some(Found::Workflow(per_file)), Some(k)) => {
@@ -241,11 +245,7 @@ fn check(root: &Path, doors: Option<&dyn DoorSource>, keep_compiled: bool) -> In
 
 /// Adds a file's report; a file already there (imported by two Workflows) gains the new
 /// diagnostics only. `index` is each path's place in `files`.
-pub(crate) fn merge(
-    files: &mut Vec<CheckedFile>,
-    index: &mut std::collections::HashMap<PathBuf, usize>,
-    file: CheckedFile,
-) {
+pub(crate) fn merge(files: &mut Vec<CheckedFile>, index: &mut FxHashMap<PathBuf, usize>, file: CheckedFile) {
     match index.get(&file.path).and_then(|&i| files.get_mut(i)) {
         Some(seen) => {
             for d in file.diagnostics {
