@@ -23,8 +23,8 @@
 
 use crate::compat::{compare, Finding, Kind, Side};
 use crate::diagnostics::Diagnostic;
-use crate::machine::compile::Compiled;
 use crate::machine::lower::{arg, is_call, machine_parts};
+use crate::machine::module::SourceFile;
 use crate::machine::value::{Callee, FileId, Loc, Prop, Value, ValueKind};
 use crate::machine::zod::{to_json_schema_io, Io};
 use crate::rules::compat::{
@@ -34,6 +34,7 @@ use crate::rules::compat::{
 use crate::rules::instance::dispatch_target_url;
 use crate::syntax::json::{self, Json};
 use crate::Span;
+use rustc_hash::FxHashMap;
 use std::collections::{BTreeMap, HashMap};
 
 /// Where the doors of foreign Instances are read: `GET <url>/workflows/<name>`, with no token and
@@ -100,17 +101,56 @@ pub fn fetch_all(keys: Vec<ForeignKey>, source: &dyn DoorSource) -> HashMap<Fore
     keys.into_iter().zip(results).collect()
 }
 
-/// What the Instance knows of doors: each Workflow's compilation by name, and each foreign door
-/// read (none when the check is offline).
+/// What a same-Instance dispatch reads of its callee Workflow: its door as its value declares it.
+/// Read once per Workflow, on the worker that compiled it, so that the Workflow's value and IR can
+/// be dropped there (`instance.rs`) while its callers are still to be checked.
+#[derive(Clone, Debug)]
+pub enum Door {
+    /// Nothing to compare against: the Workflow has no value, or its value is no Machine (its own
+    /// check has said so).
+    Unread,
+    /// Its setup declares no `schemas.input`: the place of its Machine, where the warning points.
+    Undeclared(Loc),
+    /// Its setup's `schemas.input` property (the key's place and the zod schema).
+    Declared(Prop),
+}
+
+impl Door {
+    /// The door of a Workflow with this value (`None`: it has none).
+    pub fn of(value: Option<&Value>) -> Door {
+        let Some(value) = value else { return Door::Unread };
+        let Ok(parts) = machine_parts(value) else { return Door::Unread };
+        let declared = parts.setup.and_then(|s| s.props()).and_then(|ps| ps.iter().rev().find(|p| p.key == "schemas"));
+        let door_prop = declared
+            .and_then(|s| s.value.props())
+            .and_then(|ps| ps.iter().rev().find(|p| p.key == "input"))
+            .filter(|p| !matches!(p.value.kind, ValueKind::Undefined));
+        match door_prop {
+            Some(p) => Door::Declared(p.clone()),
+            None => Door::Undeclared(parts.loc),
+        }
+    }
+}
+
+/// A callee Workflow as door compatibility reads it: its door and the files it read (where the
+/// door's places are).
+#[derive(Clone, Copy, Debug)]
+pub struct CalleeDoor<'a> {
+    pub door: &'a Door,
+    pub files: &'a [SourceFile],
+}
+
+/// What the Instance knows of doors: each Workflow's door by name, and each foreign door read
+/// (none when the check is offline).
 pub struct Doors<'a> {
-    pub callees: HashMap<&'a str, &'a Compiled>,
+    pub callees: FxHashMap<&'a str, CalleeDoor<'a>>,
     pub foreign: HashMap<ForeignKey, Fetched>,
 }
 
 impl Doors<'_> {
-    /// The door diagnostics of one `dispatch(...)` call of the Workflow `caller`, each with the
-    /// file it is in.
-    pub fn check(&self, call: &Value, caller: &Compiled) -> Vec<(FileId, Diagnostic)> {
+    /// The door diagnostics of one `dispatch(...)` call of a Workflow whose files (the entry first)
+    /// are `caller`, each with the file it is in.
+    pub fn check(&self, call: &Value, caller: &[SourceFile]) -> Vec<(FileId, Diagnostic)> {
         let Some(name) = arg(call, 0).and_then(Value::as_str) else { return Vec::new() };
         let slot = arg(call, 1)
             .and_then(Value::props)
@@ -132,7 +172,7 @@ impl Doors<'_> {
     }
 
     /// A same-Instance dispatch with an `input` schema, against its callee's door.
-    fn same_instance(&self, name: &str, slot: &Prop, caller: &Compiled) -> Vec<(FileId, Diagnostic)> {
+    fn same_instance(&self, name: &str, slot: &Prop, caller: &[SourceFile]) -> Vec<(FileId, Diagnostic)> {
         let at = Place { file: slot.key_loc.file, span: slot.key_loc.span };
         let (workflow, chart) = match name.split_once('/') {
             Some((w, c)) => (w, Some(c)),
@@ -140,28 +180,24 @@ impl Doors<'_> {
         };
         // A callee the Assembly lacks is `unknown-callee`'s; one that did not compile has said so.
         let Some(callee) = self.callees.get(workflow) else { return Vec::new() };
-        let Some(value) = callee.value.as_ref() else { return Vec::new() };
-        let Ok(parts) = machine_parts(value) else { return Vec::new() };
         let whose = match chart {
             Some(_) => format!("the wrapper {workflow:?} of the named Chart {name:?}"),
             None => format!("{name:?}"),
         };
-        let declared = parts.setup.and_then(|s| s.props()).and_then(|ps| ps.iter().rev().find(|p| p.key == "schemas"));
-        let door_prop = declared
-            .and_then(|s| s.value.props())
-            .and_then(|ps| ps.iter().rev().find(|p| p.key == "input"))
-            .filter(|p| !matches!(p.value.kind, ValueKind::Undefined));
-        let Some(door_prop) = door_prop else {
-            let d = door_not_compared::undeclared_door(at.span, name, &whose);
-            let d =
-                with_place(d, callee, parts.loc, &format!("the Workflow {workflow:?}, which declares no input schema"));
-            return vec![(at.file, d)];
+        let door_prop = match callee.door {
+            Door::Unread => return Vec::new(),
+            Door::Undeclared(loc) => {
+                let d = door_not_compared::undeclared_door(at.span, name, &whose);
+                let what = format!("the Workflow {workflow:?}, which declares no input schema");
+                return vec![(at.file, with_place(d, callee.files, *loc, &what))];
+            }
+            Door::Declared(prop) => prop,
         };
         let door_value = match chart {
             Some(_) => strip_chart_fields(&door_prop.value),
             None => door_prop.value.clone(),
         };
-        let door_place = |d: Diagnostic, loc: Loc, what: &str| with_place(d, callee, loc, what);
+        let door_place = |d: Diagnostic, loc: Loc, what: &str| with_place(d, callee.files, loc, what);
         let door = match to_json_schema_io(&door_value, Io::Input) {
             Ok(j) => j,
             Err(faults) => {
@@ -201,7 +237,7 @@ impl Doors<'_> {
         name: &str,
         key: &ForeignKey,
         slot: Option<&Prop>,
-        caller: &Compiled,
+        caller: &[SourceFile],
     ) -> Vec<(FileId, Diagnostic)> {
         // Offline, or not read: nothing to say here (the CLI says so once).
         let Some(fetched) = self.foreign.get(key) else { return Vec::new() };
@@ -284,7 +320,7 @@ fn spanned(j: &serde_json::Value) -> Json {
 
 /// A slot finding also points at the slot's field it is about: a secondary label in the
 /// dispatch's file, or related information where the schema is written in another file.
-fn slot_label(d: Diagnostic, slot: &Value, f: &Finding, caller: &Compiled, file: FileId) -> Diagnostic {
+fn slot_label(d: Diagnostic, slot: &Value, f: &Finding, caller: &[SourceFile], file: FileId) -> Diagnostic {
     let Some(loc) = loc_at(slot, &f.path) else { return d };
     let what = if f.path.is_empty() { "the slot's schema".to_string() } else { format!("the slot's {}", f.path) };
     if loc.file == file {
@@ -295,8 +331,8 @@ fn slot_label(d: Diagnostic, slot: &Value, f: &Finding, caller: &Compiled, file:
 }
 
 /// Related information: a place in one of a compilation's files.
-fn with_place(d: Diagnostic, compiled: &Compiled, loc: Loc, what: &str) -> Diagnostic {
-    match compiled.files.get(loc.file.0 as usize) {
+fn with_place(d: Diagnostic, files: &[SourceFile], loc: Loc, what: &str) -> Diagnostic {
+    match files.get(loc.file.0 as usize) {
         Some(file) => d.with_related(shown(&file.path), &file.text, loc.span, what),
         None => d,
     }

@@ -1,9 +1,10 @@
-//! `jr2 up --check`, the pre-flight of an Instance: the Instance check (`crate::instance`), plus
-//! the Instance config (`jr2.config.ts`, [`config`]) against what the Workflows name
-//! (`rules::preflight`), plus what `jr2 up` lists for each Workflow ([`listing`]).
+//! `jr2 up --check`, the pre-flight of an Instance: the Instance check (`crate::instance`, keeping
+//! every Workflow's compilation), plus the Instance config (`jr2.config.ts`, [`config`]) against
+//! what the Workflows name (`rules::preflight`), plus what `jr2 up` lists for each Workflow
+//! ([`listing`]).
 //!
 //! ```text
-//! check_instance(root) ──────────────────────────────┐
+//! check_instance_compiled(root) ─────────────────────┐
 //! read_config(root) ─► InstanceConfig ─┐             ├─► UpReport { report, config, workflows }
 //! each Workflow ─► evaluate ─► value ──┴─► rules::preflight::check ─┘
 //!                              └─► listing::of (parts_of, failing states, Gates)
@@ -41,7 +42,7 @@ pub fn check_up(root: &Path) -> UpReport {
 /// The pre-flight of the Instance at `root`, reading each foreign dispatch target's door through
 /// `doors` (`None`: offline, counted in the report's `foreign_skipped`).
 pub fn check_up_with(root: &Path, doors: Option<&dyn crate::doors::DoorSource>) -> UpReport {
-    let instance = crate::instance::check_instance_with(root, doors);
+    let instance = crate::instance::check_instance_compiled(root, doors);
     let read = config::read_config(root);
 
     // The config's files, its own first.
@@ -61,7 +62,7 @@ pub fn check_up_with(root: &Path, doors: Option<&dyn crate::doors::DoorSource>) 
         compiled: Vec::new(),
     };
     // Each file's place in the report, the config's files first.
-    let mut index: std::collections::HashMap<_, _> =
+    let mut index: rustc_hash::FxHashMap<_, _> =
         report.files.iter().enumerate().map(|(i, f)| (f.path.clone(), i)).collect();
     for f in instance.files {
         crate::instance::merge(&mut report.files, &mut index, f);
