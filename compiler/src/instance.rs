@@ -422,7 +422,8 @@ fn checked_files<'f>(path: &Path, files: Vec<Cow<'f, SourceFile>>, per_file: Vec
 /// call is a shared node).
 fn dispatches_of(compiled: &Compiled) -> Vec<Value> {
     let mut calls = Vec::new();
-    if let Some(value) = &compiled.value {
+    // No `dispatch(...)` was evaluated (most Workflows): no value to scan holds one.
+    if let Some(value) = compiled.value.as_ref().filter(|_| compiled.may_dispatch) {
         dispatch_calls(value, &mut calls);
     }
     calls.into_iter().cloned().collect()
@@ -732,7 +733,8 @@ pub fn check_workflow(
 /// names its wrapper), whose compilations its door checks read.
 pub fn dispatched_workflows(compiled: &Compiled) -> BTreeSet<String> {
     let mut calls = Vec::new();
-    if let Some(value) = &compiled.value {
+    // No `dispatch(...)` was evaluated (most Workflows): no value to scan holds one.
+    if let Some(value) = compiled.value.as_ref().filter(|_| compiled.may_dispatch) {
         dispatch_calls(value, &mut calls);
     }
     calls

@@ -31,6 +31,9 @@ pub struct Compiled {
     pub value: Option<Value>,
     pub machine: Option<ir::Machine>,
     pub diagnostics: Vec<Located>,
+    /// False when no `dispatch(...)` call was evaluated: the value holds none
+    /// (`Evaluated::may_dispatch`).
+    pub may_dispatch: bool,
 }
 
 impl Compiled {
@@ -68,7 +71,7 @@ fn compile(mut ev: Evaluated) -> Compiled {
                     .at(crate::Span::new(0, 0), "the Workflow exports no `machine`"),
             });
         }
-        return Compiled { files: ev.files, value: None, machine: None, diagnostics };
+        return Compiled { files: ev.files, value: None, machine: None, diagnostics, may_dispatch: ev.may_dispatch };
     };
     let lowered = lower::lower_machine(&value);
     for fault in lowered.faults {
@@ -78,7 +81,13 @@ fn compile(mut ev: Evaluated) -> Compiled {
         }
         diagnostics.push(Located { file: fault.loc.file, diagnostic: d });
     }
-    let mut compiled = Compiled { files: ev.files, value: Some(value), machine: lowered.machine, diagnostics };
+    let mut compiled = Compiled {
+        files: ev.files,
+        value: Some(value),
+        machine: lowered.machine,
+        diagnostics,
+        may_dispatch: ev.may_dispatch,
+    };
     // The walk: the kit's load-time refusals, over the IR and the values.
     let mut walked = crate::rules::walk::check(&compiled);
     walked.extend(crate::rules::walk_pick::check(&compiled));

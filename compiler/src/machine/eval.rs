@@ -97,6 +97,7 @@ fn unreadable(path: &Path, e: impl std::fmt::Display) -> Evaluated {
             FileId(0),
             UNRESOLVED_IMPORT.at(Span::default(), format!("cannot read \"{}\": {e}", path.display())),
         )],
+        may_dispatch: false,
     }
 }
 
@@ -121,7 +122,7 @@ fn run_graph(sources: &dyn Sources, path: PathBuf, text: String) -> Evaluated {
     // The graph's own reference goes, so the exports move out without a copy.
     g.states.clear();
     let exports = Rc::try_unwrap(exports).unwrap_or_else(|rc| (*rc).clone());
-    Evaluated { files: g.files, exports, diagnostics: g.diagnostics }
+    Evaluated { files: g.files, exports, diagnostics: g.diagnostics, may_dispatch: g.may_dispatch }
 }
 
 fn internal_error(path: &Path, text: &str) -> Evaluated {
@@ -132,6 +133,7 @@ fn internal_error(path: &Path, text: &str) -> Evaluated {
             FileId(0),
             NOT_STATIC.at(Span::default(), "internal error: the evaluator stopped on this file"),
         )],
+        may_dispatch: false,
     }
 }
 
@@ -243,6 +245,8 @@ struct Graph<'s> {
     states: Vec<ModState>,
     diagnostics: Vec<(FileId, Diagnostic)>,
     depth: usize,
+    /// Set when a `dispatch(...)` call is made ([`Cx::call_value`]): see `Evaluated::may_dispatch`.
+    may_dispatch: bool,
 }
 
 impl<'s> Graph<'s> {
@@ -254,6 +258,7 @@ impl<'s> Graph<'s> {
             states: Vec::new(),
             diagnostics: Vec::new(),
             depth: 0,
+            may_dispatch: false,
         }
     }
 
@@ -1428,6 +1433,12 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
         out
     }
 
+    /// A call of the authoring surface as a value: every call the evaluator makes goes through here.
+    fn call_value(&mut self, callee: Callee, receiver: Option<Value>, args: Args, s: oxc_span::Span) -> Value {
+        self.g.may_dispatch |= matches!(&callee, Callee::Kit(n) if n == "dispatch");
+        self.val(ValueKind::Call(std::sync::Arc::new(Call { callee, receiver, args })), s)
+    }
+
     fn call(&mut self, c: &'a CallExpression<'a>) -> Value {
         let s = c.span;
         let callee = strip(&c.callee);
@@ -1436,14 +1447,7 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
             return match name {
                 Some(n) => {
                     let args = self.args(&c.arguments);
-                    self.val(
-                        ValueKind::Call(std::sync::Arc::new(Call {
-                            callee: callee_of(module, n),
-                            receiver: None,
-                            args,
-                        })),
-                        s,
-                    )
+                    self.call_value(callee_of(module, n), None, args, s)
                 }
                 None => self
                     .not_static(callee.span(), format!("the module `{}` itself cannot be called", module_name(module))),
@@ -1471,33 +1475,19 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
             };
             if let Some((module, None)) = self.known_of(obj) {
                 let args = self.args(&c.arguments);
-                return self.val(
-                    ValueKind::Call(std::sync::Arc::new(Call {
-                        callee: callee_of(module, &name),
-                        receiver: None,
-                        args,
-                    })),
-                    s,
-                );
+                return self.call_value(callee_of(module, &name), None, args, s);
             }
             let receiver = self.expr(obj);
             return match &receiver.kind {
                 ValueKind::Call(_) | ValueKind::Imported { .. } => {
                     let args = self.args(&c.arguments);
-                    self.val(
-                        ValueKind::Call(std::sync::Arc::new(Call {
-                            callee: Callee::Method(name),
-                            receiver: Some(receiver),
-                            args,
-                        })),
-                        s,
-                    )
+                    self.call_value(Callee::Method(name), Some(receiver), args, s)
                 }
                 ValueKind::Unknown { .. } => receiver,
                 ValueKind::Object { .. } => match receiver.get(&name).map(|v| v.kind.clone()) {
                     Some(ValueKind::Imported { callee }) => {
                         let args = self.args(&c.arguments);
-                        self.val(ValueKind::Call(std::sync::Arc::new(Call { callee, receiver: None, args })), s)
+                        self.call_value(callee, None, args, s)
                     }
                     _ => self.not_static(s, format!("a call of `.{name}` of an object is not evaluated statically")),
                 },
@@ -1511,7 +1501,7 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
         match f.kind {
             ValueKind::Imported { callee } => {
                 let args = self.args(&c.arguments);
-                self.val(ValueKind::Call(std::sync::Arc::new(Call { callee, receiver: None, args })), s)
+                self.call_value(callee, None, args, s)
             }
             ValueKind::Unknown { .. } => f,
             ValueKind::Function(_) => self.not_static(
@@ -1648,6 +1638,23 @@ mod tests {
     }
 
     const KIT: &str = "import { z } from \"zod\";\nimport { agent, defineEvent, paramsOf, jr2Setup, workspace, sentBy } from \"@jr2/orchestrator\";\nimport { assign, setup } from \"xstate\";\n";
+
+    /// `may_dispatch` says whether a `dispatch(...)` was evaluated, however it was reached (a
+    /// direct import, a namespace, a binding read later); the Instance check skips its scan when not.
+    #[test]
+    fn may_dispatch_is_set_by_any_evaluated_dispatch_call() {
+        let none =
+            eval("import { agent } from \"@jr2/orchestrator\";\nexport const machine = { a: agent({ model: 'm' }) };");
+        assert!(!none.may_dispatch);
+        let direct = eval("import { dispatch } from \"@jr2/orchestrator\";\nconst d = dispatch('other', {});\nexport const machine = { invoke: { src: d } };");
+        assert!(direct.may_dispatch);
+        let namespaced =
+            eval("import * as kit from \"@jr2/orchestrator\";\nexport const machine = [kit.dispatch('x', {})];");
+        assert!(namespaced.may_dispatch);
+        // A dispatch the machine never reaches is not evaluated (bindings are read lazily).
+        let unread = eval("import { dispatch } from \"@jr2/orchestrator\";\nconst d = dispatch('other', {});\nexport const machine = {};");
+        assert!(!unread.may_dispatch);
+    }
 
     /// A later key replaces an earlier one in its place, in a small object (a scan) and in a large
     /// one (an index); keys that only share a length and first letter both stay.

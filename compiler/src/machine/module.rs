@@ -26,6 +26,9 @@ pub struct Evaluated {
     pub files: Vec<SourceFile>,
     pub exports: IndexMap<String, Value>,
     pub diagnostics: Vec<(FileId, Diagnostic)>,
+    /// Was a `dispatch(...)` call evaluated, in any file? When not, no value of this evaluation
+    /// holds one, and a scan for them (the Instance check's) has nothing to find.
+    pub may_dispatch: bool,
 }
 
 impl Evaluated {
