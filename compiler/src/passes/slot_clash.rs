@@ -6,7 +6,6 @@
 //! line (rule 6); Machines report it with theirs (`party.ts`).
 
 use crate::ir::{Machine, StateId, StateKind};
-use indexmap::IndexMap;
 
 /// One Agent slot and every state of it that can be active with another of them, in state order.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -30,17 +29,24 @@ pub struct ClashPair {
 /// in state order (the order `party.ts`'s `refuseSlotActiveTwice` tries them in); a pair of states
 /// is listed once.
 pub fn slot_clash_pairs(m: &Machine) -> Vec<ClashPair> {
-    let mut slot_states: IndexMap<&str, Vec<(StateId, usize)>> = IndexMap::new();
-    for id in m.ids() {
-        for (k, inv) in m.state(id).invokes.iter().enumerate().filter(|(_, i)| i.kind.is_agent()) {
-            slot_states.entry(inv.src.as_str()).or_default().push((id, k));
-        }
-    }
+    // Every Agent invoke in state order, in one list (not a map of a list per slot: one
+    // allocation, not one per slot and two for the map); a slot's are found by a scan of it.
+    let invokes: Vec<(&str, StateId, usize)> = m
+        .ids()
+        .flat_map(|id| {
+            let invokes = m.state(id).invokes.iter().enumerate();
+            invokes.filter(|(_, i)| i.kind.is_agent()).map(move |(k, i)| (i.src.as_str(), id, k))
+        })
+        .collect();
     let mut out: Vec<ClashPair> = Vec::new();
-    for (slot, states) in slot_states {
-        for i in 0..states.len() {
-            for j in i + 1..states.len() {
-                let ((a, _), (b, b_invoke)) = (states[i], states[j]);
+    for (n, &(slot, ..)) in invokes.iter().enumerate() {
+        // Each slot once, at its first invoke.
+        if invokes[..n].iter().any(|(s, ..)| *s == slot) {
+            continue;
+        }
+        let of_slot = || invokes[n..].iter().filter(|(s, ..)| *s == slot);
+        for (i, &(_, a, _)) in of_slot().enumerate() {
+            for &(_, b, b_invoke) in of_slot().skip(i + 1) {
                 let together = a == b
                     || m.is_ancestor_or_self(a, b)
                     || m.is_ancestor_or_self(b, a)

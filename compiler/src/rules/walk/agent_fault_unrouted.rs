@@ -1,6 +1,6 @@
 use super::Ctx;
 use crate::declare_rule;
-use crate::ir::SlotKind;
+use crate::ir::{SlotKind, StateId};
 use crate::machine::compile::Located;
 use crate::machine::lower::{arg, classify_actor, ActorClass};
 use crate::machine::parts::declaration_of;
@@ -46,6 +46,10 @@ declare_rule! {
 const EVENT: &str = "agent.fault";
 
 pub fn check(cx: &Ctx, out: &mut Vec<Located>) {
+    // A route at the root is a route from every state: nothing to look for.
+    if cx.routed(StateId::ROOT, EVENT) {
+        return;
+    }
     for s in cx.machine.ids() {
         let st = cx.machine.state(s);
         // Most states invoke no Agent, and most that do route the event: answer those before

@@ -72,19 +72,29 @@ enum Where {
 /// Reports every Part in `v`, at `path` (dotted, from the config or the setup). `invoke` is true
 /// for an invoke's object, whose `src` is lowering's to judge.
 ///
-/// Most of a config is scalars (strings, numbers) that hold no Part: they are answered here,
-/// inlined at each call, without the cost of a call to [`scan_tree`] (this scan visits every
-/// value of the config: ~10% of the rule's instructions went to calls on scalars).
+/// Most of a config is scalars (strings, numbers) and functions that hold no Part: they are
+/// answered here, inlined at each call, without the cost of a call to [`scan_tree`] (this scan
+/// visits every value of the config: ~10% of the rule's instructions went to calls on scalars).
 #[inline(always)]
 fn scan(v: &Value, path: &Path, at: Where, invoke: bool, out: &mut Vec<Located>) {
-    match v.kind {
+    if !holds_no_part(v) {
+        scan_tree(v, path, at, invoke, out);
+    }
+}
+
+/// Is this plainly no Part and holds none: a scalar (a string, a number, ...), or a function whose
+/// body builds none (most of a config's functions: guards, mappers)?
+#[inline(always)]
+fn holds_no_part(v: &Value) -> bool {
+    match &v.kind {
         ValueKind::Undefined
         | ValueKind::Null
         | ValueKind::Bool { .. }
         | ValueKind::Number { .. }
         | ValueKind::String { .. }
-        | ValueKind::Unknown { .. } => {}
-        _ => scan_tree(v, path, at, invoke, out),
+        | ValueKind::Unknown { .. } => true,
+        ValueKind::Function(f) => f.facts.parts.is_empty(),
+        _ => false,
     }
 }
 
@@ -94,7 +104,14 @@ fn scan(v: &Value, path: &Path, at: Where, invoke: bool, out: &mut Vec<Located>)
 fn scan_tree(v: &Value, path: &Path, at: Where, invoke: bool, out: &mut Vec<Located>) {
     match &v.kind {
         ValueKind::Call(_) | ValueKind::Imported { .. } => {
-            if let Some(class) = part(v) {
+            // A call of zod or of a method other than `createMachine` (a pick's schema: most of the
+            // calls a setup holds) is no Part (`classify_actor` says `Unknown`): not asked.
+            let no_part = match v.as_call().map(|c| &c.callee) {
+                Some(Callee::Zod(_)) => true,
+                Some(Callee::Method(m)) => m != "createMachine",
+                _ => false,
+            };
+            if let Some(class) = if no_part { None } else { part(v) } {
                 report(&describe(v, class), "", v.loc, path, at, out);
                 return;
             }
@@ -115,7 +132,9 @@ fn scan_tree(v: &Value, path: &Path, at: Where, invoke: bool, out: &mut Vec<Loca
         }
         ValueKind::Object { props } => {
             for p in props {
-                if invoke && p.key == "src" {
+                // An entry that holds no Part (most of a config: targets, `src`, `type`, guards,
+                // mappers) is passed over before its key is compared or its path made.
+                if holds_no_part(&p.value) || (invoke && p.key == "src") {
                     continue;
                 }
                 let deeper = path.child(&p.key);

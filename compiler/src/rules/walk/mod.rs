@@ -65,7 +65,9 @@ fn walk(machine: &ir::Machine, parts: &MachineParts<'_>, nested: bool, out: &mut
     for check in CHECKS {
         check(&cx, out);
     }
-    for (_, actor) in parts.setup_entries("actors") {
+    // The setup's actors read in place (no list of them made).
+    let actors = parts.setup.and_then(|s| s.get("actors")).and_then(Value::props).unwrap_or_default();
+    for actor in actors.iter().map(|p| &p.value) {
         if classify_actor(actor) != ActorClass::Machine {
             continue;
         }

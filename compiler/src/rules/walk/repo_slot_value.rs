@@ -45,8 +45,10 @@ declare_rule! {
 
 pub fn check(cx: &Ctx, out: &mut Vec<Located>) {
     for (place, slot) in repo_slots(cx) {
-        let name = serde_json::to_string(&slot.key).unwrap_or_default();
+        // The key as JSON, written only for a line.
+        let name = || serde_json::to_string(&slot.key).unwrap_or_default();
         if let Some(url) = empty_url(&slot.value) {
+            let name = name();
             let got = slot.value.to_json().map_or_else(|| "\"\"".to_string(), |j| j.to_string());
             out.push(Located {
                 file: url.loc.file,
@@ -60,6 +62,7 @@ pub fn check(cx: &Ctx, out: &mut Vec<Located>) {
             continue;
         }
         let Some(what) = wrong_shape(&slot.value) else { continue };
+        let name = name();
         out.push(Located {
             file: slot.value.loc.file,
             diagnostic: REPO_SLOT_VALUE.at(

@@ -46,7 +46,8 @@ declare_rule! {
 const EVENT: &str = "workspace.lost";
 
 pub fn check(cx: &Ctx, out: &mut Vec<Located>) {
-    if !cx.parts.composes_sandbox() {
+    // A route at the root is a route from every state: nothing to look for.
+    if !cx.parts.composes_sandbox() || cx.routed(StateId::ROOT, EVENT) {
         return;
     }
     for s in cx.machine.ids() {

@@ -1,6 +1,6 @@
 use super::{Cx, Sink};
 use crate::declare_rule;
-use crate::machine::lower::{is_call, one_or_many};
+use crate::machine::lower::{is_call, items};
 
 declare_rule! {
     /// Warns about an `answer` on the `entry` or `exit` of a state below no Agent's state.
@@ -35,14 +35,17 @@ pub fn check(cx: &Cx<'_>, sink: &mut Sink) {
     // The Agent's state to name: the first in state order.
     let Some(first_agent) = cx.m.ids().find(|&s| agent_state(s)) else { return };
     for sid in cx.m.ids() {
-        if std::iter::once(sid).chain(cx.m.ancestors(sid)).any(agent_state) {
-            continue;
-        }
-        for place in ["entry", "exit"] {
-            let Some(v) = cx.states[sid.index()].get(place) else { continue };
-            for (i, (_, written)) in one_or_many(v, "").into_iter().enumerate() {
+        // Asked only of a state with an answer (most have none), once.
+        let mut under_agent = None;
+        let state = &cx.states[sid.index()];
+        for (place, v) in [("entry", state.entry), ("exit", state.exit)] {
+            let Some(v) = v else { continue };
+            for (i, written) in items(v).iter().enumerate() {
                 let resolved = written.as_str().and_then(|n| cx.named_action(n)).unwrap_or(written);
-                if !is_call(resolved, "answer") {
+                if !is_call(resolved, "answer")
+                    || *under_agent
+                        .get_or_insert_with(|| std::iter::once(sid).chain(cx.m.ancestors(sid)).any(agent_state))
+                {
                     continue;
                 }
                 let path = crate::chart::join(&cx.m.state(sid).path, place);

@@ -35,14 +35,15 @@ declare_rule! {
 pub fn check(cx: &Cx<'_>, sink: &mut Sink) {
     for fp in from_picks(cx) {
         let Some(fill) = arg(fp.call, 1) else { continue };
-        let keys: Vec<String> = match fill.as_function().and_then(|f| f.lowered.as_deref()) {
-            Some(Expr::Object(fields)) => fields.iter().map(|(k, _)| k.to_string()).collect(),
-            Some(Expr::Literal(serde_json::Value::Object(m))) => m.keys().cloned().collect(),
+        // The keys `fill` sets, asked of its lowering in place (no list of them copied).
+        let sets: &dyn Fn(&str) -> bool = match fill.as_function().and_then(|f| f.lowered.as_deref()) {
+            Some(Expr::Object(fields)) => &|param| fields.iter().any(|(k, _)| k == param),
+            Some(Expr::Literal(serde_json::Value::Object(m))) => &|param| m.contains_key(param),
             _ => continue,
         };
         let inv = &cx.m.state(fp.state).invokes[fp.invoke];
         for (param, _) in &fp.pick.params {
-            if !keys.contains(param) {
+            if !sets(param) {
                 continue;
             }
             sink.push(

@@ -36,11 +36,14 @@ pub fn check(cx: &Cx<'_>, sink: &mut Sink) {
     let start = cx.entered(StateId::ROOT);
     for fp in fps {
         let inv = &cx.m.state(fp.state).invokes[fp.invoke];
-        let state = cx.node_id(fp.state);
+        // The state's id is written only for a line.
         let message = |event: &str| {
             format!(
-                "machine \"{}\": state \"{state}\" (Effect \"{}\") reads the params of pick \"{}\" but is entered on \"{event}\" — that event does not carry them",
-                cx.m.id, inv.src, fp.pick.name
+                "machine \"{}\": state \"{}\" (Effect \"{}\") reads the params of pick \"{}\" but is entered on \"{event}\" — that event does not carry them",
+                cx.m.id,
+                cx.node_id(fp.state),
+                inv.src,
+                fp.pick.name
             )
         };
         if start.contains(&fp.state) {
@@ -50,11 +53,12 @@ pub fn check(cx: &Cx<'_>, sink: &mut Sink) {
             if !t.targets.iter().any(|&x| cx.entered(x).contains(&fp.state)) {
                 continue;
             }
-            let Some(event) = cx.event_of(t) else { continue };
-            if event == fp.pick.name {
+            // The pick's own event (or an eventless one) is told without writing the event's name.
+            if cx.is_event(t, fp.pick.name) != Some(false) {
                 continue;
             }
-            let loc = cx.transitions[ti].map_or(fp.call.loc, |v| v.loc);
+            let Some(event) = cx.event_of(t) else { continue };
+            let loc = cx.transition(ti).map_or(fp.call.loc, |v| v.loc);
             sink.push(&FROM_PICK_OTHER_EVENT, loc, &t.path, message(&event));
         }
     }

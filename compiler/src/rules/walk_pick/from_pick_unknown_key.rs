@@ -46,7 +46,7 @@ pub fn check(cx: &Cx<'_>, sink: &mut Sink) {
             continue;
         }
         for (param, loc) in &fp.pick.params {
-            if keys.contains(param) || reads.reads(param) {
+            if keys.iter().any(|k| k == param) || reads.reads(param) {
                 continue;
             }
             sink.push(

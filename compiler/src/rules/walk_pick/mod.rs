@@ -21,7 +21,7 @@ use crate::ir::expr::Root;
 use crate::ir::{self, Expr, StateId, StateKind, Trigger};
 use crate::machine::compile::Located;
 use crate::machine::lower::{arg, is_call, items, machine_parts, MachineParts, StateFields};
-use crate::machine::value::{Facts, Loc, Value, ValueKind};
+use crate::machine::value::{Callee, Facts, Loc, Value, ValueKind};
 use crate::machine::Compiled;
 use std::borrow::Cow;
 use std::cell::OnceCell;
@@ -77,16 +77,17 @@ type EventPick<'v> = (&'v str, &'v Value, OnceCell<Option<Rc<Pick<'v>>>>);
 pub struct Cx<'v> {
     pub m: &'v ir::Machine,
     pub parts: MachineParts<'v>,
-    /// The config value of each state, by [`StateId`].
-    pub states: Vec<&'v Value>,
+    /// The config value of each state, by [`StateId`], with its `entry` and `exit` as read once.
+    pub states: Vec<StateValue<'v>>,
     /// The invoke items of every state, state after state, each in the order of its IR invokes:
     /// one list for the Machine, read a state's by [`Cx::invokes`] (not a Vec per state: fewer
     /// allocations).
     invokes: Vec<&'v Value>,
     /// Where each state's items start in `invokes`, by [`StateId`], and where the last one ends.
     invokes_at: Vec<u32>,
-    /// The value of each IR transition, by index into `m.transitions`.
-    pub transitions: Vec<Option<&'v Value>>,
+    /// The value of each IR transition, by index into `m.transitions` (read by
+    /// [`Cx::transition`]); empty where they could not be paired.
+    transitions: Vec<&'v Value>,
     /// The picks of the setup's `events`, read once: each name (its first `defineEvent`), its
     /// def object, and its pick where its `input` is a `z.object` the analysis can read.
     picks: Vec<EventPick<'v>>,
@@ -114,8 +115,9 @@ impl<'v> Cx<'v> {
         // as `transition_values` (`machine/lower.rs`'s `lower_transitions`), so the two lists
         // zip; their spans check the pairing.
         let mut values: Vec<&Value> = Vec::with_capacity(m.transitions.len());
-        for (v, st) in states.iter().zip(&m.states) {
-            let fields = StateFields::of(v);
+        for (sv, st) in states.iter_mut().zip(&m.states) {
+            let fields = StateFields::of(sv.value);
+            (sv.entry, sv.exit) = (fields.entry, fields.exit);
             let start = invokes.len();
             invokes_at.push(start as u32);
             if let Some(inv) = fields.invoke {
@@ -127,13 +129,12 @@ impl<'v> Cx<'v> {
             transition_values(&fields, &invokes[start..], &mut values);
         }
         invokes_at.push(invokes.len() as u32);
-        let transitions = if values.len() == m.transitions.len()
-            && values.iter().zip(&m.transitions).all(|(v, t)| v.loc.span == t.span)
+        let mut transitions = values;
+        if transitions.len() != m.transitions.len()
+            || !transitions.iter().zip(&m.transitions).all(|(v, t)| v.loc.span == t.span)
         {
-            values.into_iter().map(Some).collect()
-        } else {
-            vec![None; m.transitions.len()]
-        };
+            transitions.clear();
+        }
         let mut picks: Vec<EventPick> = Vec::new();
         let events = parts.setup.and_then(|s| s.get("events")).and_then(Value::as_array).unwrap_or_default();
         for item in events {
@@ -190,6 +191,11 @@ impl<'v> Cx<'v> {
         }
     }
 
+    /// The value of the IR transition `ti` (its index in `m.transitions`), where it was paired.
+    pub fn transition(&self, ti: usize) -> Option<&'v Value> {
+        self.transitions.get(ti).copied()
+    }
+
     /// A state's invoke items (its objects of `invoke`), in the order of its IR invokes.
     pub fn invokes(&self, s: StateId) -> &[&'v Value] {
         let i = s.index();
@@ -218,6 +224,18 @@ impl<'v> Cx<'v> {
             Trigger::InvokeError(i) => format!("xstate.error.actor.{}", invoke_id(*i)),
             Trigger::StateDone => format!("xstate.done.state.{source}"),
         })
+    }
+
+    /// Is a transition taken on the event `name` ([`Cx::event_of`]'s name, without writing it
+    /// where it can be told by a look: an event's own name, or no `xstate.` name)? `None` for an
+    /// eventless one.
+    pub fn is_event(&self, t: &ir::Transition, name: &str) -> Option<bool> {
+        match &t.trigger {
+            Trigger::Event(e) => Some(e == name),
+            Trigger::Always => None,
+            _ if !name.starts_with("xstate.") => Some(false),
+            _ => self.event_of(t).map(|e| e == name),
+        }
     }
 
     /// The `defineEvent` of the setup's `events` named `name`: its def object.
@@ -249,9 +267,9 @@ impl<'v> Cx<'v> {
 
     /// The actions written in `v` (one or a list), each resolved through the setup's `actions`
     /// when it is a name.
-    pub fn actions_of(&self, v: Option<&'v Value>) -> Vec<&'v Value> {
-        let Some(v) = v else { return Vec::new() };
-        items(v).iter().map(|a| a.as_str().and_then(|n| self.named_action(n)).unwrap_or(a)).collect()
+    pub fn actions_of(&self, v: Option<&'v Value>) -> impl Iterator<Item = &'v Value> + '_ {
+        let written = v.map(items).unwrap_or_default();
+        written.iter().map(|a| a.as_str().and_then(|n| self.named_action(n)).unwrap_or(a))
     }
 }
 
@@ -259,7 +277,9 @@ impl<'v> Cx<'v> {
 #[derive(Debug)]
 pub struct Pick<'v> {
     pub name: &'v str,
-    pub params: Vec<(String, Loc)>,
+    /// Each param and the place of its key: borrowed from the `z.object({...})` literal, owned
+    /// where the keys are read through zod's methods (`.extend()`, `.pick()`, ...).
+    pub params: Vec<(Cow<'v, str>, Loc)>,
     pub def: &'v Value,
 }
 
@@ -269,8 +289,23 @@ impl<'v> Pick<'v> {
         let def = if is_call(def, "defineEvent") { arg(def, 0)? } else { def };
         let name = def.get("name")?.as_str()?;
         let input = def.get("input")?;
-        let keys = crate::machine::zod::object_key_names(input)?;
         let literal = zod_object_literal(input);
+        // A plain `z.object({...})`: its keys read off the literal, borrowed (as
+        // `zod::object_key_names` reads them: a key written twice keeps its first place, at the
+        // place of its last writing), with no String made per key.
+        if let (Some(ps), Some(Callee::Zod(n))) = (literal.and_then(Value::props), input.as_call().map(|c| &c.callee)) {
+            if n == "object" {
+                let mut params: Vec<(Cow<'v, str>, Loc)> = Vec::with_capacity(ps.len());
+                for p in ps {
+                    match params.iter_mut().find(|(k, _)| *k == p.key.as_str()) {
+                        Some((_, loc)) => *loc = p.key_loc,
+                        None => params.push((Cow::Borrowed(p.key.as_str()), p.key_loc)),
+                    }
+                }
+                return Some(Pick { name, params, def });
+            }
+        }
+        let keys = crate::machine::zod::object_key_names(input)?;
         let params = keys
             .into_iter()
             .map(|k| {
@@ -278,7 +313,7 @@ impl<'v> Pick<'v> {
                     .and_then(|o| o.props())
                     .and_then(|ps| ps.iter().rev().find(|p| p.key == k))
                     .map_or(input.loc, |p| p.key_loc);
-                (k, loc)
+                (Cow::Owned(k), loc)
             })
             .collect();
         Some(Pick { name, params, def })
@@ -289,17 +324,24 @@ impl<'v> Pick<'v> {
 fn zod_object_literal(v: &Value) -> Option<&Value> {
     let call = v.as_call()?;
     match &call.callee {
-        crate::machine::value::Callee::Zod(n) if n == "object" => call.args.first(),
-        crate::machine::value::Callee::Method(_) => zod_object_literal(call.receiver.as_ref()?),
+        Callee::Zod(n) if n == "object" => call.args.first(),
+        Callee::Method(_) => zod_object_literal(call.receiver.as_ref()?),
         _ => None,
     }
 }
 
-fn collect_states<'v>(v: &'v Value, out: &mut Vec<&'v Value>) {
+/// A state's config value, and its `entry` and `exit` (the last written, as lowering reads them).
+pub struct StateValue<'v> {
+    pub value: &'v Value,
+    pub entry: Option<&'v Value>,
+    pub exit: Option<&'v Value>,
+}
+
+fn collect_states<'v>(v: &'v Value, out: &mut Vec<StateValue<'v>>) {
     if v.props().is_none() {
         return;
     }
-    out.push(v);
+    out.push(StateValue { value: v, entry: None, exit: None });
     if let Some(children) = v.get("states").and_then(Value::props) {
         for p in children {
             collect_states(&p.value, out);
@@ -488,14 +530,14 @@ pub fn reads_on_entry<'v>(cx: &Cx<'v>, pick: &str, entered: &[StateId]) -> Reads
         if !on_pick || !t.targets.iter().any(|x| entered.contains(x)) {
             continue;
         }
-        if let Some(tv) = cx.transitions[ti] {
+        if let Some(tv) = cx.transition(ti) {
             for a in cx.actions_of(tv.get("actions")) {
                 reads.add(a, pick);
             }
         }
     }
     for &s in entered {
-        for a in cx.actions_of(cx.states[s.index()].get("entry")) {
+        for a in cx.actions_of(cx.states[s.index()].entry) {
             reads.add(a, pick);
         }
         for item in cx.invokes(s) {

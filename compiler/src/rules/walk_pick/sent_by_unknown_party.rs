@@ -1,6 +1,7 @@
 use super::{Cx, Sink};
 use crate::chart::names;
 use crate::declare_rule;
+use crate::ir::SlotKind;
 use crate::machine::lower::{arg, kit_name};
 use crate::machine::value::Value;
 use crate::rules::chart::sent_by_no_party::parties_of;
@@ -33,11 +34,11 @@ declare_rule! {
 
 /// The `sentBy` guards in a guard value: `sentBy("x")`, `{ type: "jr2.sentBy", params: { id } }`,
 /// inside `and`/`or`/`not`. Each with its id value and the guard's value.
-fn sent_bys<'v>(g: &'v Value, out: &mut Vec<(&'v Value, &'v Value)>) {
+fn sent_bys<'v>(g: &'v Value, found: &mut impl FnMut(&'v Value, &'v Value)) {
     if g.props().is_some() {
         if g.get("type").and_then(Value::as_str) == Some("jr2.sentBy") {
             if let Some(id) = g.get("params").and_then(|p| p.get("id")) {
-                out.push((id, g));
+                found(id, g);
             }
         }
         return;
@@ -45,36 +46,46 @@ fn sent_bys<'v>(g: &'v Value, out: &mut Vec<(&'v Value, &'v Value)>) {
     match kit_name(g) {
         Some("sentBy") => {
             if let Some(id) = arg(g, 0) {
-                out.push((id, g));
+                found(id, g);
             }
         }
         Some("and" | "or") => {
             for x in arg(g, 0).and_then(Value::as_array).unwrap_or(&[]) {
-                sent_bys(x, out);
+                sent_bys(x, found);
             }
         }
         Some("not") => {
             if let Some(x) = arg(g, 0) {
-                sent_bys(x, out);
+                sent_bys(x, found);
             }
         }
         _ => {}
     }
 }
 
+/// Is `party` an Agent slot or a named Gate invoke of the Machine? A cheap answer, with no list
+/// made, for the usual `sentBy` (the lists of [`parties_of`] are made only when this says no: an
+/// unnamed Gate's id is its state's key path, which they write out).
+fn plainly_a_party(m: &crate::ir::Machine, party: &str) -> bool {
+    m.states.iter().flat_map(|st| &st.invokes).any(|inv| match inv.kind {
+        SlotKind::Gate => inv.id.as_deref() == Some(party),
+        kind => kind.is_agent() && inv.src == party,
+    })
+}
+
 pub fn check(cx: &Cx<'_>, sink: &mut Sink) {
     let mut parties = None;
-    // One list for every guard's `sentBy`s, emptied after each (not one allocated per guard).
-    let mut found = Vec::new();
     for (ti, t) in cx.m.transitions.iter().enumerate() {
         let crate::ir::Trigger::Event(event) = &t.trigger else { continue };
-        let Some(guard) = cx.transitions[ti].and_then(|tv| tv.get("guard")) else { continue };
-        sent_bys(guard, &mut found);
-        for (id, g) in found.drain(..) {
-            let Some(party) = id.as_str() else { continue };
+        let Some(guard) = cx.transition(ti).and_then(|tv| tv.get("guard")) else { continue };
+        sent_bys(guard, &mut |id, g| {
+            let Some(party) = id.as_str() else { return };
+            if plainly_a_party(cx.m, party) {
+                return;
+            }
             let (agents, gates) = parties.get_or_insert_with(|| parties_of(cx.m));
             if agents.iter().any(|a| a == party) || gates.iter().any(|x| x == party) {
-                continue;
+                return;
             }
             sink.push(
                 &SENT_BY_UNKNOWN_PARTY,
@@ -88,7 +99,7 @@ pub fn check(cx: &Cx<'_>, sink: &mut Sink) {
                     names(gates)
                 ),
             );
-        }
+        });
     }
 }
 

@@ -1,5 +1,6 @@
 use super::{pick_entries, reads_on_entry, Cx, Sink};
 use crate::declare_rule;
+use crate::ir::StateId;
 use crate::machine::lower::is_call;
 use crate::machine::value::Value;
 
@@ -47,8 +48,9 @@ declare_rule! {
 }
 
 pub fn check(cx: &Cx<'_>, sink: &mut Sink) {
-    // (pick, state id) pairs judged already.
-    let mut seen: Vec<(&str, std::borrow::Cow<str>)> = Vec::new();
+    // (pick, state) pairs judged already: a pair is judged once per state id (xstate's, which
+    // two states share only where an `id` is written twice; written out only to tell those).
+    let mut seen: Vec<(&str, StateId)> = Vec::new();
     for entry in pick_entries(cx) {
         if entry.pick.params.is_empty() {
             continue;
@@ -60,15 +62,17 @@ pub fn check(cx: &Cx<'_>, sink: &mut Sink) {
         if input.is_some_and(|i| is_call(i, "fromPick")) {
             continue;
         }
-        let state = cx.node_id(entry.state);
-        if seen.iter().any(|(p, s)| *p == entry.pick.name && *s == state) {
+        let judged = seen
+            .iter()
+            .any(|&(p, s)| p == entry.pick.name && (s == entry.state || cx.node_id(s) == cx.node_id(entry.state)));
+        if judged {
             continue;
         }
-        seen.push((entry.pick.name, state));
-        let state: &str = seen.last().map_or("", |(_, s)| s);
+        seen.push((entry.pick.name, entry.state));
         // The Effect's own mapper the analysis cannot follow: the seed's "could not probe".
         if let Some(mapper) = input.filter(|i| i.as_function().is_some_and(|f| !f.facts.complete)) {
-            super::unprobed_mapper::report(sink, mapper, &inv.path, entry.pick.name, state, &inv.src);
+            let state = cx.node_id(entry.state);
+            super::unprobed_mapper::report(sink, mapper, &inv.path, entry.pick.name, &state, &inv.src);
             continue;
         }
         let reads = reads_on_entry(cx, entry.pick.name, entry.entered);
@@ -85,8 +89,11 @@ pub fn check(cx: &Cx<'_>, sink: &mut Sink) {
                 *loc,
                 &cx.m.transitions[entry.transition].path,
                 format!(
-                    "machine \"{}\": pick \"{}\" enters state \"{state}\" (Effect \"{}\"), which never reads \"{param}\": the Agent supplies it and nothing uses it — map it in an invoke's input, store it with assign, or drop it from the def",
-                    cx.m.id, entry.pick.name, inv.src
+                    "machine \"{}\": pick \"{}\" enters state \"{}\" (Effect \"{}\"), which never reads \"{param}\": the Agent supplies it and nothing uses it — map it in an invoke's input, store it with assign, or drop it from the def",
+                    cx.m.id,
+                    entry.pick.name,
+                    cx.node_id(entry.state),
+                    inv.src
                 ),
             );
         }
