@@ -22,7 +22,7 @@ for (const arg of process.argv.slice(1)) {
   console.log(`${r.allocator}: ${r.files} Workflows (${Math.round(r.lines / r.files)} lines each), files with errors: ${r.files_with_errors}, warnings: ${r.warnings}`);
   console.log(`  bare oxc parsing ${r.oxc_parse_ms} ms, evaluate_text ${r.evaluate_ms} ms, parse+lower ${r.lower_ms} ms, compile_text ${r.compile_ms} ms`);
   console.log(`  parse and lower over bare oxc parsing: ${r.lower_over_oxc.toFixed(2)}x (issue 3 target: within 2x)`);
-  console.log(`  (bare oxc with the front end's parse options, no parens nodes and no ident hashes: ${r.oxc_tuned_parse_ms} ms; parse and lower over it: ${r.lower_over_oxc_tuned.toFixed(2)}x)`);
+  console.log(`  (bare oxc with the parse options of the front end, no parens nodes and no ident hashes: ${r.oxc_tuned_parse_ms} ms; parse and lower over it: ${r.lower_over_oxc_tuned.toFixed(2)}x)`);
   console.log(`  whole front end (with the walk) over bare oxc parsing: ${r.compile_over_oxc.toFixed(2)}x`);
   bad ||= r.files_with_errors > 0;
 }
