@@ -9,7 +9,8 @@
 #                               `instance.rs`'s `parallel` runs every file on one thread
 #   bare oxc                    one process (the `machines_mimalloc` bench binary, `--oxc-only`,
 #                               mimalloc) that reads every Workflow and parses it with oxc, one
-#                               thread, nothing else; wall time
+#                               thread, nothing else, pinned to the same core (since 2026-11-30
+#                               05:20 UTC; unpinned before); wall time
 #   Node + xstate               `bench/xstate-load.mjs`: `import()` of every Workflow (transpiled
 #                               beforehand, untimed), xstate building each Machine
 #
@@ -44,7 +45,7 @@ best_jr2=999999; best_jr2_1=999999; best_oxc=999999
 for _ in $(seq "$runs"); do
   t=$(wall "$jr2" check "$inst"); ((t < best_jr2)) && best_jr2=$t
   t=$(wall taskset -c 0 "$jr2" check "$inst"); ((t < best_jr2_1)) && best_jr2_1=$t
-  t=$(wall "$oxc" "$PWD/$inst/workflows" --oxc-only); ((t < best_oxc)) && best_oxc=$t
+  t=$(wall taskset -c 0 "$oxc" "$PWD/$inst/workflows" --oxc-only); ((t < best_oxc)) && best_oxc=$t
 done
 node_out=$(node bench/xstate-load.mjs "$inst/workflows")
 node -e '

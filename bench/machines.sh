@@ -11,8 +11,12 @@ out=bench/out/workflows
 rm -rf "$out"
 node bench/gen-workflows.mjs "$out" "$n"
 cargo bench --quiet --locked -p jr2-compiler --bench machines --bench machines_mimalloc --no-run 2>/dev/null
-sys=$(cargo bench --quiet --locked -p jr2-compiler --bench machines -- "$PWD/$out" "$rounds")
-mi=$(cargo bench --quiet --locked -p jr2-compiler --bench machines_mimalloc -- "$PWD/$out" "$rounds")
+# One thread, pinned to one core where `taskset` is there (no migration between cores in a
+# round: steadier minima on a shared machine; both sides of the ratio run on that core).
+pin=(); command -v taskset >/dev/null && pin=(taskset -c "$(($(nproc) - 1))")
+bin() { ls -t "$CARGO_TARGET_DIR"/release/deps/"$1"-* | grep -v '\.d$' | head -1; }
+sys=$("${pin[@]}" "$(bin machines)" "$PWD/$out" "$rounds")
+mi=$("${pin[@]}" "$(bin machines_mimalloc)" "$PWD/$out" "$rounds")
 echo "in-process: $sys"
 echo "in-process: $mi"
 node -e '
