@@ -151,7 +151,7 @@ pub fn lower<'a>(chart: &'a Json, manifest: Option<&LendManifest>) -> Lowered<'a
                     let d = &m.value;
                     let decl = EventDecl {
                         description: d.get("description").and_then(Json::as_str).map(str::to_string),
-                        input: d.get("input").map(Json::to_value),
+                        input: d.get("input").map(|i| crate::ir::Json::from(i.to_value())),
                         audience: d.get("audience").and_then(Json::as_str).map(str::to_string),
                     };
                     (Name::from(m.key.as_str()), decl)

@@ -17,9 +17,11 @@
 pub mod eval;
 pub mod expr;
 mod graph;
+pub mod json;
 pub mod targets;
 
 pub use expr::Expr;
+pub use json::{Json, JsonMap};
 
 use crate::Span;
 use indexmap::IndexMap;
@@ -224,8 +226,8 @@ pub struct Invoke {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct EventDecl {
     pub description: Option<String>,
-    /// Its payload as JSON Schema.
-    pub input: Option<serde_json::Value>,
+    /// Its payload as JSON Schema ([`Json`]: serializes as `serde_json::Value` does).
+    pub input: Option<Json>,
     pub audience: Option<String>,
 }
 

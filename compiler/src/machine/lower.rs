@@ -1111,7 +1111,7 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                 self.odd(def.get("name").unwrap_or(def), path.child("name"), "an event's `name`", "a string");
                 continue;
             };
-            let input = def.get("input").and_then(|iv| match crate::machine::zod::to_json_schema(iv) {
+            let input = def.get("input").and_then(|iv| match crate::machine::zod::to_schema(iv) {
                 Ok(schema) => Some(schema),
                 Err(faults) => {
                     let msg = if faults.is_empty() {

@@ -42,7 +42,7 @@
 //! collected, and the result is an `Err` when there is any.
 
 use super::value::{Call, Callee, Loc, Value, ValueKind};
-use serde_json::{Map, Value as J};
+use crate::ir::{Json as J, JsonMap as Map};
 
 /// A part of a zod expression that has no JSON Schema reading, at its place.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -62,12 +62,21 @@ pub enum Io {
 }
 
 /// The JSON Schema of a zod expression, as what a sender must send ([`Io::Input`]).
-pub fn to_json_schema(v: &Value) -> Result<J, Vec<ZodFault>> {
+pub fn to_json_schema(v: &Value) -> Result<serde_json::Value, Vec<ZodFault>> {
     to_json_schema_io(v, Io::Input)
 }
 
 /// The JSON Schema of a zod expression, for one side of the parse.
-pub fn to_json_schema_io(v: &Value, io: Io) -> Result<J, Vec<ZodFault>> {
+pub fn to_json_schema_io(v: &Value, io: Io) -> Result<serde_json::Value, Vec<ZodFault>> {
+    to_schema_io(v, io).map(serde_json::Value::from)
+}
+
+/// [`to_json_schema`] as the IR keeps a schema ([`crate::ir::Json`], no conversion).
+pub fn to_schema(v: &Value) -> Result<J, Vec<ZodFault>> {
+    to_schema_io(v, Io::Input)
+}
+
+fn to_schema_io(v: &Value, io: Io) -> Result<J, Vec<ZodFault>> {
     let mut cx = Cx::default();
     let node = cx.schema(v);
     if cx.faults.is_empty() {
@@ -289,80 +298,80 @@ impl<'a> Node<'a> {
         match ty {
             Ty::Any => {}
             Ty::Never => {
-                m.insert("not".into(), J::Object(Map::new()));
+                m.insert("not", J::Object(Map::new()));
             }
             Ty::String(c) => {
-                m.insert("type".into(), text("string"));
+                m.insert("type", text("string"));
                 len_keys(&mut m, c.len, "minLength", "maxLength");
                 if let Some(f) = c.format {
-                    m.insert("format".into(), text(f));
+                    m.insert("format", text(f));
                 }
                 match c.patterns[..] {
                     [] => {}
                     [p] => {
-                        m.insert("pattern".into(), text(p));
+                        m.insert("pattern", text(p));
                     }
                     ref patterns => {
                         let all = patterns.iter().map(|p| one("pattern", text(p))).collect();
-                        m.insert("allOf".into(), J::Array(all));
+                        m.insert("allOf", J::Array(all));
                     }
                 }
             }
             Ty::Number(c) => {
-                m.insert("type".into(), text(if c.int { "integer" } else { "number" }));
+                m.insert("type", text(if c.int { "integer" } else { "number" }));
                 if let Some(b) = c.min {
-                    m.insert(if b.exclusive { "exclusiveMinimum" } else { "minimum" }.into(), num(b.value));
+                    m.insert(if b.exclusive { "exclusiveMinimum" } else { "minimum" }, num(b.value));
                 }
                 if let Some(b) = c.max {
-                    m.insert(if b.exclusive { "exclusiveMaximum" } else { "maximum" }.into(), num(b.value));
+                    m.insert(if b.exclusive { "exclusiveMaximum" } else { "maximum" }, num(b.value));
                 }
                 if let Some((first, rest)) = c.multiple_of.split_first() {
-                    m.insert("multipleOf".into(), num(*first));
+                    m.insert("multipleOf", num(*first));
                     if !rest.is_empty() {
                         let all = rest.iter().map(|d| one("multipleOf", num(*d))).collect();
-                        m.insert("allOf".into(), J::Array(all));
+                        m.insert("allOf", J::Array(all));
                     }
                 }
             }
             Ty::Boolean => {
-                m.insert("type".into(), text("boolean"));
+                m.insert("type", text("boolean"));
             }
             Ty::Null => {
-                m.insert("type".into(), text("null"));
+                m.insert("type", text("null"));
             }
             Ty::Enum(values) => {
                 if values.is_empty() {
-                    m.insert("not".into(), J::Object(Map::new()));
+                    m.insert("not", J::Object(Map::new()));
                 } else {
                     if let Some(t) = common_type(&values) {
-                        m.insert("type".into(), text(t));
+                        m.insert("type", text(t));
                     }
-                    m.insert("enum".into(), J::Array(values));
+                    m.insert("enum", J::Array(values));
                 }
             }
             Ty::Literal(mut values) => match values.len() {
                 0 => {
-                    m.insert("not".into(), J::Object(Map::new()));
+                    m.insert("not", J::Object(Map::new()));
                 }
                 1 => {
                     let v = values.swap_remove(0);
-                    m.insert("type".into(), text(json_type(&v)));
-                    m.insert("const".into(), v);
+                    m.insert("type", text(json_type(&v)));
+                    m.insert("const", v);
                 }
                 _ => {
                     if let Some(t) = common_type(&values) {
-                        m.insert("type".into(), text(t));
+                        m.insert("type", text(t));
                     }
-                    m.insert("enum".into(), J::Array(values));
+                    m.insert("enum", J::Array(values));
                 }
             },
             Ty::Array(item, len) => {
-                m.insert("type".into(), text("array"));
-                m.insert("items".into(), item.render(io));
+                m.insert("type", text("array"));
+                m.insert("items", item.render(io));
                 len_keys(&mut m, len, "minItems", "maxItems");
             }
             Ty::Object { props, extra } => {
-                m.insert("type".into(), text("object"));
+                m.insert("type", text("object"));
                 let required = |n: &Node| match io {
                     Io::Input => !n.opt_in,
                     Io::Output => !n.opt_out,
@@ -375,16 +384,16 @@ impl<'a> Node<'a> {
                     }
                     properties.insert(k.to_string(), n.render(io));
                 }
-                m.insert("properties".into(), J::Object(properties));
+                m.insert("properties", J::Object(properties));
                 if !names.is_empty() {
-                    m.insert("required".into(), J::Array(names));
+                    m.insert("required", J::Array(names));
                 }
                 match (extra, io) {
                     (Extra::Strict, _) | (Extra::Strip, Io::Output) => {
-                        m.insert("additionalProperties".into(), J::Bool(false));
+                        m.insert("additionalProperties", J::Bool(false));
                     }
                     (Extra::Loose, _) => {
-                        m.insert("additionalProperties".into(), J::Object(Map::new()));
+                        m.insert("additionalProperties", J::Object(Map::new()));
                     }
                     (Extra::Strip, Io::Input) => {}
                 }
@@ -392,21 +401,21 @@ impl<'a> Node<'a> {
             Ty::Union(options) => {
                 let mut any = Vec::with_capacity(options.len());
                 any.extend(options.into_iter().map(|n| n.render(io)));
-                m.insert("anyOf".into(), J::Array(any));
+                m.insert("anyOf", J::Array(any));
             }
             Ty::Nullable(inner) => {
-                m.insert("anyOf".into(), J::Array(vec![inner.render(io), one("type", text("null"))]));
+                m.insert("anyOf", J::Array(vec![inner.render(io), one("type", text("null"))]));
             }
         }
         for (k, v) in meta {
             m.insert(k, v);
         }
         if let Some(d) = description {
-            m.insert("description".into(), J::String(d.into()));
+            m.insert("description", J::String(d.into()));
         }
         // Read as JSON when the `.default()` was read (`Cx::method`).
-        if let Some(d) = default.and_then(Value::to_json) {
-            m.insert("default".into(), d);
+        if let Some(d) = default.and_then(Value::to_json).map(J::from) {
+            m.insert("default", d);
         }
         J::Object(m)
     }
@@ -414,22 +423,22 @@ impl<'a> Node<'a> {
 
 /// A JSON string.
 fn text(s: &str) -> J {
-    J::String(s.to_string())
+    J::String(s.into())
 }
 
 /// A JSON object of one key.
 fn one(key: &str, value: J) -> J {
     let mut m = Map::with_capacity(1);
-    m.insert(key.into(), value);
+    m.insert(key, value);
     J::Object(m)
 }
 
-fn len_keys(m: &mut Map<String, J>, len: Len, min: &str, max: &str) {
+fn len_keys(m: &mut Map, len: Len, min: &str, max: &str) {
     if let Some(n) = len.min {
-        m.insert(min.into(), num(n));
+        m.insert(min, num(n));
     }
     if let Some(n) = len.max {
-        m.insert(max.into(), num(n));
+        m.insert(max, num(n));
     }
 }
 
@@ -639,8 +648,9 @@ impl Cx {
                 }
             },
             "meta" => match arg0.map(|a| (a, a.to_json())) {
-                Some((_, Some(J::Object(m)))) => {
+                Some((_, Some(serde_json::Value::Object(m)))) => {
                     for (k, v) in m {
+                        let v = J::from(v);
                         if k == "description" {
                             n.description = v.as_str().map(Box::from).or(n.description.take());
                         } else if k != "id" {
@@ -865,7 +875,7 @@ impl Cx {
                 self.fault(v.loc, "`z.literal(undefined)` has no JSON Schema");
                 None
             }
-            _ => match v.to_json() {
+            _ => match v.to_json().map(J::from) {
                 Some(j @ (J::Null | J::Bool(_) | J::Number(_) | J::String(_))) => Some(j),
                 _ => {
                     self.not_static(v, "a `z.literal()` value is a string, a number, a boolean or `null`");
@@ -1201,7 +1211,7 @@ mod tests {
         ])
     }
 
-    fn meta_valid(schema: &J, name: &str) {
+    fn meta_valid(schema: &serde_json::Value, name: &str) {
         if let Err(e) = jsonschema::draft202012::meta::validate(schema) {
             panic!("{name}: not a Draft 2020-12 schema: {e}\n{schema:#}");
         }
