@@ -474,7 +474,7 @@ pub fn expr(v: &Json) -> Expr {
             let refs: Vec<_> =
                 holes.iter().filter_map(|(range, inner)| Some((range.clone(), parse_reference(inner)?))).collect();
             if refs.is_empty() {
-                return Expr::Literal(v.to_value());
+                return Expr::Literal(v.to_value().into());
             }
             let mut parts = Vec::new();
             let mut at = 0;
@@ -493,7 +493,7 @@ pub fn expr(v: &Json) -> Expr {
         JsonKind::Array(items) => {
             let exprs: Vec<Expr> = items.iter().map(expr).collect();
             if exprs.iter().all(|e| matches!(e, Expr::Literal(_))) {
-                Expr::Literal(v.to_value())
+                Expr::Literal(v.to_value().into())
             } else {
                 Expr::Array(exprs)
             }
@@ -501,12 +501,12 @@ pub fn expr(v: &Json) -> Expr {
         JsonKind::Object(_) => {
             let fields: Vec<(Name, Expr)> = v.entries().map(|m| (Name::from(m.key.as_str()), expr(&m.value))).collect();
             if fields.iter().all(|(_, e)| matches!(e, Expr::Literal(_))) {
-                Expr::Literal(v.to_value())
+                Expr::Literal(v.to_value().into())
             } else {
                 Expr::Object(fields)
             }
         }
-        _ => Expr::Literal(v.to_value()),
+        _ => Expr::Literal(v.to_value().into()),
     }
 }
 

@@ -108,7 +108,7 @@ fn eval(e: &Expr, scope: &Scope, depth: usize) -> Result<JsValue, EvalError> {
     }
     let d = depth + 1;
     Ok(match e {
-        Expr::Literal(j) => JsValue::from_json(j),
+        Expr::Literal(j) => JsValue::from_literal(j),
         Expr::Undefined => JsValue::Undefined,
         Expr::Ref(r) => read(scope, r),
         Expr::Template(parts) => {
@@ -262,6 +262,19 @@ impl JsValue {
             J::String(s) => JsValue::String(s.as_str().into()),
             J::Array(items) => JsValue::Array(Rc::new(items.iter().map(JsValue::from_json).collect())),
             J::Object(m) => JsValue::object(m.iter().map(|(k, v)| (k.clone(), JsValue::from_json(v))).collect()),
+        }
+    }
+
+    /// An IR literal ([`super::Json`]) as JavaScript's `JSON.parse` gives it.
+    pub fn from_literal(j: &super::Json) -> JsValue {
+        use super::Json as L;
+        match j {
+            L::Null => JsValue::Null,
+            L::Bool(b) => JsValue::Bool(*b),
+            L::Number(n) => JsValue::Number(n.as_f64().unwrap_or(f64::NAN)),
+            L::String(s) => JsValue::String(s.as_str().into()),
+            L::Array(items) => JsValue::Array(Rc::new(items.iter().map(JsValue::from_literal).collect())),
+            L::Object(m) => JsValue::object(m.iter().map(|(k, v)| (k.to_string(), JsValue::from_literal(v))).collect()),
         }
     }
 
@@ -507,7 +520,7 @@ mod tests {
     use serde_json::json;
 
     fn lit(j: J) -> Box<Expr> {
-        Box::new(Expr::Literal(j))
+        Box::new(Expr::Literal(j.into()))
     }
 
     fn r(t: &str) -> Box<Expr> {
@@ -600,11 +613,11 @@ mod tests {
     #[test]
     fn objects_keep_javascripts_key_order_and_drop_undefined() {
         let e = Expr::Object(vec![
-            ("b".into(), Expr::Literal(json!(1))),
+            ("b".into(), Expr::Literal(json!(1).into())),
             ("2".into(), Expr::Undefined),
-            ("10".into(), Expr::Literal(json!("x"))),
-            ("1".into(), Expr::Literal(json!("y"))),
-            ("a".into(), Expr::Literal(json!(2))),
+            ("10".into(), Expr::Literal(json!("x").into())),
+            ("1".into(), Expr::Literal(json!("y").into())),
+            ("a".into(), Expr::Literal(json!(2).into())),
         ]);
         let v = evaluate(&e, &Scope::from_json(&json!({}))).expect("evaluates");
         let JsValue::Object(props) = &v else { panic!("an object") };
@@ -615,7 +628,7 @@ mod tests {
 
     #[test]
     fn too_deep_is_an_error_not_an_overflow() {
-        let mut e = Expr::Literal(json!(1));
+        let mut e = Expr::Literal(json!(1).into());
         for _ in 0..(MAX_EVAL_DEPTH + 5) {
             e = Expr::Unary { op: UnaryOp::Not, arg: Box::new(e) };
         }

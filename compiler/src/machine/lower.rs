@@ -734,8 +734,8 @@ impl<'p, 'v> Lowerer<'p, 'v> {
         if let Some(fill) = arg(v, 1) {
             match fill.as_function().and_then(|f| f.lowered.as_deref()) {
                 Some(Expr::Object(fs)) => fields.extend(fs.iter().cloned()),
-                Some(Expr::Literal(serde_json::Value::Object(m))) => {
-                    fields.extend(m.iter().map(|(k, x)| (k.into(), Expr::Literal(x.clone()))));
+                Some(Expr::Literal(crate::ir::Json::Object(m))) => {
+                    fields.extend(m.iter().map(|(k, x)| (k.clone(), Expr::Literal(x.clone()))));
                 }
                 _ => {
                     self.not_lowered(fill, path, "this `fromPick`'s `fill`");
@@ -806,11 +806,8 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                     Some(Expr::Object(fields)) => Some(Action::Assign {
                         updates: fields.iter().map(|(k, x)| (k.clone(), Arc::new(x.clone()))).collect(),
                     }),
-                    Some(Expr::Literal(serde_json::Value::Object(m))) => Some(Action::Assign {
-                        updates: m
-                            .iter()
-                            .map(|(k, x)| (Name::from(k.as_str()), Arc::new(Expr::Literal(x.clone()))))
-                            .collect(),
+                    Some(Expr::Literal(crate::ir::Json::Object(m))) => Some(Action::Assign {
+                        updates: m.iter().map(|(k, x)| (k.clone(), Arc::new(Expr::Literal(x.clone())))).collect(),
                     }),
                     _ => {
                         self.not_lowered(arg0, path, "this `assign`");
@@ -1166,7 +1163,7 @@ pub fn one_or_many<'a>(value: &'a Value, path: &str) -> Vec<(String, &'a Value)>
 /// A value as an IR expression: a literal as `Literal`, a function as its `lowered`, arrays and
 /// objects by their items; `None` where any part cannot be lowered.
 pub fn value_expr(v: &Value) -> Option<Expr> {
-    if let Some(j) = v.to_json() {
+    if let Some(j) = v.to_ir_json() {
         return Some(Expr::Literal(j));
     }
     match &v.kind {

@@ -867,7 +867,7 @@ fn invoke_input_keys(parts: &MachineParts<'_>, slot: &str) -> Option<Vec<String>
         for inv in st.invokes.iter().filter(|i| i.src == slot) {
             let keys = match inv.input.as_deref()? {
                 ir::Expr::Object(fields) => fields.iter().map(|(k, _)| k.to_string()).collect(),
-                ir::Expr::Literal(J::Object(m)) => m.keys().cloned().collect(),
+                ir::Expr::Literal(ir::Json::Object(m)) => m.keys().map(|k| k.to_string()).collect(),
                 _ => return None,
             };
             match &found {

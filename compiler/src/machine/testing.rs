@@ -103,7 +103,7 @@ pub fn r(text: &str) -> Expr {
 }
 
 pub fn lit(j: serde_json::Value) -> Expr {
-    Expr::Literal(j)
+    Expr::Literal(j.into())
 }
 
 pub fn eobj(fields: Vec<(&str, Expr)>) -> Expr {

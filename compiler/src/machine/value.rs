@@ -223,26 +223,32 @@ impl Value {
     /// The plain JSON of a value made only of literals, or `None` if it holds a call, a function
     /// or an unknown.
     pub fn to_json(&self) -> Option<serde_json::Value> {
-        use serde_json::Value as J;
+        self.to_ir_json().map(serde_json::Value::from)
+    }
+
+    /// [`Value::to_json`] as the IR keeps a literal ([`crate::ir::Json`]: no hash map per object,
+    /// keys and short strings inline).
+    pub fn to_ir_json(&self) -> Option<crate::ir::Json> {
+        use crate::ir::{Json as J, JsonMap};
         Some(match &self.kind {
             ValueKind::Undefined | ValueKind::Null => J::Null,
             ValueKind::Bool { value } => J::Bool(*value),
             ValueKind::Number { value } => serde_json::Number::from_f64(*value).map_or(J::Null, |n| {
                 if value.fract() == 0.0 && value.abs() < 9.0e15 {
-                    J::Number((*value as i64).into())
+                    J::from(*value as i64)
                 } else {
                     J::Number(n)
                 }
             }),
-            ValueKind::String { value } => J::String(value.to_string()),
-            ValueKind::Array { items } => J::Array(items.iter().map(Value::to_json).collect::<Option<_>>()?),
+            ValueKind::String { value } => J::String(value.clone()),
+            ValueKind::Array { items } => J::Array(items.iter().map(Value::to_ir_json).collect::<Option<_>>()?),
             ValueKind::Object { props } => {
-                let mut map = serde_json::Map::new();
+                let mut map = JsonMap::with_capacity(props.len());
                 for p in props {
                     if matches!(p.value.kind, ValueKind::Undefined) {
                         continue;
                     }
-                    map.insert(p.key.to_string(), p.value.to_json()?);
+                    map.insert(p.key.clone(), p.value.to_ir_json()?);
                 }
                 J::Object(map)
             }

@@ -152,7 +152,7 @@ struct Node<'a> {
     /// The `.default()` value, a JSON literal (checked when it is read, converted when written).
     default: Option<&'a Value>,
     /// `.meta({...})`'s keys, in order (a key set again keeps its place).
-    meta: Vec<(String, J)>,
+    meta: Vec<(crate::ir::Name, J)>,
     /// The place of a fault (already reported): methods called on it add no fault of their own.
     faulted: bool,
 }
@@ -382,7 +382,7 @@ impl<'a> Node<'a> {
                     if required(&n) {
                         names.push(text(k));
                     }
-                    properties.insert(k.to_string(), n.render(io));
+                    properties.insert(k, n.render(io));
                 }
                 m.insert("properties", J::Object(properties));
                 if !names.is_empty() {
@@ -414,7 +414,7 @@ impl<'a> Node<'a> {
             m.insert("description", J::String(d.into()));
         }
         // Read as JSON when the `.default()` was read (`Cx::method`).
-        if let Some(d) = default.and_then(Value::to_json).map(J::from) {
+        if let Some(d) = default.and_then(Value::to_ir_json) {
             m.insert("default", d);
         }
         J::Object(m)
@@ -647,10 +647,9 @@ impl Cx {
                     self.arg_fault(arg0, loc, "`.describe()` takes a string");
                 }
             },
-            "meta" => match arg0.map(|a| (a, a.to_json())) {
-                Some((_, Some(serde_json::Value::Object(m)))) => {
+            "meta" => match arg0.map(|a| (a, a.to_ir_json())) {
+                Some((_, Some(J::Object(m)))) => {
                     for (k, v) in m {
-                        let v = J::from(v);
                         if k == "description" {
                             n.description = v.as_str().map(Box::from).or(n.description.take());
                         } else if k != "id" {
@@ -875,7 +874,7 @@ impl Cx {
                 self.fault(v.loc, "`z.literal(undefined)` has no JSON Schema");
                 None
             }
-            _ => match v.to_json().map(J::from) {
+            _ => match v.to_ir_json() {
                 Some(j @ (J::Null | J::Bool(_) | J::Number(_) | J::String(_))) => Some(j),
                 _ => {
                     self.not_static(v, "a `z.literal()` value is a string, a number, a boolean or `null`");

@@ -355,8 +355,8 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
                                 }
                             }
                             // A literal is stringified now, as JavaScript would (`${1.0}` is "1").
-                            Some(Expr::Literal(serde_json::Value::String(l))) => push_text(&mut parts, &l),
-                            Some(Expr::Literal(l)) => push_text(&mut parts, &JsValue::from_json(&l).to_js_string()),
+                            Some(Expr::Literal(crate::ir::Json::String(l))) => push_text(&mut parts, &l),
+                            Some(Expr::Literal(l)) => push_text(&mut parts, &JsValue::from_literal(&l).to_js_string()),
                             Some(Expr::Undefined) => push_text(&mut parts, "undefined"),
                             Some(other) => parts.push(TemplatePart::Expr(other)),
                             None => ok = false,
@@ -388,10 +388,10 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
                                         props.push((k, v));
                                     }
                                 }
-                                Some(Expr::Literal(serde_json::Value::Object(m))) => {
+                                Some(Expr::Literal(crate::ir::Json::Object(m))) => {
                                     for (k, v) in m {
                                         props.retain(|(q, _)| *q != k);
-                                        props.push((k.into(), Expr::Literal(v)));
+                                        props.push((k, Expr::Literal(v)));
                                     }
                                 }
                                 _ => {
@@ -544,7 +544,7 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
                 };
                 match (op, lower(arg)) {
                     // `-3` is the literal -3 (`-0` stays an operator: JSON has no -0).
-                    (Some(UnaryOp::Neg), Some(Expr::Literal(serde_json::Value::Number(x))))
+                    (Some(UnaryOp::Neg), Some(Expr::Literal(crate::ir::Json::Number(x))))
                         if x.as_f64().is_some_and(|f| f != 0.0) =>
                     {
                         let f = -x.as_f64().unwrap_or_default();
@@ -835,16 +835,16 @@ fn single_return<'a>(stmts: &'a oxc_allocator::Vec<'a, Statement<'a>>) -> Option
 fn simplify(e: Expr) -> Expr {
     match e {
         Expr::Object(props) if props.iter().all(|(_, v)| matches!(v, Expr::Literal(_))) => {
-            let mut m = serde_json::Map::new();
+            let mut m = crate::ir::JsonMap::with_capacity(props.len());
             for (k, v) in props {
                 if let Expr::Literal(v) = v {
-                    m.insert(k.into_string(), v);
+                    m.insert(k, v);
                 }
             }
-            Expr::Literal(serde_json::Value::Object(m))
+            Expr::Literal(crate::ir::Json::Object(m))
         }
         Expr::Array(items) if items.iter().all(|v| matches!(v, Expr::Literal(_))) => {
-            Expr::Literal(serde_json::Value::Array(
+            Expr::Literal(crate::ir::Json::Array(
                 items.into_iter().filter_map(|v| if let Expr::Literal(v) = v { Some(v) } else { None }).collect(),
             ))
         }
@@ -867,8 +867,8 @@ fn lower(fv: Fv<'_>) -> Option<Expr> {
         Fv::Val(v) => match v.kind {
             // JSON has no `undefined`: it is a form of its own (`to_json` would make it `null`).
             ValueKind::Undefined => Some(Expr::Undefined),
-            ValueKind::String { value } => Some(Expr::Literal(serde_json::Value::String(value.into_string()))),
-            _ => v.to_json().map(Expr::Literal),
+            ValueKind::String { value } => Some(Expr::Literal(crate::ir::Json::String(value))),
+            _ => v.to_ir_json().map(Expr::Literal),
         },
         _ => None,
     }

@@ -38,7 +38,7 @@ pub fn check(cx: &Cx<'_>, sink: &mut Sink) {
         // The keys `fill` sets, asked of its lowering in place (no list of them copied).
         let sets: &dyn Fn(&str) -> bool = match fill.as_function().and_then(|f| f.lowered.as_deref()) {
             Some(Expr::Object(fields)) => &|param| fields.iter().any(|(k, _)| k == param),
-            Some(Expr::Literal(serde_json::Value::Object(m))) => &|param| m.contains_key(param),
+            Some(Expr::Literal(crate::ir::Json::Object(m))) => &|param| m.contains_key(param),
             _ => continue,
         };
         let inv = &cx.m.state(fp.state).invokes[fp.invoke];
