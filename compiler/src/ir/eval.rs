@@ -265,7 +265,9 @@ impl JsValue {
         }
     }
 
-    /// An IR literal ([`super::Json`]) as JavaScript's `JSON.parse` gives it.
+    /// An IR literal ([`super::Json`]) as JavaScript's `JSON.parse` gives it: [`JsValue::from_json`]
+    /// for the IR's own JSON type (a mapper's arguments arrive as `serde_json`, its literals as
+    /// `ir::Json`; neither is converted into the other to be read).
     pub fn from_literal(j: &super::Json) -> JsValue {
         use super::Json as L;
         match j {
