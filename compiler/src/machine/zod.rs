@@ -111,23 +111,24 @@ pub fn object_keys(v: &Value) -> Option<Vec<(String, bool)>> {
 }
 
 /// The keys of a zod object schema in order, as [`object_keys`] lists them, without whether each
-/// is required. A plain `z.object({...})` is read off its literal, with no schema built for its
-/// keys' values (the walk asks this of every pick).
-pub fn object_key_names(v: &Value) -> Option<Vec<String>> {
+/// is required. A plain `z.object({...})` is read off its literal, its keys borrowed, with no
+/// schema built for its keys' values (the walk asks this of every pick).
+pub fn object_key_names(v: &Value) -> Option<Vec<std::borrow::Cow<'_, str>>> {
+    use std::borrow::Cow;
     if let Some(Call { callee: Callee::Zod(name), args, .. }) = v.as_call() {
         if matches!(&**name, "object" | "strictObject" | "looseObject") {
             let props = args.first().and_then(Value::props).unwrap_or_default();
-            let mut keys: Vec<String> = Vec::with_capacity(props.len());
+            let mut keys: Vec<Cow<str>> = Vec::with_capacity(props.len());
             for p in props {
                 // A key written twice keeps its first place (`merge_props`).
-                if !keys.iter().any(|k| *k == p.key) {
-                    keys.push(p.key.to_string());
+                if !keys.iter().any(|k| *k == p.key.as_str()) {
+                    keys.push(Cow::Borrowed(p.key.as_str()));
                 }
             }
             return Some(keys);
         }
     }
-    object_keys(v).map(|keys| keys.into_iter().map(|(k, _)| k).collect())
+    object_keys(v).map(|keys| keys.into_iter().map(|(k, _)| Cow::Owned(k)).collect())
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1238,7 +1239,7 @@ mod tests {
         let shapes = cases().into_iter().map(|c| c.2).chain([zobj(vec![]), z("string"), m(door(), "nullable")]);
         for shape in shapes {
             let slow = object_keys(&shape).map(|ks| ks.into_iter().map(|(k, _)| k).collect::<Vec<_>>());
-            assert_eq!(object_key_names(&shape), slow);
+            assert_eq!(object_key_names(&shape).map(|ks| ks.into_iter().map(String::from).collect()), slow);
         }
         // A literal that repeats a key keeps its first place, as the converter does.
         let twice = call_zod(
@@ -1250,8 +1251,9 @@ mod tests {
                     .collect(),
             })],
         );
-        assert_eq!(object_key_names(&twice), Some(vec!["a".to_string(), "b".to_string()]));
-        assert_eq!(object_key_names(&twice), object_keys(&twice).map(|ks| ks.into_iter().map(|(k, _)| k).collect()));
+        let names = object_key_names(&twice).map(|ks| ks.into_iter().map(String::from).collect::<Vec<_>>());
+        assert_eq!(names, Some(vec!["a".to_string(), "b".to_string()]));
+        assert_eq!(names, object_keys(&twice).map(|ks| ks.into_iter().map(|(k, _)| k).collect()));
     }
 
     #[test]

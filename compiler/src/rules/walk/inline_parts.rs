@@ -104,14 +104,7 @@ fn holds_no_part(v: &Value) -> bool {
 fn scan_tree(v: &Value, path: &Path, at: Where, invoke: bool, out: &mut Vec<Located>) {
     match &v.kind {
         ValueKind::Call(_) | ValueKind::Imported { .. } => {
-            // A call of zod or of a method other than `createMachine` (a pick's schema: most of the
-            // calls a setup holds) is no Part (`classify_actor` says `Unknown`): not asked.
-            let no_part = match v.as_call().map(|c| &c.callee) {
-                Some(Callee::Zod(_)) => true,
-                Some(Callee::Method(m)) => m != "createMachine",
-                _ => false,
-            };
-            if let Some(class) = if no_part { None } else { part(v) } {
+            if let Some(class) = part(v) {
                 report(&describe(v, class), "", v.loc, path, at, out);
                 return;
             }

@@ -290,30 +290,15 @@ impl<'v> Pick<'v> {
         let name = def.get("name")?.as_str()?;
         let input = def.get("input")?;
         let literal = zod_object_literal(input);
-        // A plain `z.object({...})`: its keys read off the literal, borrowed (as
-        // `zod::object_key_names` reads them: a key written twice keeps its first place, at the
-        // place of its last writing), with no String made per key.
-        if let (Some(ps), Some(Callee::Zod(n))) = (literal.and_then(Value::props), input.as_call().map(|c| &c.callee)) {
-            if n == "object" {
-                let mut params: Vec<(Cow<'v, str>, Loc)> = Vec::with_capacity(ps.len());
-                for p in ps {
-                    match params.iter_mut().find(|(k, _)| *k == p.key.as_str()) {
-                        Some((_, loc)) => *loc = p.key_loc,
-                        None => params.push((Cow::Borrowed(p.key.as_str()), p.key_loc)),
-                    }
-                }
-                return Some(Pick { name, params, def });
-            }
-        }
-        let keys = crate::machine::zod::object_key_names(input)?;
-        let params = keys
+        // Each key at the place of its last writing (a plain `z.object`'s keys are borrowed).
+        let params = crate::machine::zod::object_key_names(input)?
             .into_iter()
             .map(|k| {
                 let loc = literal
                     .and_then(|o| o.props())
-                    .and_then(|ps| ps.iter().rev().find(|p| p.key == k))
+                    .and_then(|ps| ps.iter().rev().find(|p| p.key == *k))
                     .map_or(input.loc, |p| p.key_loc);
-                (Cow::Owned(k), loc)
+                (k, loc)
             })
             .collect();
         Some(Pick { name, params, def })
