@@ -37,7 +37,15 @@ impl JsonMap {
         JsonMap(Vec::with_capacity(n))
     }
 
-    /// Sets `key` to `value`: in its place if the key is there, else at the end.
+    /// Adds an entry whose key the caller knows is not there yet (the keys of a value-model object,
+    /// of a lowered object, of a zod shape: each unique by its maker's invariant). No search, so
+    /// an object of many keys is built in linear time, as with `serde_json::Map`.
+    pub fn push(&mut self, key: impl Into<Name>, value: Json) {
+        self.0.push((key.into(), value));
+    }
+
+    /// Sets `key` to `value`: in its place if the key is there, else at the end (a scan: for the
+    /// few keys of a schema object written one by one).
     pub fn insert(&mut self, key: impl Into<Name>, value: Json) {
         let key = key.into();
         match self.0.iter_mut().find(|(k, _)| *k == key) {
@@ -106,7 +114,7 @@ impl From<serde_json::Value> for Json {
             J::Object(m) => {
                 let mut out = JsonMap::with_capacity(m.len());
                 for (k, v) in m {
-                    out.0.push((k.into(), v.into()));
+                    out.push(k, v.into());
                 }
                 Json::Object(out)
             }

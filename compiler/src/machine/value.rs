@@ -248,7 +248,8 @@ impl Value {
                     if matches!(p.value.kind, ValueKind::Undefined) {
                         continue;
                     }
-                    map.insert(p.key.clone(), p.value.to_ir_json()?);
+                    // An object's keys are unique here (a later one replaced an earlier one).
+                    map.push(p.key.clone(), p.value.to_ir_json()?);
                 }
                 J::Object(map)
             }

@@ -383,7 +383,8 @@ impl<'a> Node<'a> {
                     if required(&n) {
                         names.push(text(k));
                     }
-                    properties.insert(k, n.render(io));
+                    // A shape's keys are unique (`merge_prop`).
+                    properties.push(k, n.render(io));
                 }
                 m.insert("properties", J::Object(properties));
                 if !names.is_empty() {

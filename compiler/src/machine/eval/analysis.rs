@@ -838,7 +838,8 @@ fn simplify(e: Expr) -> Expr {
             let mut m = crate::ir::JsonMap::with_capacity(props.len());
             for (k, v) in props {
                 if let Expr::Literal(v) = v {
-                    m.insert(k, v);
+                    // A lowered object's keys are unique (a later one replaced an earlier one).
+                    m.push(k, v);
                 }
             }
             Expr::Literal(crate::ir::Json::Object(m))

@@ -60,6 +60,16 @@ pub fn parties_of(machine: &crate::ir::Machine) -> (Vec<String>, Vec<String>) {
     (agents, gates)
 }
 
+/// Is `party` one of [`parties_of`] that needs no list to tell: an Agent slot, or a Gate invoke with
+/// its own `id`? (An unnamed Gate's id is its state's key path, which only `parties_of` writes
+/// out.) Allocates nothing: a rule asks this first and makes the lists only when it says no.
+pub fn is_named_party(machine: &crate::ir::Machine, party: &str) -> bool {
+    machine.states.iter().flat_map(|st| &st.invokes).any(|inv| match inv.kind {
+        SlotKind::Gate => inv.id.as_deref() == Some(party),
+        kind => kind.is_agent() && inv.src == party,
+    })
+}
+
 /// `states.a.states.b` → `a.b`.
 fn key_path(path: &str) -> String {
     path.split('.').skip(1).step_by(2).collect::<Vec<_>>().join(".")

@@ -1,10 +1,9 @@
 use super::{Cx, Sink};
 use crate::chart::names;
 use crate::declare_rule;
-use crate::ir::SlotKind;
 use crate::machine::lower::{arg, kit_name};
 use crate::machine::value::Value;
-use crate::rules::chart::sent_by_no_party::parties_of;
+use crate::rules::chart::sent_by_no_party::{is_named_party, parties_of};
 
 declare_rule! {
     /// Refuses a `sentBy("<party>")` guard of a Machine that names no party of it.
@@ -63,16 +62,6 @@ fn sent_bys<'v>(g: &'v Value, found: &mut impl FnMut(&'v Value, &'v Value)) {
     }
 }
 
-/// Is `party` an Agent slot or a named Gate invoke of the Machine? A cheap answer, with no list
-/// made, for the usual `sentBy` (the lists of [`parties_of`] are made only when this says no: an
-/// unnamed Gate's id is its state's key path, which they write out).
-fn plainly_a_party(m: &crate::ir::Machine, party: &str) -> bool {
-    m.states.iter().flat_map(|st| &st.invokes).any(|inv| match inv.kind {
-        SlotKind::Gate => inv.id.as_deref() == Some(party),
-        kind => kind.is_agent() && inv.src == party,
-    })
-}
-
 pub fn check(cx: &Cx<'_>, sink: &mut Sink) {
     let mut parties = None;
     for (ti, t) in cx.m.transitions.iter().enumerate() {
@@ -80,7 +69,8 @@ pub fn check(cx: &Cx<'_>, sink: &mut Sink) {
         let Some(guard) = cx.transition(ti).and_then(|tv| tv.get("guard")) else { continue };
         sent_bys(guard, &mut |id, g| {
             let Some(party) = id.as_str() else { return };
-            if plainly_a_party(cx.m, party) {
+            // The usual `sentBy` names a party plainly: no list is made for it.
+            if is_named_party(cx.m, party) {
                 return;
             }
             let (agents, gates) = parties.get_or_insert_with(|| parties_of(cx.m));
