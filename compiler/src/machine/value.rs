@@ -63,7 +63,9 @@ pub enum ValueKind {
         items: Vec<Value>,
     },
     /// An object literal, its properties in source order (a later key replaces an earlier one,
-    /// as in JavaScript; spreads of known objects are already merged in).
+    /// as in JavaScript; spreads of known objects are already merged in). Invariant: each key
+    /// once, which its readers rely on to build their own maps without a search per key (zod's
+    /// shapes, `to_ir_json`).
     Object {
         props: Vec<Prop>,
     },

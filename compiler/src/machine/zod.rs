@@ -117,15 +117,10 @@ pub fn object_key_names(v: &Value) -> Option<Vec<std::borrow::Cow<'_, str>>> {
     use std::borrow::Cow;
     if let Some(Call { callee: Callee::Zod(name), args, .. }) = v.as_call() {
         if matches!(&**name, "object" | "strictObject" | "looseObject") {
+            // An object literal's keys are unique already (the evaluator kept a key written twice
+            // once, in its first place, as `merge_props` would).
             let props = args.first().and_then(Value::props).unwrap_or_default();
-            let mut keys: Vec<Cow<str>> = Vec::with_capacity(props.len());
-            for p in props {
-                // A key written twice keeps its first place (`merge_props`).
-                if !keys.iter().any(|k| *k == p.key.as_str()) {
-                    keys.push(Cow::Borrowed(p.key.as_str()));
-                }
-            }
-            return Some(keys);
+            return Some(props.iter().map(|p| Cow::Borrowed(p.key.as_str())).collect());
         }
     }
     object_keys(v).map(|keys| keys.into_iter().map(|(k, _)| Cow::Owned(k)).collect())
@@ -825,9 +820,10 @@ impl Cx {
             return Vec::new();
         };
         let mut out: Vec<(&str, Node)> = Vec::with_capacity(props.len());
+        // An object literal's keys are unique already: pushed, not merged (no scan per key).
         for p in props {
             let node = self.schema(&p.value);
-            merge_prop(&mut out, p.key.as_str(), node);
+            out.push((p.key.as_str(), node));
         }
         out
     }
@@ -1242,19 +1238,8 @@ mod tests {
             let slow = object_keys(&shape).map(|ks| ks.into_iter().map(|(k, _)| k).collect::<Vec<_>>());
             assert_eq!(object_key_names(&shape).map(|ks| ks.into_iter().map(String::from).collect()), slow);
         }
-        // A literal that repeats a key keeps its first place, as the converter does.
-        let twice = call_zod(
-            "object",
-            vec![v(ValueKind::Object {
-                props: ["a", "b", "a"]
-                    .iter()
-                    .map(|k| Prop { key: (*k).into(), key_loc: Loc::default(), value: z("string") })
-                    .collect(),
-            })],
-        );
-        let names = object_key_names(&twice).map(|ks| ks.into_iter().map(String::from).collect::<Vec<_>>());
-        assert_eq!(names, Some(vec!["a".to_string(), "b".to_string()]));
-        assert_eq!(names, object_keys(&twice).map(|ks| ks.into_iter().map(|(k, _)| k).collect()));
+        // A literal repeats no key: the value model holds each once (`ValueKind::Object`; the
+        // evaluator's `a_later_key_replaces_an_earlier_one_in_its_place`).
     }
 
     #[test]

@@ -289,16 +289,15 @@ impl<'v> Pick<'v> {
         let def = if is_call(def, "defineEvent") { arg(def, 0)? } else { def };
         let name = def.get("name")?.as_str()?;
         let input = def.get("input")?;
-        let literal = zod_object_literal(input);
-        // Each key at the place of its last writing (a plain `z.object`'s keys are borrowed).
+        let props = zod_object_literal(input).and_then(Value::props).unwrap_or_default();
+        // Each key at the place of its writing in the literal: for a plain `z.object` the i-th
+        // key is the literal's i-th (no scan); a key from zod's methods is looked for.
         let params = crate::machine::zod::object_key_names(input)?
             .into_iter()
-            .map(|k| {
-                let loc = literal
-                    .and_then(|o| o.props())
-                    .and_then(|ps| ps.iter().rev().find(|p| p.key == *k))
-                    .map_or(input.loc, |p| p.key_loc);
-                (k, loc)
+            .enumerate()
+            .map(|(i, k)| {
+                let at = props.get(i).filter(|p| p.key == *k).or_else(|| props.iter().rev().find(|p| p.key == *k));
+                (k, at.map_or(input.loc, |p| p.key_loc))
             })
             .collect();
         Some(Pick { name, params, def })
