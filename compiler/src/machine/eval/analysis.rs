@@ -78,8 +78,10 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
     fn param_texts(&self, p: &FormalParameters<'a>) -> smallvec::SmallVec<[Name; 1]> {
         let text = self.text;
         let slice = |s: oxc_span::Span| text.get(s.start as usize..s.end as usize).unwrap_or("");
-        let mut out: smallvec::SmallVec<[Name; 1]> =
-            p.items.iter().map(|i| Name::from(slice(i.pattern.span()))).collect();
+        let mut out = smallvec::SmallVec::<[Name; 1]>::with_capacity(p.items.len() + usize::from(p.rest.is_some()));
+        for i in &p.items {
+            out.push(Name::from(slice(i.pattern.span())));
+        }
         if let Some(r) = &p.rest {
             out.push(compact_str::format_compact!("...{}", slice(r.rest.argument.span())));
         }
@@ -245,18 +247,19 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
             BindingPattern::ObjectPattern(o) => {
                 for prop in &o.properties {
                     let key = pattern_key(prop);
-                    let sub = match key {
-                        Some(k) => {
-                            let sub = self.fmember(fv.clone(), k);
-                            if first && matches!(fv, Fv::Args) && k == "params" {
-                                // A `fromPick` fill's `{ params }`: the pick's params, which are
-                                // the event's, as `paramsOf` reads them.
-                                Fv::Ref(Root::Event, RefPath::new())
-                            } else {
-                                sub
-                            }
-                        }
-                        None => Fv::Opaque,
+                    let sub = match (key, &fv) {
+                        // The mapper's arguments (`({ context, event })`, nearly every function):
+                        // each key is a root, read without a copy of `fv` (what `fmember` would
+                        // make of it, as it records nothing for `Args`).
+                        (Some(k), Fv::Args) => match Root::parse(k) {
+                            Some(root) => Fv::Ref(root, RefPath::new()),
+                            // A `fromPick` fill's `{ params }`: the pick's params, which are
+                            // the event's, as `paramsOf` reads them.
+                            None if first && k == "params" => Fv::Ref(Root::Event, RefPath::new()),
+                            None => Fv::Opaque,
+                        },
+                        (Some(k), _) => self.fmember(fv.clone(), k),
+                        (None, _) => Fv::Opaque,
                     };
                     self.bind_pattern(&prop.value, sub, false);
                 }
@@ -309,8 +312,43 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
         }
     }
 
+    /// The commonest expression of a function, a chain of names on a local reference
+    /// (`context.ticket`, `event.output.id`), read at once: the reference's path is built once,
+    /// with no `Fv` per link and no descent through [`Cx::fexpr`]. The same as that descent
+    /// (which [`Cx::fmember`] ends): `None` for any other shape, a chain of more than four names,
+    /// or one that would reach [`MAX_DEPTH`].
+    fn member_chain(&mut self, m: &'a StaticMemberExpression<'a>) -> Option<Fv<'a>> {
+        let mut keys = [""; 4];
+        let mut n = 0;
+        let mut link = m;
+        let base = loop {
+            *keys.get_mut(n)? = link.property.name.as_str();
+            n += 1;
+            match strip(&link.object) {
+                Expression::StaticMemberExpression(inner) => link = inner,
+                Expression::Identifier(id) => break id.name.as_str(),
+                _ => return None,
+            }
+        };
+        // The descent would check the depth once per link below this one and at the name.
+        if self.depth + n > MAX_DEPTH {
+            return None;
+        }
+        let Some(Fv::Ref(root, path)) = self.local(base) else { return None };
+        let root = *root;
+        let mut path = if path.is_empty() { RefPath::new() } else { path.clone() };
+        for key in keys[..n].iter().rev() {
+            if root == Root::Context && path.is_empty() {
+                push_unique(&mut self.facts.context_keys, key);
+            }
+            path.push((*key).into());
+        }
+        Some(Fv::Ref(root, path))
+    }
+
     /// A function body's expression: its facts are recorded, and what is known of its value
     /// returned.
+    #[inline]
     fn fexpr(&mut self, e: &'a Expression<'a>) -> Fv<'a> {
         if self.depth >= MAX_DEPTH {
             self.facts.complete = false;
@@ -324,12 +362,13 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
 
     fn fexpr_inner(&mut self, e: &'a Expression<'a>) -> Fv<'a> {
         let e = strip(e);
-        let s = e.span();
         match e {
-            Expression::BooleanLiteral(b) => Fv::Val(self.val(ValueKind::Bool { value: b.value }, s)),
-            Expression::NullLiteral(_) => Fv::Val(self.val(ValueKind::Null, s)),
-            Expression::NumericLiteral(n) => Fv::Val(self.val(ValueKind::Number { value: n.value }, s)),
-            Expression::StringLiteral(x) => Fv::Val(self.val(ValueKind::String { value: x.value.as_str().into() }, s)),
+            Expression::BooleanLiteral(b) => Fv::Val(self.val(ValueKind::Bool { value: b.value }, b.span)),
+            Expression::NullLiteral(x) => Fv::Val(self.val(ValueKind::Null, x.span)),
+            Expression::NumericLiteral(n) => Fv::Val(self.val(ValueKind::Number { value: n.value }, n.span)),
+            Expression::StringLiteral(x) => {
+                Fv::Val(self.val(ValueKind::String { value: x.value.as_str().into() }, x.span))
+            }
             Expression::Identifier(i) => self.fident(i.name.as_str(), i.span),
             Expression::TemplateLiteral(t) => {
                 // The parts, neighbouring texts merged as they come: at most one per text and one
@@ -367,14 +406,28 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
                     return Fv::Opaque;
                 }
                 match parts.as_mut_slice() {
-                    [] => Fv::Val(self.val(ValueKind::String { value: Name::default() }, s)),
-                    [TemplatePart::Text(t)] => Fv::Val(self.val(ValueKind::String { value: std::mem::take(t) }, s)),
+                    [] => Fv::Val(self.val(ValueKind::String { value: Name::default() }, t.span)),
+                    [TemplatePart::Text(x)] => {
+                        Fv::Val(self.val(ValueKind::String { value: std::mem::take(x) }, t.span))
+                    }
                     _ => Fv::Lowered(Expr::Template(parts)),
                 }
             }
             Expression::ObjectExpression(o) => {
-                // One field per property (a spread may add more).
+                // One field per property (a spread may add more). A later key replaces an earlier
+                // one and takes the last place. Keys are pushed as they come, with a 64-bit filter
+                // of (length, first byte) as the evaluator's objects have: only an object where
+                // two keys may be the same is deduplicated, at the end ([`keep_last`]), so that a
+                // large object stays linear.
                 let mut props: Vec<(Name, Expr)> = Vec::with_capacity(o.properties.len());
+                let mut seen = 0u64;
+                let mut maybe_dup = false;
+                let mut put = |props: &mut Vec<(Name, Expr)>, k: Name, v: Expr| {
+                    let bit = 1u64 << ((k.len() * 7 + k.as_bytes().first().map_or(0, |&b| b as usize)) % 64);
+                    maybe_dup |= seen & bit != 0;
+                    seen |= bit;
+                    props.push((k, v));
+                };
                 let mut ok = true;
                 for p in &o.properties {
                     match p {
@@ -384,14 +437,12 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
                             match lower(fv) {
                                 Some(Expr::Object(more)) => {
                                     for (k, v) in more {
-                                        props.retain(|(q, _)| *q != k);
-                                        props.push((k, v));
+                                        put(&mut props, k, v);
                                     }
                                 }
                                 Some(Expr::Literal(crate::ir::Json::Object(m))) => {
                                     for (k, v) in m {
-                                        props.retain(|(q, _)| *q != k);
-                                        props.push((k, Expr::Literal(v)));
+                                        put(&mut props, k, Expr::Literal(v));
                                     }
                                 }
                                 _ => {
@@ -417,10 +468,7 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
                             let fv = self.fexpr(&p.value);
                             let pick = matches!(fv, Fv::Pick(_));
                             match (key, lower(fv)) {
-                                (Some(k), Some(v)) if p.kind == PropertyKind::Init => {
-                                    props.retain(|(q, _)| *q != k);
-                                    props.push((k, v));
-                                }
+                                (Some(k), Some(v)) if p.kind == PropertyKind::Init => put(&mut props, k, v),
                                 _ => {
                                     if pick {
                                         self.facts.complete = false;
@@ -432,6 +480,9 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
                     }
                 }
                 if ok {
+                    if maybe_dup {
+                        keep_last(&mut props);
+                    }
                     Fv::Lowered(simplify(Expr::Object(props)))
                 } else {
                     Fv::Opaque
@@ -467,6 +518,9 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
                 }
             }
             Expression::StaticMemberExpression(m) => {
+                if let Some(fv) = self.member_chain(m) {
+                    return fv;
+                }
                 let o = self.fexpr(&m.object);
                 self.fmember(o, m.property.name.as_str())
             }
@@ -548,7 +602,7 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
                         if x.as_f64().is_some_and(|f| f != 0.0) =>
                     {
                         let f = -x.as_f64().unwrap_or_default();
-                        Fv::Val(self.val(ValueKind::Number { value: f }, s))
+                        Fv::Val(self.val(ValueKind::Number { value: f }, u.span))
                     }
                     (Some(op), Some(arg)) => Fv::Lowered(Expr::Unary { op, arg: Box::new(arg) }),
                     _ => Fv::Opaque,
@@ -626,7 +680,12 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
 
     fn fident(&mut self, name: &'a str, at: oxc_span::Span) -> Fv<'a> {
         if let Some(fv) = self.local(name) {
-            return fv.clone();
+            return match fv {
+                // Most locals are a mapper's argument (`context`, `event`): made anew, cheaper
+                // than the generic clone of a path.
+                Fv::Ref(root, path) if path.is_empty() => Fv::Ref(*root, RefPath::new()),
+                fv => fv.clone(),
+            };
         }
         match self.bindings.get(name) {
             Some(Binding::NotStatic { .. } | Binding::Package { .. } | Binding::Opaque { .. }) => {
@@ -655,6 +714,15 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
         }
     }
 
+    /// The helper a called name (no local) is bound to, if it is one; what else it reads is
+    /// recorded as [`Cx::fident`] records it.
+    fn fhelper(&mut self, name: &'a str, at: oxc_span::Span) -> Option<&'a Expression<'a>> {
+        match self.fident(name, at) {
+            Fv::Helper(h) => Some(h),
+            _ => None,
+        }
+    }
+
     /// A call's argument (a spread is read for its facts, and not followed).
     fn farg(&mut self, a: &'a Argument<'a>) -> Fv<'a> {
         match a.as_expression() {
@@ -671,23 +739,29 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
 
     fn fcall(&mut self, c: &'a CallExpression<'a>) -> Fv<'a> {
         let callee = strip(&c.callee);
-        // The kit, xstate and zod: known meaning.
-        let known = match callee {
-            Expression::Identifier(i) if self.local(i.name.as_str()).is_none() => {
-                match self.bindings.get(i.name.as_str()) {
-                    Some(Binding::Known { module, name: Some(n) }) => Some(callee_of(*module, n)),
-                    Some(Binding::Import { .. }) => match self.ident(i.name.as_str(), i.span).kind {
-                        ValueKind::Imported { callee } => Some(callee),
-                        _ => None,
+        // The kit, xstate and zod: known meaning; or a helper of the author's. A called name is
+        // looked up once, among the locals and then the module's bindings.
+        let (known, helper) = match callee {
+            Expression::Identifier(i) => {
+                let name = i.name.as_str();
+                match self.local(name) {
+                    Some(Fv::Helper(h)) => (None, Some(*h)),
+                    Some(_) => (None, None),
+                    None => match self.bindings.get(name) {
+                        Some(Binding::Known { module, name: Some(n) }) => (Some(callee_of(*module, n)), None),
+                        Some(Binding::Import { .. }) => match self.ident(name, i.span).kind {
+                            ValueKind::Imported { callee } => (Some(callee), None),
+                            _ => (None, self.fhelper(name, i.span)),
+                        },
+                        _ => (None, self.fhelper(name, i.span)),
                     },
-                    _ => None,
                 }
             }
             Expression::StaticMemberExpression(m) => match self.known_of(&m.object) {
-                Some((module, None)) => Some(callee_of(module, m.property.name.as_str())),
-                _ => None,
+                Some((module, None)) => (Some(callee_of(module, m.property.name.as_str())), None),
+                _ => (None, None),
             },
-            _ => None,
+            _ => (None, None),
         };
         if let Some(callee) = known {
             // Only the second argument is kept (`paramsOf`'s def), not a `Vec` of them all.
@@ -741,13 +815,6 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
             return Fv::Opaque;
         }
         // A helper of the author's: inlined when trivial.
-        let helper = match callee {
-            Expression::Identifier(i) => match self.fident(i.name.as_str(), i.span) {
-                Fv::Helper(h) => Some(h),
-                _ => None,
-            },
-            _ => None,
-        };
         if let Some(h) = helper {
             let args_start = self.scopes.args.len();
             for a in &c.arguments {
@@ -828,6 +895,34 @@ fn single_return<'a>(stmts: &'a oxc_allocator::Vec<'a, Statement<'a>>) -> Option
     match stmts.as_slice() {
         [Statement::ReturnStatement(r)] => r.argument.as_ref(),
         _ => None,
+    }
+}
+
+/// Leaves a lowered object's fields with each key once: its last field, in the order of the last
+/// fields (as if each field had removed an earlier one of its key before it was pushed). A scan
+/// for a small object (the filter's false alarms: nothing moves, nothing is allocated), a set for
+/// a large one, so it stays linear in the keys.
+fn keep_last(props: &mut Vec<(Name, Expr)>) {
+    if props.len() <= 64 {
+        // Bit i: field i has a later one of its key.
+        let mut dropped = 0u64;
+        for (i, (k, _)) in props.iter().enumerate() {
+            if props[i + 1..].iter().any(|(q, _)| q == k) {
+                dropped |= 1 << i;
+            }
+        }
+        if dropped != 0 {
+            let mut i = 0;
+            props.retain(|_| {
+                i += 1;
+                dropped & (1 << (i - 1)) == 0
+            });
+        }
+    } else {
+        let mut later: rustc_hash::FxHashSet<&str> = rustc_hash::FxHashSet::default();
+        let keep: Vec<bool> = props.iter().rev().map(|(k, _)| later.insert(k.as_str())).collect();
+        let mut keep = keep.into_iter().rev();
+        props.retain(|_| keep.next().unwrap_or(true));
     }
 }
 
