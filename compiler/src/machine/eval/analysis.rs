@@ -61,7 +61,7 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
     // ---- functions ----
 
     pub(super) fn arrow_value(&mut self, f: &'a ArrowFunctionExpression<'a>) -> Value {
-        let (facts, lowered) = self.analyze(&f.params, FnBody::Arrow(&f.body), &[]);
+        let (facts, lowered) = self.analyze(&f.params, FnBody::Arrow(&f.body));
         let params = self.param_texts(&f.params);
         self.val(ValueKind::Function(std::sync::Arc::new(FnValue { params, facts, lowered })), f.span)
     }
@@ -69,7 +69,7 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
     pub(super) fn function_value(&mut self, f: &'a Function<'a>) -> Value {
         let params = self.param_texts(&f.params);
         let (facts, lowered) = match &f.body {
-            Some(b) => self.analyze(&f.params, FnBody::Block(b), &[]),
+            Some(b) => self.analyze(&f.params, FnBody::Block(b)),
             None => (Facts { complete: false, ..Facts::default() }, None),
         };
         self.val(ValueKind::Function(std::sync::Arc::new(FnValue { params, facts, lowered })), f.span)
@@ -90,12 +90,7 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
 
     /// The facts and lowering of a function, with its scope stack saved and restored (a function
     /// met inside another one's analysis is analyzed on its own).
-    fn analyze(
-        &mut self,
-        params: &'a FormalParameters<'a>,
-        body: FnBody<'a>,
-        _args: &[Fv<'a>],
-    ) -> (Facts, Option<std::sync::Arc<Expr>>) {
+    fn analyze(&mut self, params: &'a FormalParameters<'a>, body: FnBody<'a>) -> (Facts, Option<std::sync::Arc<Expr>>) {
         let saved_base = self.scopes.enter_function();
         let saved_facts = std::mem::replace(&mut self.facts, Facts { complete: true, ..Facts::default() });
         let saved_inline = std::mem::replace(&mut self.inline, 0);
@@ -336,7 +331,14 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
         }
         let Some(Fv::Ref(root, path)) = self.local(base) else { return None };
         let root = *root;
-        let mut path = if path.is_empty() { RefPath::new() } else { path.clone() };
+        // Sized once: a path longer than two keys is one heap block, not grown into one.
+        let mut path = if path.is_empty() && n <= 2 {
+            RefPath::new()
+        } else {
+            let mut p = RefPath::with_capacity(path.len() + n);
+            p.extend(path.iter().cloned());
+            p
+        };
         for key in keys[..n].iter().rev() {
             if root == Root::Context && path.is_empty() {
                 push_unique(&mut self.facts.context_keys, key);
@@ -370,153 +372,9 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
                 Fv::Val(self.val(ValueKind::String { value: x.value.as_str().into() }, x.span))
             }
             Expression::Identifier(i) => self.fident(i.name.as_str(), i.span),
-            Expression::TemplateLiteral(t) => {
-                // The parts, neighbouring texts merged as they come: at most one per text and one
-                // per expression (unless an inlined helper's template splices in more), so the
-                // list is allocated once, at that size.
-                let mut parts: Vec<TemplatePart> = Vec::with_capacity(t.quasis.len() + t.expressions.len());
-                let mut ok = true;
-                for (i, q) in t.quasis.iter().enumerate() {
-                    let text = q.value.cooked.as_ref().map_or(q.value.raw.as_str(), |c| c.as_str());
-                    if !text.is_empty() {
-                        push_text(&mut parts, text);
-                    }
-                    if let Some(x) = t.expressions.get(i) {
-                        let fv = self.fexpr(x);
-                        match lower(fv) {
-                            Some(Expr::Ref(r)) => parts.push(TemplatePart::Ref(r)),
-                            Some(Expr::Template(more)) => {
-                                for p in more {
-                                    match p {
-                                        TemplatePart::Text(t) => push_text(&mut parts, &t),
-                                        p => parts.push(p),
-                                    }
-                                }
-                            }
-                            // A literal is stringified now, as JavaScript would (`${1.0}` is "1").
-                            Some(Expr::Literal(crate::ir::Json::String(l))) => push_text(&mut parts, &l),
-                            Some(Expr::Literal(l)) => push_text(&mut parts, &JsValue::from_literal(&l).to_js_string()),
-                            Some(Expr::Undefined) => push_text(&mut parts, "undefined"),
-                            Some(other) => parts.push(TemplatePart::Expr(other)),
-                            None => ok = false,
-                        }
-                    }
-                }
-                if !ok {
-                    return Fv::Opaque;
-                }
-                match parts.as_mut_slice() {
-                    [] => Fv::Val(self.val(ValueKind::String { value: Name::default() }, t.span)),
-                    [TemplatePart::Text(x)] => {
-                        Fv::Val(self.val(ValueKind::String { value: std::mem::take(x) }, t.span))
-                    }
-                    _ => Fv::Lowered(Expr::Template(parts)),
-                }
-            }
-            Expression::ObjectExpression(o) => {
-                // One field per property (a spread may add more). A later key replaces an earlier
-                // one and takes the last place. Keys are pushed as they come, with a 64-bit filter
-                // of (length, first byte) as the evaluator's objects have: only an object where
-                // two keys may be the same is deduplicated, at the end ([`keep_last`]), so that a
-                // large object stays linear.
-                let mut props: Vec<(Name, Expr)> = Vec::with_capacity(o.properties.len());
-                let mut seen = 0u64;
-                let mut maybe_dup = false;
-                let mut put = |props: &mut Vec<(Name, Expr)>, k: Name, v: Expr| {
-                    let bit = 1u64 << ((k.len() * 7 + k.as_bytes().first().map_or(0, |&b| b as usize)) % 64);
-                    maybe_dup |= seen & bit != 0;
-                    seen |= bit;
-                    props.push((k, v));
-                };
-                let mut ok = true;
-                for p in &o.properties {
-                    match p {
-                        ObjectPropertyKind::SpreadProperty(sp) => {
-                            let fv = self.fexpr(&sp.argument);
-                            let pick = matches!(fv, Fv::Pick(_));
-                            match lower(fv) {
-                                Some(Expr::Object(more)) => {
-                                    for (k, v) in more {
-                                        put(&mut props, k, v);
-                                    }
-                                }
-                                Some(Expr::Literal(crate::ir::Json::Object(m))) => {
-                                    for (k, v) in m {
-                                        put(&mut props, k, Expr::Literal(v));
-                                    }
-                                }
-                                _ => {
-                                    if pick {
-                                        self.facts.complete = false;
-                                    }
-                                    ok = false;
-                                }
-                            }
-                        }
-                        ObjectPropertyKind::ObjectProperty(p) => {
-                            let key = match &p.key {
-                                PropertyKey::StaticIdentifier(i) if !p.computed => Some(Name::from(i.name.as_str())),
-                                PropertyKey::StringLiteral(x) => Some(Name::from(x.value.as_str())),
-                                PropertyKey::NumericLiteral(n) => Some(Name::from(js_number(n.value))),
-                                other => {
-                                    if let Some(x) = other.as_expression() {
-                                        self.fexpr(x);
-                                    }
-                                    None
-                                }
-                            };
-                            let fv = self.fexpr(&p.value);
-                            let pick = matches!(fv, Fv::Pick(_));
-                            match (key, lower(fv)) {
-                                (Some(k), Some(v)) if p.kind == PropertyKind::Init => put(&mut props, k, v),
-                                _ => {
-                                    if pick {
-                                        self.facts.complete = false;
-                                    }
-                                    ok = false;
-                                }
-                            }
-                        }
-                    }
-                }
-                if ok {
-                    if maybe_dup {
-                        keep_last(&mut props);
-                    }
-                    Fv::Lowered(simplify(Expr::Object(props)))
-                } else {
-                    Fv::Opaque
-                }
-            }
-            Expression::ArrayExpression(a) => {
-                let mut items = Vec::new();
-                let mut ok = true;
-                for el in &a.elements {
-                    match el.as_expression() {
-                        Some(x) => {
-                            let fv = self.fexpr(x);
-                            if matches!(fv, Fv::Pick(_)) {
-                                self.facts.complete = false;
-                            }
-                            match lower(fv) {
-                                Some(v) => items.push(v),
-                                None => ok = false,
-                            }
-                        }
-                        None => {
-                            if let ArrayExpressionElement::SpreadElement(sp) = el {
-                                self.fexpr(&sp.argument);
-                            }
-                            ok = false;
-                        }
-                    }
-                }
-                if ok {
-                    Fv::Lowered(simplify(Expr::Array(items)))
-                } else {
-                    Fv::Opaque
-                }
-            }
+            Expression::TemplateLiteral(t) => self.ftemplate(t),
+            Expression::ObjectExpression(o) => self.fobject(o),
+            Expression::ArrayExpression(a) => self.farray(a),
             Expression::StaticMemberExpression(m) => {
                 if let Some(fv) = self.member_chain(m) {
                     return fv;
@@ -675,6 +533,159 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
                 self.facts.complete = false;
                 Fv::Opaque
             }
+        }
+    }
+
+    /// A template literal: its parts lowered, neighbouring texts merged; a string where it is
+    /// all text. (The forms of a body have functions of their own where they need many locals,
+    /// so that [`Cx::fexpr_inner`], which every expression recurses through, keeps a small frame.)
+    fn ftemplate(&mut self, t: &'a TemplateLiteral<'a>) -> Fv<'a> {
+        // The parts, neighbouring texts merged as they come: at most one per text and one
+        // per expression (unless an inlined helper's template splices in more), so the
+        // list is allocated once, at that size.
+        let mut parts: Vec<TemplatePart> = Vec::with_capacity(t.quasis.len() + t.expressions.len());
+        let mut ok = true;
+        for (i, q) in t.quasis.iter().enumerate() {
+            let text = q.value.cooked.as_ref().map_or(q.value.raw.as_str(), |c| c.as_str());
+            if !text.is_empty() {
+                push_text(&mut parts, text);
+            }
+            if let Some(x) = t.expressions.get(i) {
+                let fv = self.fexpr(x);
+                match lower(fv) {
+                    Some(Expr::Ref(r)) => parts.push(TemplatePart::Ref(r)),
+                    Some(Expr::Template(more)) => {
+                        for p in more {
+                            match p {
+                                TemplatePart::Text(t) => push_text(&mut parts, &t),
+                                p => parts.push(p),
+                            }
+                        }
+                    }
+                    // A literal is stringified now, as JavaScript would (`${1.0}` is "1").
+                    Some(Expr::Literal(crate::ir::Json::String(l))) => push_text(&mut parts, &l),
+                    Some(Expr::Literal(l)) => push_text(&mut parts, &JsValue::from_literal(&l).to_js_string()),
+                    Some(Expr::Undefined) => push_text(&mut parts, "undefined"),
+                    Some(other) => parts.push(TemplatePart::Expr(other)),
+                    None => ok = false,
+                }
+            }
+        }
+        if !ok {
+            return Fv::Opaque;
+        }
+        match parts.as_mut_slice() {
+            [] => Fv::Val(self.val(ValueKind::String { value: Name::default() }, t.span)),
+            [TemplatePart::Text(x)] => Fv::Val(self.val(ValueKind::String { value: std::mem::take(x) }, t.span)),
+            _ => Fv::Lowered(Expr::Template(parts)),
+        }
+    }
+
+    /// An object literal, as a lowered object where every field lowers.
+    fn fobject(&mut self, o: &'a ObjectExpression<'a>) -> Fv<'a> {
+        // One field per property (a spread may add more). A later key replaces an earlier
+        // one and takes the last place. Keys are pushed as they come, with a 64-bit filter
+        // of (length, first byte) as the evaluator's objects have: only an object where
+        // two keys may be the same is deduplicated, at the end ([`keep_last`]), so that a
+        // large object stays linear.
+        let mut props: Vec<(Name, Expr)> = Vec::with_capacity(o.properties.len());
+        let mut seen = 0u64;
+        let mut maybe_dup = false;
+        let mut put = |props: &mut Vec<(Name, Expr)>, k: Name, v: Expr| {
+            let bit = 1u64 << ((k.len() * 7 + k.as_bytes().first().map_or(0, |&b| b as usize)) % 64);
+            maybe_dup |= seen & bit != 0;
+            seen |= bit;
+            props.push((k, v));
+        };
+        let mut ok = true;
+        for p in &o.properties {
+            match p {
+                ObjectPropertyKind::SpreadProperty(sp) => {
+                    let fv = self.fexpr(&sp.argument);
+                    let pick = matches!(fv, Fv::Pick(_));
+                    match lower(fv) {
+                        Some(Expr::Object(more)) => {
+                            for (k, v) in more {
+                                put(&mut props, k, v);
+                            }
+                        }
+                        Some(Expr::Literal(crate::ir::Json::Object(m))) => {
+                            for (k, v) in m {
+                                put(&mut props, k, Expr::Literal(v));
+                            }
+                        }
+                        _ => {
+                            if pick {
+                                self.facts.complete = false;
+                            }
+                            ok = false;
+                        }
+                    }
+                }
+                ObjectPropertyKind::ObjectProperty(p) => {
+                    let key = match &p.key {
+                        PropertyKey::StaticIdentifier(i) if !p.computed => Some(Name::from(i.name.as_str())),
+                        PropertyKey::StringLiteral(x) => Some(Name::from(x.value.as_str())),
+                        PropertyKey::NumericLiteral(n) => Some(Name::from(js_number(n.value))),
+                        other => {
+                            if let Some(x) = other.as_expression() {
+                                self.fexpr(x);
+                            }
+                            None
+                        }
+                    };
+                    let fv = self.fexpr(&p.value);
+                    let pick = matches!(fv, Fv::Pick(_));
+                    match (key, lower(fv)) {
+                        (Some(k), Some(v)) if p.kind == PropertyKind::Init => put(&mut props, k, v),
+                        _ => {
+                            if pick {
+                                self.facts.complete = false;
+                            }
+                            ok = false;
+                        }
+                    }
+                }
+            }
+        }
+        if ok {
+            if maybe_dup {
+                keep_last(&mut props);
+            }
+            Fv::Lowered(simplify(Expr::Object(props)))
+        } else {
+            Fv::Opaque
+        }
+    }
+
+    /// An array literal, as a lowered array where every item lowers.
+    fn farray(&mut self, a: &'a ArrayExpression<'a>) -> Fv<'a> {
+        let mut items = Vec::new();
+        let mut ok = true;
+        for el in &a.elements {
+            match el.as_expression() {
+                Some(x) => {
+                    let fv = self.fexpr(x);
+                    if matches!(fv, Fv::Pick(_)) {
+                        self.facts.complete = false;
+                    }
+                    match lower(fv) {
+                        Some(v) => items.push(v),
+                        None => ok = false,
+                    }
+                }
+                None => {
+                    if let ArrayExpressionElement::SpreadElement(sp) = el {
+                        self.fexpr(&sp.argument);
+                    }
+                    ok = false;
+                }
+            }
+        }
+        if ok {
+            Fv::Lowered(simplify(Expr::Array(items)))
+        } else {
+            Fv::Opaque
         }
     }
 
@@ -977,5 +988,65 @@ fn push_text(parts: &mut Vec<TemplatePart>, text: &str) {
     match parts.last_mut() {
         Some(TemplatePart::Text(a)) => a.push_str(text),
         _ => parts.push(TemplatePart::Text(text.into())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The lowering of the function exported as `f`.
+    fn lowered(src: &str) -> Expr {
+        let ev = evaluate_text(Path::new("/virtual/wf.ts"), src);
+        assert!(ev.diagnostics.is_empty(), "{:?}", ev.diagnostics);
+        let f = ev.exports["f"].as_function().expect("a function");
+        f.lowered.as_deref().expect("lowered").clone()
+    }
+
+    fn keys(e: &Expr) -> Vec<&str> {
+        match e {
+            Expr::Object(fields) => fields.iter().map(|(k, _)| k.as_str()).collect(),
+            other => panic!("not an object: {other:?}"),
+        }
+    }
+
+    /// In a lowered object a later key replaces an earlier one and takes the last place (a spread's
+    /// keys too); keys that only share a length and first letter both stay; and a large object
+    /// (a set, not a scan) does the same.
+    #[test]
+    fn a_later_key_of_a_lowered_object_takes_the_last_place() {
+        let e = lowered(
+            "export const f = ({ context }) => ({ a: context.x, b: 1, ab: 2, ac: 3, a: context.y, ...{ b: 4 }, ab: 5 });",
+        );
+        assert_eq!(keys(&e), ["ac", "a", "b", "ab"]);
+        let Expr::Object(fields) = &e else { unreachable!() };
+        assert!(matches!(&fields[1].1, Expr::Ref(r) if r.path.as_slice() == ["y"]));
+
+        let many: Vec<String> = (0..70).map(|i| format!("k{i}: context.k{i}")).collect();
+        let e = lowered(&format!("export const f = ({{ context }}) => ({{ {}, k5: 1, k69: 2 }});", many.join(", ")));
+        let mut want: Vec<String> = (0..70).filter(|i| *i != 5 && *i != 69).map(|i| format!("k{i}")).collect();
+        want.extend(["k5".to_string(), "k69".to_string()]);
+        assert_eq!(keys(&e), want);
+    }
+
+    /// A chain of names on a local reads the same path, and records the same context key, however
+    /// long it is (the fast path takes up to four names; a longer one descends).
+    #[test]
+    fn a_member_chain_is_one_reference() {
+        for (chain, path) in [
+            ("context.a", vec!["a"]),
+            ("context.a.b.c", vec!["a", "b", "c"]),
+            ("context.a.b.c.d.e", vec!["a", "b", "c", "d", "e"]),
+            ("(context.a as any).b", vec!["a", "b"]),
+        ] {
+            let src = format!("export const f = ({{ context }}) => {chain};");
+            let ev = evaluate_text(Path::new("/virtual/wf.ts"), &src);
+            let f = ev.exports["f"].as_function().expect("a function");
+            assert_eq!(f.facts.context_keys.as_slice(), ["a"], "{chain}");
+            match f.lowered.as_deref() {
+                Some(Expr::Ref(r)) => assert_eq!(r.path.as_slice(), path.as_slice(), "{chain}"),
+                other => panic!("{chain}: {other:?}"),
+            }
+        }
     }
 }
