@@ -9,7 +9,11 @@
 //! are one stack ([`FnScopes`], no map per scope), a value is lowered by moving it into its
 //! [`Expr`] (no copy of a subtree, a path or a string), keys, path segments and short template
 //! texts are inline strings, and a path of up to two keys ([`RefPath`]), a function's one
-//! parameter and its first two context keys are inline lists (no heap block).
+//! parameter and its first two context keys are inline lists (no heap block). It does little
+//! work per expression too: a chain of names on a local (`context.ticket.id`, the commonest
+//! expression) is read in one step ([`Cx::member_chain`]), a mapper's destructured arguments are
+//! bound without copies, a called name is looked up once, and an object's keys are checked for
+//! duplicates by a 64-bit filter, not a scan per key ([`keep_last`]).
 
 use super::*;
 use crate::ir::expr::RefPath;
@@ -752,6 +756,8 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
         let callee = strip(&c.callee);
         // The kit, xstate and zod: known meaning; or a helper of the author's. A called name is
         // looked up once, among the locals and then the module's bindings.
+        // `known` is `Some` for a callee of known meaning, with the kit export's name if it is
+        // one of the kit's (no `Callee` is made: only a kit call is read further).
         let (known, helper) = match callee {
             Expression::Identifier(i) => {
                 let name = i.name.as_str();
@@ -759,9 +765,12 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
                     Some(Fv::Helper(h)) => (None, Some(*h)),
                     Some(_) => (None, None),
                     None => match self.bindings.get(name) {
-                        Some(Binding::Known { module, name: Some(n) }) => (Some(callee_of(*module, n)), None),
+                        Some(Binding::Known { module, name: Some(n) }) => {
+                            (Some((*module == KnownModule::Kit).then_some(KitName::Source(n))), None)
+                        }
                         Some(Binding::Import { .. }) => match self.ident(name, i.span).kind {
-                            ValueKind::Imported { callee } => (Some(callee), None),
+                            ValueKind::Imported { callee: Callee::Kit(n) } => (Some(Some(KitName::Owned(n))), None),
+                            ValueKind::Imported { .. } => (Some(None), None),
                             _ => (None, self.fhelper(name, i.span)),
                         },
                         _ => (None, self.fhelper(name, i.span)),
@@ -769,12 +778,14 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
                 }
             }
             Expression::StaticMemberExpression(m) => match self.known_of(&m.object) {
-                Some((module, None)) => (Some(callee_of(module, m.property.name.as_str())), None),
+                Some((module, None)) => {
+                    (Some((module == KnownModule::Kit).then_some(KitName::Source(m.property.name.as_str()))), None)
+                }
                 _ => (None, None),
             },
             _ => (None, None),
         };
-        if let Some(callee) = known {
+        if let Some(kit) = known {
             // Only the second argument is kept (`paramsOf`'s def), not a `Vec` of them all.
             let mut second = None;
             let mut passes_pick = false;
@@ -785,18 +796,19 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
                     second = Some(fv);
                 }
             }
-            if let Callee::Kit(n) = &callee {
+            let kit = kit.as_ref().map(KitName::as_str);
+            if let Some(n) = kit {
                 // A Part built in a function's body (`spawn(agent({...}))`): `inline-parts` says so.
                 // `open` alone is the sentinel; `open({...})` is an Open body.
                 let part = matches!(
-                    n.as_str(),
+                    n,
                     "agent" | "command" | "worktree" | "http" | "push" | "dispatch" | "mcp" | "gate" | "fail"
                 ) || (n == "open" && !c.arguments.is_empty());
                 if part {
-                    self.facts.parts.push((n.clone(), Span::new(c.span.start, c.span.end)));
+                    self.facts.parts.push((n.into(), Span::new(c.span.start, c.span.end)));
                 }
             }
-            if matches!(&callee, Callee::Kit(n) if n == "paramsOf") {
+            if kit == Some("paramsOf") {
                 return match second {
                     Some(Fv::Val(def)) => match def.as_call() {
                         Some(call) if matches!(&call.callee, Callee::Kit(n) if n == "defineEvent") => {
@@ -902,6 +914,22 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
     }
 }
 
+/// The name of a kit export a function calls: borrowed from the source (an import of the kit),
+/// or the one an imported value carries.
+enum KitName<'a> {
+    Source(&'a str),
+    Owned(Name),
+}
+
+impl KitName<'_> {
+    fn as_str(&self) -> &str {
+        match self {
+            KitName::Source(n) => n,
+            KitName::Owned(n) => n,
+        }
+    }
+}
+
 fn single_return<'a>(stmts: &'a oxc_allocator::Vec<'a, Statement<'a>>) -> Option<&'a Expression<'a>> {
     match stmts.as_slice() {
         [Statement::ReturnStatement(r)] => r.argument.as_ref(),
@@ -967,6 +995,7 @@ enum FnBody<'a> {
 
 /// What is known of a value, as an [`Expr`] the runtime evaluates, or `None`. It takes the value,
 /// so that a reference's path, an Expr or a string moves into the result instead of a copy.
+#[inline]
 fn lower(fv: Fv<'_>) -> Option<Expr> {
     match fv {
         Fv::Ref(root, path) => Some(Expr::Ref(Reference { root, path })),
