@@ -37,7 +37,7 @@ use crate::ir::{
     self, Action, EventDecl, Expr, FxIndexMap, Guard, Invoke, InvokeList, Name, Origin, Slot, SlotKind, State, StateId,
     StateKind, TargetList, Transition, Trigger,
 };
-use crate::machine::value::{Callee, Loc, Value, ValueKind};
+use crate::machine::value::{Callee, Loc, Prop, Value, ValueKind};
 use serde::Serialize;
 use std::fmt::Display;
 use std::sync::Arc;
@@ -305,8 +305,16 @@ pub fn lower_machine(value: &Value) -> Lowered {
 
 /// Lowers a Machine already taken apart.
 pub fn lower_parts(parts: &MachineParts<'_>) -> Lowered {
-    let mut lw =
-        Lowerer { parts, states: Vec::new(), values: Vec::new(), faults: Vec::new(), buf: String::with_capacity(64) };
+    let mut lw = Lowerer {
+        parts,
+        states: Vec::new(),
+        values: Vec::new(),
+        invoke_groups: Vec::new(),
+        undeclared_srcs: Vec::new(),
+        transition_count: 0,
+        faults: Vec::new(),
+        buf: String::with_capacity(64),
+    };
     let config = parts.config;
     if config.props().is_none() {
         lw.fault(
@@ -381,6 +389,8 @@ pub fn lower_parts(parts: &MachineParts<'_>) -> Lowered {
     let n = count_states(config);
     lw.states.reserve_exact(n);
     lw.values.reserve_exact(n);
+    // About one invoke a state: the list is allocated once, nearly always.
+    lw.invoke_groups.reserve(n);
     lw.add_state(config, Name::default(), Name::default(), None, None, &actors);
     // The root's `id` is the Machine's id, in `Machine::id`.
     if let Some(root) = lw.states.first_mut() {
@@ -390,7 +400,7 @@ pub fn lower_parts(parts: &MachineParts<'_>) -> Lowered {
     // The states are final here: lowering the transitions reads them beside the lowerer.
     let states = std::mem::take(&mut lw.states);
     let targets = Targets::new(&states, &id);
-    let mut transitions = Vec::with_capacity(states.len() * 2);
+    let mut transitions = Vec::with_capacity(lw.transition_count);
     let (mut groups, mut buf) = (Vec::with_capacity(8), String::with_capacity(128));
     for sid in 0..states.len() {
         lw.lower_transitions(&states, StateId(sid as u32), &targets, (&mut groups, &mut buf), &mut transitions);
@@ -402,11 +412,12 @@ pub fn lower_parts(parts: &MachineParts<'_>) -> Lowered {
     for (k, c) in &actors {
         slots.insert(Name::from(*k), c.slot());
     }
-    for st in &lw.states {
-        for inv in &st.invokes {
-            if !slots.contains_key(inv.src.as_str()) {
-                slots.insert(inv.src.clone(), Slot { kind: inv.kind, effect: None });
-            }
+    // The invokes whose src names no setup actor (`invokes` listed them, in order): the others
+    // have their slot already.
+    for &(sid, i) in &lw.undeclared_srcs {
+        let inv = &lw.states[sid.index()].invokes[i];
+        if !slots.contains_key(inv.src.as_str()) {
+            slots.insert(inv.src.clone(), Slot { kind: inv.kind, effect: None });
         }
     }
 
@@ -480,11 +491,76 @@ impl<'v> StateFields<'v> {
     }
 }
 
+/// The fields of an invoke's object that lowering reads, found in one pass over its properties
+/// (a later key replaces an earlier one, as [`Value::get`] reads them).
+#[derive(Clone, Copy, Default)]
+struct InvokeFields<'v> {
+    id: Option<&'v Value>,
+    src: Option<&'v Value>,
+    input: Option<&'v Value>,
+    on_done: Option<&'v Value>,
+    on_error: Option<&'v Value>,
+}
+
+impl<'v> InvokeFields<'v> {
+    fn of(v: &'v Value) -> Self {
+        let mut f = InvokeFields::default();
+        for p in v.props().unwrap_or_default() {
+            let field = match p.key.as_str() {
+                "id" => &mut f.id,
+                "src" => &mut f.src,
+                "input" => &mut f.input,
+                "onDone" => &mut f.on_done,
+                "onError" => &mut f.on_error,
+                _ => continue,
+            };
+            *field = Some(&p.value);
+        }
+        f
+    }
+}
+
+/// The fields of a transition's object, found in one pass (as [`InvokeFields`]); none for a
+/// value that is no object.
+#[derive(Clone, Copy, Default)]
+struct TransitionFields<'v> {
+    target: Option<&'v Value>,
+    guard: Option<&'v Value>,
+    actions: Option<&'v Value>,
+    reenter: Option<&'v Value>,
+}
+
+impl<'v> TransitionFields<'v> {
+    fn of(v: &'v Value) -> Self {
+        let mut f = TransitionFields::default();
+        for p in v.props().unwrap_or_default() {
+            let field = match p.key.as_str() {
+                "target" => &mut f.target,
+                "guard" => &mut f.guard,
+                "actions" => &mut f.actions,
+                "reenter" => &mut f.reenter,
+                _ => continue,
+            };
+            *field = Some(&p.value);
+        }
+        f
+    }
+}
+
 struct Lowerer<'p, 'v> {
     parts: &'p MachineParts<'v>,
     states: Vec<State>,
-    /// The config value of each state, and its fields.
-    values: Vec<(&'v Value, StateFields<'v>)>,
+    /// The config value of each state, its fields, and where its invokes' groups start in
+    /// `invoke_groups`.
+    values: Vec<(&'v Value, StateFields<'v>, usize)>,
+    /// The `onDone` and `onError` of every invoke kept in the IR, in the order of the states and
+    /// their invokes: read when the invoke is, lowered with the state's transitions.
+    invoke_groups: Vec<(Option<&'v Value>, Option<&'v Value>)>,
+    /// The invokes (state, index) whose `src` names no actor of the setup, in order.
+    undeclared_srcs: Vec<(StateId, usize)>,
+    /// At least the number of transitions the states hold (each item of each group), so that the
+    /// transitions' vector is allocated once.
+    transition_count: usize,
     faults: Vec<Fault>,
     /// A buffer the paths of states and invokes are written in before they become `Name`s.
     buf: String,
@@ -568,7 +644,15 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                 }
             }
         };
-        let invokes = self.invokes(f.invoke, &path, actors);
+        for group in [f.always, f.on_done].into_iter().flatten() {
+            self.transition_count += items(group).len();
+        }
+        for map in [f.on, f.after].into_iter().flatten() {
+            self.transition_count +=
+                map.props().unwrap_or_default().iter().map(|p| items(&p.value).len()).sum::<usize>();
+        }
+        let invoke_start = self.invoke_groups.len();
+        let invokes = self.invokes(sid, f.invoke, &path, actors);
         let entry = self.actions(f.entry, at.child("entry"));
         let exit = self.actions(f.exit, at.child("exit"));
         let id = match f.id {
@@ -596,7 +680,7 @@ impl<'p, 'v> Lowerer<'p, 'v> {
             span: v.loc.span,
             key_span: key_loc.map(|l| l.span),
         });
-        self.values.push((v, f));
+        self.values.push((v, f, invoke_start));
         for p in child_props {
             // A child's path, `<path>.states.<key>`, written in the lowerer's buffer: a path of up
             // to 24 bytes is inline in its `Name`, no allocation.
@@ -612,12 +696,18 @@ impl<'p, 'v> Lowerer<'p, 'v> {
         Some(sid)
     }
 
-    fn invokes(&mut self, inv: Option<&'v Value>, path: &str, actors: &[(&str, ActorClass)]) -> InvokeList {
+    fn invokes(
+        &mut self,
+        sid: StateId,
+        inv: Option<&'v Value>,
+        path: &str,
+        actors: &[(&str, ActorClass)],
+    ) -> InvokeList {
         let Some(inv) = inv else { return InvokeList::new() };
         let list = inv.as_array().is_some();
-        let items = items(inv);
-        let mut out = InvokeList::with_capacity(items.len());
-        for (i, item) in items.iter().enumerate() {
+        let list_items = items(inv);
+        let mut out = InvokeList::with_capacity(list_items.len());
+        for (i, item) in list_items.iter().enumerate() {
             self.buf.clear();
             self.buf.push_str(path);
             push_segment(&mut self.buf, "invoke");
@@ -630,12 +720,21 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                 self.odd(item, at, "an invoke", "an object");
                 continue;
             }
-            let id = item.get("id").and_then(Value::as_str).map(Name::from);
-            let (src, kind) = match item.get("src") {
+            let fields = InvokeFields::of(item);
+            for group in [fields.on_done, fields.on_error].into_iter().flatten() {
+                self.transition_count += items(group).len();
+            }
+            self.invoke_groups.push((fields.on_done, fields.on_error));
+            let id = fields.id.and_then(Value::as_str).map(Name::from);
+            let mut declared = false;
+            let (src, kind) = match fields.src {
                 Some(sv) => match sv.as_str() {
                     Some(name) => {
                         let kind = match actor_class(actors, name) {
-                            Some(c) => c.slot_kind(),
+                            Some(c) => {
+                                declared = true;
+                                c.slot_kind()
+                            }
                             None if name == "gate" => SlotKind::Gate,
                             None => {
                                 let known: Vec<&str> = actors.iter().map(|(k, _)| *k).collect();
@@ -677,7 +776,10 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                     (Name::default(), SlotKind::Unknown)
                 }
             };
-            let input = item.get("input").and_then(|iv| self.input(iv, at.child("input")));
+            let input = fields.input.and_then(|iv| self.input(iv, at.child("input")));
+            if !declared {
+                self.undeclared_srcs.push((sid, out.len()));
+            }
             out.push(Invoke { src, id, kind, input, path: ipath, span: item.loc.span });
         }
         out
@@ -713,15 +815,23 @@ impl<'p, 'v> Lowerer<'p, 'v> {
     /// `fromPick(def, fill?)`: `{ param: event.param, ...fill }`.
     fn pick_input(&mut self, v: &Value, path: Path<'_>) -> Option<Expr> {
         let def = arg(v, 0);
-        let keys = def.and_then(pick_param_keys);
+        let keys = def.and_then(pick_param_props);
+        let fill = arg(v, 1);
         let mut fields: Vec<(Name, Expr)> = match keys {
-            Some(keys) => keys
-                .into_iter()
-                .map(|k| {
-                    let r = Expr::Ref(Reference { root: Root::Event, path: smallvec::smallvec![k.as_str().into()] });
-                    (k.into(), r)
-                })
-                .collect(),
+            Some(keys) => {
+                // The fill's fields come after the params: the list is allocated once for both.
+                let fill_len = match fill.and_then(Value::as_function).and_then(|f| f.lowered.as_deref()) {
+                    Some(Expr::Object(fs)) => fs.len(),
+                    Some(Expr::Literal(crate::ir::Json::Object(m))) => m.len(),
+                    _ => 0,
+                };
+                let mut fields = Vec::with_capacity(keys.len() + fill_len);
+                fields.extend(keys.iter().map(|p| {
+                    let r = Expr::Ref(Reference { root: Root::Event, path: smallvec::smallvec![p.key.clone()] });
+                    (p.key.clone(), r)
+                }));
+                fields
+            }
             None => {
                 self.not_lowered(
                     def.unwrap_or(v),
@@ -731,7 +841,7 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                 return None;
             }
         };
-        if let Some(fill) = arg(v, 1) {
+        if let Some(fill) = fill {
             match fill.as_function().and_then(|f| f.lowered.as_deref()) {
                 Some(Expr::Object(fs)) => fields.extend(fs.iter().cloned()),
                 Some(Expr::Literal(crate::ir::Json::Object(m))) => {
@@ -896,7 +1006,7 @@ impl<'p, 'v> Lowerer<'p, 'v> {
             if self.states[i].kind != StateKind::Compound {
                 continue;
             }
-            let (v, f) = self.values[i];
+            let (v, f, _) = self.values[i];
             match f.initial {
                 None => self.fault(
                     v,
@@ -941,7 +1051,7 @@ impl<'p, 'v> Lowerer<'p, 'v> {
         (groups, buf): (&mut Vec<Group<'v>>, &mut String),
         out: &mut Vec<Transition>,
     ) {
-        let f = self.values[sid.index()].1;
+        let (_, f, invoke_start) = self.values[sid.index()];
         let state = &states[sid.index()];
         let path = state.path.as_str();
         groups.clear();
@@ -968,16 +1078,14 @@ impl<'p, 'v> Lowerer<'p, 'v> {
         if let Some(x) = f.on_done {
             groups.push((Trigger::StateDone, GroupPath::State("onDone", None), x));
         }
-        if let Some(inv) = f.invoke {
-            // The invokes kept in the IR, in order; odd items were skipped there too.
-            let items = items(inv).iter().filter(|x| x.props().is_some());
-            for (i, item) in items.enumerate().take(state.invokes.len()) {
-                if let Some(x) = item.get("onDone") {
-                    groups.push((Trigger::InvokeDone(i), GroupPath::Invoke(i, "onDone"), x));
-                }
-                if let Some(x) = item.get("onError") {
-                    groups.push((Trigger::InvokeError(i), GroupPath::Invoke(i, "onError"), x));
-                }
+        // The invokes kept in the IR, in order, as `invokes` read them.
+        let invoke_groups = &self.invoke_groups[invoke_start..invoke_start + state.invokes.len()];
+        for (i, &(on_done, on_error)) in invoke_groups.iter().enumerate() {
+            if let Some(x) = on_done {
+                groups.push((Trigger::InvokeDone(i), GroupPath::Invoke(i, "onDone"), x));
+            }
+            if let Some(x) = on_error {
+                groups.push((Trigger::InvokeError(i), GroupPath::Invoke(i, "onError"), x));
             }
         }
         for (trigger, gpath, value) in groups.drain(..) {
@@ -1010,10 +1118,11 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                     None => Name::from(buf.as_str()),
                 };
                 let at = Path::ROOT.child(tpath.as_str());
+                let tf = TransitionFields::of(t);
                 let (target_values, target_list, obj): (&[Value], bool, bool) = match &t.kind {
                     ValueKind::String { .. } => (std::slice::from_ref(t), false, false),
                     ValueKind::Undefined => (&[], false, false),
-                    ValueKind::Object { .. } => match t.get("target") {
+                    ValueKind::Object { .. } => match tf.target {
                         None => (&[], false, true),
                         Some(tv) => match &tv.kind {
                             ValueKind::Array { items } => (items, true, true),
@@ -1066,9 +1175,9 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                     }
                 }
                 let (guard, actions, reenter) = if obj {
-                    let guard = t.get("guard").and_then(|g| self.guard(g, at.child("guard")));
-                    let actions = self.actions(t.get("actions"), at.child("actions"));
-                    (guard, actions, t.get("reenter").and_then(Value::as_bool).unwrap_or(false))
+                    let guard = tf.guard.and_then(|g| self.guard(g, at.child("guard")));
+                    let actions = self.actions(tf.actions, at.child("actions"));
+                    (guard, actions, tf.reenter.and_then(Value::as_bool).unwrap_or(false))
                 } else {
                     (None, Vec::new(), false)
                 };
@@ -1187,22 +1296,25 @@ fn shared_value_expr(v: &Value) -> Option<Arc<Expr>> {
     }
 }
 
-/// The param names of a pick: the keys of its `defineEvent({ input: z.object({...}) })`.
-pub fn pick_param_keys(def: &Value) -> Option<Vec<String>> {
+/// The params of a pick: the properties of its `defineEvent({ input: z.object({...}) })`'s shape.
+fn pick_param_props(def: &Value) -> Option<&[Prop]> {
     let input = arg(def, 0).filter(|_| is_call(def, "defineEvent"))?.get("input")?;
-    zod_object_keys(input)
+    zod_object_props(input)
 }
 
 /// The keys of a literal `z.object({...})` (through `.describe()`/`.strict()`-like methods that
 /// keep its keys).
 pub fn zod_object_keys(v: &Value) -> Option<Vec<String>> {
+    zod_object_props(v).map(|props| props.iter().map(|p| p.key.to_string()).collect())
+}
+
+/// The properties of a literal `z.object({...})`'s shape, as [`zod_object_keys`] reads them.
+fn zod_object_props(v: &Value) -> Option<&[Prop]> {
     let call = v.as_call()?;
     match &call.callee {
-        Callee::Zod(n) if n == "object" => {
-            Some(call.args.first()?.props()?.iter().map(|p| p.key.to_string()).collect())
-        }
+        Callee::Zod(n) if n == "object" => call.args.first()?.props(),
         Callee::Method(m) if matches!(m.as_str(), "describe" | "strict" | "passthrough" | "strip" | "meta") => {
-            zod_object_keys(call.receiver.as_ref()?)
+            zod_object_props(call.receiver.as_ref()?)
         }
         _ => None,
     }
