@@ -305,17 +305,19 @@ pub fn lower_machine(value: &Value) -> Lowered {
 
 /// Lowers a Machine already taken apart.
 pub fn lower_parts(parts: &MachineParts<'_>) -> Lowered {
+    let config = parts.config;
+    // The state vectors are allocated once, at their size (about one invoke a state).
+    let n = if config.props().is_some() { count_states(config) } else { 0 };
     let mut lw = Lowerer {
         parts,
-        states: Vec::new(),
-        values: Vec::new(),
-        invoke_groups: Vec::new(),
+        states: Vec::with_capacity(n),
+        values: Vec::with_capacity(n),
+        invoke_groups: Vec::with_capacity(n),
         undeclared_srcs: Vec::new(),
         transition_count: 0,
         faults: Vec::new(),
         buf: String::with_capacity(64),
     };
-    let config = parts.config;
     if config.props().is_none() {
         lw.fault(
             config,
@@ -344,7 +346,8 @@ pub fn lower_parts(parts: &MachineParts<'_>) -> Lowered {
     };
 
     // The setup's actors: their slots, in order (a key written twice keeps its first place).
-    let mut actors: Vec<(&str, ActorClass)> = Vec::new();
+    let mut actors: Vec<(&str, ActorClass)> =
+        Vec::with_capacity(parts.setup.and_then(|s| s.get("actors")).and_then(Value::props).map_or(0, <[_]>::len));
     if let Some(setup) = parts.setup {
         if setup.props().is_none() {
             lw.fault(
@@ -365,7 +368,6 @@ pub fn lower_parts(parts: &MachineParts<'_>) -> Lowered {
                     format!("the setup's `actors` is {}, not an object", describe(av)),
                 ),
                 Some(props) => {
-                    actors.reserve(props.len());
                     for p in props {
                         let class = classify_actor(&p.value);
                         if class == ActorClass::Unknown {
@@ -386,11 +388,6 @@ pub fn lower_parts(parts: &MachineParts<'_>) -> Lowered {
             }
         }
     }
-    let n = count_states(config);
-    lw.states.reserve_exact(n);
-    lw.values.reserve_exact(n);
-    // About one invoke a state: the list is allocated once, nearly always.
-    lw.invoke_groups.reserve(n);
     lw.add_state(config, Name::default(), Name::default(), None, None, &actors);
     // The root's `id` is the Machine's id, in `Machine::id`.
     if let Some(root) = lw.states.first_mut() {
@@ -431,6 +428,20 @@ pub fn lower_parts(parts: &MachineParts<'_>) -> Lowered {
 /// object (counted, then skipped), so that the state vectors are allocated once.
 fn count_states(v: &Value) -> usize {
     1 + v.get("states").and_then(Value::props).map_or(0, |ps| ps.iter().map(|p| count_states(&p.value)).sum())
+}
+
+/// [`push_segment`] of a list's index: one of a single digit (nearly all) is pushed as one char,
+/// not formatted.
+fn push_index(buf: &mut String, i: usize) -> usize {
+    if i >= 10 {
+        return push_segment(buf, i);
+    }
+    let len = buf.len();
+    if len != 0 {
+        buf.push('.');
+    }
+    buf.push(char::from(b'0' + i as u8));
+    len
 }
 
 /// The actor class of a setup actor by name.
@@ -712,7 +723,7 @@ impl<'p, 'v> Lowerer<'p, 'v> {
             self.buf.push_str(path);
             push_segment(&mut self.buf, "invoke");
             if list {
-                push_segment(&mut self.buf, i);
+                push_index(&mut self.buf, i);
             }
             let ipath = Name::from(self.buf.as_str());
             let at = Path::ROOT.child(ipath.as_str());
@@ -1110,7 +1121,7 @@ impl<'p, 'v> Lowerer<'p, 'v> {
             for (i, t) in items(value).iter().enumerate() {
                 let tpath = match list {
                     Some(_) => {
-                        let len = push_segment(buf, i);
+                        let len = push_index(buf, i);
                         let tpath = Name::from(buf.as_str());
                         buf.truncate(len);
                         tpath
@@ -1213,11 +1224,23 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                 self.odd(def.unwrap_or(item), path, "an event", "`defineEvent({ name, description, input })`");
                 continue;
             };
-            let Some(name) = def.get("name").and_then(Value::as_str) else {
-                self.odd(def.get("name").unwrap_or(def), path.child("name"), "an event's `name`", "a string");
+            // The fields read, in one pass (a later key replaces an earlier one, as `get` reads).
+            let [mut name_v, mut input_v, mut description, mut audience] = [None; 4];
+            for p in def.props().unwrap_or_default() {
+                let field = match p.key.as_str() {
+                    "name" => &mut name_v,
+                    "input" => &mut input_v,
+                    "description" => &mut description,
+                    "audience" => &mut audience,
+                    _ => continue,
+                };
+                *field = Some(&p.value);
+            }
+            let Some(name) = name_v.and_then(Value::as_str) else {
+                self.odd(name_v.unwrap_or(def), path.child("name"), "an event's `name`", "a string");
                 continue;
             };
-            let input = def.get("input").and_then(|iv| match crate::machine::zod::to_schema(iv) {
+            let input = input_v.and_then(|iv| match crate::machine::zod::to_schema(iv) {
                 Ok(schema) => Some(schema),
                 Err(faults) => {
                     let msg = if faults.is_empty() {
@@ -1233,9 +1256,9 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                 }
             });
             let decl = EventDecl {
-                description: def.get("description").and_then(Value::as_str).map(str::to_string),
+                description: description.and_then(Value::as_str).map(str::to_string),
                 input,
-                audience: def.get("audience").and_then(Value::as_str).map(str::to_string),
+                audience: audience.and_then(Value::as_str).map(str::to_string),
             };
             out.insert(Name::from(name), decl);
         }
