@@ -316,7 +316,7 @@ pub fn lower_parts(parts: &MachineParts<'_>) -> Lowered {
         undeclared_srcs: Vec::new(),
         transition_count: 0,
         faults: Vec::new(),
-        buf: String::with_capacity(64),
+        buf: String::with_capacity(128),
     };
     if config.props().is_none() {
         lw.fault(
@@ -398,7 +398,10 @@ pub fn lower_parts(parts: &MachineParts<'_>) -> Lowered {
     let states = std::mem::take(&mut lw.states);
     let targets = Targets::new(&states, &id);
     let mut transitions = Vec::with_capacity(lw.transition_count);
-    let (mut groups, mut buf) = (Vec::with_capacity(8), String::with_capacity(128));
+    // The groups of a state, and the buffer its transitions' paths are written in (the states'
+    // one, free now): no allocation of their own.
+    let mut groups = Groups::new();
+    let mut buf = std::mem::take(&mut lw.buf);
     for sid in 0..states.len() {
         lw.lower_transitions(&states, StateId(sid as u32), &targets, (&mut groups, &mut buf), &mut transitions);
     }
@@ -451,6 +454,9 @@ fn actor_class<'a>(actors: &'a [(&str, ActorClass)], name: &str) -> Option<&'a A
 
 /// One group of transitions of a state: its trigger, where its value's path hangs, and the value.
 type Group<'v> = (Trigger, GroupPath<'v>, &'v Value);
+
+/// The groups of one state, inline up to 8 (on the stack; a state with more spills to the heap).
+type Groups<'v> = smallvec::SmallVec<[Group<'v>; 8]>;
 
 /// The path of a group of transitions, below its state's path (`<state>.on.<event>`) or below its
 /// invoke's (`<invoke>.onDone`): written out, into one buffer, only for each transition it gives.
@@ -1059,7 +1065,7 @@ impl<'p, 'v> Lowerer<'p, 'v> {
         states: &[State],
         sid: StateId,
         targets: &Targets<'_>,
-        (groups, buf): (&mut Vec<Group<'v>>, &mut String),
+        (groups, buf): (&mut Groups<'v>, &mut String),
         out: &mut Vec<Transition>,
     ) {
         let (_, f, invoke_start) = self.values[sid.index()];
