@@ -15,8 +15,12 @@ use super::{State, StateId};
 use smallvec::SmallVec;
 use std::borrow::Cow;
 
-/// The ids of a state tree and a map by (parent, key), built once, so that resolving every target
-/// of a Machine with many states stays linear in its size.
+/// The ids of a state tree, and a map by (parent, key) for its wide states, built once, so that
+/// resolving every target of a Machine with many states stays linear in its size.
+///
+/// A child is found by its key among its parent's [`State::children`]: a scan of a few keys where
+/// the parent has at most [`NARROW`] children (nearly always: it costs less than hashing the key),
+/// else through the map, so that a state of 20 000 children is not scanned once per target.
 ///
 /// A state's default id (the Machine's id and its keys) is not written out: `#m.a.b` is read by
 /// walking the keys `a`, `b` down from the root, which gives the same answer as comparing it with
@@ -29,25 +33,40 @@ pub struct Targets<'a> {
     explicit: Vec<(&'a str, StateId)>,
     /// Every id written out, where default ids cannot be read by their keys.
     written: Option<FxMap<String, Vec<StateId>>>,
-    by_key: FxMap<(StateId, &'a str), StateId>,
+    /// Each state's key, by state: read as a `&str` once (a `Name` is decoded at each read).
+    keys: Vec<&'a str>,
+    /// The children of the states with more than [`NARROW`] of them, by (parent, key).
+    wide: FxMap<(StateId, &'a str), StateId>,
 }
 
+/// The most children a state has for its children to be found by a scan of their keys.
+const NARROW: usize = 16;
+
 impl<'a> Targets<'a> {
-    /// `states` in pre-order with the root first, as [`super::Machine::states`].
+    /// `states` in pre-order with the root first, as [`super::Machine::states`], each state's
+    /// `children` listed in order.
     pub fn new(states: &'a [State], machine_id: &'a str) -> Self {
-        let mut by_key: FxMap<(StateId, &'a str), StateId> = FxMap::default();
-        by_key.reserve(states.len());
-        let mut plain = true;
+        let keys: Vec<&'a str> = states.iter().map(|st| st.key.as_str()).collect();
+        // A key is a few bytes: a plain loop, not `contains`'s searcher.
+        let mut plain = states.iter().zip(&keys).all(|(st, k)| st.parent.is_none() || !k.bytes().any(|b| b == b'.'));
+        let mut wide: FxMap<(StateId, &'a str), StateId> = FxMap::default();
         for (i, st) in states.iter().enumerate() {
-            if let Some(parent) = st.parent {
-                plain &= !st.key.contains('.');
-                // The first child of a key wins, as the scan this replaces found it.
-                match by_key.entry((parent, st.key.as_str())) {
-                    std::collections::hash_map::Entry::Occupied(_) => plain = false,
-                    std::collections::hash_map::Entry::Vacant(e) => {
-                        e.insert(StateId(i as u32));
+            let parent = StateId(i as u32);
+            let child_keys = || st.children.iter().filter_map(|c| keys.get(c.index()).copied());
+            if st.children.len() > NARROW {
+                wide.reserve(st.children.len());
+                for (c, key) in st.children.iter().zip(child_keys()) {
+                    // The first child of a key wins, as the scan of a narrow state finds it.
+                    match wide.entry((parent, key)) {
+                        std::collections::hash_map::Entry::Occupied(_) => plain = false,
+                        std::collections::hash_map::Entry::Vacant(e) => {
+                            e.insert(*c);
+                        }
                     }
                 }
+            } else if plain {
+                // At most NARROW² / 2 comparisons for this state: linear in the tree's size.
+                plain = child_keys().enumerate().all(|(j, k)| child_keys().take(j).all(|earlier| earlier != k));
             }
         }
         let mut explicit: Vec<(&'a str, StateId)> =
@@ -61,7 +80,7 @@ impl<'a> Targets<'a> {
             }
             by_id
         });
-        Targets { states, machine_id, explicit, written, by_key }
+        Targets { states, machine_id, explicit, written, keys, wide }
     }
 
     /// The xstate id of a state: its own `id`, or the Machine's id and its keys joined by `.`.
@@ -72,10 +91,27 @@ impl<'a> Targets<'a> {
     /// The descendant of `from` at the dotted key path `path`.
     pub fn child_by_path(&self, from: StateId, path: &str) -> Option<StateId> {
         let mut cur = from;
-        for seg in path.split('.') {
-            cur = *self.by_key.get(&(cur, seg))?;
+        let mut rest = path;
+        // The segments split by hand: most paths are one short key, where `split`'s searcher
+        // costs more than the lookup.
+        loop {
+            match rest.bytes().position(|b| b == b'.') {
+                Some(dot) => {
+                    cur = self.child(cur, &rest[..dot])?;
+                    rest = &rest[dot + 1..];
+                }
+                None => return self.child(cur, rest),
+            }
         }
-        Some(cur)
+    }
+
+    /// The first child of `parent` whose key is `key`.
+    fn child(&self, parent: StateId, key: &str) -> Option<StateId> {
+        let children = &self.states.get(parent.index())?.children;
+        if children.len() > NARROW {
+            return self.wide.get(&(parent, key)).copied();
+        }
+        children.iter().copied().find(|c| self.keys.get(c.index()) == Some(&key))
     }
 
     /// Resolves one target written on a transition of `source`: the state, or the states that
@@ -300,6 +336,9 @@ mod tests {
             ]),
             // The root's own id.
             tree(&[("", None, Some("x")), ("a", Some(0), None), ("c", Some(1), None)]),
+            // A wide state (its children found through the map), then the same with a key twice.
+            wide(false),
+            wide(true),
         ];
         for states in &trees {
             let targets = Targets::new(states, "m");
@@ -311,6 +350,21 @@ mod tests {
                 assert_eq!(targets.id_of(source), by_every_id_name(states, source));
             }
         }
+    }
+
+    /// A root of more than `NARROW` children, among them `a` (with children `b`, `c`) and `b`;
+    /// `repeated`: a second `a` (with a child `x`) after the first.
+    fn wide(repeated: bool) -> Vec<State> {
+        let keys: Vec<String> = (0..NARROW + 2).map(|i| format!("k{i}")).collect();
+        let mut nodes: Vec<(&str, Option<u32>, Option<&str>)> = vec![("", None, None)];
+        nodes.extend(keys.iter().map(|k| (k.as_str(), Some(0), None)));
+        let a = nodes.len() as u32;
+        nodes.extend([("a", Some(0), None), ("b", Some(a), None), ("c", Some(a), Some("x")), ("b", Some(0), None)]);
+        if repeated {
+            let again = nodes.len() as u32;
+            nodes.extend([("a", Some(0), None), ("x", Some(again), None)]);
+        }
+        tree(&nodes)
     }
 
     fn by_every_id_name(states: &[State], sid: StateId) -> String {

@@ -37,7 +37,7 @@ use crate::ir::{
     self, Action, EventDecl, Expr, FxIndexMap, Guard, Invoke, InvokeList, Name, Origin, Slot, SlotKind, State, StateId,
     StateKind, TargetList, Transition, Trigger,
 };
-use crate::machine::value::{Callee, Loc, Value, ValueKind};
+use crate::machine::value::{Callee, Loc, Prop, Value, ValueKind};
 use serde::Serialize;
 use std::fmt::Display;
 use std::sync::Arc;
@@ -305,9 +305,19 @@ pub fn lower_machine(value: &Value) -> Lowered {
 
 /// Lowers a Machine already taken apart.
 pub fn lower_parts(parts: &MachineParts<'_>) -> Lowered {
-    let mut lw =
-        Lowerer { parts, states: Vec::new(), values: Vec::new(), faults: Vec::new(), buf: String::with_capacity(64) };
     let config = parts.config;
+    // The state vectors are allocated once, at their size (about one invoke a state).
+    let n = if config.props().is_some() { count_states(config) } else { 0 };
+    let mut lw = Lowerer {
+        parts,
+        states: Vec::with_capacity(n),
+        values: Vec::with_capacity(n),
+        invoke_groups: Vec::with_capacity(n),
+        undeclared_srcs: Vec::new(),
+        transition_count: 0,
+        faults: Vec::new(),
+        buf: String::with_capacity(128),
+    };
     if config.props().is_none() {
         lw.fault(
             config,
@@ -336,7 +346,8 @@ pub fn lower_parts(parts: &MachineParts<'_>) -> Lowered {
     };
 
     // The setup's actors: their slots, in order (a key written twice keeps its first place).
-    let mut actors: Vec<(&str, ActorClass)> = Vec::new();
+    let mut actors: Vec<(&str, ActorClass)> =
+        Vec::with_capacity(parts.setup.and_then(|s| s.get("actors")).and_then(Value::props).map_or(0, <[_]>::len));
     if let Some(setup) = parts.setup {
         if setup.props().is_none() {
             lw.fault(
@@ -357,7 +368,6 @@ pub fn lower_parts(parts: &MachineParts<'_>) -> Lowered {
                     format!("the setup's `actors` is {}, not an object", describe(av)),
                 ),
                 Some(props) => {
-                    actors.reserve(props.len());
                     for p in props {
                         let class = classify_actor(&p.value);
                         if class == ActorClass::Unknown {
@@ -378,9 +388,6 @@ pub fn lower_parts(parts: &MachineParts<'_>) -> Lowered {
             }
         }
     }
-    let n = count_states(config);
-    lw.states.reserve_exact(n);
-    lw.values.reserve_exact(n);
     lw.add_state(config, Name::default(), Name::default(), None, None, &actors);
     // The root's `id` is the Machine's id, in `Machine::id`.
     if let Some(root) = lw.states.first_mut() {
@@ -390,8 +397,11 @@ pub fn lower_parts(parts: &MachineParts<'_>) -> Lowered {
     // The states are final here: lowering the transitions reads them beside the lowerer.
     let states = std::mem::take(&mut lw.states);
     let targets = Targets::new(&states, &id);
-    let mut transitions = Vec::with_capacity(states.len() * 2);
-    let (mut groups, mut buf) = (Vec::with_capacity(8), String::with_capacity(128));
+    let mut transitions = Vec::with_capacity(lw.transition_count);
+    // The groups of a state, and the buffer its transitions' paths are written in (the states'
+    // one, free now): no allocation of their own.
+    let mut groups = Groups::new();
+    let mut buf = std::mem::take(&mut lw.buf);
     for sid in 0..states.len() {
         lw.lower_transitions(&states, StateId(sid as u32), &targets, (&mut groups, &mut buf), &mut transitions);
     }
@@ -402,11 +412,12 @@ pub fn lower_parts(parts: &MachineParts<'_>) -> Lowered {
     for (k, c) in &actors {
         slots.insert(Name::from(*k), c.slot());
     }
-    for st in &lw.states {
-        for inv in &st.invokes {
-            if !slots.contains_key(inv.src.as_str()) {
-                slots.insert(inv.src.clone(), Slot { kind: inv.kind, effect: None });
-            }
+    // The invokes whose src names no setup actor (`invokes` listed them, in order): the others
+    // have their slot already.
+    for &(sid, i) in &lw.undeclared_srcs {
+        let inv = &lw.states[sid.index()].invokes[i];
+        if !slots.contains_key(inv.src.as_str()) {
+            slots.insert(inv.src.clone(), Slot { kind: inv.kind, effect: None });
         }
     }
 
@@ -422,6 +433,20 @@ fn count_states(v: &Value) -> usize {
     1 + v.get("states").and_then(Value::props).map_or(0, |ps| ps.iter().map(|p| count_states(&p.value)).sum())
 }
 
+/// [`push_segment`] of a list's index: one of a single digit (nearly all) is pushed as one char,
+/// not formatted.
+fn push_index(buf: &mut String, i: usize) -> usize {
+    if i >= 10 {
+        return push_segment(buf, i);
+    }
+    let len = buf.len();
+    if len != 0 {
+        buf.push('.');
+    }
+    buf.push(char::from(b'0' + i as u8));
+    len
+}
+
 /// The actor class of a setup actor by name.
 fn actor_class<'a>(actors: &'a [(&str, ActorClass)], name: &str) -> Option<&'a ActorClass> {
     actors.iter().find(|(k, _)| *k == name).map(|(_, c)| c)
@@ -429,6 +454,9 @@ fn actor_class<'a>(actors: &'a [(&str, ActorClass)], name: &str) -> Option<&'a A
 
 /// One group of transitions of a state: its trigger, where its value's path hangs, and the value.
 type Group<'v> = (Trigger, GroupPath<'v>, &'v Value);
+
+/// The groups of one state, inline up to 8 (on the stack; a state with more spills to the heap).
+type Groups<'v> = smallvec::SmallVec<[Group<'v>; 8]>;
 
 /// The path of a group of transitions, below its state's path (`<state>.on.<event>`) or below its
 /// invoke's (`<invoke>.onDone`): written out, into one buffer, only for each transition it gives.
@@ -480,11 +508,76 @@ impl<'v> StateFields<'v> {
     }
 }
 
+/// The fields of an invoke's object that lowering reads, found in one pass over its properties
+/// (a later key replaces an earlier one, as [`Value::get`] reads them).
+#[derive(Clone, Copy, Default)]
+struct InvokeFields<'v> {
+    id: Option<&'v Value>,
+    src: Option<&'v Value>,
+    input: Option<&'v Value>,
+    on_done: Option<&'v Value>,
+    on_error: Option<&'v Value>,
+}
+
+impl<'v> InvokeFields<'v> {
+    fn of(v: &'v Value) -> Self {
+        let mut f = InvokeFields::default();
+        for p in v.props().unwrap_or_default() {
+            let field = match p.key.as_str() {
+                "id" => &mut f.id,
+                "src" => &mut f.src,
+                "input" => &mut f.input,
+                "onDone" => &mut f.on_done,
+                "onError" => &mut f.on_error,
+                _ => continue,
+            };
+            *field = Some(&p.value);
+        }
+        f
+    }
+}
+
+/// The fields of a transition's object, found in one pass (as [`InvokeFields`]); none for a
+/// value that is no object.
+#[derive(Clone, Copy, Default)]
+struct TransitionFields<'v> {
+    target: Option<&'v Value>,
+    guard: Option<&'v Value>,
+    actions: Option<&'v Value>,
+    reenter: Option<&'v Value>,
+}
+
+impl<'v> TransitionFields<'v> {
+    fn of(v: &'v Value) -> Self {
+        let mut f = TransitionFields::default();
+        for p in v.props().unwrap_or_default() {
+            let field = match p.key.as_str() {
+                "target" => &mut f.target,
+                "guard" => &mut f.guard,
+                "actions" => &mut f.actions,
+                "reenter" => &mut f.reenter,
+                _ => continue,
+            };
+            *field = Some(&p.value);
+        }
+        f
+    }
+}
+
 struct Lowerer<'p, 'v> {
     parts: &'p MachineParts<'v>,
     states: Vec<State>,
-    /// The config value of each state, and its fields.
-    values: Vec<(&'v Value, StateFields<'v>)>,
+    /// The config value of each state, its fields, and where its invokes' groups start in
+    /// `invoke_groups`.
+    values: Vec<(&'v Value, StateFields<'v>, usize)>,
+    /// The `onDone` and `onError` of every invoke kept in the IR, in the order of the states and
+    /// their invokes: read when the invoke is, lowered with the state's transitions.
+    invoke_groups: Vec<(Option<&'v Value>, Option<&'v Value>)>,
+    /// The invokes (state, index) whose `src` names no actor of the setup, in order.
+    undeclared_srcs: Vec<(StateId, usize)>,
+    /// At least the number of transitions the states hold (each item of each group), so that the
+    /// transitions' vector is allocated once.
+    transition_count: usize,
     faults: Vec<Fault>,
     /// A buffer the paths of states and invokes are written in before they become `Name`s.
     buf: String,
@@ -568,7 +661,15 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                 }
             }
         };
-        let invokes = self.invokes(f.invoke, &path, actors);
+        for group in [f.always, f.on_done].into_iter().flatten() {
+            self.transition_count += items(group).len();
+        }
+        for map in [f.on, f.after].into_iter().flatten() {
+            self.transition_count +=
+                map.props().unwrap_or_default().iter().map(|p| items(&p.value).len()).sum::<usize>();
+        }
+        let invoke_start = self.invoke_groups.len();
+        let invokes = self.invokes(sid, f.invoke, &path, actors);
         let entry = self.actions(f.entry, at.child("entry"));
         let exit = self.actions(f.exit, at.child("exit"));
         let id = match f.id {
@@ -596,7 +697,7 @@ impl<'p, 'v> Lowerer<'p, 'v> {
             span: v.loc.span,
             key_span: key_loc.map(|l| l.span),
         });
-        self.values.push((v, f));
+        self.values.push((v, f, invoke_start));
         for p in child_props {
             // A child's path, `<path>.states.<key>`, written in the lowerer's buffer: a path of up
             // to 24 bytes is inline in its `Name`, no allocation.
@@ -612,17 +713,23 @@ impl<'p, 'v> Lowerer<'p, 'v> {
         Some(sid)
     }
 
-    fn invokes(&mut self, inv: Option<&'v Value>, path: &str, actors: &[(&str, ActorClass)]) -> InvokeList {
+    fn invokes(
+        &mut self,
+        sid: StateId,
+        inv: Option<&'v Value>,
+        path: &str,
+        actors: &[(&str, ActorClass)],
+    ) -> InvokeList {
         let Some(inv) = inv else { return InvokeList::new() };
         let list = inv.as_array().is_some();
-        let items = items(inv);
-        let mut out = InvokeList::with_capacity(items.len());
-        for (i, item) in items.iter().enumerate() {
+        let list_items = items(inv);
+        let mut out = InvokeList::with_capacity(list_items.len());
+        for (i, item) in list_items.iter().enumerate() {
             self.buf.clear();
             self.buf.push_str(path);
             push_segment(&mut self.buf, "invoke");
             if list {
-                push_segment(&mut self.buf, i);
+                push_index(&mut self.buf, i);
             }
             let ipath = Name::from(self.buf.as_str());
             let at = Path::ROOT.child(ipath.as_str());
@@ -630,12 +737,21 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                 self.odd(item, at, "an invoke", "an object");
                 continue;
             }
-            let id = item.get("id").and_then(Value::as_str).map(Name::from);
-            let (src, kind) = match item.get("src") {
+            let fields = InvokeFields::of(item);
+            for group in [fields.on_done, fields.on_error].into_iter().flatten() {
+                self.transition_count += items(group).len();
+            }
+            self.invoke_groups.push((fields.on_done, fields.on_error));
+            let id = fields.id.and_then(Value::as_str).map(Name::from);
+            let mut declared = false;
+            let (src, kind) = match fields.src {
                 Some(sv) => match sv.as_str() {
                     Some(name) => {
                         let kind = match actor_class(actors, name) {
-                            Some(c) => c.slot_kind(),
+                            Some(c) => {
+                                declared = true;
+                                c.slot_kind()
+                            }
                             None if name == "gate" => SlotKind::Gate,
                             None => {
                                 let known: Vec<&str> = actors.iter().map(|(k, _)| *k).collect();
@@ -677,7 +793,10 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                     (Name::default(), SlotKind::Unknown)
                 }
             };
-            let input = item.get("input").and_then(|iv| self.input(iv, at.child("input")));
+            let input = fields.input.and_then(|iv| self.input(iv, at.child("input")));
+            if !declared {
+                self.undeclared_srcs.push((sid, out.len()));
+            }
             out.push(Invoke { src, id, kind, input, path: ipath, span: item.loc.span });
         }
         out
@@ -713,15 +832,23 @@ impl<'p, 'v> Lowerer<'p, 'v> {
     /// `fromPick(def, fill?)`: `{ param: event.param, ...fill }`.
     fn pick_input(&mut self, v: &Value, path: Path<'_>) -> Option<Expr> {
         let def = arg(v, 0);
-        let keys = def.and_then(pick_param_keys);
+        let keys = def.and_then(pick_param_props);
+        let fill = arg(v, 1);
         let mut fields: Vec<(Name, Expr)> = match keys {
-            Some(keys) => keys
-                .into_iter()
-                .map(|k| {
-                    let r = Expr::Ref(Reference { root: Root::Event, path: smallvec::smallvec![k.as_str().into()] });
-                    (k.into(), r)
-                })
-                .collect(),
+            Some(keys) => {
+                // The fill's fields come after the params: the list is allocated once for both.
+                let fill_len = match fill.and_then(Value::as_function).and_then(|f| f.lowered.as_deref()) {
+                    Some(Expr::Object(fs)) => fs.len(),
+                    Some(Expr::Literal(crate::ir::Json::Object(m))) => m.len(),
+                    _ => 0,
+                };
+                let mut fields = Vec::with_capacity(keys.len() + fill_len);
+                fields.extend(keys.iter().map(|p| {
+                    let r = Expr::Ref(Reference { root: Root::Event, path: smallvec::smallvec![p.key.clone()] });
+                    (p.key.clone(), r)
+                }));
+                fields
+            }
             None => {
                 self.not_lowered(
                     def.unwrap_or(v),
@@ -731,7 +858,7 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                 return None;
             }
         };
-        if let Some(fill) = arg(v, 1) {
+        if let Some(fill) = fill {
             match fill.as_function().and_then(|f| f.lowered.as_deref()) {
                 Some(Expr::Object(fs)) => fields.extend(fs.iter().cloned()),
                 Some(Expr::Literal(crate::ir::Json::Object(m))) => {
@@ -896,7 +1023,7 @@ impl<'p, 'v> Lowerer<'p, 'v> {
             if self.states[i].kind != StateKind::Compound {
                 continue;
             }
-            let (v, f) = self.values[i];
+            let (v, f, _) = self.values[i];
             match f.initial {
                 None => self.fault(
                     v,
@@ -938,10 +1065,10 @@ impl<'p, 'v> Lowerer<'p, 'v> {
         states: &[State],
         sid: StateId,
         targets: &Targets<'_>,
-        (groups, buf): (&mut Vec<Group<'v>>, &mut String),
+        (groups, buf): (&mut Groups<'v>, &mut String),
         out: &mut Vec<Transition>,
     ) {
-        let f = self.values[sid.index()].1;
+        let (_, f, invoke_start) = self.values[sid.index()];
         let state = &states[sid.index()];
         let path = state.path.as_str();
         groups.clear();
@@ -968,16 +1095,14 @@ impl<'p, 'v> Lowerer<'p, 'v> {
         if let Some(x) = f.on_done {
             groups.push((Trigger::StateDone, GroupPath::State("onDone", None), x));
         }
-        if let Some(inv) = f.invoke {
-            // The invokes kept in the IR, in order; odd items were skipped there too.
-            let items = items(inv).iter().filter(|x| x.props().is_some());
-            for (i, item) in items.enumerate().take(state.invokes.len()) {
-                if let Some(x) = item.get("onDone") {
-                    groups.push((Trigger::InvokeDone(i), GroupPath::Invoke(i, "onDone"), x));
-                }
-                if let Some(x) = item.get("onError") {
-                    groups.push((Trigger::InvokeError(i), GroupPath::Invoke(i, "onError"), x));
-                }
+        // The invokes kept in the IR, in order, as `invokes` read them.
+        let invoke_groups = &self.invoke_groups[invoke_start..invoke_start + state.invokes.len()];
+        for (i, &(on_done, on_error)) in invoke_groups.iter().enumerate() {
+            if let Some(x) = on_done {
+                groups.push((Trigger::InvokeDone(i), GroupPath::Invoke(i, "onDone"), x));
+            }
+            if let Some(x) = on_error {
+                groups.push((Trigger::InvokeError(i), GroupPath::Invoke(i, "onError"), x));
             }
         }
         for (trigger, gpath, value) in groups.drain(..) {
@@ -1002,7 +1127,7 @@ impl<'p, 'v> Lowerer<'p, 'v> {
             for (i, t) in items(value).iter().enumerate() {
                 let tpath = match list {
                     Some(_) => {
-                        let len = push_segment(buf, i);
+                        let len = push_index(buf, i);
                         let tpath = Name::from(buf.as_str());
                         buf.truncate(len);
                         tpath
@@ -1010,10 +1135,11 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                     None => Name::from(buf.as_str()),
                 };
                 let at = Path::ROOT.child(tpath.as_str());
+                let tf = TransitionFields::of(t);
                 let (target_values, target_list, obj): (&[Value], bool, bool) = match &t.kind {
                     ValueKind::String { .. } => (std::slice::from_ref(t), false, false),
                     ValueKind::Undefined => (&[], false, false),
-                    ValueKind::Object { .. } => match t.get("target") {
+                    ValueKind::Object { .. } => match tf.target {
                         None => (&[], false, true),
                         Some(tv) => match &tv.kind {
                             ValueKind::Array { items } => (items, true, true),
@@ -1066,9 +1192,9 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                     }
                 }
                 let (guard, actions, reenter) = if obj {
-                    let guard = t.get("guard").and_then(|g| self.guard(g, at.child("guard")));
-                    let actions = self.actions(t.get("actions"), at.child("actions"));
-                    (guard, actions, t.get("reenter").and_then(Value::as_bool).unwrap_or(false))
+                    let guard = tf.guard.and_then(|g| self.guard(g, at.child("guard")));
+                    let actions = self.actions(tf.actions, at.child("actions"));
+                    (guard, actions, tf.reenter.and_then(Value::as_bool).unwrap_or(false))
                 } else {
                     (None, Vec::new(), false)
                 };
@@ -1104,11 +1230,23 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                 self.odd(def.unwrap_or(item), path, "an event", "`defineEvent({ name, description, input })`");
                 continue;
             };
-            let Some(name) = def.get("name").and_then(Value::as_str) else {
-                self.odd(def.get("name").unwrap_or(def), path.child("name"), "an event's `name`", "a string");
+            // The fields read, in one pass (a later key replaces an earlier one, as `get` reads).
+            let [mut name_v, mut input_v, mut description, mut audience] = [None; 4];
+            for p in def.props().unwrap_or_default() {
+                let field = match p.key.as_str() {
+                    "name" => &mut name_v,
+                    "input" => &mut input_v,
+                    "description" => &mut description,
+                    "audience" => &mut audience,
+                    _ => continue,
+                };
+                *field = Some(&p.value);
+            }
+            let Some(name) = name_v.and_then(Value::as_str) else {
+                self.odd(name_v.unwrap_or(def), path.child("name"), "an event's `name`", "a string");
                 continue;
             };
-            let input = def.get("input").and_then(|iv| match crate::machine::zod::to_schema(iv) {
+            let input = input_v.and_then(|iv| match crate::machine::zod::to_schema(iv) {
                 Ok(schema) => Some(schema),
                 Err(faults) => {
                     let msg = if faults.is_empty() {
@@ -1124,9 +1262,9 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                 }
             });
             let decl = EventDecl {
-                description: def.get("description").and_then(Value::as_str).map(str::to_string),
+                description: description.and_then(Value::as_str).map(str::to_string),
                 input,
-                audience: def.get("audience").and_then(Value::as_str).map(str::to_string),
+                audience: audience.and_then(Value::as_str).map(str::to_string),
             };
             out.insert(Name::from(name), decl);
         }
@@ -1187,22 +1325,25 @@ fn shared_value_expr(v: &Value) -> Option<Arc<Expr>> {
     }
 }
 
-/// The param names of a pick: the keys of its `defineEvent({ input: z.object({...}) })`.
-pub fn pick_param_keys(def: &Value) -> Option<Vec<String>> {
+/// The params of a pick: the properties of its `defineEvent({ input: z.object({...}) })`'s shape.
+fn pick_param_props(def: &Value) -> Option<&[Prop]> {
     let input = arg(def, 0).filter(|_| is_call(def, "defineEvent"))?.get("input")?;
-    zod_object_keys(input)
+    zod_object_props(input)
 }
 
 /// The keys of a literal `z.object({...})` (through `.describe()`/`.strict()`-like methods that
 /// keep its keys).
 pub fn zod_object_keys(v: &Value) -> Option<Vec<String>> {
+    zod_object_props(v).map(|props| props.iter().map(|p| p.key.to_string()).collect())
+}
+
+/// The properties of a literal `z.object({...})`'s shape, as [`zod_object_keys`] reads them.
+fn zod_object_props(v: &Value) -> Option<&[Prop]> {
     let call = v.as_call()?;
     match &call.callee {
-        Callee::Zod(n) if n == "object" => {
-            Some(call.args.first()?.props()?.iter().map(|p| p.key.to_string()).collect())
-        }
+        Callee::Zod(n) if n == "object" => call.args.first()?.props(),
         Callee::Method(m) if matches!(m.as_str(), "describe" | "strict" | "passthrough" | "strip" | "meta") => {
-            zod_object_keys(call.receiver.as_ref()?)
+            zod_object_props(call.receiver.as_ref()?)
         }
         _ => None,
     }

@@ -42,7 +42,7 @@
 //! collected, and the result is an `Err` when there is any.
 
 use super::value::{Call, Callee, Loc, Value, ValueKind};
-use crate::ir::{Json as J, JsonMap as Map};
+use crate::ir::{Json as J, JsonMap as Map, Name};
 
 /// A part of a zod expression that has no JSON Schema reading, at its place.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -210,6 +210,11 @@ struct Len {
 }
 
 impl Len {
+    /// How many bounds are set (the keywords they write).
+    fn count(&self) -> usize {
+        usize::from(self.min.is_some()) + usize::from(self.max.is_some())
+    }
+
     fn min(&mut self, n: f64) {
         self.min = Some(self.min.map_or(n, |m| m.max(n)));
     }
@@ -280,94 +285,105 @@ impl<'a> Node<'a> {
     /// `json!`, which serializes).
     fn render(self, io: Io) -> J {
         let Node { ty, description, default, meta, .. } = self;
-        // Most keys a type writes, and the annotations: the map is allocated once.
+        // The keys the type writes, and the annotations: the map is allocated once, at its size
+        // (an upper bound for an enum's `type` and an object's `required` and
+        // `additionalProperties`).
         let keys = match &ty {
             Ty::Any => 0,
             Ty::Never | Ty::Boolean | Ty::Null | Ty::Union(_) | Ty::Nullable(_) => 1,
             Ty::Enum(_) | Ty::Literal(_) => 2,
-            Ty::Array(..) => 4,
-            Ty::String(_) | Ty::Object { .. } => 5,
-            Ty::Number(_) => 6,
+            Ty::String(c) => 1 + c.len.count() + usize::from(c.format.is_some()) + usize::from(!c.patterns.is_empty()),
+            Ty::Number(c) => {
+                1 + usize::from(c.min.is_some())
+                    + usize::from(c.max.is_some())
+                    + usize::from(!c.multiple_of.is_empty())
+                    + usize::from(c.multiple_of.len() > 1)
+            }
+            Ty::Array(_, len) => 2 + len.count(),
+            Ty::Object { .. } => 4,
         };
+        let has_meta = !meta.is_empty();
         let mut m =
             Map::with_capacity(keys + meta.len() + usize::from(description.is_some()) + usize::from(default.is_some()));
+        // The type's keys are distinct, so each is pushed with no search; `.meta()`'s keys may
+        // set one of them again (and `default`), so they are inserted.
         match ty {
             Ty::Any => {}
             Ty::Never => {
-                m.insert("not", J::Object(Map::new()));
+                m.push(key("not"), J::Object(Map::new()));
             }
             Ty::String(c) => {
-                m.insert("type", text("string"));
+                m.push(key("type"), lit("string"));
                 len_keys(&mut m, c.len, "minLength", "maxLength");
                 if let Some(f) = c.format {
-                    m.insert("format", text(f));
+                    m.push(key("format"), lit(f));
                 }
                 match c.patterns[..] {
                     [] => {}
                     [p] => {
-                        m.insert("pattern", text(p));
+                        m.push(key("pattern"), text(p));
                     }
                     ref patterns => {
                         let all = patterns.iter().map(|p| one("pattern", text(p))).collect();
-                        m.insert("allOf", J::Array(all));
+                        m.push(key("allOf"), J::Array(all));
                     }
                 }
             }
             Ty::Number(c) => {
-                m.insert("type", text(if c.int { "integer" } else { "number" }));
+                m.push(key("type"), lit(if c.int { "integer" } else { "number" }));
                 if let Some(b) = c.min {
-                    m.insert(if b.exclusive { "exclusiveMinimum" } else { "minimum" }, num(b.value));
+                    m.push(key(if b.exclusive { "exclusiveMinimum" } else { "minimum" }), num(b.value));
                 }
                 if let Some(b) = c.max {
-                    m.insert(if b.exclusive { "exclusiveMaximum" } else { "maximum" }, num(b.value));
+                    m.push(key(if b.exclusive { "exclusiveMaximum" } else { "maximum" }), num(b.value));
                 }
                 if let Some((first, rest)) = c.multiple_of.split_first() {
-                    m.insert("multipleOf", num(*first));
+                    m.push(key("multipleOf"), num(*first));
                     if !rest.is_empty() {
                         let all = rest.iter().map(|d| one("multipleOf", num(*d))).collect();
-                        m.insert("allOf", J::Array(all));
+                        m.push(key("allOf"), J::Array(all));
                     }
                 }
             }
             Ty::Boolean => {
-                m.insert("type", text("boolean"));
+                m.push(key("type"), lit("boolean"));
             }
             Ty::Null => {
-                m.insert("type", text("null"));
+                m.push(key("type"), lit("null"));
             }
             Ty::Enum(values) => {
                 if values.is_empty() {
-                    m.insert("not", J::Object(Map::new()));
+                    m.push(key("not"), J::Object(Map::new()));
                 } else {
                     if let Some(t) = common_type(&values) {
-                        m.insert("type", text(t));
+                        m.push(key("type"), lit(t));
                     }
-                    m.insert("enum", J::Array(values));
+                    m.push(key("enum"), J::Array(values));
                 }
             }
             Ty::Literal(mut values) => match values.len() {
                 0 => {
-                    m.insert("not", J::Object(Map::new()));
+                    m.push(key("not"), J::Object(Map::new()));
                 }
                 1 => {
                     let v = values.swap_remove(0);
-                    m.insert("type", text(json_type(&v)));
-                    m.insert("const", v);
+                    m.push(key("type"), lit(json_type(&v)));
+                    m.push(key("const"), v);
                 }
                 _ => {
                     if let Some(t) = common_type(&values) {
-                        m.insert("type", text(t));
+                        m.push(key("type"), lit(t));
                     }
-                    m.insert("enum", J::Array(values));
+                    m.push(key("enum"), J::Array(values));
                 }
             },
             Ty::Array(item, len) => {
-                m.insert("type", text("array"));
-                m.insert("items", item.render(io));
+                m.push(key("type"), lit("array"));
+                m.push(key("items"), item.render(io));
                 len_keys(&mut m, len, "minItems", "maxItems");
             }
             Ty::Object { props, extra } => {
-                m.insert("type", text("object"));
+                m.push(key("type"), lit("object"));
                 let required = |n: &Node| match io {
                     Io::Input => !n.opt_in,
                     Io::Output => !n.opt_out,
@@ -381,16 +397,16 @@ impl<'a> Node<'a> {
                     // A shape's keys are unique (`merge_prop`).
                     properties.push(k, n.render(io));
                 }
-                m.insert("properties", J::Object(properties));
+                m.push(key("properties"), J::Object(properties));
                 if !names.is_empty() {
-                    m.insert("required", J::Array(names));
+                    m.push(key("required"), J::Array(names));
                 }
                 match (extra, io) {
                     (Extra::Strict, _) | (Extra::Strip, Io::Output) => {
-                        m.insert("additionalProperties", J::Bool(false));
+                        m.push(key("additionalProperties"), J::Bool(false));
                     }
                     (Extra::Loose, _) => {
-                        m.insert("additionalProperties", J::Object(Map::new()));
+                        m.push(key("additionalProperties"), J::Object(Map::new()));
                     }
                     (Extra::Strip, Io::Input) => {}
                 }
@@ -398,21 +414,26 @@ impl<'a> Node<'a> {
             Ty::Union(options) => {
                 let mut any = Vec::with_capacity(options.len());
                 any.extend(options.into_iter().map(|n| n.render(io)));
-                m.insert("anyOf", J::Array(any));
+                m.push(key("anyOf"), J::Array(any));
             }
             Ty::Nullable(inner) => {
-                m.insert("anyOf", J::Array(vec![inner.render(io), one("type", text("null"))]));
+                m.push(key("anyOf"), J::Array(vec![inner.render(io), one("type", lit("null"))]));
             }
         }
         for (k, v) in meta {
             m.insert(k, v);
         }
+        // `.meta()`'s `description` is kept in `description`, never in `meta`.
         if let Some(d) = description {
-            m.insert("description", J::String(d.into()));
+            m.push(key("description"), J::String(d.into()));
         }
         // Read as JSON when the `.default()` was read (`Cx::method`).
         if let Some(d) = default.and_then(Value::to_ir_json) {
-            m.insert("default", d);
+            if has_meta {
+                m.insert(key("default"), d);
+            } else {
+                m.push(key("default"), d);
+            }
         }
         J::Object(m)
     }
@@ -423,19 +444,33 @@ fn text(s: &str) -> J {
     J::String(s.into())
 }
 
+/// A JSON string known when compiling (a type's name, a format): see [`key`].
+#[inline(always)]
+fn lit(s: &'static str) -> J {
+    J::String(key(s))
+}
+
+/// A schema keyword as a [`Name`]: `const_new` of a literal folds to the name's bytes (inline up
+/// to 24 bytes, else the static text borrowed), where `Name::from` copies the text at run time.
+#[inline(always)]
+fn key(s: &'static str) -> Name {
+    Name::const_new(s)
+}
+
 /// A JSON object of one key.
-fn one(key: &str, value: J) -> J {
+fn one(k: &'static str, value: J) -> J {
     let mut m = Map::with_capacity(1);
-    m.insert(key, value);
+    m.push(key(k), value);
     J::Object(m)
 }
 
-fn len_keys(m: &mut Map, len: Len, min: &str, max: &str) {
+/// A length's `min`/`max` keywords, pushed: the caller's map does not hold them yet.
+fn len_keys(m: &mut Map, len: Len, min: &'static str, max: &'static str) {
     if let Some(n) = len.min {
-        m.insert(min, num(n));
+        m.push(key(min), num(n));
     }
     if let Some(n) = len.max {
-        m.insert(max, num(n));
+        m.push(key(max), num(n));
     }
 }
 
