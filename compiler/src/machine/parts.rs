@@ -590,6 +590,44 @@ fn schema(v: Option<&Value>) -> Option<J> {
     crate::machine::zod::to_json_schema(v?).ok()
 }
 
+/// Does the input of the Effect `actor` take each of `names` as a key, as
+/// `effect_parts(actor)?.input_shape()?.keys()` lists them? `None` where that shape is not known
+/// (no Effect, an argv that is not static, a `dispatch` with no `input` schema or one that does not
+/// convert). The same answer without the parts written: a zod input (an http's, an mcp's, a
+/// dispatch's) is converted into the IR's JSON only, no `serde_json` copy, and its keys are looked
+/// up in place; the walk asks this of every `fromPick` (`from-pick-unknown-key`), which writes the
+/// parts only for a line.
+pub fn effect_input_takes(actor: &Value, names: &[&str]) -> Option<bool> {
+    // Where the zod input is, and whether an input absent or not converted is a shape with no
+    // keys (http, mcp) or no shape (dispatch), as `input_shape` reads `EffectParts`.
+    let (input, absent_has_no_keys) = match kit_name(actor)? {
+        "http" | "mcp" => (opt(actor, 0, "input"), true),
+        "dispatch" => (opt(actor, 1, "input"), false),
+        _ => {
+            let keys = effect_parts(actor)?.input_shape()?.keys();
+            return Some(names.iter().all(|n| keys.iter().any(|k| k == n)));
+        }
+    };
+    let Some(schema) = input.and_then(|v| crate::machine::zod::to_schema(v).ok()) else {
+        return absent_has_no_keys.then_some(names.is_empty());
+    };
+    // `input_shape`'s keys: the `required` list's strings, then the `properties` keys.
+    let ir::Json::Object(schema) = &schema else { return Some(names.is_empty()) };
+    let required = match schema.get("required") {
+        Some(ir::Json::Array(items)) => items.as_slice(),
+        _ => &[],
+    };
+    let properties = match schema.get("properties") {
+        Some(ir::Json::Object(p)) => Some(p),
+        _ => None,
+    };
+    Some(
+        names
+            .iter()
+            .all(|n| required.iter().any(|k| k.as_str() == Some(n)) || properties.is_some_and(|p| p.contains_key(n))),
+    )
+}
+
 /// An Effect slot's parts as the lend manifest carries them.
 pub fn effect_parts(actor: &Value) -> Option<EffectParts> {
     Some(match kit_name(actor)? {
