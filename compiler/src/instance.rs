@@ -8,10 +8,11 @@
 //!
 //! Two phases, each over the files in parallel (`std::thread::scope`, as many threads as cores,
 //! at most 8): the Workflows compile, and each worker keeps of a Workflow only what is read later
-//! (its `dispatch` calls, its door, its files; a Chart wrapper's value) and drops the rest; then
-//! each named Chart is admitted by the door against the lend manifest of its wrapper's Open body
-//! slot, while the Instance rules (`rules::instance`) read each Workflow's dispatches and their
-//! callees' doors. The report lists the files in a fixed order whatever the threads did: the
+//! (its `dispatch` calls, its door, its files; a Chart wrapper's value) and drops the rest (a
+//! Workflow that makes no `dispatch` gets its Instance rules there too: they read nothing of the
+//! others); then each named Chart is admitted by the door against the lend manifest of its
+//! wrapper's Open body slot, while the Instance rules (`rules::instance`) read each dispatching
+//! Workflow's dispatches and their callees' doors. The report lists the files in a fixed order whatever the threads did: the
 //! Workflows by name (each followed by the files it imports that have a diagnostic), then the
 //! Charts by name.
 
@@ -275,16 +276,23 @@ fn check(root: &Path, doors: Option<&dyn DoorSource>, keep_compiled: bool) -> In
 /// Adds a file's report; a file already there (imported by two Workflows) gains the new
 /// diagnostics only. `index` is each path's place in `files`.
 pub(crate) fn merge(files: &mut Vec<CheckedFile>, index: &mut FxHashMap<PathBuf, usize>, file: CheckedFile) {
-    match index.get(&file.path).and_then(|&i| files.get_mut(i)) {
-        Some(seen) => {
-            for d in file.diagnostics {
-                if !seen.diagnostics.contains(&d) {
-                    seen.diagnostics.push(d);
+    // One hash of the path (most files are new: the entry finds no place and takes one).
+    match index.entry(file.path.clone()) {
+        std::collections::hash_map::Entry::Occupied(mut at) => match files.get_mut(*at.get()) {
+            Some(seen) => {
+                for d in file.diagnostics {
+                    if !seen.diagnostics.contains(&d) {
+                        seen.diagnostics.push(d);
+                    }
                 }
             }
-        }
-        None => {
-            index.insert(file.path.clone(), files.len());
+            None => {
+                at.insert(files.len());
+                files.push(file);
+            }
+        },
+        std::collections::hash_map::Entry::Vacant(at) => {
+            at.insert(files.len());
             files.push(file);
         }
     }
@@ -352,7 +360,10 @@ fn discover(root: &Path) -> (Vec<(String, PathBuf)>, Vec<ChartFile>) {
                 }
             }
         } else if name.ends_with(".ts") && !name.ends_with(".d.ts") {
-            workflows.push((name.trim_end_matches(".ts").to_string(), path));
+            // The stem in the name's own buffer (no copy).
+            let mut stem = name;
+            stem.truncate(stem.trim_end_matches(".ts").len());
+            workflows.push((stem, path));
         }
     }
     (workflows, charts)
@@ -373,7 +384,9 @@ fn entries(dir: &Path) -> Vec<(String, PathBuf, bool)> {
             } else {
                 e.file_type().ok()?.is_dir()
             };
-            Some((e.file_name().to_string_lossy().into_owned(), path, is_dir))
+            // The name as read, moved (copied only where it is no UTF-8, to its lossy text).
+            let name = e.file_name().into_string().unwrap_or_else(|n| n.to_string_lossy().into_owned());
+            Some((name, path, is_dir))
         })
         .collect();
     out.sort_by(|a, b| a.0.cmp(&b.0));

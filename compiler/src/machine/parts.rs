@@ -922,6 +922,53 @@ mod tests {
     use super::*;
     use crate::machine::testing::*;
 
+    /// `effect_input_takes` answers as the keys of `effect_parts(..).input_shape()` do, for every
+    /// kind of Effect: an input absent, one that does not convert, one that is no object.
+    #[test]
+    fn effect_input_takes_agrees_with_the_input_shape() {
+        let text = r#"import { z } from "zod";
+import { agent, arg, command, dispatch, http, mcp, push, worktree } from "@jr2/orchestrator";
+export const actors = {
+  note: http({ method: "POST", url: "https://x.example.com", input: z.object({ text: z.string(), level: z.string().optional() }) }),
+  bare: http({ method: "POST", url: "https://x.example.com" }),
+  odd: http({ method: "POST", url: "https://x.example.com", input: z.object({ text: z.string().transform((s) => s) }) }),
+  plain: http({ method: "POST", url: "https://x.example.com", input: z.string() }),
+  tool: mcp({ server: "s", tool: "t", input: z.object({ q: z.string() }) }),
+  run: dispatch("other", { input: z.object({ ticket: z.string() }) }),
+  blind: dispatch("other", {}),
+  broken: dispatch("other", { input: z.object({ ticket: z.string().transform((s) => s) }) }),
+  test: command(["node", arg("file")]),
+  cut: worktree(),
+  ship: push(),
+  writer: agent({ model: "m", instructions: "i" }),
+};
+"#;
+        let ev = crate::machine::eval::evaluate_text(std::path::Path::new("/virtual/actors.ts"), text);
+        let actors = ev.exports.get("actors").and_then(Value::props).expect("the actors");
+        let names: [&[&str]; 9] = [
+            &[],
+            &["text"],
+            &["level"],
+            &["text", "channel"],
+            &["q"],
+            &["ticket"],
+            &["file", "worktree"],
+            &["path", "branch", "detach", "from"],
+            &["nope"],
+        ];
+        let mut answers = BTreeSet::new();
+        for p in actors {
+            for n in names {
+                let keys = effect_parts(&p.value).and_then(|e| e.input_shape()).map(|s| s.keys());
+                let want = keys.map(|keys| n.iter().all(|x| keys.iter().any(|k| k == x)));
+                let got = effect_input_takes(&p.value, n);
+                assert_eq!(got, want, "{} {n:?}", p.key);
+                answers.insert(got);
+            }
+        }
+        assert_eq!(answers.len(), 3, "every answer is met: {answers:?}");
+    }
+
     /// A Chart wrapper: an Open body slot `plan` lending the wrapper's own parts, in a
     /// `workspace()` with one Repo Slot.
     fn wrapper() -> Value {
