@@ -8,17 +8,18 @@
 //!
 //! Two phases, each over the files in parallel (`std::thread::scope`, as many threads as cores,
 //! at most 8): the Workflows compile, and each worker keeps of a Workflow only what is read later
-//! (its `dispatch` calls, its door, its files; a Chart wrapper's value) and drops the rest; then
-//! each named Chart is admitted by the door against the lend manifest of its wrapper's Open body
-//! slot, while the Instance rules (`rules::instance`) read each Workflow's dispatches and their
-//! callees' doors. The report lists the files in a fixed order whatever the threads did: the
+//! (its `dispatch` calls, its door, its files; a Chart wrapper's value) and drops the rest (a
+//! Workflow that makes no `dispatch` gets its Instance rules there too: they read nothing of the
+//! others); then each named Chart is admitted by the door against the lend manifest of its
+//! wrapper's Open body slot, while the Instance rules (`rules::instance`) read each dispatching
+//! Workflow's dispatches and their callees' doors. The report lists the files in a fixed order whatever the threads did: the
 //! Workflows by name (each followed by the files it imports that have a diagnostic), then the
 //! Charts by name.
 
 use crate::chart::{self, LendManifest};
 use crate::diagnostics::{Diagnostic, Severity};
 use crate::doors::{CalleeDoor, Door, DoorSource, Doors};
-use crate::machine::compile::{compile_file, Compiled};
+use crate::machine::compile::{compile_file, Compiled, Located};
 use crate::machine::lower::{arg, classify_actor, is_call, machine_parts, ActorClass};
 use crate::machine::module::SourceFile;
 use crate::machine::value::{Call, Callee, FileId, Value, ValueKind};
@@ -107,6 +108,9 @@ struct Kept {
     dispatches: Vec<Value>,
     /// Its door, read by its callers' door compatibility.
     door: Door,
+    /// Its diagnostics per file, found on the worker already where they need nothing of the other
+    /// Workflows (it makes no `dispatch`): phase two has nothing left to do for it.
+    found: Option<Vec<Vec<Diagnostic>>>,
 }
 
 /// Checks the Instance at `root`, offline: no foreign door is read.
@@ -139,13 +143,23 @@ fn check(root: &Path, doors: Option<&dyn DoorSource>, keep_compiled: bool) -> In
             let mut compiled = compile_file(path);
             let dispatches = dispatches_of(&compiled);
             let door = Door::of(compiled.value.as_ref());
+            // No dispatch: its Instance rules read nothing of the others, so they run here, and its
+            // diagnostics move into the report (copied only when the compilation is kept whole).
+            let found = dispatches.is_empty().then(|| {
+                let diagnostics = if keep_compiled {
+                    compiled.diagnostics.clone()
+                } else {
+                    std::mem::take(&mut compiled.diagnostics)
+                };
+                own_diagnostics(root, stem, path, compiled.files.len(), diagnostics)
+            });
             if !keep_compiled {
                 compiled.machine = None;
                 if !wrappers.contains(stem.as_str()) {
                     compiled.value = None;
                 }
             }
-            Kept { compiled, dispatches, door }
+            Kept { compiled, dispatches, door, found }
         }))
         .ok()
     });
@@ -186,7 +200,13 @@ fn check(root: &Path, doors: Option<&dyn DoorSource>, keep_compiled: bool) -> In
         Workflow(Vec<Vec<Diagnostic>>),
         Chart(CheckedFile),
     }
-    let jobs: Vec<Job> = workflows.iter().map(Job::Workflow).chain(charts.iter().map(Job::Chart)).collect();
+    // A Workflow's job only where phase one left its rules to do (it dispatches), and every Chart's.
+    let jobs: Vec<Job> = workflows
+        .iter()
+        .filter(|w| w.kept.as_ref().is_none_or(|k| k.found.is_none()))
+        .map(Job::Workflow)
+        .chain(charts.iter().map(Job::Chart))
+        .collect();
     let results = parallel(&jobs, |job| match job {
         Job::Workflow(w) => std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             let k = w.kept.as_ref()?;
@@ -209,14 +229,24 @@ fn check(root: &Path, doors: Option<&dyn DoorSource>, keep_compiled: bool) -> In
     });
     drop(jobs);
     drop(doors);
-    // The files in the jobs' order: the Workflows', then the Charts'. A Workflow's texts move into
-    // the report, unless its compilation is kept for the caller.
-    let paths = workflows
+    // The files in the jobs' order: the Workflows', then the Charts'; a Workflow found in phase
+    // one takes no result of phase two. A Workflow's texts move into the report, unless its
+    // compilation is kept for the caller.
+    let mut results = results.into_iter();
+    let mut found = |found: Option<Vec<Vec<Diagnostic>>>| match found {
+        Some(per_file) => Some(Found::Workflow(per_file)),
+        None => results.next().flatten(),
+    };
+    let files: Vec<_> = workflows
         .iter_mut()
-        .map(|w| (w.path.clone(), w.kept.as_mut()))
-        .chain(charts.iter().map(|c| (c.path.clone(), None)));
+        .map(|w| {
+            let result = found(w.kept.as_mut().and_then(|k| k.found.take()));
+            (w.path.clone(), w.kept.as_mut(), result)
+        })
+        .collect();
+    let charts_found: Vec<_> = charts.iter().map(|c| (c.path.clone(), None, found(None))).collect();
     let mut index = FxHashMap::default();
-    for ((path, kept), result) in paths.zip(results) {
+    for (path, kept, result) in files.into_iter().chain(charts_found) {
         match (result, kept) {
             (Some(Found::Workflow(per_file)), Some(k)) => {
                 let files: Vec<Cow<SourceFile>> = if keep_compiled {
@@ -246,16 +276,23 @@ fn check(root: &Path, doors: Option<&dyn DoorSource>, keep_compiled: bool) -> In
 /// Adds a file's report; a file already there (imported by two Workflows) gains the new
 /// diagnostics only. `index` is each path's place in `files`.
 pub(crate) fn merge(files: &mut Vec<CheckedFile>, index: &mut FxHashMap<PathBuf, usize>, file: CheckedFile) {
-    match index.get(&file.path).and_then(|&i| files.get_mut(i)) {
-        Some(seen) => {
-            for d in file.diagnostics {
-                if !seen.diagnostics.contains(&d) {
-                    seen.diagnostics.push(d);
+    // One hash of the path (most files are new: the entry finds no place and takes one).
+    match index.entry(file.path.clone()) {
+        std::collections::hash_map::Entry::Occupied(mut at) => match files.get_mut(*at.get()) {
+            Some(seen) => {
+                for d in file.diagnostics {
+                    if !seen.diagnostics.contains(&d) {
+                        seen.diagnostics.push(d);
+                    }
                 }
             }
-        }
-        None => {
-            index.insert(file.path.clone(), files.len());
+            None => {
+                at.insert(files.len());
+                files.push(file);
+            }
+        },
+        std::collections::hash_map::Entry::Vacant(at) => {
+            at.insert(files.len());
             files.push(file);
         }
     }
@@ -264,6 +301,9 @@ pub(crate) fn merge(files: &mut Vec<CheckedFile>, index: &mut FxHashMap<PathBuf,
 /// Runs `f` over `items` on up to as many threads as the machine has cores (at most 8), and
 /// returns the results in the items' order.
 pub(crate) fn parallel<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    if items.is_empty() {
+        return Vec::new();
+    }
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, 8).min(items.len());
     // Each worker runs on the evaluator's stack, so the files it compiles run there directly,
     // with no hand-off to an evaluator thread per file.
@@ -320,7 +360,10 @@ fn discover(root: &Path) -> (Vec<(String, PathBuf)>, Vec<ChartFile>) {
                 }
             }
         } else if name.ends_with(".ts") && !name.ends_with(".d.ts") {
-            workflows.push((name.trim_end_matches(".ts").to_string(), path));
+            // The stem in the name's own buffer (no copy).
+            let mut stem = name;
+            stem.truncate(stem.trim_end_matches(".ts").len());
+            workflows.push((stem, path));
         }
     }
     (workflows, charts)
@@ -341,7 +384,9 @@ fn entries(dir: &Path) -> Vec<(String, PathBuf, bool)> {
             } else {
                 e.file_type().ok()?.is_dir()
             };
-            Some((e.file_name().to_string_lossy().into_owned(), path, is_dir))
+            // The name as read, moved (copied only where it is no UTF-8, to its lossy text).
+            let name = e.file_name().into_string().unwrap_or_else(|n| n.to_string_lossy().into_owned());
+            Some((name, path, is_dir))
         })
         .collect();
     out.sort_by(|a, b| a.0.cmp(&b.0));
@@ -371,17 +416,7 @@ fn workflow_diagnostics(
     assembly: &Assembly,
     doors: &Doors,
 ) -> Vec<Vec<Diagnostic>> {
-    let mut per_file: Vec<Vec<Diagnostic>> = vec![Vec::new(); compiled.files.len().max(1)];
-    for d in &compiled.diagnostics {
-        if let Some(v) = per_file.get_mut(d.file.0 as usize) {
-            v.push(d.diagnostic.clone());
-        }
-    }
-    if !workflow_stem::is_valid(stem) {
-        let file = shown(root, path);
-        let renamed = format!("workflows/{}.ts", workflow_stem::suggested(stem));
-        per_file[0].push(workflow_stem::diagnostic("Workflow", stem, &file, &renamed));
-    }
+    let mut per_file = own_diagnostics(root, stem, path, compiled.files.len(), compiled.diagnostics.iter().cloned());
     let mut seen = BTreeSet::new();
     for call in dispatches {
         if !seen.insert((call.loc.file, call.loc.span.start, call.loc.span.end)) {
@@ -392,6 +427,29 @@ fn workflow_diagnostics(
                 v.push(d);
             }
         }
+    }
+    per_file
+}
+
+/// A Workflow's diagnostics that read nothing of the other Workflows, per file of its compilation
+/// (`files` of them, at least one): its compile diagnostics, then its stem's.
+fn own_diagnostics(
+    root: &Path,
+    stem: &str,
+    path: &Path,
+    files: usize,
+    diagnostics: impl IntoIterator<Item = Located>,
+) -> Vec<Vec<Diagnostic>> {
+    let mut per_file: Vec<Vec<Diagnostic>> = vec![Vec::new(); files.max(1)];
+    for d in diagnostics {
+        if let Some(v) = per_file.get_mut(d.file.0 as usize) {
+            v.push(d.diagnostic);
+        }
+    }
+    if !workflow_stem::is_valid(stem) {
+        let file = shown(root, path);
+        let renamed = format!("workflows/{}.ts", workflow_stem::suggested(stem));
+        per_file[0].push(workflow_stem::diagnostic("Workflow", stem, &file, &renamed));
     }
     per_file
 }

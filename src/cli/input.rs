@@ -7,8 +7,16 @@ use std::path::{Path, PathBuf};
 
 /// A path as shown to the user: as given, without a leading `./`, with `/` separators.
 pub fn display(path: &Path) -> String {
-    let text = path.to_string_lossy().replace('\\', "/");
-    let mut s = text.as_str();
+    // One copy of the text, the one returned: `\` is replaced only where there is one (an
+    // Instance's check shows every file it read).
+    let text = path.to_string_lossy();
+    let replaced;
+    let mut s: &str = if text.contains('\\') {
+        replaced = text.replace('\\', "/");
+        &replaced
+    } else {
+        &text
+    };
     while let Some(rest) = s.strip_prefix("./") {
         s = rest;
     }

@@ -590,6 +590,44 @@ fn schema(v: Option<&Value>) -> Option<J> {
     crate::machine::zod::to_json_schema(v?).ok()
 }
 
+/// Does the input of the Effect `actor` take each of `names` as a key, as
+/// `effect_parts(actor)?.input_shape()?.keys()` lists them? `None` where that shape is not known
+/// (no Effect, an argv that is not static, a `dispatch` with no `input` schema or one that does not
+/// convert). The same answer without the parts written: a zod input (an http's, an mcp's, a
+/// dispatch's) is converted into the IR's JSON only, no `serde_json` copy, and its keys are looked
+/// up in place; the walk asks this of every `fromPick` (`from-pick-unknown-key`), which writes the
+/// parts only for a line.
+pub fn effect_input_takes(actor: &Value, names: &[&str]) -> Option<bool> {
+    // Where the zod input is, and whether an input absent or not converted is a shape with no
+    // keys (http, mcp) or no shape (dispatch), as `input_shape` reads `EffectParts`.
+    let (input, absent_has_no_keys) = match kit_name(actor)? {
+        "http" | "mcp" => (opt(actor, 0, "input"), true),
+        "dispatch" => (opt(actor, 1, "input"), false),
+        _ => {
+            let keys = effect_parts(actor)?.input_shape()?.keys();
+            return Some(names.iter().all(|n| keys.iter().any(|k| k == n)));
+        }
+    };
+    let Some(schema) = input.and_then(|v| crate::machine::zod::to_schema(v).ok()) else {
+        return absent_has_no_keys.then_some(names.is_empty());
+    };
+    // `input_shape`'s keys: the `required` list's strings, then the `properties` keys.
+    let ir::Json::Object(schema) = &schema else { return Some(names.is_empty()) };
+    let required = match schema.get("required") {
+        Some(ir::Json::Array(items)) => items.as_slice(),
+        _ => &[],
+    };
+    let properties = match schema.get("properties") {
+        Some(ir::Json::Object(p)) => Some(p),
+        _ => None,
+    };
+    Some(
+        names
+            .iter()
+            .all(|n| required.iter().any(|k| k.as_str() == Some(n)) || properties.is_some_and(|p| p.contains_key(n))),
+    )
+}
+
 /// An Effect slot's parts as the lend manifest carries them.
 pub fn effect_parts(actor: &Value) -> Option<EffectParts> {
     Some(match kit_name(actor)? {
@@ -883,6 +921,53 @@ fn invoke_input_keys(parts: &MachineParts<'_>, slot: &str) -> Option<Vec<String>
 mod tests {
     use super::*;
     use crate::machine::testing::*;
+
+    /// `effect_input_takes` answers as the keys of `effect_parts(..).input_shape()` do, for every
+    /// kind of Effect: an input absent, one that does not convert, one that is no object.
+    #[test]
+    fn effect_input_takes_agrees_with_the_input_shape() {
+        let text = r#"import { z } from "zod";
+import { agent, arg, command, dispatch, http, mcp, push, worktree } from "@jr2/orchestrator";
+export const actors = {
+  note: http({ method: "POST", url: "https://x.example.com", input: z.object({ text: z.string(), level: z.string().optional() }) }),
+  bare: http({ method: "POST", url: "https://x.example.com" }),
+  odd: http({ method: "POST", url: "https://x.example.com", input: z.object({ text: z.string().transform((s) => s) }) }),
+  plain: http({ method: "POST", url: "https://x.example.com", input: z.string() }),
+  tool: mcp({ server: "s", tool: "t", input: z.object({ q: z.string() }) }),
+  run: dispatch("other", { input: z.object({ ticket: z.string() }) }),
+  blind: dispatch("other", {}),
+  broken: dispatch("other", { input: z.object({ ticket: z.string().transform((s) => s) }) }),
+  test: command(["node", arg("file")]),
+  cut: worktree(),
+  ship: push(),
+  writer: agent({ model: "m", instructions: "i" }),
+};
+"#;
+        let ev = crate::machine::eval::evaluate_text(std::path::Path::new("/virtual/actors.ts"), text);
+        let actors = ev.exports.get("actors").and_then(Value::props).expect("the actors");
+        let names: [&[&str]; 9] = [
+            &[],
+            &["text"],
+            &["level"],
+            &["text", "channel"],
+            &["q"],
+            &["ticket"],
+            &["file", "worktree"],
+            &["path", "branch", "detach", "from"],
+            &["nope"],
+        ];
+        let mut answers = BTreeSet::new();
+        for p in actors {
+            for n in names {
+                let keys = effect_parts(&p.value).and_then(|e| e.input_shape()).map(|s| s.keys());
+                let want = keys.map(|keys| n.iter().all(|x| keys.iter().any(|k| k == x)));
+                let got = effect_input_takes(&p.value, n);
+                assert_eq!(got, want, "{} {n:?}", p.key);
+                answers.insert(got);
+            }
+        }
+        assert_eq!(answers.len(), 3, "every answer is met: {answers:?}");
+    }
 
     /// A Chart wrapper: an Open body slot `plan` lending the wrapper's own parts, in a
     /// `workspace()` with one Repo Slot.
