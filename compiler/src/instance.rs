@@ -12,9 +12,9 @@
 //! Workflow that makes no `dispatch` gets its Instance rules there too: they read nothing of the
 //! others); then each named Chart is admitted by the door against the lend manifest of its
 //! wrapper's Open body slot, while the Instance rules (`rules::instance`) read each dispatching
-//! Workflow's dispatches and their callees' doors. The report lists the files in a fixed order whatever the threads did: the
-//! Workflows by name (each followed by the files it imports that have a diagnostic), then the
-//! Charts by name.
+//! Workflow's dispatches and their callees' doors. The report lists the files in a fixed order
+//! whatever the threads did: the Workflows by name (each followed by the files it imports that
+//! have a diagnostic), then the Charts by name.
 
 use crate::chart::{self, LendManifest};
 use crate::diagnostics::{Diagnostic, Severity};

@@ -1238,14 +1238,11 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
     fn object(&mut self, o: &'a ObjectExpression<'a>) -> Value {
         let mut props: Vec<Prop> = Vec::with_capacity(o.properties.len());
         // A later key replaces an earlier one (in its place, as in JavaScript). Keys are pushed as
-        // they come, with a 64-bit filter of (length, first byte): only an object where two keys
-        // may be the same is deduplicated afterwards ([`dedupe_props`]); most objects are not.
-        let mut seen = 0u64;
-        let mut maybe_dup = false;
+        // they come, through a [`KeyFilter`]: only an object where two keys may be the same is
+        // deduplicated afterwards ([`dedupe_props`]).
+        let mut keys = KeyFilter::default();
         let mut put = |props: &mut Vec<Prop>, p: Prop| {
-            let bit = 1u64 << ((p.key.len() * 7 + p.key.as_bytes().first().map_or(0, |&b| b as usize)) % 64);
-            maybe_dup |= seen & bit != 0;
-            seen |= bit;
+            keys.add(&p.key);
             props.push(p);
         };
         for p in &o.properties {
@@ -1284,7 +1281,7 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
                 }
             }
         }
-        if maybe_dup {
+        if keys.may_repeat() {
             props = dedupe_props(props);
         }
         self.val(ValueKind::Object { props }, o.span)
@@ -1549,6 +1546,27 @@ fn pattern_names<'a>(p: &'a BindingPattern<'a>, out: &mut Vec<(&'a str, Span)>) 
             }
         }
         BindingPattern::AssignmentPattern(a) => pattern_names(&a.left, out),
+    }
+}
+
+/// A 64-bit filter of an object's keys by (length, first byte), as they are pushed: it says
+/// whether some key may have come twice (a false alarm now and then, never a miss), so that only
+/// such an object is searched for duplicates; most objects are not.
+#[derive(Default)]
+pub(super) struct KeyFilter {
+    seen: u64,
+    repeat: bool,
+}
+
+impl KeyFilter {
+    pub(super) fn add(&mut self, key: &str) {
+        let bit = 1u64 << ((key.len() * 7 + key.as_bytes().first().map_or(0, |&b| b as usize)) % 64);
+        self.repeat |= self.seen & bit != 0;
+        self.seen |= bit;
+    }
+
+    pub(super) fn may_repeat(&self) -> bool {
+        self.repeat
     }
 }
 

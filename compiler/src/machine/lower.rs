@@ -466,102 +466,59 @@ enum GroupPath<'v> {
     Invoke(usize, &'static str),
 }
 
-/// The fields of a state's config object that lowering (and the walk's `walk_pick`) read, found
-/// in one pass over its properties rather than a [`Value::get`] (a scan) each. A later key
-/// replaces an earlier one, as `get` reads them.
-#[derive(Clone, Copy, Default)]
-pub(crate) struct StateFields<'v> {
-    pub states: Option<&'v Value>,
-    pub ty: Option<&'v Value>,
-    pub id: Option<&'v Value>,
-    pub initial: Option<&'v Value>,
-    pub invoke: Option<&'v Value>,
-    pub entry: Option<&'v Value>,
-    pub exit: Option<&'v Value>,
-    pub on: Option<&'v Value>,
-    pub after: Option<&'v Value>,
-    pub always: Option<&'v Value>,
-    pub on_done: Option<&'v Value>,
+/// A struct of the fields of an object literal that a reader needs, each `Some(value)` where the
+/// object has that key, found in one pass over its properties rather than a [`Value::get`] (a
+/// scan) each; a later key replaces an earlier one, as `get` reads them. All `None` for a value
+/// that is no object.
+macro_rules! object_fields {
+    ($(#[$doc:meta])* $vis:vis struct $name:ident { $($field:ident: $key:literal),* $(,)? }) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Default)]
+        $vis struct $name<'v> {
+            $(pub $field: Option<&'v Value>,)*
+        }
+
+        impl<'v> $name<'v> {
+            $vis fn of(v: &'v Value) -> Self {
+                let mut f = Self::default();
+                for p in v.props().unwrap_or_default() {
+                    let field = match p.key.as_str() {
+                        $($key => &mut f.$field,)*
+                        _ => continue,
+                    };
+                    *field = Some(&p.value);
+                }
+                f
+            }
+        }
+    };
 }
 
-impl<'v> StateFields<'v> {
-    pub(crate) fn of(v: &'v Value) -> Self {
-        let mut f = StateFields::default();
-        for p in v.props().unwrap_or_default() {
-            let field = match p.key.as_str() {
-                "states" => &mut f.states,
-                "type" => &mut f.ty,
-                "id" => &mut f.id,
-                "initial" => &mut f.initial,
-                "invoke" => &mut f.invoke,
-                "entry" => &mut f.entry,
-                "exit" => &mut f.exit,
-                "on" => &mut f.on,
-                "after" => &mut f.after,
-                "always" => &mut f.always,
-                "onDone" => &mut f.on_done,
-                _ => continue,
-            };
-            *field = Some(&p.value);
-        }
-        f
+object_fields! {
+    /// The fields of a state's config object that lowering (and the walk's `walk_pick`) read.
+    pub(crate) struct StateFields {
+        states: "states",
+        ty: "type",
+        id: "id",
+        initial: "initial",
+        invoke: "invoke",
+        entry: "entry",
+        exit: "exit",
+        on: "on",
+        after: "after",
+        always: "always",
+        on_done: "onDone",
     }
 }
 
-/// The fields of an invoke's object that lowering reads, found in one pass over its properties
-/// (a later key replaces an earlier one, as [`Value::get`] reads them).
-#[derive(Clone, Copy, Default)]
-struct InvokeFields<'v> {
-    id: Option<&'v Value>,
-    src: Option<&'v Value>,
-    input: Option<&'v Value>,
-    on_done: Option<&'v Value>,
-    on_error: Option<&'v Value>,
+object_fields! {
+    /// The fields of an invoke's object that lowering reads.
+    struct InvokeFields { id: "id", src: "src", input: "input", on_done: "onDone", on_error: "onError" }
 }
 
-impl<'v> InvokeFields<'v> {
-    fn of(v: &'v Value) -> Self {
-        let mut f = InvokeFields::default();
-        for p in v.props().unwrap_or_default() {
-            let field = match p.key.as_str() {
-                "id" => &mut f.id,
-                "src" => &mut f.src,
-                "input" => &mut f.input,
-                "onDone" => &mut f.on_done,
-                "onError" => &mut f.on_error,
-                _ => continue,
-            };
-            *field = Some(&p.value);
-        }
-        f
-    }
-}
-
-/// The fields of a transition's object, found in one pass (as [`InvokeFields`]); none for a
-/// value that is no object.
-#[derive(Clone, Copy, Default)]
-struct TransitionFields<'v> {
-    target: Option<&'v Value>,
-    guard: Option<&'v Value>,
-    actions: Option<&'v Value>,
-    reenter: Option<&'v Value>,
-}
-
-impl<'v> TransitionFields<'v> {
-    fn of(v: &'v Value) -> Self {
-        let mut f = TransitionFields::default();
-        for p in v.props().unwrap_or_default() {
-            let field = match p.key.as_str() {
-                "target" => &mut f.target,
-                "guard" => &mut f.guard,
-                "actions" => &mut f.actions,
-                "reenter" => &mut f.reenter,
-                _ => continue,
-            };
-            *field = Some(&p.value);
-        }
-        f
-    }
+object_fields! {
+    /// The fields of a transition's object that lowering reads.
+    struct TransitionFields { target: "target", guard: "guard", actions: "actions", reenter: "reenter" }
 }
 
 struct Lowerer<'p, 'v> {

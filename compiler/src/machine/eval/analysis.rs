@@ -588,17 +588,13 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
     /// An object literal, as a lowered object where every field lowers.
     fn fobject(&mut self, o: &'a ObjectExpression<'a>) -> Fv<'a> {
         // One field per property (a spread may add more). A later key replaces an earlier
-        // one and takes the last place. Keys are pushed as they come, with a 64-bit filter
-        // of (length, first byte) as the evaluator's objects have: only an object where
-        // two keys may be the same is deduplicated, at the end ([`keep_last`]), so that a
-        // large object stays linear.
+        // one and takes the last place. Keys are pushed as they come, through the evaluator's
+        // [`KeyFilter`]: only an object where two keys may be the same is deduplicated, at the
+        // end ([`keep_last`]), so that a large object stays linear.
         let mut props: Vec<(Name, Expr)> = Vec::with_capacity(o.properties.len());
-        let mut seen = 0u64;
-        let mut maybe_dup = false;
+        let mut keys = KeyFilter::default();
         let mut put = |props: &mut Vec<(Name, Expr)>, k: Name, v: Expr| {
-            let bit = 1u64 << ((k.len() * 7 + k.as_bytes().first().map_or(0, |&b| b as usize)) % 64);
-            maybe_dup |= seen & bit != 0;
-            seen |= bit;
+            keys.add(&k);
             props.push((k, v));
         };
         let mut ok = true;
@@ -653,7 +649,7 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
             }
         }
         if ok {
-            if maybe_dup {
+            if keys.may_repeat() {
                 keep_last(&mut props);
             }
             Fv::Lowered(simplify(Expr::Object(props)))
