@@ -107,7 +107,17 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
         }
         let out = self.body(body);
         let lowered = out.and_then(lower).map(std::sync::Arc::new);
-        let facts = std::mem::replace(&mut self.facts, saved_facts);
+        let mut facts = std::mem::replace(&mut self.facts, saved_facts);
+        // Lists grown past SCANNED_FACTS were pushed to unsearched: each fact once, in the order
+        // of its first read.
+        if facts.context_keys.len() > SCANNED_FACTS {
+            let mut seen = rustc_hash::FxHashSet::default();
+            facts.context_keys.retain(|k| seen.insert(k.clone()));
+        }
+        if facts.pick_params.len() > SCANNED_FACTS {
+            let mut seen = rustc_hash::FxHashSet::default();
+            facts.pick_params.retain(|p| seen.insert(p.clone()));
+        }
         self.scopes.leave_function(saved_base);
         self.inline = saved_inline;
         (facts, lowered)
@@ -295,7 +305,8 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
                 Fv::Ref(root, path)
             }
             Fv::Pick(name) => {
-                if !self.facts.pick_params.iter().any(|(n, k)| *n == name && k == key) {
+                let params = &self.facts.pick_params;
+                if params.len() >= SCANNED_FACTS || !params.iter().any(|(n, k)| *n == name && k == key) {
                     self.facts.pick_params.push((name, key.into()));
                 }
                 Fv::Ref(Root::Event, smallvec::smallvec![key.into()])
@@ -1033,6 +1044,32 @@ mod tests {
             Expr::Object(fields) => fields.iter().map(|(k, _)| k.as_str()).collect(),
             other => panic!("not an object: {other:?}"),
         }
+    }
+
+    /// A function reading more facts than are searched as they come ([`SCANNED_FACTS`]) records
+    /// each once all the same, in the order of its first read: its context keys and its pick
+    /// params, each read twice here.
+    #[test]
+    fn many_facts_are_each_recorded_once_in_the_order_first_read() {
+        let n = SCANNED_FACTS + 8;
+        let reads: Vec<String> =
+            (0..n).chain(0..n).map(|i| format!("context.k{i}, paramsOf(event, go).q{i}")).collect();
+        let src = format!(
+            r#"import {{ z }} from "zod";
+import {{ defineEvent, paramsOf }} from "@jr2/orchestrator";
+const go = defineEvent({{ name: "go", description: "Go.", input: z.object({{}}) }});
+export const f = ({{ context, event }}) => [{}];
+"#,
+            reads.join(", ")
+        );
+        let ev = evaluate_text(Path::new("/virtual/wf.ts"), &src);
+        let facts = &ev.exports["f"].as_function().expect("a function").facts;
+        let want_keys: Vec<String> = (0..n).map(|i| format!("k{i}")).collect();
+        assert_eq!(facts.context_keys.iter().map(Name::as_str).collect::<Vec<_>>(), want_keys);
+        let want_params: Vec<(&str, String)> = (0..n).map(|i| ("go", format!("q{i}"))).collect();
+        let got_params: Vec<(&str, String)> =
+            facts.pick_params.iter().map(|(e, p)| (e.as_str(), p.to_string())).collect();
+        assert_eq!(got_params, want_params);
     }
 
     /// In a lowered object a later key replaces an earlier one and takes the last place (a spread's
