@@ -92,12 +92,11 @@ pub fn check(cx: &Ctx, sink: &mut Sink) {
             );
             continue;
         }
-        for key in at.given() {
+        for (key, value) in at.given_values() {
             if !AGENT_INPUT_KEYS.contains(&key) {
-                let span = at.value(key).map_or(at.span(), |v| v.span);
                 sink.line(
                     &AGENT_INPUT,
-                    span,
+                    value.span,
                     &at.key_path(key),
                     format!("\"{key}\" is not an Agent's input; it takes {}", AGENT_INPUT_KEYS.join(", ")),
                 );

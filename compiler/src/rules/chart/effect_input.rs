@@ -43,11 +43,10 @@ declare_rule! {
 }
 
 fn slot_values(at: &InputAt, keys: Option<&[String]>, sink: &mut Sink) {
-    for key in at.given() {
+    for (key, v) in at.given_values() {
         if keys.is_some_and(|ks| !ks.iter().any(|k| k == key)) {
             continue;
         }
-        let Some(v) = at.value(key) else { continue };
         if !is_slot_value(v) {
             sink.line(&EFFECT_INPUT, v.span, &at.key_path(key), "an Effect's input slot takes a string or a reference");
         }
