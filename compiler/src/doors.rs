@@ -133,7 +133,9 @@ impl Door {
 }
 
 /// A callee Workflow as door compatibility reads it: its door and the files it read (where the
-/// door's places are).
+/// door's places are). A file's text may be empty where the Instance check freed a clean
+/// Workflow's texts: a related label into it reads the file from disk (for a file that is really
+/// empty, reading it again changes nothing: a span in it is `0..0`).
 #[derive(Clone, Copy, Debug)]
 pub struct CalleeDoor<'a> {
     pub door: &'a Door,
@@ -333,6 +335,10 @@ fn slot_label(d: Diagnostic, slot: &Value, f: &Finding, caller: &[SourceFile], f
 /// Related information: a place in one of a compilation's files.
 fn with_place(d: Diagnostic, files: &[SourceFile], loc: Loc, what: &str) -> Diagnostic {
     match files.get(loc.file.0 as usize) {
+        Some(file) if file.text.is_empty() => {
+            let text = std::fs::read_to_string(&file.path).unwrap_or_default();
+            d.with_related(shown(&file.path), &text, loc.span, what)
+        }
         Some(file) => d.with_related(shown(&file.path), &file.text, loc.span, what),
         None => d,
     }

@@ -35,6 +35,9 @@ use std::path::{Path, PathBuf};
 pub struct CheckedFile {
     /// The file's path: the Instance root joined with its place in it.
     pub path: PathBuf,
+    /// The file's text, for rendering its diagnostics: empty for a clean Workflow's files in
+    /// [`check_instance_with`]'s report (freed once its report was final; every compilation kept,
+    /// [`check_instance_compiled`], keeps every text).
     pub text: String,
     pub diagnostics: Vec<Diagnostic>,
 }
@@ -153,6 +156,13 @@ fn check(root: &Path, doors: Option<&dyn DoorSource>, keep_compiled: bool) -> In
                 };
                 own_diagnostics(root, stem, path, compiled.files.len(), diagnostics)
             });
+            if !keep_compiled && found.as_ref().is_some_and(|per_file| per_file.iter().all(Vec::is_empty)) {
+                // Its report is final and clean: no renderer reads a clean file's text, so it is
+                // freed here and the next file on this worker reuses the memory (1 000 generated
+                // Workflows held ~6 MB of texts to the end). A caller's door diagnostic that points
+                // into one of these files reads it again ([`CalleeDoor`]).
+                compiled.files.iter_mut().for_each(|f| f.text = String::new());
+            }
             if !keep_compiled {
                 compiled.machine = None;
                 if !wrappers.contains(stem.as_str()) {
@@ -280,6 +290,11 @@ pub(crate) fn merge(files: &mut Vec<CheckedFile>, index: &mut FxHashMap<PathBuf,
     match index.entry(file.path.clone()) {
         std::collections::hash_map::Entry::Occupied(mut at) => match files.get_mut(*at.get()) {
             Some(seen) => {
+                // A clean Workflow's own file comes without its text (phase one freed it); the
+                // same file with findings, imported by another Workflow, brings it.
+                if seen.text.is_empty() && !file.text.is_empty() {
+                    seen.text = file.text;
+                }
                 for d in file.diagnostics {
                     if !seen.diagnostics.contains(&d) {
                         seen.diagnostics.push(d);
@@ -822,6 +837,26 @@ mod tests {
 
     fn root() -> PathBuf {
         PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..").join("examples").join("instance")
+    }
+
+    #[test]
+    fn a_file_met_again_with_findings_brings_its_text_and_keeps_its_first_place() {
+        let d = |code: &'static str| Diagnostic::new(code, crate::Severity::Error, crate::Span::new(1, 2), "found");
+        let file = |name: &str, text: &str, diagnostics: Vec<Diagnostic>| CheckedFile {
+            path: PathBuf::from(name),
+            text: text.to_string(),
+            diagnostics,
+        };
+        let (mut files, mut index) = (Vec::new(), FxHashMap::default());
+        // A clean Workflow's own file, its text freed; then another file; then the first again,
+        // imported by a Workflow that found something in it.
+        merge(&mut files, &mut index, file("a.ts", "", Vec::new()));
+        merge(&mut files, &mut index, file("b.ts", "b", vec![d("x")]));
+        merge(&mut files, &mut index, file("a.ts", "a text", vec![d("y")]));
+        merge(&mut files, &mut index, file("a.ts", "a text", vec![d("y")]));
+        let seen: Vec<(&str, &str, usize)> =
+            files.iter().map(|f| (f.path.to_str().unwrap(), f.text.as_str(), f.diagnostics.len())).collect();
+        assert_eq!(seen, [("a.ts", "a text", 1), ("b.ts", "b", 1)]);
     }
 
     #[test]
