@@ -4,7 +4,7 @@ use crate::declare_rule;
 use crate::machine::compile::Located;
 use crate::machine::lower::{classify_actor, kit_name, ActorClass};
 use crate::machine::parts::is_open_sentinel;
-use crate::machine::value::{Callee, Value, ValueKind};
+use crate::machine::value::{Call, Callee, Function, Loc, Prop, Value, ValueKind};
 
 declare_rule! {
     /// Refuses a Part (an Agent, an Effect, a Gate, `fail()`, an Open body or a Machine) written inline in the config or in the setup's implementations, rather than declared in the setup's `actors`.
@@ -54,11 +54,31 @@ declare_rule! {
 }
 
 pub fn check(cx: &Ctx, out: &mut Vec<Located>) {
-    scan(cx.parts.config, &Path::ROOT, Where::Config, false, out);
+    // The config's lines were found by `Ctx::new`'s scan (see [`scan_config`]); usually none.
+    out.extend(cx.inline_parts.iter().cloned());
     if let Some(props) = cx.parts.setup.and_then(Value::props) {
+        let mut scan = Scan { at: Where::Setup, out, places: None };
         for p in props.iter().filter(|p| p.key != "actors") {
-            scan(&p.value, &Path::ROOT.child(&p.key), Where::Setup, false, out);
+            scan.value(&p.value, &Path::ROOT.child(&p.key));
         }
+    }
+}
+
+/// Scans the `createMachine` config for inline Parts (their lines into `out`) and, in the same
+/// walk, lists each state's value and key place in the pre-order lowering builds (`places`, for
+/// [`Ctx`]): one walk of the config for both, where the states were a second walk.
+///
+/// The states are the config and, below a state, each object entry of its `states` (an entry
+/// that is no object is no state, as in `machine/lower.rs`); the scan visits every object of the
+/// config in order, depth first, so it meets them in pre-order.
+pub(super) fn scan_config<'a>(config: &'a Value, places: &mut Vec<(&'a Value, Option<Loc>)>, out: &mut Vec<Located>) {
+    let mut scan = Scan { at: Where::Config, out, places: Some(places) };
+    match &config.kind {
+        ValueKind::Object { props } => {
+            scan.push_place(config, None);
+            scan.object(props, &Path::ROOT, Role::STATE);
+        }
+        _ => scan.value(config, &Path::ROOT),
     }
 }
 
@@ -69,92 +89,155 @@ enum Where {
     Setup,
 }
 
-/// Reports every Part in `v`, at `path` (dotted, from the config or the setup). `invoke` is true
-/// for an invoke's object, whose `src` is lowering's to judge.
+/// What an object is, for the scan: an invoke's object (whose `src` is lowering's to judge,
+/// `inline-src`), a state (whose `states` entry lists its children), a `states` object (each of
+/// whose object entries is a state). A state named `invoke` is both a state and an invoke.
+#[derive(Clone, Copy)]
+struct Role {
+    invoke: bool,
+    state: bool,
+    states: bool,
+}
+
+impl Role {
+    const PLAIN: Role = Role { invoke: false, state: false, states: false };
+    const STATE: Role = Role { invoke: false, state: true, states: false };
+}
+
+/// One scan of the config or of the setup: where it is, the lines it makes, and (of a config)
+/// the state places it lists (see [`scan_config`]).
 ///
-/// Most of a config is scalars (strings, numbers) and functions that hold no Part: they are
-/// answered here, inlined at each call, without the cost of a call to [`scan_tree`] (this scan
-/// visits every value of the config: ~10% of the rule's instructions went to calls on scalars).
-#[inline(always)]
-fn scan(v: &Value, path: &Path, at: Where, invoke: bool, out: &mut Vec<Located>) {
-    if !holds_no_part(v) {
-        scan_tree(v, path, at, invoke, out);
-    }
+/// It visits every value of the config (~100 a Workflow), so each value's kind is matched once,
+/// in [`Scan::value`], inlined where a value is met: scalars (most of a config: targets, `type`,
+/// numbers) and functions whose body builds no Part (guards, mappers) end there with no call;
+/// only objects, arrays and calls are walked by a call. The path is a breadcrumb on the stack
+/// ([`Path`]), written out only in [`report`].
+struct Scan<'o, 'a> {
+    at: Where,
+    out: &'o mut Vec<Located>,
+    places: Option<&'o mut Vec<(&'a Value, Option<Loc>)>>,
 }
 
-/// Is this plainly no Part and holds none: a scalar (a string, a number, ...), or a function whose
-/// body builds none (most of a config's functions: guards, mappers)?
-#[inline(always)]
-fn holds_no_part(v: &Value) -> bool {
-    match &v.kind {
-        ValueKind::Undefined
-        | ValueKind::Null
-        | ValueKind::Bool { .. }
-        | ValueKind::Number { .. }
-        | ValueKind::String { .. }
-        | ValueKind::Unknown { .. } => true,
-        ValueKind::Function(f) => f.facts.parts.is_empty(),
-        _ => false,
+impl<'a> Scan<'_, 'a> {
+    /// Reports every Part in `v`, written at `path` (dotted, from the config or the setup).
+    #[inline(always)]
+    fn value(&mut self, v: &'a Value, path: &Path) {
+        match &v.kind {
+            ValueKind::Object { props } => self.object(props, path, Role::PLAIN),
+            ValueKind::Array { items } => self.array(items, path),
+            ValueKind::Call(call) => self.call(v, call, path),
+            ValueKind::Function(f) if !f.facts.parts.is_empty() => self.function(v, f, path),
+            ValueKind::Imported { .. } => self.imported(v, path),
+            _ => {}
+        }
     }
-}
 
-/// [`scan`] of a value that may hold a Part (a call, a function, an import, an object, an array):
-/// one match on its kind; what a line says is written only in [`report`] (kept out of line, so
-/// that this walk over every value stays small).
-fn scan_tree(v: &Value, path: &Path, at: Where, invoke: bool, out: &mut Vec<Located>) {
-    match &v.kind {
-        ValueKind::Call(_) | ValueKind::Imported { .. } => {
-            if let Some(class) = part(v) {
-                report(&describe(v, class), "", v.loc, path, at, out);
-                return;
-            }
-            if let ValueKind::Call(call) = &v.kind {
-                if let Some(r) = &call.receiver {
-                    scan(r, path, at, false, out);
-                }
-                for a in &call.args {
-                    scan(a, path, at, false, out);
-                }
-            }
+    fn push_place(&mut self, state: &'a Value, key: Option<Loc>) {
+        if let Some(places) = self.places.as_deref_mut() {
+            places.push((state, key));
         }
-        ValueKind::Function(f) => {
-            for (name, span) in &f.facts.parts {
-                let at_call = crate::machine::value::Loc { file: v.loc.file, span: *span };
-                report(&part_named(name), " (in a function's body)", at_call, path, at, out);
-            }
-        }
-        ValueKind::Object { props } => {
-            for p in props {
-                // An entry that holds no Part (most of a config: targets, `src`, `type`, guards,
-                // mappers) is passed over before its key is compared or its path made.
-                if holds_no_part(&p.value) || (invoke && p.key == "src") {
-                    continue;
+    }
+
+    /// An object's entries; `role` says what the object is.
+    fn object(&mut self, props: &'a [Prop], path: &Path, role: Role) {
+        for p in props {
+            // An entry that holds no Part (a scalar, a function that builds none) is passed over
+            // before its key is compared or its path made.
+            match &p.value.kind {
+                ValueKind::Undefined
+                | ValueKind::Null
+                | ValueKind::Bool { .. }
+                | ValueKind::Number { .. }
+                | ValueKind::String { .. }
+                | ValueKind::Unknown { .. } => continue,
+                ValueKind::Function(f) if f.facts.parts.is_empty() => continue,
+                _ if role.invoke && p.key == "src" => continue,
+                // Only an object or an array under `invoke` in the config is an invoke (or a list
+                // of them), only an object under a state's `states` a list of states: the key is
+                // compared for those alone.
+                ValueKind::Object { props } => {
+                    let config = self.at == Where::Config;
+                    let deeper = Role {
+                        invoke: config && p.key == "invoke",
+                        state: role.states,
+                        states: role.state && p.key == "states",
+                    };
+                    if deeper.state {
+                        self.push_place(&p.value, Some(p.key_loc));
+                    }
+                    self.object(props, &path.child(&p.key), deeper);
                 }
-                let deeper = path.child(&p.key);
-                let is_invoke = at == Where::Config && p.key == "invoke";
-                match (&p.value.kind, is_invoke) {
-                    (ValueKind::Array { items }, true) => {
-                        for (i, item) in items.iter().enumerate() {
-                            scan(item, &deeper.child(i), at, true, out);
+                ValueKind::Array { items } if self.at == Where::Config && p.key == "invoke" => {
+                    let deeper = path.child(&p.key);
+                    let invoke = Role { invoke: true, ..Role::PLAIN };
+                    for (i, item) in items.iter().enumerate() {
+                        match &item.kind {
+                            ValueKind::Object { props } => self.object(props, &deeper.child(i), invoke),
+                            _ => self.value(item, &deeper.child(i)),
                         }
                     }
-                    _ => scan(&p.value, &deeper, at, is_invoke, out),
                 }
+                _ => self.value(&p.value, &path.child(&p.key)),
             }
         }
-        ValueKind::Array { items } => {
-            for (i, item) in items.iter().enumerate() {
-                scan(item, &path.child(i), at, false, out);
+    }
+
+    fn array(&mut self, items: &'a [Value], path: &Path) {
+        for (i, item) in items.iter().enumerate() {
+            self.value(item, &path.child(i));
+        }
+    }
+
+    /// A call: a Part itself, or a call whose receiver or arguments may hold one. The receiver is
+    /// scanned before the arguments (the order of the lines).
+    fn call(&mut self, mut v: &'a Value, mut call: &'a Call, path: &Path) {
+        loop {
+            if let Some(class) = part_call(v, call) {
+                report(&describe(v, class), "", v.loc, path, self.at, self.out);
+                return;
+            }
+            match &call.receiver {
+                // Down a chain whose arguments hold no Part (zod's `.min(1).describe("...")`, a
+                // third of the calls a Workflow's scan meets), a loop rather than a call a link.
+                Some(r @ Value { kind: ValueKind::Call(inner), .. }) if call.args.iter().all(holds_no_part) => {
+                    v = r;
+                    call = inner;
+                }
+                Some(r) => {
+                    self.value(r, path);
+                    break;
+                }
+                None => break,
             }
         }
-        _ => {}
+        for a in &call.args {
+            self.value(a, path);
+        }
+    }
+
+    /// A function whose body builds a Part (see `Facts::parts`): one line at each call.
+    #[cold]
+    #[inline(never)]
+    fn function(&mut self, v: &Value, f: &Function, path: &Path) {
+        for (name, span) in &f.facts.parts {
+            let at_call = Loc { file: v.loc.file, span: *span };
+            report(&part_named(name), " (in a function's body)", at_call, path, self.at, self.out);
+        }
+    }
+
+    /// A kit export used as a value: a Part where it names one (`spawnChild(gate)`).
+    #[inline(never)]
+    fn imported(&mut self, v: &Value, path: &Path) {
+        if let Some(class) = part(v) {
+            report(&describe(v, class), "", v.loc, path, self.at, self.out);
+        }
     }
 }
 
 /// Reports one inline Part (`what`, as [`describe`] names it) at `loc`, written at `path`.
 #[cold]
 #[inline(never)]
-fn report(what: &str, inside: &str, loc: crate::machine::value::Loc, path: &Path, at: Where, out: &mut Vec<Located>) {
+fn report(what: &str, inside: &str, loc: Loc, path: &Path, at: Where, out: &mut Vec<Located>) {
     // The path is written out only here: a walk that finds nothing allocates none.
     let path = path.to_string();
     let place = match at {
@@ -188,20 +271,39 @@ fn part_named(name: &str) -> String {
 /// What Part a value (a call or a kit import) is; `None` for anything else (the `open` sentinel
 /// too). Its name for a line is [`describe`]'s, written only when reporting.
 fn part(v: &Value) -> Option<ActorClass> {
-    // A zod call, or a method other than `createMachine` (a zod chain's `.min()`, `.describe()`),
-    // is no Part: `classify_actor` says `Unknown` of it. Answered here by its callee's kind, with
-    // no name compared: the setup's `events` are mostly such chains (~0.7 K instructions a Workflow).
-    if let Some(call) = v.as_call() {
-        match &call.callee {
-            Callee::Zod(_) => return None,
-            Callee::Method(m) if m != "createMachine" => return None,
-            _ => {}
-        }
-    }
     match classify_actor(v) {
         ActorClass::Open if is_open_sentinel(v) || v.as_call().is_none() => None,
         ActorClass::Unknown => None,
         class => Some(class),
+    }
+}
+
+/// Is this plainly no Part and holds none: a scalar (a string, a number, ...), or a function whose
+/// body builds none?
+#[inline(always)]
+fn holds_no_part(v: &Value) -> bool {
+    match &v.kind {
+        ValueKind::Undefined
+        | ValueKind::Null
+        | ValueKind::Bool { .. }
+        | ValueKind::Number { .. }
+        | ValueKind::String { .. }
+        | ValueKind::Unknown { .. } => true,
+        ValueKind::Function(f) => f.facts.parts.is_empty(),
+        _ => false,
+    }
+}
+
+/// [`part`] of a call (`call` is `v`'s).
+#[inline(always)]
+fn part_call(v: &Value, call: &Call) -> Option<ActorClass> {
+    // A zod call, or a method other than `createMachine` (a zod chain's `.min()`, `.describe()`),
+    // is no Part: `classify_actor` says `Unknown` of it. Answered here by its callee's kind, with
+    // no name compared: the setup's `events` are mostly such chains (~0.7 K instructions a Workflow).
+    match &call.callee {
+        Callee::Zod(_) => None,
+        Callee::Method(m) if m != "createMachine" => None,
+        _ => part(v),
     }
 }
 
@@ -277,6 +379,32 @@ mod tests {
         let compiled = compile_text(Path::new("/mem/flow.ts"), text);
         let d = compiled.diagnostics.iter().find(|d| d.message.starts_with("an Agent")).unwrap();
         assert!(text[d.span.start as usize..].starts_with("agent({ model"), "{:?}", &text[d.span.start as usize..]);
+    }
+
+    #[test]
+    fn a_chain_is_scanned_receiver_first_and_a_state_named_invoke_is_an_invoke() {
+        let found = lines(
+            "import { agent, fail, gate, jr2Setup } from '@jr2/orchestrator';\n\
+             import { z } from 'zod';\n\
+             export const machine = jr2Setup({\n\
+               events: [z.object({ a: agent({ model: 'm', instructions: 'i' }) }).optional().describe(fail())],\n\
+             }).createMachine({\n\
+               id: 'm', initial: 'invoke',\n\
+               states: { invoke: { src: gate, type: 'final', states: { x: { entry: [gate] } } } },\n\
+             });\n",
+        );
+        let places: Vec<&str> = found.iter().map(|l| l.split(", not declared").next().unwrap()).collect();
+        // The config's lines first, then the setup's (an object's key is in the path, a call's
+        // arguments are not); the receiver of `.describe(fail())` before its argument; the
+        // state named `invoke` is an invoke too, so its `src` is lowering's.
+        assert_eq!(
+            places,
+            [
+                "a Gate (`gate()`) is written inline in `states.invoke.states.x.entry.0`",
+                "an Agent (`agent()`) is written inline in the setup's `events.0.a`",
+                "`fail()` is written inline in the setup's `events.0`",
+            ]
+        );
     }
 
     #[test]

@@ -16,7 +16,7 @@ pub mod workspace_lost_unrouted;
 use super::Rule;
 use crate::diagnostics::Diagnostic;
 use crate::ir::{self, StateId, StateKind, Trigger};
-use crate::machine::lower::{classify_actor, lower_parts, machine_parts, ActorClass, MachineParts};
+use crate::machine::lower::{is_machine, lower_parts, machine_parts, MachineParts};
 use crate::machine::value::{FileId, Loc, Value};
 use crate::machine::{compile::Located, Compiled};
 
@@ -68,7 +68,9 @@ fn walk(machine: &ir::Machine, parts: &MachineParts<'_>, nested: bool, out: &mut
     // The setup's actors read in place (no list of them made).
     let actors = parts.setup.and_then(|s| s.get("actors")).and_then(Value::props).unwrap_or_default();
     for actor in actors.iter().map(|p| &p.value) {
-        if classify_actor(actor) != ActorClass::Machine {
+        // `classify_actor` says `Machine` of exactly what `is_machine` accepts (no Part's kit name
+        // is a Machine's call): asked directly, with no kit name compared.
+        if !is_machine(actor) {
             continue;
         }
         let Ok(child) = machine_parts(actor) else { continue };
@@ -86,17 +88,21 @@ pub struct Ctx<'a> {
     pub nested: bool,
     /// Each state's value and key place, by [`StateId`] (empty where they could not be matched).
     places: Vec<(&'a Value, Option<Loc>)>,
+    /// The `inline-parts` lines of the config, found by the walk of the config that lists
+    /// `places` ([`inline_parts::scan_config`]); [`inline_parts::check`] gives them in its turn.
+    inline_parts: Vec<Located>,
 }
 
 impl<'a> Ctx<'a> {
     pub fn new(machine: &'a ir::Machine, parts: &'a MachineParts<'a>, nested: bool) -> Self {
         // One state a place: sized at once, not grown (and copied) as it fills.
         let mut places = Vec::with_capacity(machine.states.len());
-        state_places(parts.config, None, &mut places);
+        let mut inline = Vec::new();
+        inline_parts::scan_config(parts.config, &mut places, &mut inline);
         if places.len() != machine.states.len() {
             places.clear();
         }
-        Ctx { machine, parts, nested, places }
+        Ctx { machine, parts, nested, places, inline_parts: inline }
     }
 
     /// The file a state is written in.
@@ -185,20 +191,6 @@ fn matches_event(descriptor: &str, event: &str) -> bool {
     descriptor == event
         || descriptor == "*"
         || descriptor.strip_suffix(".*").is_some_and(|p| event.strip_prefix(p).is_some_and(|r| r.starts_with('.')))
-}
-
-/// The values and key places of a state and its descendants, in the pre-order lowering builds
-/// (`machine/lower.rs`: an entry of `states` that is no object is no state).
-fn state_places<'a>(v: &'a Value, key: Option<Loc>, out: &mut Vec<(&'a Value, Option<Loc>)>) {
-    if v.props().is_none() {
-        return;
-    }
-    out.push((v, key));
-    if let Some(children) = v.get("states").and_then(Value::props) {
-        for p in children {
-            state_places(&p.value, Some(p.key_loc), out);
-        }
-    }
 }
 
 #[cfg(test)]

@@ -37,9 +37,10 @@ declare_rule! {
 }
 
 pub fn check(cx: &Ctx, out: &mut Vec<Located>) {
-    // Every routed outcome, in one pass over the transitions (not one per state): a sorted Vec,
+    // Every routed outcome, in one pass over the transitions (not one per state): a sorted list,
     // searched by halves; a few dozen pairs at most, where a HashSet cost more to hash and build.
-    let mut routed: Vec<(StateId, usize)> = cx
+    // On the stack up to 16 (a Workflow routes about 8): no heap block for the usual Machine.
+    let mut routed: smallvec::SmallVec<[(StateId, usize); 16]> = cx
         .machine
         .transitions
         .iter()
