@@ -396,7 +396,8 @@ pub fn lower_parts(parts: &MachineParts<'_>) -> Lowered {
     lw.resolve_initials();
     // The states are final here: lowering the transitions reads them beside the lowerer.
     let states = std::mem::take(&mut lw.states);
-    let targets = Targets::new(&states, &id);
+    // A state's children are the keys of its `states` object, each there once.
+    let targets = Targets::with_unique_siblings(&states, &id);
     let mut transitions = Vec::with_capacity(lw.transition_count);
     // The buffer the transitions' paths are written in (the states' one, free now): no
     // allocation of its own.
