@@ -46,6 +46,17 @@ impl<'a> Targets<'a> {
     /// `states` in pre-order with the root first, as [`super::Machine::states`], each state's
     /// `children` listed in order.
     pub fn new(states: &'a [State], machine_id: &'a str) -> Self {
+        Self::build(states, machine_id, false)
+    }
+
+    /// [`Targets::new`] for a state tree whose siblings' keys are known to be unique, as a
+    /// Machine's are (a state's children are the keys of one value-model object, each there
+    /// once): their keys are not compared pair by pair.
+    pub fn with_unique_siblings(states: &'a [State], machine_id: &'a str) -> Self {
+        Self::build(states, machine_id, true)
+    }
+
+    fn build(states: &'a [State], machine_id: &'a str, unique_siblings: bool) -> Self {
         let keys: Vec<&'a str> = states.iter().map(|st| st.key.as_str()).collect();
         // A key is a few bytes: a plain loop, not `contains`'s searcher.
         let mut plain = states.iter().zip(&keys).all(|(st, k)| st.parent.is_none() || !k.bytes().any(|b| b == b'.'));
@@ -64,7 +75,7 @@ impl<'a> Targets<'a> {
                         }
                     }
                 }
-            } else if plain {
+            } else if plain && !unique_siblings {
                 // At most NARROW² / 2 comparisons for this state: linear in the tree's size.
                 plain = child_keys().enumerate().all(|(j, k)| child_keys().take(j).all(|earlier| earlier != k));
             }

@@ -396,14 +396,14 @@ pub fn lower_parts(parts: &MachineParts<'_>) -> Lowered {
     lw.resolve_initials();
     // The states are final here: lowering the transitions reads them beside the lowerer.
     let states = std::mem::take(&mut lw.states);
-    let targets = Targets::new(&states, &id);
+    // A state's children are the keys of its `states` object, each there once.
+    let targets = Targets::with_unique_siblings(&states, &id);
     let mut transitions = Vec::with_capacity(lw.transition_count);
-    // The groups of a state, and the buffer its transitions' paths are written in (the states'
-    // one, free now): no allocation of their own.
-    let mut groups = Groups::new();
+    // The buffer the transitions' paths are written in (the states' one, free now): no
+    // allocation of its own.
     let mut buf = std::mem::take(&mut lw.buf);
     for sid in 0..states.len() {
-        lw.lower_transitions(&states, StateId(sid as u32), &targets, (&mut groups, &mut buf), &mut transitions);
+        lw.lower_transitions(&states, StateId(sid as u32), &targets, &mut buf, &mut transitions);
     }
     drop(targets);
     lw.states = states;
@@ -452,11 +452,15 @@ fn actor_class<'a>(actors: &'a [(&str, ActorClass)], name: &str) -> Option<&'a A
     actors.iter().find(|(k, _)| *k == name).map(|(_, c)| c)
 }
 
-/// One group of transitions of a state: its trigger, where its value's path hangs, and the value.
-type Group<'v> = (Trigger, GroupPath<'v>, &'v Value);
-
-/// The groups of one state, inline up to 8 (on the stack; a state with more spills to the heap).
-type Groups<'v> = smallvec::SmallVec<[Group<'v>; 8]>;
+/// What the transitions of one state are lowered with: the states, the state, the targets, the
+/// buffer their paths are written in, and where they go.
+struct GroupCx<'a, 't> {
+    states: &'a [State],
+    sid: StateId,
+    targets: &'a Targets<'t>,
+    buf: &'a mut String,
+    out: &'a mut Vec<Transition>,
+}
 
 /// The path of a group of transitions, below its state's path (`<state>.on.<event>`) or below its
 /// invoke's (`<invoke>.onDone`): written out, into one buffer, only for each transition it gives.
@@ -1015,54 +1019,58 @@ impl<'p, 'v> Lowerer<'p, 'v> {
 
     /// The transitions of a state, in the order `on`, `after`, `always`, `onDone`, then each
     /// invoke's `onDone` and `onError` (`rules::walk_pick` reads their values in this order).
-    /// `groups` and `buf` (where each transition's path is written, then copied out at its exact
-    /// length) are buffers, reused from state to state.
+    /// `buf` (where each transition's path is written, then copied out at its exact length) is a
+    /// buffer, reused from state to state.
     fn lower_transitions(
         &mut self,
         states: &[State],
         sid: StateId,
         targets: &Targets<'_>,
-        (groups, buf): (&mut Groups<'v>, &mut String),
+        buf: &mut String,
         out: &mut Vec<Transition>,
     ) {
         let (_, f, invoke_start) = self.values[sid.index()];
         let state = &states[sid.index()];
-        let path = state.path.as_str();
-        groups.clear();
+        // An `on` or `after` that is no object is reported before any transition's fault.
+        for (field, value) in [("on", f.on), ("after", f.after)] {
+            if let Some(map) = value.filter(|m| m.props().is_none()) {
+                let at = Path::ROOT.child(state.path.as_str());
+                self.odd(map, at.child(field), &format!("`{field}`"), "an object");
+            }
+        }
+        // Each group is lowered as it is found (no list of groups is made first).
+        let mut cx = GroupCx { states, sid, targets, buf, out };
         for (field, value, make) in
             [("on", f.on, Trigger::Event as fn(Name) -> Trigger), ("after", f.after, Trigger::After)]
         {
-            if let Some(map) = value {
-                match map.props() {
-                    Some(props) => {
-                        for p in props {
-                            groups.push((make(p.key.clone()), GroupPath::State(field, Some(p.key.as_str())), &p.value));
-                        }
-                    }
-                    None => {
-                        let at = Path::ROOT.child(path);
-                        self.odd(map, at.child(field), &format!("`{field}`"), "an object");
-                    }
-                }
+            for p in value.and_then(Value::props).unwrap_or_default() {
+                self.lower_group(&mut cx, make(p.key.clone()), GroupPath::State(field, Some(p.key.as_str())), &p.value);
             }
         }
         if let Some(x) = f.always {
-            groups.push((Trigger::Always, GroupPath::State("always", None), x));
+            self.lower_group(&mut cx, Trigger::Always, GroupPath::State("always", None), x);
         }
         if let Some(x) = f.on_done {
-            groups.push((Trigger::StateDone, GroupPath::State("onDone", None), x));
+            self.lower_group(&mut cx, Trigger::StateDone, GroupPath::State("onDone", None), x);
         }
         // The invokes kept in the IR, in order, as `invokes` read them.
-        let invoke_groups = &self.invoke_groups[invoke_start..invoke_start + state.invokes.len()];
-        for (i, &(on_done, on_error)) in invoke_groups.iter().enumerate() {
+        for i in 0..state.invokes.len() {
+            let (on_done, on_error) = self.invoke_groups[invoke_start + i];
             if let Some(x) = on_done {
-                groups.push((Trigger::InvokeDone(i), GroupPath::Invoke(i, "onDone"), x));
+                self.lower_group(&mut cx, Trigger::InvokeDone(i), GroupPath::Invoke(i, "onDone"), x);
             }
             if let Some(x) = on_error {
-                groups.push((Trigger::InvokeError(i), GroupPath::Invoke(i, "onError"), x));
+                self.lower_group(&mut cx, Trigger::InvokeError(i), GroupPath::Invoke(i, "onError"), x);
             }
         }
-        for (trigger, gpath, value) in groups.drain(..) {
+    }
+
+    /// The transitions of one group (one item, or each item of a list) of a state.
+    fn lower_group(&mut self, cx: &mut GroupCx<'_, '_>, trigger: Trigger, gpath: GroupPath<'_>, value: &'v Value) {
+        let GroupCx { states, sid, targets, ref mut buf, ref mut out } = *cx;
+        let state = &states[sid.index()];
+        let path = state.path.as_str();
+        {
             let mut trigger = Some(trigger);
             let list = value.as_array();
             let n = list.map_or(1, <[Value]>::len);
