@@ -4,7 +4,9 @@
 //!
 //! Each rule reads the IR for the state tree and the evaluator's [`Value`]s for what the IR does
 //! not keep: the place (file and span) of each value, functions and their [`Facts`], the pick
-//! defs. [`Cx`] pairs the two: the config value of every IR state, invoke and transition.
+//! defs. [`Cx`] pairs the two: the config value of an IR state, invoke or transition, found when a
+//! rule asks for it (a rule asks the IR first, and reads the values only where it may find
+//! something).
 
 pub mod answer_below_no_agent;
 pub mod from_pick_fill_sets_param;
