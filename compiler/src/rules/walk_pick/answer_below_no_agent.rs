@@ -1,5 +1,6 @@
 use super::{Cx, Sink};
 use crate::declare_rule;
+use crate::ir::Action;
 use crate::machine::lower::{is_call, items};
 
 declare_rule! {
@@ -34,11 +35,25 @@ pub fn check(cx: &Cx<'_>, sink: &mut Sink) {
     let agent_state = |s: crate::ir::StateId| cx.m.state(s).invokes.iter().any(|i| i.kind.is_agent());
     // The Agent's state to name: the first in state order.
     let Some(first_agent) = cx.m.ids().find(|&s| agent_state(s)) else { return };
+    // Lowering made an `answer(...)` `jr2.answer` and kept a name as it is written, so the IR's
+    // `entry` and `exit` tell a state that may hold an answer; the values of only those are read
+    // (most states hold none).
+    let may_answer = |actions: &[Action]| {
+        actions.iter().any(|a| match a {
+            Action::Named { name, .. } => {
+                name == "jr2.answer" || cx.named_action(name).is_some_and(|v| is_call(v, "answer"))
+            }
+            Action::Assign { .. } => false,
+        })
+    };
     for sid in cx.m.ids() {
+        let st = cx.m.state(sid);
+        if !may_answer(&st.entry) && !may_answer(&st.exit) {
+            continue;
+        }
         // Asked only of a state with an answer (most have none), once.
         let mut under_agent = None;
-        let state = &cx.states[sid.index()];
-        for (place, v) in [("entry", state.entry), ("exit", state.exit)] {
+        for (place, v) in [("entry", cx.entry(sid)), ("exit", cx.exit(sid))] {
             let Some(v) = v else { continue };
             for (i, written) in items(v).iter().enumerate() {
                 let resolved = written.as_str().and_then(|n| cx.named_action(n)).unwrap_or(written);

@@ -1,6 +1,7 @@
 use super::{from_picks, Cx, Sink};
 use crate::declare_rule;
-use crate::ir::StateId;
+use crate::ir::{StateId, StateKind};
+use smallvec::SmallVec;
 
 declare_rule! {
     /// Refuses a `fromPick` in a state that another event enters.
@@ -32,8 +33,6 @@ pub fn check(cx: &Cx<'_>, sink: &mut Sink) {
     if fps.is_empty() {
         return;
     }
-    // Entered at start: the initial configuration.
-    let start = cx.entered(StateId::ROOT);
     for fp in fps {
         let inv = &cx.m.state(fp.state).invokes[fp.invoke];
         // The state's id is written only for a line.
@@ -46,13 +45,28 @@ pub fn check(cx: &Cx<'_>, sink: &mut Sink) {
                 fp.pick.name
             )
         };
-        if start.contains(&fp.state) {
+        // The states whose entering enters this one: it, and each ancestor it is entered from (the
+        // initial child of a compound, any region of a parallel); the transitions to them are
+        // found by their targets (no scan of every transition per `fromPick`).
+        let mut from: SmallVec<[StateId; 8]> = smallvec::smallvec![fp.state];
+        let mut y = fp.state;
+        while let Some(p) = cx.m.state(y).parent {
+            let ps = cx.m.state(p);
+            if !(ps.kind == StateKind::Parallel || (ps.kind == StateKind::Compound && ps.initial == Some(y))) {
+                break;
+            }
+            from.push(p);
+            y = p;
+        }
+        // Entered at start: in the initial configuration.
+        if from.contains(&StateId::ROOT) {
             sink.push(&FROM_PICK_OTHER_EVENT, fp.call.loc, &at_path(&inv.path), message("xstate.init"));
         }
-        for (ti, t) in cx.m.transitions.iter().enumerate() {
-            if !t.targets.iter().any(|&x| cx.entered(x).contains(&fp.state)) {
-                continue;
-            }
+        let mut into: SmallVec<[u32; 8]> = from.iter().flat_map(|&x| cx.incoming(x)).copied().collect();
+        into.sort_unstable();
+        into.dedup();
+        for ti in into {
+            let (ti, t) = (ti as usize, &cx.m.transitions[ti as usize]);
             // The pick's own event (or an eventless one) is told without writing the event's name.
             if cx.is_event(t, fp.pick.name) != Some(false) {
                 continue;

@@ -39,7 +39,7 @@ pub fn check(cx: &Cx<'_>, sink: &mut Sink) {
     for fp in from_picks(cx) {
         let inv = &cx.m.state(fp.state).invokes[fp.invoke];
         let Some(actor) = cx.parts.actor(&inv.src) else { continue };
-        let reads = reads_on_entry(cx, fp.pick.name, &[fp.state]);
+        let reads = reads_on_entry(cx, &fp.pick, &[fp.state]);
         if !reads.incomplete.is_empty() {
             continue;
         }

@@ -4,7 +4,9 @@
 //!
 //! Each rule reads the IR for the state tree and the evaluator's [`Value`]s for what the IR does
 //! not keep: the place (file and span) of each value, functions and their [`Facts`], the pick
-//! defs. [`Cx`] pairs the two: the config value of every IR state, invoke and transition.
+//! defs. [`Cx`] pairs the two: the config value of an IR state, invoke or transition, found when a
+//! rule asks for it (a rule asks the IR first, and reads the values only where it may find
+//! something).
 
 pub mod answer_below_no_agent;
 pub mod from_pick_fill_sets_param;
@@ -21,10 +23,11 @@ use crate::ir::expr::Root;
 use crate::ir::{self, Expr, StateId, StateKind, Trigger};
 use crate::machine::compile::Located;
 use crate::machine::lower::{arg, is_call, items, machine_parts, MachineParts, StateFields};
-use crate::machine::value::{Callee, Facts, Loc, Value, ValueKind};
+use crate::machine::value::{Call, Callee, Facts, Loc, Value, ValueKind};
 use crate::machine::Compiled;
+use smallvec::SmallVec;
 use std::borrow::Cow;
-use std::cell::OnceCell;
+use std::cell::{Cell, OnceCell};
 use std::rc::Rc;
 
 /// Every rule of this part of the walk.
@@ -74,20 +77,25 @@ impl Sink {
 type EventPick<'v> = (&'v str, &'v Value, OnceCell<Option<Rc<Pick<'v>>>>);
 
 /// A lowered Machine beside its values.
+///
+/// The values are found when a rule first asks for them, not read in one pass up front: most
+/// states, invokes and transitions of a Workflow are never asked for (a rule asks the IR first),
+/// and lowering read them already. Each IR state, invoke and transition is paired with the value
+/// lowering made it from, as lowering reads them (a state's children are the objects of its
+/// `states`, in order; its invokes the objects of its `invoke`; its transitions those of
+/// [`transition_values`]); the spans, which lowering copies, check each pairing.
 pub struct Cx<'v> {
     pub m: &'v ir::Machine,
     pub parts: MachineParts<'v>,
-    /// The config value of each state, by [`StateId`], with its `entry` and `exit` as read once.
-    pub states: Vec<StateValue<'v>>,
-    /// The invoke items of every state, state after state, each in the order of its IR invokes:
-    /// one list for the Machine, read a state's by [`Cx::invokes`] (not a Vec per state: fewer
-    /// allocations).
-    invokes: Vec<&'v Value>,
-    /// Where each state's items start in `invokes`, by [`StateId`], and where the last one ends.
-    invokes_at: Vec<u32>,
-    /// The value of each IR transition, by index into `m.transitions` (read by
-    /// [`Cx::transition`]); empty where they could not be paired.
-    transitions: Vec<&'v Value>,
+    /// The config value of each state, by [`StateId`]: `None` until asked, then the value (`None`
+    /// where it could not be paired). Found with its siblings, from its parent's.
+    states: Vec<Cell<Option<Option<&'v Value>>>>,
+    /// The value of each IR transition, by index into `m.transitions`, paired state by state when
+    /// one of the state's is first asked (read by [`Cx::transition`]); `None` where they could not
+    /// be paired.
+    transitions: OnceCell<Vec<Cell<Option<&'v Value>>>>,
+    /// Whose transitions were paired already, by [`StateId`].
+    transitions_paired: OnceCell<Vec<Cell<bool>>>,
     /// The picks of the setup's `events`, read once: each name (its first `defineEvent`), its
     /// def object, and its pick where its `input` is a `z.object` the analysis can read.
     picks: Vec<EventPick<'v>>,
@@ -98,43 +106,14 @@ pub struct Cx<'v> {
     entered: Vec<StateId>,
     /// Where each state's run starts in `entered`, by [`StateId`], and where the last one ends.
     entered_at: Vec<u32>,
+    /// The transitions to each state (see [`Cx::incoming`]), found when first asked.
+    incoming: OnceCell<(Vec<u32>, Vec<u32>)>,
 }
 
 impl<'v> Cx<'v> {
     pub fn new(compiled: &'v Compiled) -> Option<Cx<'v>> {
         let m = compiled.machine.as_ref()?;
         let parts = machine_parts(compiled.value.as_ref()?).ok()?;
-        let mut states = Vec::with_capacity(m.states.len());
-        collect_states(parts.config, &mut states);
-        if states.len() != m.states.len() {
-            return None;
-        }
-        let mut invokes: Vec<&Value> = Vec::with_capacity(m.states.iter().map(|st| st.invokes.len()).sum());
-        let mut invokes_at: Vec<u32> = Vec::with_capacity(m.states.len() + 1);
-        // The value of each IR transition: lowering reads them state by state, in the same order
-        // as `transition_values` (`machine/lower.rs`'s `lower_transitions`), so the two lists
-        // zip; their spans check the pairing.
-        let mut values: Vec<&Value> = Vec::with_capacity(m.transitions.len());
-        for (sv, st) in states.iter_mut().zip(&m.states) {
-            let fields = StateFields::of(sv.value);
-            (sv.entry, sv.exit) = (fields.entry, fields.exit);
-            let start = invokes.len();
-            invokes_at.push(start as u32);
-            if let Some(inv) = fields.invoke {
-                invokes.extend(items(inv).iter().filter(|x| x.props().is_some()));
-            }
-            if invokes.len() - start != st.invokes.len() {
-                return None;
-            }
-            transition_values(&fields, &invokes[start..], &mut values);
-        }
-        invokes_at.push(invokes.len() as u32);
-        let mut transitions = values;
-        if transitions.len() != m.transitions.len()
-            || !transitions.iter().zip(&m.transitions).all(|(v, t)| v.loc.span == t.span)
-        {
-            transitions.clear();
-        }
         let mut picks: Vec<EventPick> = Vec::new();
         let events = parts.setup.and_then(|s| s.get("events")).and_then(Value::as_array).unwrap_or_default();
         for item in events {
@@ -148,15 +127,50 @@ impl<'v> Cx<'v> {
         Some(Cx {
             m,
             parts,
-            states,
-            invokes,
-            invokes_at,
-            transitions,
+            states: vec![Cell::new(None); m.states.len()],
+            transitions: OnceCell::new(),
+            transitions_paired: OnceCell::new(),
             picks,
             from_picks: OnceCell::new(),
             entered,
             entered_at,
+            incoming: OnceCell::new(),
         })
+    }
+
+    /// A state's config value (`None` where it could not be paired with the IR's state).
+    pub fn state_value(&self, s: StateId) -> Option<&'v Value> {
+        let cell = self.states.get(s.index())?;
+        if let Some(found) = cell.get() {
+            return found;
+        }
+        match self.m.state(s).parent {
+            None => {
+                let config = Some(self.parts.config).filter(|v| v.loc.span == self.m.state(s).span);
+                cell.set(Some(config));
+            }
+            // Every child of the parent at once: the i-th is the i-th object of its `states`, as
+            // lowering made them (linear in the children however many are asked).
+            Some(p) => {
+                let props = self.state_value(p).and_then(|v| v.get("states")).and_then(Value::props);
+                let mut objects = props.unwrap_or_default().iter().map(|p| &p.value).filter(|v| v.props().is_some());
+                for &child in &self.m.state(p).children {
+                    let v = objects.next().filter(|v| v.loc.span == self.m.state(child).span);
+                    self.states[child.index()].set(Some(v));
+                }
+            }
+        }
+        cell.get().flatten()
+    }
+
+    /// A state's `entry` (one action or a list), as written.
+    pub fn entry(&self, s: StateId) -> Option<&'v Value> {
+        self.state_value(s)?.get("entry")
+    }
+
+    /// A state's `exit` (one action or a list), as written.
+    pub fn exit(&self, s: StateId) -> Option<&'v Value> {
+        self.state_value(s)?.get("exit")
     }
 
     /// A state's id as xstate gives it: its own `id`, or the Machine's id and the keys down to it.
@@ -191,18 +205,82 @@ impl<'v> Cx<'v> {
         }
     }
 
-    /// The value of the IR transition `ti` (its index in `m.transitions`), where it was paired.
-    pub fn transition(&self, ti: usize) -> Option<&'v Value> {
-        self.transitions.get(ti).copied()
-    }
-
-    /// A state's invoke items (its objects of `invoke`), in the order of its IR invokes.
-    pub fn invokes(&self, s: StateId) -> &[&'v Value] {
-        let i = s.index();
-        match (self.invokes_at.get(i), self.invokes_at.get(i + 1)) {
-            (Some(&a), Some(&b)) => &self.invokes[a as usize..b as usize],
+    /// The transitions that name `target` among their targets (indices into `m.transitions`), in
+    /// order: every state's found at once into one list, state after state.
+    pub fn incoming(&self, target: StateId) -> &[u32] {
+        let (list, at) = self.incoming.get_or_init(|| {
+            let ts = &self.m.transitions;
+            // Counted first, then each placed at its state's next free place.
+            let n = self.m.states.len();
+            let targets = || ts.iter().enumerate().flat_map(|(ti, t)| t.targets.iter().map(move |x| (ti, x.index())));
+            let mut at = vec![0u32; n + 1];
+            for (_, x) in targets().filter(|&(_, x)| x < n) {
+                at[x + 1] += 1;
+            }
+            for i in 1..at.len() {
+                at[i] += at[i - 1];
+            }
+            let mut next = at.clone();
+            let mut list = vec![0u32; at.last().map_or(0, |&n| n as usize)];
+            for (ti, x) in targets().filter(|&(_, x)| x < n) {
+                list[next[x] as usize] = ti as u32;
+                next[x] += 1;
+            }
+            (list, at)
+        });
+        let i = target.index();
+        match (at.get(i), at.get(i + 1)) {
+            (Some(&a), Some(&b)) => &list[a as usize..b as usize],
             _ => &[],
         }
+    }
+
+    /// The value of the IR transition `ti` (its index in `m.transitions`), where it was paired.
+    pub fn transition(&self, ti: usize) -> Option<&'v Value> {
+        let t = self.m.transitions.get(ti)?;
+        let values = self.transitions.get_or_init(|| vec![Cell::new(None); self.m.transitions.len()]);
+        let paired = self.transitions_paired.get_or_init(|| vec![Cell::new(false); self.m.states.len()]);
+        let done = paired.get(t.source.index())?;
+        if !done.get() {
+            done.set(true);
+            self.pair_transitions(t.source, values);
+        }
+        values[ti].get()
+    }
+
+    /// Pairs the transitions of state `s` with their values: lowering makes them state after
+    /// state (so a state's are one run of `m.transitions`, found by a binary search) and, within
+    /// one, in the order of [`transition_values`].
+    fn pair_transitions(&self, s: StateId, out: &[Cell<Option<&'v Value>>]) {
+        let ts = &self.m.transitions;
+        let (a, b) = (ts.partition_point(|t| t.source < s), ts.partition_point(|t| t.source <= s));
+        let Some(v) = self.state_value(s) else { return };
+        let fields = StateFields::of(v);
+        let invokes: SmallVec<[&Value; 4]> =
+            (0..self.m.state(s).invokes.len()).map_while(|k| self.invoke(s, k)).collect();
+        if invokes.len() != self.m.state(s).invokes.len() {
+            return;
+        }
+        let mut values: SmallVec<[&Value; 8]> = SmallVec::new();
+        transition_values(&fields, &invokes, &mut values);
+        if values.len() == b - a && values.iter().zip(&ts[a..b]).all(|(v, t)| v.loc.span == t.span) {
+            for (cell, v) in out[a..b].iter().zip(values) {
+                cell.set(Some(v));
+            }
+        }
+    }
+
+    /// A state's `k`-th invoke item (the `k`-th object of its `invoke`, as lowering made its
+    /// `k`-th IR invoke).
+    pub fn invoke(&self, s: StateId, k: usize) -> Option<&'v Value> {
+        let span = self.m.state(s).invokes.get(k)?.span;
+        let items = items(self.state_value(s)?.get("invoke")?);
+        // Every item an object (the usual): the `k`-th is the `k`-th item.
+        let found = match items.get(k) {
+            Some(v) if v.loc.span == span && v.props().is_some() => v,
+            _ => items.iter().filter(|x| x.props().is_some()).nth(k)?,
+        };
+        Some(found).filter(|v| v.loc.span == span)
     }
 
     /// The event a transition is taken on, as xstate names it; `None` for an eventless one.
@@ -289,6 +367,14 @@ impl<'v> Pick<'v> {
         let def = if is_call(def, "defineEvent") { arg(def, 0)? } else { def };
         let name = def.get("name")?.as_str()?;
         let input = def.get("input")?;
+        // A plain `z.object({...})` (the usual): its keys are its literal's, each at its place.
+        if let Some(Call { callee: Callee::Zod(n), args, .. }) = input.as_call() {
+            if n == "object" {
+                let props = args.first().and_then(Value::props).unwrap_or_default();
+                let params = props.iter().map(|p| (Cow::Borrowed(p.key.as_str()), p.key_loc)).collect();
+                return Some(Pick { name, params, def });
+            }
+        }
         let props = zod_object_literal(input).and_then(Value::props).unwrap_or_default();
         // Each key at the place of its writing in the literal: for a plain `z.object` the i-th
         // key is the literal's i-th (no scan); a key from zod's methods is looked for.
@@ -311,25 +397,6 @@ fn zod_object_literal(v: &Value) -> Option<&Value> {
         Callee::Zod(n) if n == "object" => call.args.first(),
         Callee::Method(_) => zod_object_literal(call.receiver.as_ref()?),
         _ => None,
-    }
-}
-
-/// A state's config value, and its `entry` and `exit` (the last written, as lowering reads them).
-pub struct StateValue<'v> {
-    pub value: &'v Value,
-    pub entry: Option<&'v Value>,
-    pub exit: Option<&'v Value>,
-}
-
-fn collect_states<'v>(v: &'v Value, out: &mut Vec<StateValue<'v>>) {
-    if v.props().is_none() {
-        return;
-    }
-    out.push(StateValue { value: v, entry: None, exit: None });
-    if let Some(children) = v.get("states").and_then(Value::props) {
-        for p in children {
-            collect_states(&p.value, out);
-        }
     }
 }
 
@@ -372,7 +439,7 @@ fn entering(m: &ir::Machine) -> (Vec<StateId>, Vec<u32>) {
 /// The values of a state's transitions in the order lowering makes them: `on`, `after`,
 /// `always`, `onDone`, then each invoke's `onDone` and `onError`; each one or a list, an item that
 /// is no target string, `undefined` or object skipped (lowering reports it and makes none).
-fn transition_values<'v>(state: &StateFields<'v>, invokes: &[&'v Value], out: &mut Vec<&'v Value>) {
+fn transition_values<'v>(state: &StateFields<'v>, invokes: &[&'v Value], out: &mut impl Extend<&'v Value>) {
     let mut group = |g: &'v Value| {
         let is_transition =
             |t: &&Value| matches!(t.kind, ValueKind::String { .. } | ValueKind::Undefined | ValueKind::Object { .. });
@@ -398,11 +465,20 @@ fn transition_values<'v>(state: &StateFields<'v>, invokes: &[&'v Value], out: &m
     }
 }
 
+/// How many params a [`Reads`] searches before each push; past it they are pushed as they come
+/// and made unique once, sorted, when all are read (a search per read would be quadratic in a
+/// mapper that reads thousands).
+const SCANNED_READS: usize = 32;
+
 /// What some values read of a pick's params.
 #[derive(Debug, Default)]
 pub struct Reads<'v> {
-    /// The params read (by `paramsOf`, `event.<param>`, a `fill`'s `params.<param>`).
-    pub params: Vec<&'v str>,
+    /// The params read (by `paramsOf`, `event.<param>`, a `fill`'s `params.<param>`): each once
+    /// while there are at most [`SCANNED_READS`]; past that, some twice until [`Reads::finish`]
+    /// sorts them and leaves each once.
+    params: SmallVec<[&'v str; 8]>,
+    /// Sorted by [`Reads::finish`] (searched by halves).
+    sorted: bool,
     /// A function the analysis could not see all of.
     pub incomplete: Vec<Loc>,
 }
@@ -448,7 +524,7 @@ impl<'v> Reads<'v> {
     }
 
     fn read(&mut self, param: &'v str) {
-        if !self.params.contains(&param) {
+        if self.params.len() >= SCANNED_READS || !self.params.contains(&param) {
             self.params.push(param);
         }
     }
@@ -464,8 +540,28 @@ impl<'v> Reads<'v> {
         });
     }
 
+    /// Makes the params unique once all are read, where they were too many to search as they
+    /// came.
+    pub fn finish(mut self) -> Self {
+        if self.params.len() > SCANNED_READS {
+            self.params.sort_unstable();
+            self.params.dedup();
+            self.sorted = true;
+        }
+        self
+    }
+
+    /// Are all of `pick`'s params read?
+    pub fn reads_all(&self, pick: &Pick<'_>) -> bool {
+        pick.params.iter().all(|(p, _)| self.reads(p))
+    }
+
     pub fn reads(&self, param: &str) -> bool {
-        self.params.contains(&param)
+        if self.sorted {
+            self.params.binary_search(&param).is_ok()
+        } else {
+            self.params.contains(&param)
+        }
     }
 }
 
@@ -484,18 +580,27 @@ pub struct PickEntry<'c> {
 /// invokes an Effect, once per (pick, state, invoke).
 pub fn pick_entries<'c>(cx: &'c Cx<'_>) -> Vec<PickEntry<'c>> {
     let mut out: Vec<PickEntry<'c>> = Vec::new();
+    // What is in `out` already, and each (pick, target) whose entered states were looked at (a
+    // second transition on the pick to the target adds nothing), a pick by its index in the
+    // setup's `events`.
+    let mut have: SmallSet<(u32, StateId, u32)> = SmallSet::default();
+    let mut targets: SmallSet<(u32, StateId)> = SmallSet::default();
     for (ti, t) in cx.m.transitions.iter().enumerate() {
         let Trigger::Event(name) = &t.trigger else { continue };
+        // An event that is no pick enters nothing here.
+        let Some(p) = cx.picks.iter().position(|(n, _, _)| *n == name) else { continue };
+        let p = p as u32;
         for &target in &t.targets {
+            if !targets.insert((p, target)) {
+                continue;
+            }
             let entered = cx.entered(target);
             for &s in entered {
                 for (k, inv) in cx.m.state(s).invokes.iter().enumerate() {
-                    if inv.kind != ir::SlotKind::Effect {
+                    if inv.kind != ir::SlotKind::Effect || !have.insert((p, s, k as u32)) {
                         continue;
                     }
-                    if out.iter().any(|e| e.pick.name == *name && e.state == s && e.invoke == k) {
-                        continue;
-                    }
+                    // Read only for a pick that enters an Effect's state.
                     let Some(pick) = cx.pick(name) else { continue };
                     out.push(PickEntry { transition: ti, pick, entered, state: s, invoke: k });
                 }
@@ -505,32 +610,90 @@ pub fn pick_entries<'c>(cx: &'c Cx<'_>) -> Vec<PickEntry<'c>> {
     out
 }
 
-/// What is read of `pick`'s params where it enters `entered`: the actions of every transition on
-/// the pick into them, their `entry` actions and every invoke's `input` of theirs.
-pub fn reads_on_entry<'v>(cx: &Cx<'v>, pick: &str, entered: &[StateId]) -> Reads<'v> {
-    let mut reads = Reads::default();
-    for (ti, t) in cx.m.transitions.iter().enumerate() {
-        let on_pick = matches!(&t.trigger, Trigger::Event(name) if name == pick);
-        if !on_pick || !t.targets.iter().any(|x| entered.contains(x)) {
-            continue;
+/// How many items a [`SmallSet`] scans before it hashes them.
+const SCANNED_SET: usize = 16;
+
+/// A set that scans a short list (most Workflows put a few items in it, fewer instructions than a
+/// hash each) and hashes past [`SCANNED_SET`] items, so that a wide Machine stays linear.
+pub struct SmallSet<T> {
+    few: SmallVec<[T; SCANNED_SET]>,
+    many: rustc_hash::FxHashSet<T>,
+}
+
+impl<T> Default for SmallSet<T> {
+    fn default() -> Self {
+        SmallSet { few: SmallVec::new(), many: Default::default() }
+    }
+}
+
+impl<T: Eq + std::hash::Hash> SmallSet<T> {
+    pub fn contains(&self, x: &T) -> bool {
+        if self.many.is_empty() {
+            self.few.contains(x)
+        } else {
+            self.many.contains(x)
         }
+    }
+
+    /// Adds `x`; false when it was in already.
+    pub fn insert(&mut self, x: T) -> bool {
+        if self.many.is_empty() {
+            if self.few.contains(&x) {
+                return false;
+            }
+            if self.few.len() < SCANNED_SET {
+                self.few.push(x);
+                return true;
+            }
+            self.many.extend(self.few.drain(..));
+        }
+        self.many.insert(x)
+    }
+}
+
+/// What is read of `pick`'s params where it enters `entered`: the actions of every transition on
+/// the pick into them, their `entry` actions and every invoke's `input` of theirs. It stops once
+/// every param of a pick of a few is read: what the rules ask then (is any param unread, where
+/// no reader is opaque?) has its answer, no.
+pub fn reads_on_entry<'v>(cx: &Cx<'v>, pick: &Pick<'_>, entered: &[StateId]) -> Reads<'v> {
+    let mut reads = Reads::default();
+    let done = |reads: &Reads| pick.params.len() <= 8 && reads.params.len() <= SCANNED_READS && reads.reads_all(pick);
+    // The transitions on the pick into these states, each once, in their order: found by their
+    // targets (not a scan of every transition per entry).
+    let mut on_pick: SmallVec<[usize; 8]> = SmallVec::new();
+    for &s in entered {
+        for &ti in cx.incoming(s) {
+            if matches!(&cx.m.transitions[ti as usize].trigger, Trigger::Event(name) if name == pick.name) {
+                on_pick.push(ti as usize);
+            }
+        }
+    }
+    on_pick.sort_unstable();
+    on_pick.dedup();
+    for ti in on_pick {
         if let Some(tv) = cx.transition(ti) {
             for a in cx.actions_of(tv.get("actions")) {
-                reads.add(a, pick);
+                reads.add(a, pick.name);
+            }
+            if done(&reads) {
+                return reads;
             }
         }
     }
     for &s in entered {
-        for a in cx.actions_of(cx.states[s.index()].entry) {
-            reads.add(a, pick);
+        for a in cx.actions_of(cx.entry(s)) {
+            reads.add(a, pick.name);
         }
-        for item in cx.invokes(s) {
-            if let Some(input) = item.get("input") {
-                reads.add(input, pick);
+        for k in 0..cx.m.state(s).invokes.len() {
+            if let Some(input) = cx.invoke(s, k).and_then(|item| item.get("input")) {
+                reads.add(input, pick.name);
             }
         }
+        if done(&reads) {
+            return reads;
+        }
     }
-    reads
+    reads.finish()
 }
 
 /// A state's invoke whose `input` is `fromPick(def, fill?)`, and the slot it invokes.
@@ -550,7 +713,8 @@ pub fn from_picks<'c, 'v>(cx: &'c Cx<'v>) -> &'c [FromPick<'v>] {
                 if inv.kind != ir::SlotKind::Effect {
                     continue;
                 }
-                let Some(call) = cx.invokes(sid)[k].get("input").filter(|i| is_call(i, "fromPick")) else {
+                let input = cx.invoke(sid, k).and_then(|item| item.get("input"));
+                let Some(call) = input.filter(|i| is_call(i, "fromPick")) else {
                     continue;
                 };
                 let Some(pick) = arg(call, 0).and_then(|d| cx.pick_of_def(d)) else { continue };

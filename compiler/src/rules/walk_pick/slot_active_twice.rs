@@ -52,7 +52,7 @@ pub fn check(cx: &Cx<'_>, sink: &mut Sink) {
                 if orthogonal { "(parallel regions)" } else { "(one inside the other)" }
             )
         };
-        let at = cx.invokes(pair.b)[pair.b_invoke];
+        let Some(at) = cx.invoke(pair.b, pair.b_invoke) else { continue };
         sink.push(
             &SLOT_ACTIVE_TWICE,
             at.loc,
