@@ -29,8 +29,14 @@ const RESET: &str = "\x1b[0m";
 pub fn render(reports: &[FileReport], color: bool) -> String {
     let mut out = String::new();
     for report in reports {
+        if report.diagnostics.is_empty() {
+            continue;
+        }
+        // ariadne's line table of the text, made once per file: made per diagnostic, a file with
+        // many findings took time quadratic in its size (20 000 diagnostics: minutes).
+        let source = ariadne::Source::from(report.text.as_str());
         for d in &report.diagnostics {
-            out.push_str(&render_one(report, d, color));
+            out.push_str(&render_one(report, &source, d, color));
         }
     }
     out.push_str(&summary_line(Summary::of(reports), color));
@@ -59,7 +65,7 @@ fn paint(text: &str, code: &str, color: bool) -> String {
     }
 }
 
-fn render_one(report: &FileReport, d: &Diagnostic, color: bool) -> String {
+fn render_one(report: &FileReport, source: &ariadne::Source<&str>, d: &Diagnostic, color: bool) -> String {
     let (word, kind_color, ansi) = match d.severity {
         Severity::Error => ("error", Color::Red, RED),
         Severity::Warning => ("warning", Color::Yellow, YELLOW),
@@ -95,7 +101,7 @@ fn render_one(report: &FileReport, d: &Diagnostic, color: bool) -> String {
 
     let mut bytes = Vec::new();
     let written = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        ariadne_report.write(ariadne::sources([(file.clone(), report.text.as_str())]), &mut bytes)
+        ariadne_report.write((file.clone(), source), &mut bytes)
     }));
     let header = format!("{}: {}\n", paint(&kind_text, ansi, color), d.message);
     let snippet = match (written, String::from_utf8(bytes)) {
@@ -228,6 +234,26 @@ mod tests {
         assert!(!plain.contains('\x1b'));
         let coloured = render(&[file("a.json", "x", vec![d])], true);
         assert!(coloured.contains('\x1b'));
+    }
+
+    #[test]
+    fn many_findings_in_one_big_file_are_drawn_each_at_its_line() {
+        // 20 000 lines and a finding on each: ariadne's line table is made once for the file (made
+        // per finding, this took minutes).
+        let (mut text, mut findings) = (String::new(), Vec::new());
+        for i in 0..20_000 {
+            let at = text.len() as u32;
+            text.push_str(&format!("line {i}\n"));
+            findings.push(Diagnostic::warning("unused-event", Span::new(at, at + 4), format!("finding {i}")));
+        }
+        let out = render(&[file("big.json", &text, findings)], false);
+        assert!(out.ends_with("warning: 20000 warnings in 1 file\n"), "{}", &out[out.len() - 80..]);
+        for i in [0, 1, 9_999, 19_999] {
+            let header = format!("warning[unused-event]: finding {i}\n");
+            let at = out.find(&header).unwrap_or_else(|| panic!("finding {i} is drawn")) + header.len();
+            let place = out[at..].lines().next().unwrap_or_default();
+            assert!(place.ends_with(&format!("─[ big.json:{}:1 ]", i + 1)), "{i}: {place}");
+        }
     }
 
     #[test]
