@@ -143,14 +143,10 @@ impl<'a> Scan<'_, 'a> {
         for p in props {
             // An entry that holds no Part (a scalar, a function that builds none) is passed over
             // before its key is compared or its path made.
+            if holds_no_part(&p.value) {
+                continue;
+            }
             match &p.value.kind {
-                ValueKind::Undefined
-                | ValueKind::Null
-                | ValueKind::Bool { .. }
-                | ValueKind::Number { .. }
-                | ValueKind::String { .. }
-                | ValueKind::Unknown { .. } => continue,
-                ValueKind::Function(f) if f.facts.parts.is_empty() => continue,
                 _ if role.invoke && p.key == "src" => continue,
                 // Only an object or an array under `invoke` in the config is an invoke (or a list
                 // of them), only an object under a state's `states` a list of states: the key is
