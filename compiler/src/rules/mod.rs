@@ -9,6 +9,7 @@ pub mod compat;
 pub mod instance;
 pub mod machine;
 pub mod preflight;
+pub mod small_set;
 pub mod walk;
 pub mod walk_pick;
 

@@ -2,6 +2,7 @@ use crate::chart::door::{Ctx, Sink};
 use crate::chart::names;
 use crate::declare_rule;
 use crate::ir::SlotKind;
+use crate::rules::small_set::SmallSet;
 
 declare_rule! {
     /// Refuses a `jr2.sentBy` id that names no party of the Chart.
@@ -34,6 +35,8 @@ pub fn parties(cx: &Ctx) -> (Vec<String>, Vec<String>) {
 pub fn parties_of(machine: &crate::ir::Machine) -> (Vec<String>, Vec<String>) {
     let mut agents: Vec<String> = Vec::new();
     let mut gates: Vec<String> = Vec::new();
+    // Each once, in state order (a set beside each list: a search per push is quadratic).
+    let (mut seen_agents, mut seen_gates) = (SmallSet::default(), SmallSet::default());
     for id in machine.ids() {
         let st = machine.state(id);
         let unnamed = st.invokes.iter().filter(|i| i.kind == SlotKind::Gate && i.id.is_none()).count();
@@ -49,10 +52,10 @@ pub fn parties_of(machine: &crate::ir::Machine) -> (Vec<String>, Vec<String>) {
                     }
                     None => key_path(&st.path),
                 };
-                if !gates.contains(&gid) {
+                if seen_gates.insert(gid.clone()) {
                     gates.push(gid);
                 }
-            } else if inv.kind.is_agent() && !agents.iter().any(|a| *a == inv.src) {
+            } else if inv.kind.is_agent() && seen_agents.insert(inv.src.as_str()) {
                 agents.push(inv.src.to_string());
             }
         }
@@ -60,14 +63,26 @@ pub fn parties_of(machine: &crate::ir::Machine) -> (Vec<String>, Vec<String>) {
     (agents, gates)
 }
 
-/// Is `party` one of [`parties_of`] that needs no list to tell: an Agent slot, or a Gate invoke with
-/// its own `id`? (An unnamed Gate's id is its state's key path, which only `parties_of` writes
-/// out.) Allocates nothing: a rule asks this first and makes the lists only when it says no.
-pub fn is_named_party(machine: &crate::ir::Machine, party: &str) -> bool {
-    machine.states.iter().flat_map(|st| &st.invokes).any(|inv| match inv.kind {
-        SlotKind::Gate => inv.id.as_deref() == Some(party),
-        kind => kind.is_agent() && inv.src == party,
-    })
+/// The parties of [`parties_of`] that need no list to tell: each Agent invoke's `src` and each
+/// Gate invoke's own `id` (an unnamed Gate's id is its state's key path, which only `parties_of`
+/// writes out). Allocates nothing for a Machine of a few parties: a rule asks this first and makes
+/// the lists only for an id it does not hold.
+pub fn named_parties(machine: &crate::ir::Machine) -> SmallSet<&str> {
+    let mut named = SmallSet::default();
+    for inv in machine.states.iter().flat_map(|st| &st.invokes) {
+        match inv.kind {
+            SlotKind::Gate => {
+                if let Some(id) = &inv.id {
+                    named.insert(id.as_str());
+                }
+            }
+            kind if kind.is_agent() => {
+                named.insert(inv.src.as_str());
+            }
+            _ => {}
+        }
+    }
+    named
 }
 
 /// `states.a.states.b` → `a.b`.
@@ -81,9 +96,13 @@ pub fn check(cx: &Ctx, sink: &mut Sink) {
         return;
     }
     let (agents, gates) = parties(cx);
+    let mut known = SmallSet::default();
+    for party in agents.iter().chain(&gates) {
+        known.insert(party.as_str());
+    }
     for (path, id) in sent_bys {
         let Some(text) = id.as_str() else { continue };
-        if text.contains("{{") || agents.iter().any(|a| a == text) || gates.iter().any(|g| g == text) {
+        if text.contains("{{") || known.contains(text) {
             continue;
         }
         sink.line(

@@ -1,10 +1,11 @@
-use super::{Cx, Sink, SmallSet};
+use super::{Cx, Sink};
 use crate::chart::names;
 use crate::declare_rule;
-use crate::ir::{Guard, Machine, SlotKind};
+use crate::ir::Guard;
 use crate::machine::lower::{arg, kit_name};
 use crate::machine::value::Value;
-use crate::rules::chart::sent_by_no_party::{is_named_party, parties_of};
+use crate::rules::chart::sent_by_no_party::{named_parties, parties_of};
+use crate::rules::small_set::SmallSet;
 
 declare_rule! {
     /// Refuses a `sentBy("<party>")` guard of a Machine that names no party of it.
@@ -64,33 +65,14 @@ fn sent_bys<'v>(g: &'v Value, found: &mut impl FnMut(&'v Value, &'v Value)) {
 }
 
 /// Does a lowered guard hold a `sentBy` whose id may name no party (none of `named`, the plain
-/// ones of [`is_named_party`])?
+/// ones of [`named_parties`])?
 fn names_no_party<'m>(named: &SmallSet<&'m str>, g: &'m Guard) -> bool {
     match g {
-        Guard::SentBy { id } => !named.contains(&id.as_str()),
+        Guard::SentBy { id } => !named.contains(id.as_str()),
         Guard::Named { .. } => false,
         Guard::Not { guard } => names_no_party(named, guard),
         Guard::And { guards } | Guard::Or { guards } => guards.iter().any(|g| names_no_party(named, g)),
     }
-}
-
-/// The parties [`is_named_party`] names: each Gate's `id`, each Agent invoke's `src`.
-fn named_parties(m: &Machine) -> SmallSet<&str> {
-    let mut named = SmallSet::default();
-    for inv in m.states.iter().flat_map(|st| &st.invokes) {
-        match inv.kind {
-            SlotKind::Gate => {
-                if let Some(id) = &inv.id {
-                    named.insert(id.as_str());
-                }
-            }
-            kind if kind.is_agent() => {
-                named.insert(inv.src.as_str());
-            }
-            _ => {}
-        }
-    }
-    named
 }
 
 pub fn check(cx: &Cx<'_>, sink: &mut Sink) {
@@ -102,14 +84,15 @@ pub fn check(cx: &Cx<'_>, sink: &mut Sink) {
         // string it did not, and this rule passes over it too): where the IR's name parties only,
         // so do the values, which are read only for a line.
         let Some(g) = &t.guard else { continue };
-        if !names_no_party(named.get_or_insert_with(|| named_parties(cx.m)), g) {
+        let named = &*named.get_or_insert_with(|| named_parties(cx.m));
+        if !names_no_party(named, g) {
             continue;
         }
         let Some(guard) = cx.transition(ti).and_then(|tv| tv.get("guard")) else { continue };
         sent_bys(guard, &mut |id, g| {
             let Some(party) = id.as_str() else { return };
             // The usual `sentBy` names a party plainly: no list is made for it.
-            if is_named_party(cx.m, party) {
+            if named.contains(party) {
                 return;
             }
             let (agents, gates) = parties.get_or_insert_with(|| parties_of(cx.m));
