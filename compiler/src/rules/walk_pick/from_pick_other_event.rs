@@ -1,6 +1,6 @@
 use super::{from_picks, Cx, Sink};
 use crate::declare_rule;
-use crate::ir::{StateId, StateKind};
+use crate::ir::StateId;
 use smallvec::SmallVec;
 
 declare_rule! {
@@ -45,19 +45,9 @@ pub fn check(cx: &Cx<'_>, sink: &mut Sink) {
                 fp.pick.name
             )
         };
-        // The states whose entering enters this one: it, and each ancestor it is entered from (the
-        // initial child of a compound, any region of a parallel); the transitions to them are
-        // found by their targets (no scan of every transition per `fromPick`).
-        let mut from: SmallVec<[StateId; 8]> = smallvec::smallvec![fp.state];
-        let mut y = fp.state;
-        while let Some(p) = cx.m.state(y).parent {
-            let ps = cx.m.state(p);
-            if !(ps.kind == StateKind::Parallel || (ps.kind == StateKind::Compound && ps.initial == Some(y))) {
-                break;
-            }
-            from.push(p);
-            y = p;
-        }
+        // The states whose entering enters this one; the transitions to them are found by their
+        // targets (no scan of every transition per `fromPick`).
+        let from = super::entered_from(cx.m, fp.state);
         // Entered at start: in the initial configuration.
         if from.contains(&StateId::ROOT) {
             sink.push(&FROM_PICK_OTHER_EVENT, fp.call.loc, &at_path(&inv.path), message("xstate.init"));

@@ -23,8 +23,9 @@ use crate::ir::expr::Root;
 use crate::ir::{self, Expr, StateId, StateKind, Trigger};
 use crate::machine::compile::Located;
 use crate::machine::lower::{arg, is_call, items, machine_parts, MachineParts, StateFields};
-use crate::machine::value::{Call, Callee, Facts, Loc, Value, ValueKind};
+use crate::machine::value::{Callee, Facts, Loc, Value, ValueKind};
 use crate::machine::Compiled;
+use crate::rules::small_set::SmallSet;
 use smallvec::SmallVec;
 use std::borrow::Cow;
 use std::cell::{Cell, OnceCell};
@@ -367,14 +368,6 @@ impl<'v> Pick<'v> {
         let def = if is_call(def, "defineEvent") { arg(def, 0)? } else { def };
         let name = def.get("name")?.as_str()?;
         let input = def.get("input")?;
-        // A plain `z.object({...})` (the usual): its keys are its literal's, each at its place.
-        if let Some(Call { callee: Callee::Zod(n), args, .. }) = input.as_call() {
-            if n == "object" {
-                let props = args.first().and_then(Value::props).unwrap_or_default();
-                let params = props.iter().map(|p| (Cow::Borrowed(p.key.as_str()), p.key_loc)).collect();
-                return Some(Pick { name, params, def });
-            }
-        }
         let props = zod_object_literal(input).and_then(Value::props).unwrap_or_default();
         // Each key at the place of its writing in the literal: for a plain `z.object` the i-th
         // key is the literal's i-th (no scan); a key from zod's methods is looked for.
@@ -436,6 +429,28 @@ fn entering(m: &ir::Machine) -> (Vec<StateId>, Vec<u32>) {
     (out, at)
 }
 
+/// The states whose entering enters `s` (the inverse of [`entering`], by the same rule): `s`, and
+/// each ancestor it is entered from, up through initial children of compounds and regions of
+/// parallels. Walks up (not a search of every state's entered list: linear in the depth).
+pub fn entered_from(m: &ir::Machine, s: StateId) -> SmallVec<[StateId; 8]> {
+    let mut from: SmallVec<[StateId; 8]> = smallvec::smallvec![s];
+    let mut y = s;
+    while let Some(p) = m.state(y).parent {
+        let ps = m.state(p);
+        let enters = match ps.kind {
+            StateKind::Compound => ps.initial == Some(y),
+            StateKind::Parallel => true,
+            _ => false,
+        };
+        if !enters {
+            break;
+        }
+        from.push(p);
+        y = p;
+    }
+    from
+}
+
 /// The values of a state's transitions in the order lowering makes them: `on`, `after`,
 /// `always`, `onDone`, then each invoke's `onDone` and `onError`; each one or a list, an item that
 /// is no target string, `undefined` or object skipped (lowering reports it and makes none).
@@ -465,20 +480,11 @@ fn transition_values<'v>(state: &StateFields<'v>, invokes: &[&'v Value], out: &m
     }
 }
 
-/// How many params a [`Reads`] searches before each push; past it they are pushed as they come
-/// and made unique once, sorted, when all are read (a search per read would be quadratic in a
-/// mapper that reads thousands).
-const SCANNED_READS: usize = 32;
-
 /// What some values read of a pick's params.
-#[derive(Debug, Default)]
+#[derive(Default)]
 pub struct Reads<'v> {
-    /// The params read (by `paramsOf`, `event.<param>`, a `fill`'s `params.<param>`): each once
-    /// while there are at most [`SCANNED_READS`]; past that, some twice until [`Reads::finish`]
-    /// sorts them and leaves each once.
-    params: SmallVec<[&'v str; 8]>,
-    /// Sorted by [`Reads::finish`] (searched by halves).
-    sorted: bool,
+    /// The params read (by `paramsOf`, `event.<param>`, a `fill`'s `params.<param>`).
+    params: SmallSet<&'v str>,
     /// A function the analysis could not see all of.
     pub incomplete: Vec<Loc>,
 }
@@ -524,9 +530,7 @@ impl<'v> Reads<'v> {
     }
 
     fn read(&mut self, param: &'v str) {
-        if self.params.len() >= SCANNED_READS || !self.params.contains(&param) {
-            self.params.push(param);
-        }
+        self.params.insert(param);
     }
 
     fn expr(&mut self, e: &'v Expr) {
@@ -540,28 +544,13 @@ impl<'v> Reads<'v> {
         });
     }
 
-    /// Makes the params unique once all are read, where they were too many to search as they
-    /// came.
-    pub fn finish(mut self) -> Self {
-        if self.params.len() > SCANNED_READS {
-            self.params.sort_unstable();
-            self.params.dedup();
-            self.sorted = true;
-        }
-        self
-    }
-
     /// Are all of `pick`'s params read?
     pub fn reads_all(&self, pick: &Pick<'_>) -> bool {
         pick.params.iter().all(|(p, _)| self.reads(p))
     }
 
     pub fn reads(&self, param: &str) -> bool {
-        if self.sorted {
-            self.params.binary_search(&param).is_ok()
-        } else {
-            self.params.contains(&param)
-        }
+        self.params.contains(param)
     }
 }
 
@@ -610,46 +599,8 @@ pub fn pick_entries<'c>(cx: &'c Cx<'_>) -> Vec<PickEntry<'c>> {
     out
 }
 
-/// How many items a [`SmallSet`] scans before it hashes them.
-const SCANNED_SET: usize = 16;
-
-/// A set that scans a short list (most Workflows put a few items in it, fewer instructions than a
-/// hash each) and hashes past [`SCANNED_SET`] items, so that a wide Machine stays linear.
-pub struct SmallSet<T> {
-    few: SmallVec<[T; SCANNED_SET]>,
-    many: rustc_hash::FxHashSet<T>,
-}
-
-impl<T> Default for SmallSet<T> {
-    fn default() -> Self {
-        SmallSet { few: SmallVec::new(), many: Default::default() }
-    }
-}
-
-impl<T: Eq + std::hash::Hash> SmallSet<T> {
-    pub fn contains(&self, x: &T) -> bool {
-        if self.many.is_empty() {
-            self.few.contains(x)
-        } else {
-            self.many.contains(x)
-        }
-    }
-
-    /// Adds `x`; false when it was in already.
-    pub fn insert(&mut self, x: T) -> bool {
-        if self.many.is_empty() {
-            if self.few.contains(&x) {
-                return false;
-            }
-            if self.few.len() < SCANNED_SET {
-                self.few.push(x);
-                return true;
-            }
-            self.many.extend(self.few.drain(..));
-        }
-        self.many.insert(x)
-    }
-}
+/// The most params of a pick for which [`reads_on_entry`] stops early once all are read.
+const FEW_PARAMS: usize = 8;
 
 /// What is read of `pick`'s params where it enters `entered`: the actions of every transition on
 /// the pick into them, their `entry` actions and every invoke's `input` of theirs. It stops once
@@ -657,7 +608,8 @@ impl<T: Eq + std::hash::Hash> SmallSet<T> {
 /// no reader is opaque?) has its answer, no.
 pub fn reads_on_entry<'v>(cx: &Cx<'v>, pick: &Pick<'_>, entered: &[StateId]) -> Reads<'v> {
     let mut reads = Reads::default();
-    let done = |reads: &Reads| pick.params.len() <= 8 && reads.params.len() <= SCANNED_READS && reads.reads_all(pick);
+    // Asked after each reader only of a pick of a few params (asking costs a look-up per param).
+    let done = |reads: &Reads| pick.params.len() <= FEW_PARAMS && reads.reads_all(pick);
     // The transitions on the pick into these states, each once, in their order: found by their
     // targets (not a scan of every transition per entry).
     let mut on_pick: SmallVec<[usize; 8]> = SmallVec::new();
@@ -693,7 +645,7 @@ pub fn reads_on_entry<'v>(cx: &Cx<'v>, pick: &Pick<'_>, entered: &[StateId]) -> 
             return reads;
         }
     }
-    reads.finish()
+    reads
 }
 
 /// A state's invoke whose `input` is `fromPick(def, fill?)`, and the slot it invokes.
@@ -729,6 +681,40 @@ pub fn from_picks<'c, 'v>(cx: &'c Cx<'v>) -> &'c [FromPick<'v>] {
 pub(crate) mod testing {
     use crate::machine::compile_text;
     use std::path::Path;
+
+    #[test]
+    fn entered_from_is_the_inverse_of_entering() {
+        let compiled = compile_text(
+            Path::new("/virtual/workflow.ts"),
+            r#"import { setup } from "xstate";
+export const machine = setup({}).createMachine({
+  id: "m",
+  initial: "a",
+  states: {
+    a: { initial: "a1", states: { a1: { initial: "x", states: { x: {}, y: {} } }, a2: {} } },
+    p: { type: "parallel", states: { r1: { initial: "i", states: { i: {}, j: {} } }, r2: {} } },
+    z: { type: "final" },
+  },
+});
+"#,
+        );
+        let m = compiled.machine.as_ref().expect("a Machine");
+        let (entered, at) = super::entering(m);
+        let entered_by =
+            |target: crate::ir::StateId| &entered[at[target.index()] as usize..at[target.index() + 1] as usize];
+        for s in m.ids() {
+            let from = super::entered_from(m, s);
+            for t in m.ids() {
+                assert_eq!(
+                    from.contains(&t),
+                    entered_by(t).contains(&s),
+                    "{} from {}",
+                    m.state(s).path,
+                    m.state(t).path
+                );
+            }
+        }
+    }
 
     /// The (code, message) of each of this walk's diagnostics of a Workflow's text.
     pub fn walk(text: &str) -> Vec<(String, String)> {

@@ -79,7 +79,7 @@ pub fn check(cx: &Cx<'_>, sink: &mut Sink) {
         if let Some(input) = input {
             let mut own = Reads::default();
             own.add(input, entry.pick.name);
-            if own.finish().reads_all(&entry.pick) {
+            if own.reads_all(&entry.pick) {
                 continue;
             }
         }
