@@ -1070,112 +1070,109 @@ impl<'p, 'v> Lowerer<'p, 'v> {
         let GroupCx { states, sid, targets, ref mut buf, ref mut out } = *cx;
         let state = &states[sid.index()];
         let path = state.path.as_str();
-        {
-            let mut trigger = Some(trigger);
-            let list = value.as_array();
-            let n = list.map_or(1, <[Value]>::len);
-            buf.clear();
-            match gpath {
-                GroupPath::State(field, key) => {
-                    buf.push_str(path);
-                    push_segment(buf, field);
-                    if let Some(key) = key {
-                        push_segment(buf, key);
-                    }
-                }
-                GroupPath::Invoke(i, field) => {
-                    buf.push_str(&state.invokes[i].path);
-                    push_segment(buf, field);
+        let mut trigger = Some(trigger);
+        let list = value.as_array();
+        let n = list.map_or(1, <[Value]>::len);
+        buf.clear();
+        match gpath {
+            GroupPath::State(field, key) => {
+                buf.push_str(path);
+                push_segment(buf, field);
+                if let Some(key) = key {
+                    push_segment(buf, key);
                 }
             }
-            // The group's path goes to its one transition; a list's items get their index.
-            for (i, t) in items(value).iter().enumerate() {
-                let tpath = match list {
-                    Some(_) => {
-                        let len = push_index(buf, i);
-                        let tpath = Name::from(buf.as_str());
-                        buf.truncate(len);
-                        tpath
-                    }
-                    None => Name::from(buf.as_str()),
-                };
-                let at = Path::ROOT.child(tpath.as_str());
-                let tf = TransitionFields::of(t);
-                let (target_values, target_list, obj): (&[Value], bool, bool) = match &t.kind {
-                    ValueKind::String { .. } => (std::slice::from_ref(t), false, false),
-                    ValueKind::Undefined => (&[], false, false),
-                    ValueKind::Object { .. } => match tf.target {
-                        None => (&[], false, true),
-                        Some(tv) => match &tv.kind {
-                            ValueKind::Array { items } => (items, true, true),
-                            ValueKind::Undefined => (&[], false, true),
-                            _ => (std::slice::from_ref(tv), false, true),
-                        },
+            GroupPath::Invoke(i, field) => {
+                buf.push_str(&state.invokes[i].path);
+                push_segment(buf, field);
+            }
+        }
+        // The group's path goes to its one transition; a list's items get their index.
+        for (i, t) in items(value).iter().enumerate() {
+            let tpath = match list {
+                Some(_) => {
+                    let len = push_index(buf, i);
+                    let tpath = Name::from(buf.as_str());
+                    buf.truncate(len);
+                    tpath
+                }
+                None => Name::from(buf.as_str()),
+            };
+            let at = Path::ROOT.child(tpath.as_str());
+            let tf = TransitionFields::of(t);
+            let (target_values, target_list, obj): (&[Value], bool, bool) = match &t.kind {
+                ValueKind::String { .. } => (std::slice::from_ref(t), false, false),
+                ValueKind::Undefined => (&[], false, false),
+                ValueKind::Object { .. } => match tf.target {
+                    None => (&[], false, true),
+                    Some(tv) => match &tv.kind {
+                        ValueKind::Array { items } => (items, true, true),
+                        ValueKind::Undefined => (&[], false, true),
+                        _ => (std::slice::from_ref(tv), false, true),
                     },
-                    _ => {
-                        self.odd(t, at, "a transition", "a target string or an object");
-                        continue;
-                    }
+                },
+                _ => {
+                    self.odd(t, at, "a transition", "a target string or an object");
+                    continue;
+                }
+            };
+            let mut resolved = TargetList::with_capacity(target_values.len());
+            for (k, tv) in target_values.iter().enumerate() {
+                // The path of a target: the transition's own for a string, else its `target`
+                // (and index); written only for a fault.
+                let target_at = at.child("target");
+                let tp = match (obj, target_list) {
+                    (false, _) => at,
+                    (true, false) => target_at,
+                    (true, true) => target_at.child(k),
                 };
-                let mut resolved = TargetList::with_capacity(target_values.len());
-                for (k, tv) in target_values.iter().enumerate() {
-                    // The path of a target: the transition's own for a string, else its `target`
-                    // (and index); written only for a fault.
-                    let target_at = at.child("target");
-                    let tp = match (obj, target_list) {
-                        (false, _) => at,
-                        (true, false) => target_at,
-                        (true, true) => target_at.child(k),
-                    };
-                    let Some(target) = tv.as_str() else {
-                        self.odd(tv, tp, "a target", "a string");
-                        continue;
-                    };
-                    match targets.resolve(sid, target) {
-                        Ok(s) => resolved.push(s),
-                        Err(which_states) if which_states.len() > 1 => {
-                            let which: Vec<&str> =
-                                which_states.iter().map(|s| states[s.index()].path.as_str()).collect();
-                            self.fault(
-                                tv,
-                                Severity::Error,
-                                "ambiguous-target",
-                                tp,
-                                format!("target \"{target}\" names more than one state ({})", which.join(", ")),
-                            );
-                        }
-                        Err(_) => {
-                            let from = name_of(states, sid.index());
-                            self.fault(
-                                tv,
-                                Severity::Error,
-                                "unknown-target",
-                                tp,
-                                format!("target \"{target}\" of \"{from}\" names no state"),
-                            );
-                        }
+                let Some(target) = tv.as_str() else {
+                    self.odd(tv, tp, "a target", "a string");
+                    continue;
+                };
+                match targets.resolve(sid, target) {
+                    Ok(s) => resolved.push(s),
+                    Err(which_states) if which_states.len() > 1 => {
+                        let which: Vec<&str> = which_states.iter().map(|s| states[s.index()].path.as_str()).collect();
+                        self.fault(
+                            tv,
+                            Severity::Error,
+                            "ambiguous-target",
+                            tp,
+                            format!("target \"{target}\" names more than one state ({})", which.join(", ")),
+                        );
+                    }
+                    Err(_) => {
+                        let from = name_of(states, sid.index());
+                        self.fault(
+                            tv,
+                            Severity::Error,
+                            "unknown-target",
+                            tp,
+                            format!("target \"{target}\" of \"{from}\" names no state"),
+                        );
                     }
                 }
-                let (guard, actions, reenter) = if obj {
-                    let guard = tf.guard.and_then(|g| self.guard(g, at.child("guard")));
-                    let actions = self.actions(tf.actions, at.child("actions"));
-                    (guard, actions, tf.reenter.and_then(Value::as_bool).unwrap_or(false))
-                } else {
-                    (None, Vec::new(), false)
-                };
-                // The last transition of the group takes the trigger itself; the others a copy.
-                let this = if i + 1 == n { trigger.take() } else { trigger.clone() };
-                out.push(Transition {
-                    source: sid,
-                    trigger: this.unwrap_or(Trigger::Always),
-                    targets: resolved,
-                    guard,
-                    actions,
-                    reenter,
-                    path: tpath,
-                    span: t.loc.span,
-                });
             }
+            let (guard, actions, reenter) = if obj {
+                let guard = tf.guard.and_then(|g| self.guard(g, at.child("guard")));
+                let actions = self.actions(tf.actions, at.child("actions"));
+                (guard, actions, tf.reenter.and_then(Value::as_bool).unwrap_or(false))
+            } else {
+                (None, Vec::new(), false)
+            };
+            // The last transition of the group takes the trigger itself; the others a copy.
+            let this = if i + 1 == n { trigger.take() } else { trigger.clone() };
+            out.push(Transition {
+                source: sid,
+                trigger: this.unwrap_or(Trigger::Always),
+                targets: resolved,
+                guard,
+                actions,
+                reenter,
+                path: tpath,
+                span: t.loc.span,
+            });
         }
     }
 
