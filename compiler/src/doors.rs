@@ -25,7 +25,7 @@ use crate::compat::{compare, Finding, Kind, Side};
 use crate::diagnostics::Diagnostic;
 use crate::machine::lower::{arg, is_call, machine_parts};
 use crate::machine::module::SourceFile;
-use crate::machine::value::{Callee, FileId, Loc, Prop, Value, ValueKind};
+use crate::machine::value::{Arena, Call, Callee, FileId, Loc, Named, Prop, Value, ValueKind, Values};
 use crate::machine::zod::{to_json_schema_io, Io};
 use crate::rules::compat::{
     door_mismatch, door_not_compared, foreign_door_mismatch, foreign_door_missing, foreign_door_not_detail,
@@ -73,7 +73,7 @@ pub fn door_url(url: &str, name: &str) -> String {
 pub type ForeignKey = (String, String);
 
 /// The foreign door a dispatch names, if its target is a static origin: `(url, name)`.
-pub fn foreign_target(call: &Value) -> Option<ForeignKey> {
+pub fn foreign_target(call: &Value<'_>) -> Option<ForeignKey> {
     let name = arg(call, 0)?.as_str()?;
     let target = target_of(call)?;
     let url = target.get("url")?.as_str()?;
@@ -85,7 +85,7 @@ pub fn foreign_target(call: &Value) -> Option<ForeignKey> {
 }
 
 /// A dispatch's `target`, where it has one and it is not the kit's `open`.
-fn target_of(call: &Value) -> Option<&Value> {
+fn target_of<'v>(call: &Value<'v>) -> Option<&'v Value<'v>> {
     arg(call, 1)
         .and_then(|o| o.get("target"))
         .filter(|t| !matches!(t.kind, ValueKind::Undefined))
@@ -103,21 +103,26 @@ pub fn fetch_all(keys: Vec<ForeignKey>, source: &dyn DoorSource) -> HashMap<Fore
 
 /// What a same-Instance dispatch reads of its callee Workflow: its door as its value declares it.
 /// Read once per Workflow, on the worker that compiled it, so that the Workflow's value and IR can
-/// be dropped there (`instance.rs`) while its callers are still to be checked.
-#[derive(Clone, Debug)]
+/// be dropped there (`instance.rs`) while its callers are still to be checked: a declared door is
+/// a copy of its schema in an arena of its own, apart from the Workflow's values.
+#[derive(Debug)]
 pub enum Door {
     /// Nothing to compare against: the Workflow has no value, or its value is no Machine (its own
     /// check has said so).
     Unread,
     /// Its setup declares no `schemas.input`: the place of its Machine, where the warning points.
     Undeclared(Loc),
-    /// Its setup's `schemas.input` property (the key's place and the zod schema).
-    Declared(Prop),
+    /// Its setup's `schemas.input` property: the key's place, and the zod schema, copied into
+    /// `schema` of its own (its one value, named `input`).
+    Declared { key_loc: Loc, schema: Values },
 }
+
+/// The name of a declared door's schema in its [`Values`].
+const DOOR: &str = "input";
 
 impl Door {
     /// The door of a Workflow with this value (`None`: it has none).
-    pub fn of(value: Option<&Value>) -> Door {
+    pub fn of(value: Option<&Value<'_>>) -> Door {
         let Some(value) = value else { return Door::Unread };
         let Ok(parts) = machine_parts(value) else { return Door::Unread };
         let declared = parts.setup.and_then(|s| s.props()).and_then(|ps| ps.iter().rev().find(|p| p.key == "schemas"));
@@ -126,7 +131,12 @@ impl Door {
             .and_then(|ps| ps.iter().rev().find(|p| p.key == "input"))
             .filter(|p| !matches!(p.value.kind, ValueKind::Undefined));
         match door_prop {
-            Some(p) => Door::Declared(p.clone()),
+            Some(p) => {
+                let (schema, ()) = Values::build(Arena::default(), |arena| {
+                    (Named::from_iter([(DOOR.to_string(), p.value.copy_into(arena))]), ())
+                });
+                Door::Declared { key_loc: p.key_loc, schema }
+            }
             None => Door::Undeclared(parts.loc),
         }
     }
@@ -152,7 +162,7 @@ pub struct Doors<'a> {
 impl Doors<'_> {
     /// The door diagnostics of one `dispatch(...)` call of a Workflow whose files (the entry first)
     /// are `caller`, each with the file it is in.
-    pub fn check(&self, call: &Value, caller: &[SourceFile]) -> Vec<(FileId, Diagnostic)> {
+    pub fn check(&self, call: &Value<'_>, caller: &[SourceFile]) -> Vec<(FileId, Diagnostic)> {
         let Some(name) = arg(call, 0).and_then(Value::as_str) else { return Vec::new() };
         let slot = arg(call, 1)
             .and_then(Value::props)
@@ -174,7 +184,7 @@ impl Doors<'_> {
     }
 
     /// A same-Instance dispatch with an `input` schema, against its callee's door.
-    fn same_instance(&self, name: &str, slot: &Prop, caller: &[SourceFile]) -> Vec<(FileId, Diagnostic)> {
+    fn same_instance(&self, name: &str, slot: &Prop<'_>, caller: &[SourceFile]) -> Vec<(FileId, Diagnostic)> {
         let at = Place { file: slot.key_loc.file, span: slot.key_loc.span };
         let (workflow, chart) = match name.split_once('/') {
             Some((w, c)) => (w, Some(c)),
@@ -186,18 +196,21 @@ impl Doors<'_> {
             Some(_) => format!("the wrapper {workflow:?} of the named Chart {name:?}"),
             None => format!("{name:?}"),
         };
-        let door_prop = match callee.door {
+        let (key_loc, schema) = match callee.door {
             Door::Unread => return Vec::new(),
             Door::Undeclared(loc) => {
                 let d = door_not_compared::undeclared_door(at.span, name, &whose);
                 let what = format!("the Workflow {workflow:?}, which declares no input schema");
                 return vec![(at.file, with_place(d, callee.files, *loc, &what))];
             }
-            Door::Declared(prop) => prop,
+            Door::Declared { key_loc, schema } => (*key_loc, schema),
         };
+        let Some(declared) = schema.get(DOOR) else { return Vec::new() };
+        // The stripped door's edited nodes live here, for this check only.
+        let arena = Arena::default();
         let door_value = match chart {
-            Some(_) => strip_chart_fields(&door_prop.value),
-            None => door_prop.value.clone(),
+            Some(_) => strip_chart_fields(declared, &arena),
+            None => *declared,
         };
         let door_place = |d: Diagnostic, loc: Loc, what: &str| with_place(d, callee.files, loc, what);
         let door = match to_json_schema_io(&door_value, Io::Input) {
@@ -205,7 +218,7 @@ impl Doors<'_> {
             Err(faults) => {
                 let why = faults.first().map_or_else(String::new, |f| f.message.clone());
                 let d = door_not_compared::unread_schema(at.span, name, "the door", &why);
-                let loc = faults.first().map_or(door_prop.key_loc, |f| f.loc);
+                let loc = faults.first().map_or(key_loc, |f| f.loc);
                 return vec![(at.file, door_place(d, loc, &format!("the door of {whose}")))];
             }
         };
@@ -223,7 +236,7 @@ impl Doors<'_> {
             let d = match f.side {
                 Side::Slot => slot_label(d, &slot.value, f, caller, at.file),
                 Side::Door => {
-                    let loc = loc_at(&door_value, &f.path).unwrap_or(door_prop.key_loc);
+                    let loc = loc_at(&door_value, &f.path).unwrap_or(key_loc);
                     door_place(d, loc, &format!("the door of {whose}"))
                 }
             };
@@ -235,10 +248,10 @@ impl Doors<'_> {
     /// A foreign dispatch: what its door's `GET` gave, and with a slot's schema, the comparison.
     fn foreign(
         &self,
-        call: &Value,
+        call: &Value<'_>,
         name: &str,
         key: &ForeignKey,
-        slot: Option<&Prop>,
+        slot: Option<&Prop<'_>>,
         caller: &[SourceFile],
     ) -> Vec<(FileId, Diagnostic)> {
         // Offline, or not read: nothing to say here (the CLI says so once).
@@ -293,7 +306,7 @@ impl Doors<'_> {
     }
 
     /// The warning for a slot's schema with no JSON Schema reading.
-    fn unread_slot(&self, name: &str, slot: &Prop, at: &Place) -> Vec<(FileId, Diagnostic)> {
+    fn unread_slot(&self, name: &str, slot: &Prop<'_>, at: &Place) -> Vec<(FileId, Diagnostic)> {
         let why = match to_json_schema_io(&slot.value, Io::Output) {
             Err(faults) => faults.first().map_or_else(String::new, |f| f.message.clone()),
             Ok(_) => String::new(),
@@ -303,7 +316,7 @@ impl Doors<'_> {
 }
 
 /// The slot's schema as what is sent, spanned; `None` where zod has no JSON Schema reading.
-fn slot_schema(slot: &Prop) -> Option<Json> {
+fn slot_schema(slot: &Prop<'_>) -> Option<Json> {
     to_json_schema_io(&slot.value, Io::Output).ok().map(|j| spanned(&j))
 }
 
@@ -322,7 +335,7 @@ fn spanned(j: &serde_json::Value) -> Json {
 
 /// A slot finding also points at the slot's field it is about: a secondary label in the
 /// dispatch's file, or related information where the schema is written in another file.
-fn slot_label(d: Diagnostic, slot: &Value, f: &Finding, caller: &[SourceFile], file: FileId) -> Diagnostic {
+fn slot_label(d: Diagnostic, slot: &Value<'_>, f: &Finding, caller: &[SourceFile], file: FileId) -> Diagnostic {
     let Some(loc) = loc_at(slot, &f.path) else { return d };
     let what = if f.path.is_empty() { "the slot's schema".to_string() } else { format!("the slot's {}", f.path) };
     if loc.file == file {
@@ -382,10 +395,10 @@ fn workflow_detail(body: &str, name: &str) -> Result<Json, String> {
 
 /// Is this value a Chart field's schema: the kit's `chartSchema`, or `chartSchemaFor(...)`, with
 /// any method around it (`.describe(...)`)?
-fn is_chart_field(v: &Value) -> bool {
-    match &v.kind {
+fn is_chart_field(v: &Value<'_>) -> bool {
+    match v.kind {
         ValueKind::Imported { callee: Callee::Kit(n) } => n == "chartSchema",
-        ValueKind::Call(c) => match &c.callee {
+        ValueKind::Call(c) => match c.callee {
             Callee::Method(_) => c.receiver.as_ref().is_some_and(is_chart_field),
             _ => is_call(v, "chartSchemaFor"),
         },
@@ -394,34 +407,31 @@ fn is_chart_field(v: &Value) -> bool {
 }
 
 /// A wrapper's door without its Chart fields: a named Chart comes by its name, never in the body.
-fn strip_chart_fields(v: &Value) -> Value {
-    let mut out = v.clone();
-    strip_in(&mut out);
-    out
-}
-
-fn strip_in(v: &mut Value) {
-    let ValueKind::Call(c) = &mut v.kind else { return };
-    // Calls are shared (`Arc`): this copies the one being edited, not its siblings.
-    let c = std::sync::Arc::make_mut(c);
-    let shape = match &c.callee {
-        Callee::Zod(n) => matches!(n.as_str(), "object" | "strictObject" | "looseObject"),
-        Callee::Method(n) => n == "extend" || n == "merge",
-        _ => false,
-    };
+/// The calls edited on the way (the schema's, down its receivers) are new ones in `arena`; the
+/// rest is shared with `v`, which stays as it is.
+fn strip_chart_fields<'a>(v: &Value<'a>, arena: &'a Arena) -> Value<'a> {
+    let ValueKind::Call(c) = v.kind else { return *v };
+    let shape =
+        matches!(c.callee, Callee::Zod("object" | "strictObject" | "looseObject") | Callee::Method("extend" | "merge"));
+    let mut args = c.args;
     if shape {
-        if let Some(ValueKind::Object { props }) = c.args.first_mut().map(|a| &mut a.kind) {
-            props.retain(|p| !is_chart_field(&p.value));
+        if let Some((first, rest)) = c.args.split_first() {
+            if let ValueKind::Object { props } = first.kind {
+                let kept: Vec<Prop<'a>> = props.iter().filter(|p| !is_chart_field(&p.value)).copied().collect();
+                let mut edited = Vec::with_capacity(c.args.len());
+                edited.push(Value::new(ValueKind::Object { props: arena.props(&kept) }, first.loc));
+                edited.extend_from_slice(rest);
+                args = arena.values(&edited);
+            }
         }
     }
-    if let Some(r) = c.receiver.as_mut() {
-        strip_in(r);
-    }
+    let receiver = c.receiver.map(|r| strip_chart_fields(&r, arena));
+    Value::new(ValueKind::Call(arena.call(Call { callee: c.callee, receiver, args })), v.loc)
 }
 
 /// The place of the part of a zod schema a finding's path names (`properties.a.items`): the key
 /// of the property, or the schema of the items; the nearest place found on the way down.
-fn loc_at(schema: &Value, path: &str) -> Option<Loc> {
+fn loc_at(schema: &Value<'_>, path: &str) -> Option<Loc> {
     let mut cur = schema;
     let mut found = cur.loc;
     let mut segments = path.split('.').filter(|s| !s.is_empty());
@@ -446,12 +456,12 @@ fn loc_at(schema: &Value, path: &str) -> Option<Loc> {
 
 /// The property `key` of an object schema: the last one written wins (`.extend` over its
 /// receiver), through the methods around it.
-fn property<'v>(v: &'v Value, key: &str) -> Option<&'v Prop> {
+fn property<'v>(v: &Value<'v>, key: &str) -> Option<&'v Prop<'v>> {
     let c = v.as_call()?;
-    let own = |a: Option<&'v Value>| a.and_then(Value::props).and_then(|ps| ps.iter().rev().find(|p| p.key == key));
-    match &c.callee {
-        Callee::Zod(n) if matches!(n.as_str(), "object" | "strictObject" | "looseObject") => own(c.args.first()),
-        Callee::Method(n) if n == "extend" || n == "merge" => {
+    let own = |a: Option<&'v Value<'v>>| a.and_then(Value::props).and_then(|ps| ps.iter().rev().find(|p| p.key == key));
+    match c.callee {
+        Callee::Zod("object" | "strictObject" | "looseObject") => own(c.args.first()),
+        Callee::Method("extend" | "merge") => {
             own(c.args.first()).or_else(|| c.receiver.as_ref().and_then(|r| property(r, key)))
         }
         Callee::Method(_) => c.receiver.as_ref().and_then(|r| property(r, key)),
@@ -460,11 +470,11 @@ fn property<'v>(v: &'v Value, key: &str) -> Option<&'v Prop> {
 }
 
 /// The items' schema of an array schema: `z.array(x)`, `x.array()`, through the methods around it.
-fn items_of(v: &Value) -> Option<&Value> {
+fn items_of<'v>(v: &Value<'v>) -> Option<&'v Value<'v>> {
     let c = v.as_call()?;
-    match &c.callee {
-        Callee::Zod(n) if n == "array" => c.args.first(),
-        Callee::Method(n) if n == "array" => c.receiver.as_ref(),
+    match c.callee {
+        Callee::Zod("array") => c.args.first(),
+        Callee::Method("array") => c.receiver.as_ref(),
         Callee::Method(_) => c.receiver.as_ref().and_then(items_of),
         _ => None,
     }
@@ -472,10 +482,10 @@ fn items_of(v: &Value) -> Option<&Value> {
 
 /// The foreign doors of an Instance's `dispatch(...)` calls, each distinct `(url, name)` once,
 /// in order.
-pub fn foreign_keys<'v>(calls: impl Iterator<Item = &'v Value>) -> Vec<ForeignKey> {
+pub fn foreign_keys<'v>(calls: impl Iterator<Item = Value<'v>>) -> Vec<ForeignKey> {
     let mut keys = BTreeMap::new();
     for call in calls {
-        if let Some(key) = foreign_target(call) {
+        if let Some(key) = foreign_target(&call) {
             keys.insert(key, ());
         }
     }

@@ -8,13 +8,13 @@
 //!
 //! Two phases, each over the files in parallel (`std::thread::scope`, as many threads as cores,
 //! at most 8): the Workflows compile, and each worker keeps of a Workflow only what is read later
-//! (its `dispatch` calls, its door, its files; a Chart wrapper's value) and drops the rest (a
-//! Workflow that makes no `dispatch` gets its Instance rules there too: they read nothing of the
-//! others); then each named Chart is admitted by the door against the lend manifest of its
-//! wrapper's Open body slot, while the Instance rules (`rules::instance`) read each dispatching
-//! Workflow's dispatches and their callees' doors. The report lists the files in a fixed order
-//! whatever the threads did: the Workflows by name (each followed by the files it imports that
-//! have a diagnostic), then the Charts by name.
+//! (its door, its files; the values of a Workflow that makes a `dispatch`, for its calls, and of a
+//! Chart wrapper) and drops the rest (a Workflow that makes no `dispatch` gets its Instance rules
+//! there too: they read nothing of the others); then each named Chart is admitted by the door
+//! against the lend manifest of its wrapper's Open body slot, while the Instance rules
+//! (`rules::instance`) read each dispatching Workflow's dispatches and their callees' doors. The
+//! report lists the files in a fixed order whatever the threads did: the Workflows by name (each
+//! followed by the files it imports that have a diagnostic), then the Charts by name.
 
 use crate::chart::{self, LendManifest};
 use crate::diagnostics::{Diagnostic, Severity};
@@ -22,7 +22,7 @@ use crate::doors::{CalleeDoor, Door, DoorSource, Doors};
 use crate::machine::compile::{compile_file, Compiled, Located};
 use crate::machine::lower::{arg, classify_actor, is_call, machine_parts, ActorClass};
 use crate::machine::module::SourceFile;
-use crate::machine::value::{Call, Callee, FileId, Value, ValueKind};
+use crate::machine::value::{Call, Callee, FileId, Value, ValueKind, Values};
 use crate::rules::instance::{chart_wrapper, dispatch_target_url, secret_in_target, unknown_callee, workflow_stem};
 use crate::Span;
 use rustc_hash::FxHashMap;
@@ -43,7 +43,7 @@ pub struct CheckedFile {
 }
 
 /// What `check_instance` found.
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 pub struct InstanceReport {
     /// Every file checked, in a fixed order (see the module doc).
     pub files: Vec<CheckedFile>,
@@ -97,23 +97,30 @@ struct Workflow {
 }
 
 /// What phase one keeps of a Workflow's compilation: what phase two and the caller read of it,
-/// worked out on the worker that compiled it. The rest (the IR, and the value tree but for its
-/// dispatches and its door) is dropped there, so the next file on that worker reuses the memory
-/// while it is hot, instead of the process holding every Workflow's tree to the end (1 000
-/// generated Workflows: 97 MB resident before, the kernel zeroing fresh pages 5-15% of the time).
+/// worked out on the worker that compiled it. The rest (the IR, and the values of a Workflow whose
+/// values phase two does not read; its door is a copy apart) is dropped there, so the next file on
+/// that worker reuses the memory while it is hot, instead of the process holding every Workflow's
+/// values to the end (1 000 generated Workflows: 97 MB resident before, the kernel zeroing fresh
+/// pages 5-15% of the time).
 struct Kept {
-    /// The compilation: its files and diagnostics; its `value` only where phase two reads it (a
-    /// Chart wrapper's, for its Open body) or the caller asked for every compilation, and its
-    /// `machine` only then.
+    /// The compilation: its files and diagnostics; its `values` only where phase two reads them (a
+    /// Chart wrapper's, for its Open body; a dispatching Workflow's, for its dispatches) or the
+    /// caller asked for every compilation, and its `machine` only then.
     compiled: Compiled,
-    /// The `dispatch(...)` calls in its value, depth first (each a cheap copy: a call is a shared
-    /// node).
-    dispatches: Vec<Value>,
     /// Its door, read by its callers' door compatibility.
     door: Door,
     /// Its diagnostics per file, found on the worker already where they need nothing of the other
-    /// Workflows (it makes no `dispatch`): phase two has nothing left to do for it.
+    /// Workflows (it makes no `dispatch`): phase two has nothing left to do for it. `None` (until
+    /// the report takes them): it dispatches, and its values are kept for phase two.
     found: Option<Vec<Vec<Diagnostic>>>,
+}
+
+impl Kept {
+    /// The `dispatch(...)` calls in its value, read again from the compilation (none where its
+    /// values were dropped: it makes no `dispatch`).
+    fn dispatches(&self) -> Vec<Value<'_>> {
+        dispatches_of(&self.compiled)
+    }
 }
 
 /// Checks the Instance at `root`, offline: no foreign door is read.
@@ -137,18 +144,18 @@ pub fn check_instance_compiled(root: &Path, doors: Option<&dyn DoorSource>) -> I
 fn check(root: &Path, doors: Option<&dyn DoorSource>, keep_compiled: bool) -> InstanceReport {
     let (workflow_paths, charts) = discover(root);
     let mut report = InstanceReport::default();
-    // The Workflows whose values phase two reads: each named Chart's wrapper.
+    // The Workflows whose values phase two reads for their Open body: each named Chart's wrapper.
     let wrappers: BTreeSet<&str> = charts.iter().map(|c| c.wrapper.as_str()).collect();
 
     // Phase one: compile every Workflow, and keep what is read later.
     let kept = parallel(&workflow_paths, |(stem, path)| {
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             let mut compiled = compile_file(path);
-            let dispatches = dispatches_of(&compiled);
-            let door = Door::of(compiled.value.as_ref());
+            let dispatches = !dispatches_of(&compiled).is_empty();
+            let door = Door::of(compiled.value());
             // No dispatch: its Instance rules read nothing of the others, so they run here, and its
             // diagnostics move into the report (copied only when the compilation is kept whole).
-            let found = dispatches.is_empty().then(|| {
+            let found = (!dispatches).then(|| {
                 let diagnostics = if keep_compiled {
                     compiled.diagnostics.clone()
                 } else {
@@ -165,11 +172,12 @@ fn check(root: &Path, doors: Option<&dyn DoorSource>, keep_compiled: bool) -> In
             }
             if !keep_compiled {
                 compiled.machine = None;
-                if !wrappers.contains(stem.as_str()) {
-                    compiled.value = None;
+                // Phase two reads a wrapper's value and a dispatching Workflow's dispatches.
+                if !dispatches && !wrappers.contains(stem.as_str()) {
+                    compiled.values = Values::empty();
                 }
             }
-            Kept { compiled, dispatches, door, found }
+            Kept { compiled, door, found }
         }))
         .ok()
     });
@@ -179,9 +187,11 @@ fn check(root: &Path, doors: Option<&dyn DoorSource>, keep_compiled: bool) -> In
         workflows: workflows.iter().map(|w| w.stem.clone()).collect(),
         charts: charts.iter().map(ChartFile::name).collect(),
     };
-    // Each distinct foreign door once, before the Workflows' rules read them.
-    let foreign =
-        crate::doors::foreign_keys(workflows.iter().filter_map(|w| w.kept.as_ref()).flat_map(|k| &k.dispatches));
+    // Each distinct foreign door once, before the Workflows' rules read them (only a Workflow that
+    // dispatches has any: its rules are phase two's).
+    let foreign = crate::doors::foreign_keys(
+        workflows.iter().filter_map(|w| w.kept.as_ref()).filter(|k| k.found.is_none()).flat_map(Kept::dispatches),
+    );
     let foreign = match doors {
         Some(source) => crate::doors::fetch_all(foreign, source),
         None => {
@@ -225,7 +235,7 @@ fn check(root: &Path, doors: Option<&dyn DoorSource>, keep_compiled: bool) -> In
                 &w.stem,
                 &w.path,
                 &k.compiled,
-                &k.dispatches,
+                &k.dispatches(),
                 &assembly,
                 &doors,
             )))
@@ -427,9 +437,9 @@ fn workflow_diagnostics(
     stem: &str,
     path: &Path,
     compiled: &Compiled,
-    dispatches: &[Value],
+    dispatches: &[Value<'_>],
     assembly: &Assembly,
-    doors: &Doors,
+    doors: &Doors<'_>,
 ) -> Vec<Vec<Diagnostic>> {
     let mut per_file = own_diagnostics(root, stem, path, compiled.files.len(), compiled.diagnostics.iter().cloned());
     let mut seen = BTreeSet::new();
@@ -491,38 +501,43 @@ fn checked_files<'f>(path: &Path, files: Vec<Cow<'f, SourceFile>>, per_file: Vec
     out
 }
 
-/// The `dispatch(...)` calls in a compiled Workflow's value, depth first (each a cheap copy: a
-/// call is a shared node).
-fn dispatches_of(compiled: &Compiled) -> Vec<Value> {
+/// The `dispatch(...)` calls in a compiled Workflow's value, depth first (each a copy of a few
+/// words: its call is a reference into the compilation's arena).
+fn dispatches_of(compiled: &Compiled) -> Vec<Value<'_>> {
     let mut calls = Vec::new();
     // No `dispatch(...)` was evaluated (most Workflows): no value to scan holds one.
-    if let Some(value) = compiled.value.as_ref().filter(|_| compiled.may_dispatch) {
+    if let Some(value) = compiled.value().filter(|_| compiled.may_dispatch) {
         dispatch_calls(value, &mut calls);
     }
-    calls.into_iter().cloned().collect()
+    calls.into_iter().copied().collect()
 }
 
 /// Every `dispatch(...)` call in a value, depth first.
-pub(crate) fn dispatch_calls<'v>(v: &'v Value, out: &mut Vec<&'v Value>) {
-    // Calls are shared nodes (a binding read twice is the same `Arc<Call>`): each is walked once.
+pub(crate) fn dispatch_calls<'a, 'v>(v: &'a Value<'v>, out: &mut Vec<&'a Value<'v>>) {
+    // Calls are shared nodes (a binding read twice is the same `&Call` in the arena): each is
+    // walked once.
     let mut seen = rustc_hash::FxHashSet::default();
     dispatch_calls_in(v, out, &mut seen);
 }
 
-fn dispatch_calls_in<'v>(v: &'v Value, out: &mut Vec<&'v Value>, seen: &mut rustc_hash::FxHashSet<*const Call>) {
-    match &v.kind {
+fn dispatch_calls_in<'a, 'v>(
+    v: &'a Value<'v>,
+    out: &mut Vec<&'a Value<'v>>,
+    seen: &mut rustc_hash::FxHashSet<*const Call<'v>>,
+) {
+    match v.kind {
         ValueKind::Call(c) => {
-            // Only a call held twice can be met twice (most are held once: no set to look up).
-            if std::sync::Arc::strong_count(c) > 1 && !seen.insert(std::sync::Arc::as_ptr(c)) {
+            // A reference does not say whether it is shared: every call is looked up.
+            if !seen.insert(std::ptr::from_ref(c)) {
                 return;
             }
-            if matches!(&c.callee, Callee::Kit(n) if n == "dispatch") {
+            if matches!(c.callee, Callee::Kit("dispatch")) {
                 out.push(v);
             }
             if let Some(r) = &c.receiver {
                 dispatch_calls_in(r, out, seen);
             }
-            for a in &c.args {
+            for a in c.args {
                 dispatch_calls_in(a, out, seen);
             }
         }
@@ -533,13 +548,13 @@ fn dispatch_calls_in<'v>(v: &'v Value, out: &mut Vec<&'v Value>, seen: &mut rust
 }
 
 /// Is this the kit's `open` (as a value, or called with no argument)?
-pub(crate) fn is_open(v: &Value) -> bool {
-    matches!(&v.kind, ValueKind::Imported { callee: Callee::Kit(n) } if n == "open")
+pub(crate) fn is_open(v: &Value<'_>) -> bool {
+    matches!(v.kind, ValueKind::Imported { callee: Callee::Kit("open") })
         || (is_call(v, "open") && v.as_call().is_some_and(|c| c.args.is_empty()))
 }
 
 /// The Instance rules on one `dispatch(name, { input, wait, target })` call.
-fn check_dispatch(call: &Value, assembly: &Assembly) -> Vec<(FileId, Diagnostic)> {
+fn check_dispatch(call: &Value<'_>, assembly: &Assembly) -> Vec<(FileId, Diagnostic)> {
     let mut out = Vec::new();
     let name = arg(call, 0);
     let target = arg(call, 1).and_then(|o| o.get("target")).filter(|t| !matches!(t.kind, ValueKind::Undefined));
@@ -631,8 +646,8 @@ fn check_dispatch(call: &Value, assembly: &Assembly) -> Vec<(FileId, Diagnostic)
 }
 
 /// Every `secret(open)` inside a value.
-fn open_secrets<'v>(v: &'v Value, out: &mut Vec<&'v Value>) {
-    match &v.kind {
+fn open_secrets<'a, 'v>(v: &'a Value<'v>, out: &mut Vec<&'a Value<'v>>) {
+    match v.kind {
         ValueKind::Call(c) => {
             if is_call(v, "secret") && c.args.first().is_some_and(is_open) {
                 out.push(v);
@@ -656,13 +671,13 @@ fn check_chart(root: &Path, c: &ChartFile, workflows: &[Workflow]) -> CheckedFil
         }
     };
     let wrapper =
-        workflows.iter().find(|w| w.stem == c.wrapper).map(|w| w.kept.as_ref().and_then(|k| k.compiled.value.as_ref()));
+        workflows.iter().find(|w| w.stem == c.wrapper).map(|w| w.kept.as_ref().and_then(|k| k.compiled.value()));
     check_chart_text(root, c, text, wrapper)
 }
 
 /// The door over one named Chart's text; `wrapper` is its wrapper Workflow (`None`: there is
 /// none) and that Workflow's value (`None`: it did not compile, or crashed).
-fn check_chart_text(root: &Path, c: &ChartFile, text: String, wrapper: Option<Option<&Value>>) -> CheckedFile {
+fn check_chart_text(root: &Path, c: &ChartFile, text: String, wrapper: Option<Option<&Value<'_>>>) -> CheckedFile {
     let mut diagnostics = Vec::new();
     if !workflow_stem::is_valid(&c.stem) {
         let file = shown(root, &c.path);
@@ -792,7 +807,7 @@ pub fn check_workflow(
 ) -> Vec<CheckedFile> {
     let assembly = Assembly { workflows: names.workflows.clone(), charts: names.charts.clone() };
     let read: Vec<(&str, Door, &[SourceFile])> =
-        callees.iter().map(|(name, c)| (*name, Door::of(c.value.as_ref()), c.files.as_slice())).collect();
+        callees.iter().map(|(name, c)| (*name, Door::of(c.value()), c.files.as_slice())).collect();
     // Foreign doors are the network's: a caller holding texts (the editor) does not read them.
     let doors = Doors {
         callees: read.iter().map(|(name, door, files)| (*name, CalleeDoor { door, files })).collect(),
@@ -807,7 +822,7 @@ pub fn check_workflow(
 pub fn dispatched_workflows(compiled: &Compiled) -> BTreeSet<String> {
     let mut calls = Vec::new();
     // No `dispatch(...)` was evaluated (most Workflows): no value to scan holds one.
-    if let Some(value) = compiled.value.as_ref().filter(|_| compiled.may_dispatch) {
+    if let Some(value) = compiled.value().filter(|_| compiled.may_dispatch) {
         dispatch_calls(value, &mut calls);
     }
     calls
@@ -828,7 +843,7 @@ pub fn check_named_chart(
     wrapper_compiled: Option<&Compiled>,
 ) -> CheckedFile {
     let c = ChartFile { wrapper: wrapper.to_string(), stem: stem.to_string(), path: path.to_path_buf() };
-    check_chart_text(root, &c, text.to_string(), wrapper_compiled.map(|w| w.value.as_ref()))
+    check_chart_text(root, &c, text.to_string(), wrapper_compiled.map(|w| w.value()))
 }
 
 #[cfg(test)]

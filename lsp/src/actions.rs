@@ -61,7 +61,7 @@ pub fn actions(path: &Path, text: &str, d: &Diagnostic, compiled: Option<&Compil
 /// `on: { "<event>": "<target>" }` on the root, to a top-level state that handles failure (one
 /// named for it, or else a final one); none when the Machine has no such state.
 fn root_route(text: &str, compiled: Option<&Compiled>, event: &str) -> Option<Action> {
-    let value = compiled?.value.as_ref()?;
+    let value = compiled?.value()?;
     let parts = machine_parts(value).ok()?;
     let config = parts.config;
     if config.loc.file.0 != 0 {
@@ -149,7 +149,7 @@ fn drop_property(text: &str, at: usize) -> Option<Action> {
 
 /// The hover of an invoke's `src` at `offset`: the slot's name, kind and definition, as Markdown.
 pub fn src_hover(compiled: &Compiled, offset: usize) -> Option<(usize, usize, String)> {
-    let value = compiled.value.as_ref()?;
+    let value = compiled.value()?;
     let src = find_src(value, offset)?;
     let name = src.as_str()?;
     let parts = machine_parts(value).ok()?;
@@ -173,7 +173,7 @@ pub fn src_hover(compiled: &Compiled, offset: usize) -> Option<(usize, usize, St
 }
 
 /// The `src: "<name>"` string of the entry file that holds `offset`.
-fn find_src(v: &Value, offset: usize) -> Option<&Value> {
+fn find_src<'v>(v: &'v Value<'v>, offset: usize) -> Option<&'v Value<'v>> {
     let inside =
         |v: &Value| v.loc.file.0 == 0 && (v.loc.span.start as usize) <= offset && offset <= v.loc.span.end as usize;
     match &v.kind {

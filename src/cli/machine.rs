@@ -82,7 +82,7 @@ pub fn ir(path: &Path, color: bool) -> Result<(Option<serde_json::Value>, Exit)>
 /// `jr2 parts WORKFLOW.ts [--lends SLOT]`.
 pub fn parts(args: &PartsArgs) -> Result<(Option<serde_json::Value>, Exit)> {
     let compiled = compiled(&args.workflow)?;
-    let Some(value) = &compiled.value else {
+    let Some(value) = compiled.value() else {
         let reports = reports_of(&compiled);
         eprint!("{}", compiler::diagnostics::render(compiler::diagnostics::Format::Human { color: false }, &reports));
         return Ok((None, Exit::Refused));

@@ -101,10 +101,8 @@ pub fn main_with(allocator: &str) {
             files
                 .iter()
                 .filter(|(p, t)| {
-                    let mut ev = compiler::machine::evaluate_text(p, t);
-                    ev.exports
-                        .swap_remove("machine")
-                        .is_some_and(|v| compiler::machine::lower::lower_machine(&v).machine.is_some())
+                    let ev = compiler::machine::evaluate_text(p, t);
+                    ev.machine().is_some_and(|v| compiler::machine::lower::lower_machine(v).machine.is_some())
                 })
                 .count()
         })

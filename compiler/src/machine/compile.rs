@@ -6,7 +6,7 @@ use crate::ir;
 use crate::machine::eval;
 use crate::machine::lower;
 use crate::machine::module::{Evaluated, SourceFile, Sources};
-use crate::machine::value::{FileId, Value};
+use crate::machine::value::{FileId, Value, Values};
 use std::path::Path;
 
 /// A diagnostic and the file it is in.
@@ -25,10 +25,12 @@ impl std::ops::Deref for Located {
 
 /// A compiled Workflow: the files read (the entry first), its `machine` export as a value, its IR,
 /// and what was found, each in its file.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Compiled {
     pub files: Vec<SourceFile>,
-    pub value: Option<Value>,
+    /// The entry file's exports with their arena ([`Values`]); [`Compiled::value`] is the Machine.
+    /// A caller done with the values drops them by setting `Values::empty()`.
+    pub values: Values,
     pub machine: Option<ir::Machine>,
     pub diagnostics: Vec<Located>,
     /// False when no `dispatch(...)` call was evaluated: the value holds none
@@ -37,6 +39,11 @@ pub struct Compiled {
 }
 
 impl Compiled {
+    /// The Machine's value: the export `machine`.
+    pub fn value(&self) -> Option<&Value<'_>> {
+        self.values.get("machine")
+    }
+
     pub fn has_errors(&self) -> bool {
         self.diagnostics.iter().any(|d| d.is_error())
     }
@@ -58,11 +65,11 @@ pub fn compile_with(sources: &dyn Sources, path: &Path) -> Compiled {
     compile(eval::evaluate_with(sources, path))
 }
 
-fn compile(mut ev: Evaluated) -> Compiled {
+fn compile(ev: Evaluated) -> Compiled {
     let mut diagnostics: Vec<Located> =
         ev.diagnostics.into_iter().map(|(file, diagnostic)| Located { file, diagnostic }).collect();
-    // Only `machine` is read from the exports: take it rather than copy it.
-    let Some(value) = ev.exports.swap_remove("machine") else {
+    let lowered = ev.exports.get("machine").map(lower::lower_machine);
+    let Some(lowered) = lowered else {
         // A file that failed to parse has said so already.
         if !diagnostics.iter().any(|d| d.is_error()) {
             diagnostics.push(Located {
@@ -71,9 +78,14 @@ fn compile(mut ev: Evaluated) -> Compiled {
                     .at(crate::Span::new(0, 0), "the Workflow exports no `machine`"),
             });
         }
-        return Compiled { files: ev.files, value: None, machine: None, diagnostics, may_dispatch: ev.may_dispatch };
+        return Compiled {
+            files: ev.files,
+            values: ev.exports,
+            machine: None,
+            diagnostics,
+            may_dispatch: ev.may_dispatch,
+        };
     };
-    let lowered = lower::lower_machine(&value);
     for fault in lowered.faults {
         let mut d = Diagnostic::new(fault.code, fault.severity, fault.loc.span, fault.message);
         if !fault.path.is_empty() {
@@ -83,7 +95,7 @@ fn compile(mut ev: Evaluated) -> Compiled {
     }
     let mut compiled = Compiled {
         files: ev.files,
-        value: Some(value),
+        values: ev.exports,
         machine: lowered.machine,
         diagnostics,
         may_dispatch: ev.may_dispatch,

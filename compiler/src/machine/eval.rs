@@ -31,20 +31,25 @@
 //!   `undefined` is `Expr::Undefined`. `**`, bit operators, `in`, `instanceof`, `void`, `delete`
 //!   and the globals (`NaN`, `Math`) are read for facts but not lowered.
 //! - A call of the author's own function at module level is not evaluated (`not-static`).
-//! - A `const` binding is evaluated once and read from its cache by clone. That clone is cheap:
-//!   calls and functions are shared nodes (`Arc`) in the value model, so `workspace(body, ...)`,
-//!   or an event def read in `events` and again in `paramsOf`, shares the call's tree instead of
-//!   copying it (objects and arrays above a call are still copied, one level of `Vec` each).
+//! - A `const` binding is evaluated once and read from its cache as a copy of a few words: a
+//!   value's tree is in the evaluation's value arena ([`ValueArena`], `value.rs`), so
+//!   `workspace(body, ...)`, or an event def read in `events` and again in `paramsOf`, is the
+//!   same call, not a copy of its tree.
 //! - The maps of names use a fast non-cryptographic hash (`rustc_hash`'s Fx); a file is parsed
 //!   from the file table's own text (moved out while the file is evaluated, not copied), into an
-//!   oxc arena the thread keeps and resets between files ([`Arena`]); callee names are inline
-//!   strings ([`Name`]), not heap allocations.
+//!   oxc arena the thread keeps and resets between files ([`Arena`]). The values are made in the
+//!   value arena, one for the whole module graph: strings are copied into it from the AST (whose
+//!   arena is the next file's), and an object's entries, an array's items and a call's arguments
+//!   are gathered on a scratch stack the evaluation keeps ([`Cx::entries`], [`Cx::items`]) and
+//!   copied into the arena once complete, so no list takes a heap block of its own.
 //!
 //! Boundary: this file (with its child `eval/analysis.rs`) and `parse.rs` are the only ones that
 //! know oxc.
 
 use super::module::{self, classify, Disk, Evaluated, KnownModule, SourceFile, Sources, Specifier};
-use super::value::{Args, Call, Callee, Facts, FileId, Function as FnValue, Loc, Name, Prop, Value, ValueKind};
+use super::value::{
+    Arena as ValueArena, Call, Callee, Facts, FileId, Function as FnValue, Loc, Name, Prop, Value, ValueKind, Values,
+};
 use crate::diagnostics::Diagnostic;
 use crate::ir::eval::JsValue;
 use crate::ir::expr::{BinaryOp, Expr, LogicalOp, Reference, Root, TemplatePart, UnaryOp};
@@ -92,7 +97,7 @@ pub fn evaluate_file(path: &Path) -> Evaluated {
 fn unreadable(path: &Path, e: impl std::fmt::Display) -> Evaluated {
     Evaluated {
         files: vec![SourceFile { path: path.to_path_buf(), text: String::new() }],
-        exports: IndexMap::new(),
+        exports: Values::empty(),
         diagnostics: vec![(
             FileId(0),
             UNRESOLVED_IMPORT.at(Span::default(), format!("cannot read \"{}\": {e}", path.display())),
@@ -116,19 +121,28 @@ pub fn evaluate_with(sources: &dyn Sources, path: &Path) -> Evaluated {
 }
 
 fn run_graph(sources: &dyn Sources, path: PathBuf, text: String) -> Evaluated {
-    let mut g = Graph::new(sources);
-    let id = g.add_file(path, text, None);
-    let exports = g.evaluate(id);
-    // The graph's own reference goes, so the exports move out without a copy.
-    g.states.clear();
-    let exports = Rc::try_unwrap(exports).unwrap_or_else(|rc| (*rc).clone());
-    Evaluated { files: g.files, exports, diagnostics: g.diagnostics, may_dispatch: g.may_dispatch }
+    // The values take a few times the text's size (measured: 3.5x on the generated Workflows,
+    // 2.7-3.7x on the examples): one chunk of 4x, so that most files need no second.
+    let arena = ValueArena::with_capacity(text.len() * VALUE_BYTES_PER_TEXT_BYTE);
+    let (exports, (files, diagnostics, may_dispatch)) = Values::build(arena, |arena| {
+        let mut g = Graph::new(sources, arena);
+        let id = g.add_file(path, text, None);
+        let exports = g.evaluate(id);
+        // The graph's own reference goes, so the exports move out without a copy.
+        g.states.clear();
+        let exports = Rc::try_unwrap(exports).unwrap_or_else(|rc| (*rc).clone());
+        (exports, (g.files, g.diagnostics, g.may_dispatch))
+    });
+    Evaluated { files, exports, diagnostics, may_dispatch }
 }
+
+/// The value arena's first chunk, in bytes per byte of the entry file's text (see `run_graph`).
+const VALUE_BYTES_PER_TEXT_BYTE: usize = 4;
 
 fn internal_error(path: &Path, text: &str) -> Evaluated {
     Evaluated {
         files: vec![SourceFile { path: path.to_path_buf(), text: text.to_string() }],
-        exports: IndexMap::new(),
+        exports: Values::empty(),
         diagnostics: vec![(
             FileId(0),
             NOT_STATIC.at(Span::default(), "internal error: the evaluator stopped on this file"),
@@ -228,31 +242,35 @@ fn on_big_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> Op
     result.recv().ok()
 }
 
-type Exports = Rc<IndexMap<String, Value>>;
+type Exports<'v> = Rc<IndexMap<String, Value<'v>>>;
 
-enum ModState {
+enum ModState<'v> {
     Evaluating,
-    Done(Exports),
+    Done(Exports<'v>),
 }
 
-struct Graph<'s> {
+struct Graph<'s, 'v> {
     sources: &'s dyn Sources,
+    /// Where every value of the evaluation is allocated (every file's: an import's values are
+    /// read by its importers).
+    arena: &'v ValueArena,
     files: Vec<SourceFile>,
     /// The files by identity ([`Sources::identity`]), for imports and cycles. The entry's is
     /// found only when the first relative import is loaded (an identity asks the disk, a
     /// `realpath`, and most Workflows import no file of their own): the map is empty until then.
     ids: FxMap<PathBuf, FileId>,
-    states: Vec<ModState>,
+    states: Vec<ModState<'v>>,
     diagnostics: Vec<(FileId, Diagnostic)>,
     depth: usize,
     /// Set when a `dispatch(...)` call is made ([`Cx::call_value`]): see `Evaluated::may_dispatch`.
     may_dispatch: bool,
 }
 
-impl<'s> Graph<'s> {
-    fn new(sources: &'s dyn Sources) -> Self {
+impl<'s, 'v> Graph<'s, 'v> {
+    fn new(sources: &'s dyn Sources, arena: &'v ValueArena) -> Self {
         Graph {
             sources,
+            arena,
             files: Vec::new(),
             ids: FxMap::default(),
             states: Vec::new(),
@@ -295,7 +313,7 @@ impl<'s> Graph<'s> {
         id
     }
 
-    fn evaluate(&mut self, id: FileId) -> Exports {
+    fn evaluate(&mut self, id: FileId) -> Exports<'v> {
         // The text is the file table's again once the file is evaluated (no copy of it is made).
         let text = std::mem::take(&mut self.files[id.0 as usize].text);
         let allocator = Arena::take();
@@ -403,30 +421,31 @@ enum Binding<'a> {
     },
 }
 
-enum Slot {
+enum Slot<'v> {
     Evaluating,
-    Done(Value),
+    Done(Value<'v>),
 }
 
-struct Cx<'a, 'g, 's> {
-    g: &'g mut Graph<'s>,
+struct Cx<'a, 'g, 's, 'v> {
+    g: &'g mut Graph<'s, 'v>,
+    /// The graph's value arena (`g.arena`), at hand.
+    arena: &'v ValueArena,
     file: FileId,
     /// The file's text (the file table's entry is empty while the file is evaluated).
     text: &'a str,
     bindings: FxMap<&'a str, Binding<'a>>,
-    cache: FxMap<&'a str, Slot>,
-    init_cache: FxMap<usize, Value>,
+    cache: FxMap<&'a str, Slot<'v>>,
+    init_cache: FxMap<usize, Value<'v>>,
     depth: usize,
     too_deep_warned: bool,
     // The function being analyzed.
-    scopes: FnScopes<'a>,
+    scopes: FnScopes<'a, 'v>,
     facts: Facts,
     inline: usize,
-}
-
-/// The placeholder of an exported declaration until [`Cx::run`] moves its value in.
-fn pending_export() -> Value {
-    Value::new(ValueKind::Unknown { reason: "\0pending export".into() }, Loc::default())
+    /// The items of the arrays being evaluated, innermost on top (see [`Cx::array`]).
+    items: Vec<Value<'v>>,
+    /// The entries of the objects being evaluated, innermost on top (see [`Cx::object`]).
+    entries: Vec<Prop<'v>>,
 }
 
 fn span(s: oxc_span::Span) -> Span {
@@ -473,7 +492,7 @@ fn strip<'b, 'a>(mut e: &'b Expression<'a>) -> &'b Expression<'a> {
     }
 }
 
-fn kind_name(v: &Value) -> &'static str {
+fn kind_name(v: &Value<'_>) -> &'static str {
     match v.kind {
         ValueKind::Undefined => "undefined",
         ValueKind::Null => "null",
@@ -489,11 +508,11 @@ fn kind_name(v: &Value) -> &'static str {
     }
 }
 
-fn callee_of(module: KnownModule, name: &str) -> Callee {
+fn callee_of(module: KnownModule, name: &str) -> Callee<'_> {
     match module {
-        KnownModule::Kit => Callee::Kit(name.into()),
-        KnownModule::Xstate => Callee::Xstate(name.into()),
-        KnownModule::Zod => Callee::Zod(name.into()),
+        KnownModule::Kit => Callee::Kit(name),
+        KnownModule::Xstate => Callee::Xstate(name),
+        KnownModule::Zod => Callee::Zod(name),
     }
 }
 
@@ -518,9 +537,10 @@ fn push_unique(v: &mut smallvec::SmallVec<[Name; 2]>, s: &str) {
     }
 }
 
-impl<'a, 'g, 's> Cx<'a, 'g, 's> {
-    fn new(g: &'g mut Graph<'s>, file: FileId, text: &'a str) -> Self {
+impl<'a, 'g, 's, 'v> Cx<'a, 'g, 's, 'v> {
+    fn new(g: &'g mut Graph<'s, 'v>, file: FileId, text: &'a str) -> Self {
         Cx {
+            arena: g.arena,
             g,
             file,
             text,
@@ -532,6 +552,8 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
             scopes: FnScopes::default(),
             facts: Facts::default(),
             inline: 0,
+            items: Vec::new(),
+            entries: Vec::new(),
         }
     }
 
@@ -539,20 +561,21 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
         Loc { file: self.file, span: span(s) }
     }
 
-    fn val(&self, kind: ValueKind, s: oxc_span::Span) -> Value {
+    fn val(&self, kind: ValueKind<'v>, s: oxc_span::Span) -> Value<'v> {
         Value::new(kind, self.loc(s))
     }
 
     /// An unknown, with a `not-static` warning at `s`.
-    fn not_static(&mut self, s: oxc_span::Span, reason: impl Into<String>) -> Value {
+    fn not_static(&mut self, s: oxc_span::Span, reason: impl Into<String>) -> Value<'v> {
         let reason = reason.into();
-        self.g.diagnostics.push((self.file, NOT_STATIC.at(span(s), reason.clone())));
-        self.val(ValueKind::Unknown { reason }, s)
+        let kept = self.arena.str(&reason);
+        self.g.diagnostics.push((self.file, NOT_STATIC.at(span(s), reason)));
+        self.val(ValueKind::Unknown { reason: kept }, s)
     }
 
-    fn too_deep(&mut self, s: oxc_span::Span) -> Value {
+    fn too_deep(&mut self, s: oxc_span::Span) -> Value<'v> {
         if self.too_deep_warned {
-            return self.val(ValueKind::Unknown { reason: "too deep".into() }, s);
+            return self.val(ValueKind::Unknown { reason: "too deep" }, s);
         }
         self.too_deep_warned = true;
         self.not_static(s, "too deep: the evaluator reads expressions nested at most 200 levels")
@@ -560,7 +583,7 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
 
     // ---- the module ----
 
-    fn run(&mut self, program: &'a Program<'a>) -> IndexMap<String, Value> {
+    fn run(&mut self, program: &'a Program<'a>) -> IndexMap<String, Value<'v>> {
         // The maps of names sized once for the file's top-level names, not grown (and rehashed)
         // as they come.
         let names: usize = program
@@ -578,22 +601,13 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
             self.declare(stmt);
         }
         let mut exports = IndexMap::new();
-        // The names of `export const ...` (and other exported declarations), each once.
-        let mut declared: Vec<&'a str> = Vec::new();
         for stmt in &program.body {
             match stmt {
                 Statement::ExportDeclaration(e) => {
+                    // A name declared twice (a function overload) is read twice, from the cache.
                     for (name, _) in self.declared_names(&e.declaration) {
-                        // Its value is moved out of the cache below, once nothing reads it.
-                        match self.fill(name) {
-                            Some(v) => {
-                                exports.insert(name.to_string(), v);
-                            }
-                            None => {
-                                exports.insert(name.to_string(), pending_export());
-                                declared.push(name);
-                            }
-                        }
+                        let v = self.ident(name, oxc_span::Span::default());
+                        exports.insert(name.to_string(), v);
                     }
                 }
                 Statement::ExportNamedDeclaration(e) => {
@@ -637,7 +651,7 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
                         if let ModState::Done(ex) = &self.g.states[f.0 as usize] {
                             for (k, v) in ex.iter() {
                                 if k != "default" {
-                                    exports.insert(k.clone(), v.clone());
+                                    exports.insert(k.clone(), *v);
                                 }
                             }
                         }
@@ -660,18 +674,7 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
                 _ => {}
             }
         }
-        // Every export is evaluated: move the declared ones' values out of the cache (a name
-        // declared twice, as a function overload, was moved the first time).
-        // A later statement that exported the same name (invalid, but read) keeps its value.
-        for name in declared {
-            let Some(slot) = exports.get_mut(name) else { continue };
-            if *slot != pending_export() {
-                continue;
-            }
-            if let Some(Slot::Done(v)) = self.cache.remove(name) {
-                *slot = v;
-            }
-        }
+        // A later statement that exported the same name (invalid, but read) replaced its value.
         exports
     }
 
@@ -890,9 +893,9 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
 
     // ---- bindings ----
 
-    fn ident(&mut self, name: &'a str, at: oxc_span::Span) -> Value {
+    fn ident(&mut self, name: &'a str, at: oxc_span::Span) -> Value<'v> {
         match self.cache.get(name) {
-            Some(Slot::Done(v)) => return v.clone(),
+            Some(Slot::Done(v)) => return *v,
             Some(Slot::Evaluating) => {
                 return self.not_static(at, format!("`{name}` refers to itself while it is being defined"));
             }
@@ -908,29 +911,11 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
         };
         self.cache.insert(name, Slot::Evaluating);
         let v = self.eval_binding(name, b, at);
-        self.cache.insert(name, Slot::Done(v.clone()));
+        self.cache.insert(name, Slot::Done(v));
         v
     }
 
-    /// Evaluates the module-level binding `name` into the cache, as [`Cx::ident`] does, without
-    /// copying its value out (the exports take it from the cache at the end, see [`Cx::run`]).
-    /// `None` when the value is in the cache; a name that is no binding (which `ident` does not
-    /// cache) gives its value.
-    fn fill(&mut self, name: &'a str) -> Option<Value> {
-        if matches!(self.cache.get(name), Some(Slot::Done(_))) {
-            return None;
-        }
-        let b = match self.bindings.get(name) {
-            Some(b) if !self.cache.contains_key(name) => b.clone(),
-            _ => return Some(self.ident(name, oxc_span::Span::default())),
-        };
-        self.cache.insert(name, Slot::Evaluating);
-        let v = self.eval_binding(name, b, oxc_span::Span::default());
-        self.cache.insert(name, Slot::Done(v));
-        None
-    }
-
-    fn eval_binding(&mut self, name: &str, b: Binding<'a>, at: oxc_span::Span) -> Value {
+    fn eval_binding(&mut self, name: &str, b: Binding<'a>, at: oxc_span::Span) -> Value<'v> {
         match b {
             Binding::Const { init, path } => {
                 // `const x = init` is the only binding of its `init`: the binding's own cache
@@ -940,10 +925,10 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
                 }
                 let key = init as *const Expression as usize;
                 let mut v = match self.init_cache.get(&key) {
-                    Some(v) => v.clone(),
+                    Some(v) => *v,
                     None => {
                         let v = self.expr(init);
-                        self.init_cache.insert(key, v.clone());
+                        self.init_cache.insert(key, v);
                         v
                     }
                 };
@@ -955,7 +940,7 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
             Binding::NotStatic { span: s, reason } => self.not_static(oxc_span::Span::new(s.start, s.end), reason),
             Binding::Function(f) => self.function_value(f),
             Binding::Known { module, name: Some(n) } => {
-                self.val(ValueKind::Imported { callee: callee_of(module, n) }, at)
+                self.val(ValueKind::Imported { callee: callee_of(module, self.arena.str(n)) }, at)
             }
             Binding::Known { module, name: None } => self.not_static(
                 at,
@@ -970,7 +955,7 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
                 format!("`{name}` has no value the evaluator can read"),
             ),
             Binding::Import { file: None, span: s, .. } => Value::new(
-                ValueKind::Unknown { reason: "imported from a file that does not exist".into() },
+                ValueKind::Unknown { reason: "imported from a file that does not exist" },
                 Loc { file: self.file, span: s },
             ),
             Binding::Import { file: Some(f), name: imported, span: s } => {
@@ -984,7 +969,7 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
                     ),
                     ModState::Done(ex) => match imported {
                         Some(n) => match ex.get(n) {
-                            Some(v) => v.clone(),
+                            Some(v) => *v,
                             None => {
                                 let ex_names: Vec<&str> = ex.keys().map(String::as_str).collect();
                                 let reason =
@@ -993,11 +978,10 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
                             }
                         },
                         None => {
-                            let props = ex
-                                .iter()
-                                .map(|(k, v)| Prop { key: k.as_str().into(), key_loc: Loc { file: self.file, span: s }, value: v.clone() })
-                                .collect();
-                            Value::new(ValueKind::Object { props }, Loc { file: self.file, span: s })
+                            let key_loc = Loc { file: self.file, span: s };
+                            let props: Vec<Prop<'v>> =
+                                ex.iter().map(|(k, &value)| Prop { key: self.arena.str(k), key_loc, value }).collect();
+                            Value::new(ValueKind::Object { props: self.arena.props(&props) }, key_loc)
                         }
                     },
                 }
@@ -1005,7 +989,7 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
         }
     }
 
-    fn project(&mut self, v: Value, seg: Seg<'a>, at: oxc_span::Span) -> Value {
+    fn project(&mut self, v: Value<'v>, seg: Seg<'a>, at: oxc_span::Span) -> Value<'v> {
         match seg {
             Seg::Key(k) => self.member(v, k, at),
             Seg::Index(i) => match &v.kind {
@@ -1024,7 +1008,7 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
             }
             Seg::RestArr(n) => match v.kind {
                 ValueKind::Array { items } => {
-                    Value::new(ValueKind::Array { items: items.into_iter().skip(n).collect() }, v.loc)
+                    Value::new(ValueKind::Array { items: &items[n.min(items.len())..] }, v.loc)
                 }
                 ValueKind::Unknown { .. } => v,
                 _ => self.not_static(at, format!("cannot destructure {} as an array statically", kind_name(&v))),
@@ -1040,8 +1024,8 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
                             _ => None,
                         })
                         .collect();
-                    let props = props.into_iter().filter(|p| !taken.contains(&p.key.as_str())).collect();
-                    Value::new(ValueKind::Object { props }, v.loc)
+                    let props: Vec<Prop<'v>> = props.iter().filter(|p| !taken.contains(&p.key)).copied().collect();
+                    Value::new(ValueKind::Object { props: self.arena.props(&props) }, v.loc)
                 }
                 ValueKind::Unknown { .. } => v,
                 _ => self.not_static(at, format!("cannot destructure {} statically", kind_name(&v))),
@@ -1050,7 +1034,7 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
     }
 
     /// `v.key` at module level.
-    fn member(&mut self, v: Value, key: &str, at: oxc_span::Span) -> Value {
+    fn member(&mut self, v: Value<'v>, key: &str, at: oxc_span::Span) -> Value<'v> {
         match &v.kind {
             ValueKind::Object { .. } => v.get(key).cloned().unwrap_or_else(|| self.val(ValueKind::Undefined, at)),
             ValueKind::Array { items } => match key {
@@ -1070,7 +1054,7 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
 
     // ---- expressions at module level ----
 
-    fn expr(&mut self, e: &'a Expression<'a>) -> Value {
+    fn expr(&mut self, e: &'a Expression<'a>) -> Value<'v> {
         if self.depth >= MAX_DEPTH {
             return self.too_deep(e.span());
         }
@@ -1080,14 +1064,14 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
         v
     }
 
-    fn expr_inner(&mut self, e: &'a Expression<'a>) -> Value {
+    fn expr_inner(&mut self, e: &'a Expression<'a>) -> Value<'v> {
         let e = strip(e);
         let s = e.span();
         match e {
             Expression::BooleanLiteral(b) => self.val(ValueKind::Bool { value: b.value }, s),
             Expression::NullLiteral(_) => self.val(ValueKind::Null, s),
             Expression::NumericLiteral(n) => self.val(ValueKind::Number { value: n.value }, s),
-            Expression::StringLiteral(x) => self.val(ValueKind::String { value: x.value.as_str().into() }, s),
+            Expression::StringLiteral(x) => self.val(ValueKind::String { value: self.arena.str(x.value.as_str()) }, s),
             Expression::TemplateLiteral(t) => self.template(t),
             Expression::Identifier(i) => {
                 let mut v = self.ident(i.name.as_str(), i.span);
@@ -1157,22 +1141,23 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
         }
     }
 
-    fn template(&mut self, t: &'a TemplateLiteral<'a>) -> Value {
-        // Written straight into a `Name`: a result of up to 24 bytes never touches the heap.
+    fn template(&mut self, t: &'a TemplateLiteral<'a>) -> Value<'v> {
+        // Written into a `Name` (a result of up to 24 bytes never touches the heap), then into the
+        // arena.
         let mut out = Name::default();
         for (i, q) in t.quasis.iter().enumerate() {
             out.push_str(q.value.cooked.as_ref().map_or(q.value.raw.as_str(), |c| c.as_str()));
             if let Some(x) = t.expressions.get(i) {
                 let v = self.expr(x);
-                match &v.kind {
+                match v.kind {
                     ValueKind::String { value } => out.push_str(value),
-                    ValueKind::Number { value } => out.push_str(&js_number(*value)),
-                    ValueKind::Bool { value } => out.push_str(if *value { "true" } else { "false" }),
+                    ValueKind::Number { value } => out.push_str(&js_number(value)),
+                    ValueKind::Bool { value } => out.push_str(if value { "true" } else { "false" }),
                     ValueKind::Null => out.push_str("null"),
                     ValueKind::Undefined => out.push_str("undefined"),
                     ValueKind::Unknown { reason } => {
                         let reason = format!("a template with a part not known statically: {reason}");
-                        return self.val(ValueKind::Unknown { reason }, t.span);
+                        return self.val(ValueKind::Unknown { reason: self.arena.str(&reason) }, t.span);
                     }
                     _ => {
                         return self.not_static(
@@ -1183,39 +1168,43 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
                 }
             }
         }
-        self.val(ValueKind::String { value: out }, t.span)
+        self.val(ValueKind::String { value: self.arena.str(&out) }, t.span)
     }
 
-    fn array(&mut self, a: &'a ArrayExpression<'a>) -> Value {
-        let mut items = Vec::with_capacity(a.elements.len());
+    fn array(&mut self, a: &'a ArrayExpression<'a>) -> Value<'v> {
+        // The items are pushed on the scratch stack above `start` (a nested array's go above
+        // them, and are gone before the next item of this one), then copied into the arena.
+        let start = self.items.len();
         for el in &a.elements {
-            match el {
+            let item = match el {
                 ArrayExpressionElement::SpreadElement(sp) => {
                     let v = self.expr(&sp.argument);
                     match v.kind {
-                        ValueKind::Array { items: more } => items.extend(more),
-                        ValueKind::Unknown { .. } => items.push(v),
-                        _ => {
-                            items.push(self.not_static(
-                                sp.span,
-                                format!("a spread of {} is not evaluated statically", kind_name(&v)),
-                            ))
+                        ValueKind::Array { items: more } => {
+                            self.items.extend_from_slice(more);
+                            continue;
                         }
+                        ValueKind::Unknown { .. } => v,
+                        _ => self
+                            .not_static(sp.span, format!("a spread of {} is not evaluated statically", kind_name(&v))),
                     }
                 }
-                ArrayExpressionElement::Elision(x) => items.push(self.val(ValueKind::Undefined, x.span)),
+                ArrayExpressionElement::Elision(x) => self.val(ValueKind::Undefined, x.span),
                 other => match other.as_expression() {
-                    Some(x) => items.push(self.expr(x)),
-                    None => items.push(self.not_static(other.span(), "this element is not evaluated statically")),
+                    Some(x) => self.expr(x),
+                    None => self.not_static(other.span(), "this element is not evaluated statically"),
                 },
-            }
+            };
+            self.items.push(item);
         }
+        let items = self.arena.values(&self.items[start..]);
+        self.items.truncate(start);
         self.val(ValueKind::Array { items }, a.span)
     }
 
-    fn key_of(&mut self, key: &'a PropertyKey<'a>, computed: bool) -> Result<Name, Value> {
+    fn key_of(&mut self, key: &'a PropertyKey<'a>, computed: bool) -> Result<&'v str, Value<'v>> {
         match key {
-            PropertyKey::StaticIdentifier(i) if !computed => Ok(i.name.as_str().into()),
+            PropertyKey::StaticIdentifier(i) if !computed => Ok(self.arena.str(i.name.as_str())),
             PropertyKey::PrivateIdentifier(p) => Err(self.not_static(p.span, "a private name is not a key")),
             other => {
                 let Some(x) = other.as_expression() else {
@@ -1223,15 +1212,15 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
                 };
                 if !computed {
                     match strip(x) {
-                        Expression::StringLiteral(s) => return Ok(s.value.as_str().into()),
-                        Expression::NumericLiteral(n) => return Ok(js_number(n.value).into()),
+                        Expression::StringLiteral(s) => return Ok(self.arena.str(s.value.as_str())),
+                        Expression::NumericLiteral(n) => return Ok(self.arena.str(&js_number(n.value))),
                         _ => {}
                     }
                 }
                 let v = self.expr(x);
-                match &v.kind {
-                    ValueKind::String { value } => Ok(value.clone()),
-                    ValueKind::Number { value } => Ok(js_number(*value).into()),
+                match v.kind {
+                    ValueKind::String { value } => Ok(value),
+                    ValueKind::Number { value } => Ok(self.arena.str(&js_number(value))),
                     ValueKind::Unknown { .. } => Err(v),
                     _ => {
                         Err(self
@@ -1242,16 +1231,13 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
         }
     }
 
-    fn object(&mut self, o: &'a ObjectExpression<'a>) -> Value {
-        let mut props: Vec<Prop> = Vec::with_capacity(o.properties.len());
-        // A later key replaces an earlier one (in its place, as in JavaScript). Keys are pushed as
-        // they come, through a [`KeyFilter`]: only an object where two keys may be the same is
-        // deduplicated afterwards ([`dedupe_props`]).
+    fn object(&mut self, o: &'a ObjectExpression<'a>) -> Value<'v> {
+        // The entries are pushed on the scratch stack above `start` (as `array`'s items), then
+        // copied into the arena. A later key replaces an earlier one (in its place, as in
+        // JavaScript). Keys are pushed as they come, through a [`KeyFilter`]: only an object
+        // where two keys may be the same is deduplicated afterwards ([`dedupe_props`]).
+        let start = self.entries.len();
         let mut keys = KeyFilter::default();
-        let mut put = |props: &mut Vec<Prop>, p: Prop| {
-            keys.add(&p.key);
-            props.push(p);
-        };
         for p in &o.properties {
             match p {
                 ObjectPropertyKind::SpreadProperty(sp) => {
@@ -1259,8 +1245,9 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
                     match v.kind {
                         ValueKind::Object { props: more } => {
                             for m in more {
-                                put(&mut props, m);
+                                keys.add(m.key);
                             }
+                            self.entries.extend_from_slice(more);
                         }
                         ValueKind::Null | ValueKind::Undefined => {}
                         _ => {
@@ -1284,25 +1271,30 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
                         Err(_) => continue,
                     };
                     let value = self.expr(&p.value);
-                    put(&mut props, Prop { key, key_loc: self.loc(p.key.span()), value });
+                    keys.add(key);
+                    let key_loc = self.loc(p.key.span());
+                    self.entries.push(Prop { key, key_loc, value });
                 }
             }
         }
-        if keys.may_repeat() {
-            props = dedupe_props(props);
-        }
+        let props = if keys.may_repeat() {
+            self.arena.props(&dedupe_props(&self.entries[start..]))
+        } else {
+            self.arena.props(&self.entries[start..])
+        };
+        self.entries.truncate(start);
         self.val(ValueKind::Object { props }, o.span)
     }
 
-    fn member_expr(&mut self, m: &'a MemberExpression<'a>) -> Value {
+    fn member_expr(&mut self, m: &'a MemberExpression<'a>) -> Value<'v> {
         let s = m.span();
-        let (obj, key): (&'a Expression<'a>, Result<Name, Value>) = match m {
+        let (obj, key): (&'a Expression<'a>, Result<Name, Value<'v>>) = match m {
             MemberExpression::StaticMemberExpression(x) => (&x.object, Ok(x.property.name.as_str().into())),
             MemberExpression::ComputedMemberExpression(x) => {
                 let k = self.expr(&x.expression);
-                let k = match &k.kind {
-                    ValueKind::String { value } => Ok(value.clone()),
-                    ValueKind::Number { value } => Ok(js_number(*value).into()),
+                let k = match k.kind {
+                    ValueKind::String { value } => Ok(Name::from(value)),
+                    ValueKind::Number { value } => Ok(js_number(value).into()),
                     ValueKind::Unknown { .. } => Err(k),
                     _ => Err(self.not_static(
                         x.expression.span(),
@@ -1320,7 +1312,7 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
             Err(v) => return v,
         };
         if let Some((module, None)) = self.known_of(obj) {
-            return self.val(ValueKind::Imported { callee: callee_of(module, &key) }, s);
+            return self.val(ValueKind::Imported { callee: callee_of(module, self.arena.str(&key)) }, s);
         }
         let v = self.expr(obj);
         self.member(v, &key, s)
@@ -1340,7 +1332,7 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
         }
     }
 
-    fn unary(&mut self, u: &'a UnaryExpression<'a>) -> Value {
+    fn unary(&mut self, u: &'a UnaryExpression<'a>) -> Value<'v> {
         let s = u.span;
         if u.operator == UnaryOperator::Void {
             return self.val(ValueKind::Undefined, s);
@@ -1360,7 +1352,7 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
         }
     }
 
-    fn binary(&mut self, b: &'a BinaryExpression<'a>) -> Value {
+    fn binary(&mut self, b: &'a BinaryExpression<'a>) -> Value<'v> {
         let s = b.span;
         let l = self.expr(&b.left);
         let r = self.expr(&b.right);
@@ -1373,13 +1365,13 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
         use ValueKind as K;
         let kind = match (b.operator, &l.kind, &r.kind) {
             (BinaryOperator::Addition, K::String { value: a }, K::String { value: c }) => {
-                K::String { value: compact_str::format_compact!("{a}{c}") }
+                K::String { value: self.arena.str(&compact_str::format_compact!("{a}{c}")) }
             }
             (BinaryOperator::Addition, K::String { value: a }, K::Number { value: c }) => {
-                K::String { value: compact_str::format_compact!("{a}{}", js_number(*c)) }
+                K::String { value: self.arena.str(&compact_str::format_compact!("{a}{}", js_number(*c))) }
             }
             (BinaryOperator::Addition, K::Number { value: a }, K::String { value: c }) => {
-                K::String { value: compact_str::format_compact!("{}{c}", js_number(*a)) }
+                K::String { value: self.arena.str(&compact_str::format_compact!("{}{c}", js_number(*a))) }
             }
             (op, K::Number { value: a }, K::Number { value: c }) => match op {
                 BinaryOperator::Addition => K::Number { value: a + c },
@@ -1411,39 +1403,48 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
         self.val(kind, s)
     }
 
-    fn args(&mut self, args: &'a oxc_allocator::Vec<'a, Argument<'a>>) -> Args {
-        let mut out = Args::with_capacity(args.len());
+    /// A call's arguments, in the arena (pushed on the items' scratch stack as `array`'s are).
+    fn args(&mut self, args: &'a oxc_allocator::Vec<'a, Argument<'a>>) -> &'v [Value<'v>] {
+        let start = self.items.len();
         for a in args {
-            match a {
+            let item = match a {
                 Argument::SpreadElement(sp) => {
                     let v = self.expr(&sp.argument);
                     match v.kind {
-                        ValueKind::Array { items } => out.extend(items),
-                        ValueKind::Unknown { .. } => out.push(v),
-                        _ => {
-                            out.push(self.not_static(
-                                sp.span,
-                                format!("a spread of {} is not evaluated statically", kind_name(&v)),
-                            ))
+                        ValueKind::Array { items } => {
+                            self.items.extend_from_slice(items);
+                            continue;
                         }
+                        ValueKind::Unknown { .. } => v,
+                        _ => self
+                            .not_static(sp.span, format!("a spread of {} is not evaluated statically", kind_name(&v))),
                     }
                 }
                 other => match other.as_expression() {
-                    Some(x) => out.push(self.expr(x)),
-                    None => out.push(self.not_static(other.span(), "this argument is not evaluated statically")),
+                    Some(x) => self.expr(x),
+                    None => self.not_static(other.span(), "this argument is not evaluated statically"),
                 },
-            }
+            };
+            self.items.push(item);
         }
+        let out = self.arena.values(&self.items[start..]);
+        self.items.truncate(start);
         out
     }
 
     /// A call of the authoring surface as a value: every call the evaluator makes goes through here.
-    fn call_value(&mut self, callee: Callee, receiver: Option<Value>, args: Args, s: oxc_span::Span) -> Value {
-        self.g.may_dispatch |= matches!(&callee, Callee::Kit(n) if n == "dispatch");
-        self.val(ValueKind::Call(std::sync::Arc::new(Call { callee, receiver, args })), s)
+    fn call_value(
+        &mut self,
+        callee: Callee<'v>,
+        receiver: Option<Value<'v>>,
+        args: &'v [Value<'v>],
+        s: oxc_span::Span,
+    ) -> Value<'v> {
+        self.g.may_dispatch |= callee == Callee::Kit("dispatch");
+        self.val(ValueKind::Call(self.arena.call(Call { callee, receiver, args })), s)
     }
 
-    fn call(&mut self, c: &'a CallExpression<'a>) -> Value {
+    fn call(&mut self, c: &'a CallExpression<'a>) -> Value<'v> {
         let s = c.span;
         let callee = strip(&c.callee);
         // `ns.member(...)` on a known module, or `name(...)` of a known import.
@@ -1451,20 +1452,20 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
             return match name {
                 Some(n) => {
                     let args = self.args(&c.arguments);
-                    self.call_value(callee_of(module, n), None, args, s)
+                    self.call_value(callee_of(module, self.arena.str(n)), None, args, s)
                 }
                 None => self
                     .not_static(callee.span(), format!("the module `{}` itself cannot be called", module_name(module))),
             };
         }
-        let member: Option<(&'a Expression<'a>, Result<Name, Value>)> = match callee {
-            Expression::StaticMemberExpression(m) => Some((&m.object, Ok(Name::new(m.property.name.as_str())))),
+        let member: Option<(&'a Expression<'a>, Result<&'v str, Value<'v>>)> = match callee {
+            Expression::StaticMemberExpression(m) => Some((&m.object, Ok(self.arena.str(m.property.name.as_str())))),
             Expression::ComputedMemberExpression(m) => {
                 let k = self.expr(&m.expression);
                 Some((
                     &m.object,
                     match k.kind {
-                        ValueKind::String { value } => Ok(Name::from(value)),
+                        ValueKind::String { value } => Ok(value),
                         _ => Err(k),
                     },
                 ))
@@ -1479,7 +1480,7 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
             };
             if let Some((module, None)) = self.known_of(obj) {
                 let args = self.args(&c.arguments);
-                return self.call_value(callee_of(module, &name), None, args, s);
+                return self.call_value(callee_of(module, name), None, args, s);
             }
             let receiver = self.expr(obj);
             return match &receiver.kind {
@@ -1488,7 +1489,7 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
                     self.call_value(Callee::Method(name), Some(receiver), args, s)
                 }
                 ValueKind::Unknown { .. } => receiver,
-                ValueKind::Object { .. } => match receiver.get(&name).map(|v| v.kind.clone()) {
+                ValueKind::Object { .. } => match receiver.get(name).map(|v| v.kind) {
                     Some(ValueKind::Imported { callee }) => {
                         let args = self.args(&c.arguments);
                         self.call_value(callee, None, args, s)
@@ -1580,19 +1581,19 @@ impl KeyFilter {
 /// An object's properties with each key once: a later key's value replaces the earlier one's, in
 /// the earlier one's place (JavaScript's order). A scan for a small object, an index for a large
 /// one (a Machine's `states` of hundreds), so it stays linear in the keys.
-fn dedupe_props(props: Vec<Prop>) -> Vec<Prop> {
-    let mut out: Vec<Prop> = Vec::with_capacity(props.len());
-    let mut index: FxMap<Name, usize> = FxMap::default();
-    for p in props {
+fn dedupe_props<'v>(props: &[Prop<'v>]) -> Vec<Prop<'v>> {
+    let mut out: Vec<Prop<'v>> = Vec::with_capacity(props.len());
+    let mut index: FxMap<&'v str, usize> = FxMap::default();
+    for &p in props {
         if index.is_empty() && out.len() >= 32 {
-            index.extend(out.iter().enumerate().map(|(i, q)| (q.key.clone(), i)));
+            index.extend(out.iter().enumerate().map(|(i, q)| (q.key, i)));
         }
-        let at = if index.is_empty() { out.iter().position(|q| q.key == p.key) } else { index.get(&p.key).copied() };
+        let at = if index.is_empty() { out.iter().position(|q| q.key == p.key) } else { index.get(p.key).copied() };
         match at {
             Some(i) => out[i].value = p.value,
             None => {
                 if !index.is_empty() {
-                    index.insert(p.key.clone(), out.len());
+                    index.insert(p.key, out.len());
                 }
                 out.push(p);
             }
@@ -1602,7 +1603,7 @@ fn dedupe_props(props: Vec<Prop>) -> Vec<Prop> {
 }
 
 /// JavaScript truthiness of a known value.
-fn truthy(v: &Value) -> Option<bool> {
+fn truthy(v: &Value<'_>) -> Option<bool> {
     Some(match &v.kind {
         ValueKind::Undefined | ValueKind::Null => false,
         ValueKind::Bool { value } => *value,
@@ -1692,12 +1693,12 @@ mod tests {
         );
         let ev = eval(&src);
         assert!(ev.diagnostics.is_empty(), "{:?}", ev.diagnostics);
-        let keys = |v: &Value| v.props().unwrap().iter().map(|p| p.key.to_string()).collect::<Vec<_>>();
-        let o = &ev.exports["o"];
+        let keys = |v: &Value<'_>| v.props().unwrap().iter().map(|p| p.key.to_string()).collect::<Vec<_>>();
+        let o = &ev.exports.get("o").unwrap();
         assert_eq!(keys(o), ["a", "b", "c", "ab", "ac"]);
         assert_eq!(o.get("a").and_then(Value::to_json), Some(serde_json::json!(4)));
         assert_eq!(o.get("ab").and_then(Value::to_json), Some(serde_json::json!(7)));
-        let big = &ev.exports["big"];
+        let big = &ev.exports.get("big").unwrap();
         let want: Vec<String> = (0..41).map(|i| format!("k{i}")).collect();
         assert_eq!(keys(big), want);
         assert_eq!(big.get("k5").and_then(Value::as_str), Some("x"));
@@ -1744,7 +1745,7 @@ mod tests {
         let d = &warns[0].1;
         assert_eq!(d.severity, Severity::Warning);
         assert_eq!(&src[d.span.start as usize..d.span.end as usize], "new Thing()");
-        let a = &ev.exports["a"];
+        let a = &ev.exports.get("a").unwrap();
         assert_eq!(a.get("keep").and_then(Value::as_str), Some("yes"));
         assert_eq!(a.get("also").and_then(Value::as_str), Some("kept"));
         assert!(a.get("bad").is_some_and(Value::is_unknown));
@@ -1754,7 +1755,7 @@ mod tests {
     fn syntax_error_is_one_ts_syntax_error_and_no_values() {
         let ev =
             eval("export const machine = jr2Setup({ actors: { } }).createMachine({ id: 'x', ;\nexport const b = 1;");
-        assert!(ev.exports.is_empty());
+        assert!(ev.exports.named().is_empty());
         assert_eq!(ev.diagnostics.len(), 1);
         let d = &ev.diagnostics[0].1;
         assert_eq!((d.code, d.severity), ("ts-syntax", Severity::Error));
@@ -1785,7 +1786,7 @@ mod tests {
         big.push_str("];\n");
         let ev = eval(&big);
         assert!(ev.diagnostics.is_empty());
-        assert_eq!(ev.exports["all"].as_array().map(<[Value]>::len), Some(5000));
+        assert_eq!(ev.exports.get("all").unwrap().as_array().map(<[Value<'_>]>::len), Some(5000));
     }
 
     fn temp_dir(name: &str) -> PathBuf {
@@ -1856,10 +1857,10 @@ mod tests {
             let call = m.as_call().expect("a call");
             // `customize(workspace(body))`: any depth of wrappers.
             let mut inner = call;
-            while matches!(&inner.callee, Callee::Kit(k) if k == "workspace" || k == "customize") {
+            while matches!(inner.callee, Callee::Kit("workspace" | "customize")) {
                 inner = inner.args.first().and_then(Value::as_call).expect("wrapped body");
             }
-            assert_eq!(inner.callee, Callee::Method("createMachine".into()));
+            assert_eq!(inner.callee, Callee::Method("createMachine"));
             assert!(inner.receiver.as_ref().is_some_and(|r| r.is_kit_call("jr2Setup")));
             let name = path.file_stem().and_then(|s| s.to_str()).unwrap_or("x").to_string();
             insta::assert_snapshot!(format!("fixture_{name}"), show(&ev));

@@ -76,7 +76,7 @@ pub enum WrapperKind {
 pub struct Wrapper<'v> {
     pub kind: WrapperKind,
     /// The options object, as written (`{ repos, image, resources, ... }`).
-    pub options: Option<&'v Value>,
+    pub options: Option<&'v Value<'v>>,
     pub loc: Loc,
 }
 
@@ -84,9 +84,9 @@ pub struct Wrapper<'v> {
 #[derive(Clone, Debug)]
 pub struct MachineParts<'v> {
     /// The object given to `jr2Setup(...)` / `setup(...)`; `None` for a bare `createMachine`.
-    pub setup: Option<&'v Value>,
+    pub setup: Option<&'v Value<'v>>,
     /// The object given to `.createMachine(...)`.
-    pub config: &'v Value,
+    pub config: &'v Value<'v>,
     pub wrappers: Vec<Wrapper<'v>>,
     /// The `createMachine` call (for its loc).
     pub loc: Loc,
@@ -94,7 +94,7 @@ pub struct MachineParts<'v> {
 
 impl<'v> MachineParts<'v> {
     /// The innermost `workspace()` options, where the Machine composes a Sandbox.
-    pub fn workspace(&self) -> Option<&'v Value> {
+    pub fn workspace(&self) -> Option<&'v Value<'v>> {
         self.wrappers.iter().rev().find(|w| w.kind == WrapperKind::Workspace).and_then(|w| w.options)
     }
 
@@ -103,23 +103,23 @@ impl<'v> MachineParts<'v> {
     }
 
     /// The setup's `actors`, `guards`, ... object entries, in order (empty where absent or odd).
-    pub fn setup_entries(&self, field: &str) -> Vec<(&'v str, &'v Value)> {
+    pub fn setup_entries(&self, field: &str) -> Vec<(&'v str, &'v Value<'v>)> {
         self.setup
             .and_then(|s| s.get(field))
             .and_then(Value::props)
-            .map(|ps| ps.iter().map(|p| (p.key.as_str(), &p.value)).collect())
+            .map(|ps| ps.iter().map(|p| (p.key, &p.value)).collect())
             .unwrap_or_default()
     }
 
     /// The setup's actor named `name`.
-    pub fn actor(&self, name: &str) -> Option<&'v Value> {
+    pub fn actor(&self, name: &str) -> Option<&'v Value<'v>> {
         self.setup.and_then(|s| s.get("actors")).and_then(|a| a.get(name))
     }
 }
 
 /// The name of a kit or xstate call (`agent`, `and`), or `None`.
-pub fn kit_name(v: &Value) -> Option<&str> {
-    match &v.as_call()?.callee {
+pub fn kit_name<'v>(v: &Value<'v>) -> Option<&'v str> {
+    match v.as_call()?.callee {
         Callee::Kit(n) | Callee::Xstate(n) => Some(n),
         _ => None,
     }
@@ -131,25 +131,25 @@ pub fn is_call(v: &Value, name: &str) -> bool {
 }
 
 /// The `i`th argument of a call.
-pub fn arg(v: &Value, i: usize) -> Option<&Value> {
+pub fn arg<'v>(v: &Value<'v>, i: usize) -> Option<&'v Value<'v>> {
     v.as_call()?.args.get(i)
 }
 
 /// Takes a Machine value apart, or says why it is none.
-pub fn machine_parts(v: &Value) -> Result<MachineParts<'_>, Fault> {
+pub fn machine_parts<'v>(v: &Value<'v>) -> Result<MachineParts<'v>, Fault> {
     split_machine(v).map_err(not_machine)
 }
 
 /// Takes a Machine value apart, or gives the value that is no Machine (no message is made: the
 /// walk asks this of every value it scans).
-fn split_machine(v: &Value) -> Result<MachineParts<'_>, &Value> {
+fn split_machine<'a, 'v: 'a>(v: &'a Value<'v>) -> Result<MachineParts<'v>, &'a Value<'v>> {
     let mut wrappers = Vec::new();
     let mut cur = v;
     loop {
         let Some(call) = cur.as_call() else {
             return Err(cur);
         };
-        match &call.callee {
+        match call.callee {
             Callee::Kit(n) if n == "workspace" || n == "customize" => {
                 let kind = if n == "workspace" { WrapperKind::Workspace } else { WrapperKind::Customize };
                 wrappers.push(Wrapper { kind, options: call.args.get(1), loc: cur.loc });
@@ -158,7 +158,7 @@ fn split_machine(v: &Value) -> Result<MachineParts<'_>, &Value> {
                     None => return Err(cur),
                 }
             }
-            Callee::Method(m) if m == "createMachine" => {
+            Callee::Method("createMachine") => {
                 let setup = match call.receiver.as_ref() {
                     Some(r) if is_call(r, "jr2Setup") || is_call(r, "setup") => {
                         r.as_call().and_then(|c| c.args.first())
@@ -168,7 +168,7 @@ fn split_machine(v: &Value) -> Result<MachineParts<'_>, &Value> {
                 let Some(config) = call.args.first() else { return Err(cur) };
                 return Ok(MachineParts { setup, config, wrappers, loc: cur.loc });
             }
-            Callee::Xstate(n) if n == "createMachine" => {
+            Callee::Xstate("createMachine") => {
                 let Some(config) = call.args.first() else { return Err(cur) };
                 return Ok(MachineParts { setup: None, config, wrappers, loc: cur.loc });
             }
@@ -182,13 +182,13 @@ pub fn is_machine(v: &Value) -> bool {
     let mut cur = v;
     loop {
         let Some(call) = cur.as_call() else { return false };
-        match &call.callee {
+        match call.callee {
             Callee::Kit(n) if n == "workspace" || n == "customize" => match call.args.first() {
                 Some(body) => cur = body,
                 None => return false,
             },
-            Callee::Method(m) if m == "createMachine" => return !call.args.is_empty(),
-            Callee::Xstate(n) if n == "createMachine" => return !call.args.is_empty(),
+            Callee::Method("createMachine") => return !call.args.is_empty(),
+            Callee::Xstate("createMachine") => return !call.args.is_empty(),
             _ => return false,
         }
     }
@@ -276,7 +276,7 @@ impl ActorClass {
 pub fn classify_actor(v: &Value) -> ActorClass {
     // The kit's own actors may be named without a call: `actors: { gate }`.
     let imported = match &v.kind {
-        ValueKind::Imported { callee: Callee::Kit(n) } => Some(n.as_str()),
+        ValueKind::Imported { callee: Callee::Kit(n) } => Some(*n),
         _ => None,
     };
     match kit_name(v).or(imported) {
@@ -381,7 +381,7 @@ pub fn lower_parts(parts: &MachineParts<'_>) -> Lowered {
                         }
                         match actors.iter_mut().find(|(k, _)| *k == p.key) {
                             Some(slot) => slot.1 = class,
-                            None => actors.push((p.key.as_str(), class)),
+                            None => actors.push((p.key, class)),
                         }
                     }
                 }
@@ -479,14 +479,14 @@ macro_rules! object_fields {
         $(#[$doc])*
         #[derive(Clone, Copy, Default)]
         $vis struct $name<'v> {
-            $(pub $field: Option<&'v Value>,)*
+            $(pub $field: Option<&'v Value<'v>>,)*
         }
 
         impl<'v> $name<'v> {
-            $vis fn of(v: &'v Value) -> Self {
+            $vis fn of(v: &Value<'v>) -> Self {
                 let mut f = Self::default();
                 for p in v.props().unwrap_or_default() {
-                    let field = match p.key.as_str() {
+                    let field = match p.key {
                         $($key => &mut f.$field,)*
                         _ => continue,
                     };
@@ -530,10 +530,10 @@ struct Lowerer<'p, 'v> {
     states: Vec<State>,
     /// The config value of each state, its fields, and where its invokes' groups start in
     /// `invoke_groups`.
-    values: Vec<(&'v Value, StateFields<'v>, usize)>,
+    values: Vec<(&'v Value<'v>, StateFields<'v>, usize)>,
     /// The `onDone` and `onError` of every invoke kept in the IR, in the order of the states and
     /// their invokes: read when the invoke is, lowered with the state's transitions.
-    invoke_groups: Vec<(Option<&'v Value>, Option<&'v Value>)>,
+    invoke_groups: Vec<(Option<&'v Value<'v>>, Option<&'v Value<'v>>)>,
     /// The invokes (state, index) whose `src` names no actor of the setup, in order.
     undeclared_srcs: Vec<(StateId, usize)>,
     /// At least the number of transitions the states hold (each item of each group), so that the
@@ -562,7 +562,7 @@ impl<'p, 'v> Lowerer<'p, 'v> {
 
     fn add_state(
         &mut self,
-        v: &'v Value,
+        v: &'v Value<'v>,
         key: Name,
         path: Name,
         parent: Option<StateId>,
@@ -665,9 +665,10 @@ impl<'p, 'v> Lowerer<'p, 'v> {
             self.buf.clear();
             self.buf.push_str(&self.states[sid.index()].path);
             push_segment(&mut self.buf, "states");
-            push_segment(&mut self.buf, &p.key);
+            push_segment(&mut self.buf, p.key);
             let cpath = Name::from(self.buf.as_str());
-            if let Some(child) = self.add_state(&p.value, p.key.clone(), cpath, Some(sid), Some(p.key_loc), actors) {
+            if let Some(child) = self.add_state(&p.value, Name::from(p.key), cpath, Some(sid), Some(p.key_loc), actors)
+            {
                 self.states[sid.index()].children.push(child);
             }
         }
@@ -677,7 +678,7 @@ impl<'p, 'v> Lowerer<'p, 'v> {
     fn invokes(
         &mut self,
         sid: StateId,
-        inv: Option<&'v Value>,
+        inv: Option<&'v Value<'v>>,
         path: &str,
         actors: &[(&str, ActorClass)],
     ) -> InvokeList {
@@ -805,8 +806,9 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                 };
                 let mut fields = Vec::with_capacity(keys.len() + fill_len);
                 fields.extend(keys.iter().map(|p| {
-                    let r = Expr::Ref(Reference { root: Root::Event, path: smallvec::smallvec![p.key.clone()] });
-                    (p.key.clone(), r)
+                    let key = Name::from(p.key);
+                    let r = Expr::Ref(Reference { root: Root::Event, path: smallvec::smallvec![key.clone()] });
+                    (key, r)
                 }));
                 fields
             }
@@ -835,7 +837,7 @@ impl<'p, 'v> Lowerer<'p, 'v> {
     }
 
     /// The actions of a field (`entry`, `exit`, `actions`) at `path`.
-    fn actions(&mut self, v: Option<&'v Value>, path: Path<'_>) -> Vec<Action> {
+    fn actions(&mut self, v: Option<&'v Value<'v>>, path: Path<'_>) -> Vec<Action> {
         let Some(v) = v else { return Vec::new() };
         match v.as_array() {
             Some(list) => list.iter().enumerate().filter_map(|(i, a)| self.action(a, path.child(i))).collect(),
@@ -879,11 +881,11 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                     for p in props {
                         match shared_value_expr(&p.value) {
                             Some(e) => {
-                                updates.insert(p.key.clone(), e);
+                                updates.insert(Name::from(p.key), e);
                             }
                             None => self.not_lowered(
                                 &p.value,
-                                path.child(&p.key),
+                                path.child(p.key),
                                 &format!("the update of `context.{}`", p.key),
                             ),
                         }
@@ -1044,7 +1046,7 @@ impl<'p, 'v> Lowerer<'p, 'v> {
             [("on", f.on, Trigger::Event as fn(Name) -> Trigger), ("after", f.after, Trigger::After)]
         {
             for p in value.and_then(Value::props).unwrap_or_default() {
-                self.lower_group(&mut cx, make(p.key.clone()), GroupPath::State(field, Some(p.key.as_str())), &p.value);
+                self.lower_group(&mut cx, make(Name::from(p.key)), GroupPath::State(field, Some(p.key)), &p.value);
             }
         }
         if let Some(x) = f.always {
@@ -1066,7 +1068,7 @@ impl<'p, 'v> Lowerer<'p, 'v> {
     }
 
     /// The transitions of one group (one item, or each item of a list) of a state.
-    fn lower_group(&mut self, cx: &mut GroupCx<'_, '_>, trigger: Trigger, gpath: GroupPath<'_>, value: &'v Value) {
+    fn lower_group(&mut self, cx: &mut GroupCx<'_, '_>, trigger: Trigger, gpath: GroupPath<'_>, value: &'v Value<'v>) {
         let GroupCx { states, sid, targets, ref mut buf, ref mut out } = *cx;
         let state = &states[sid.index()];
         let path = state.path.as_str();
@@ -1195,7 +1197,7 @@ impl<'p, 'v> Lowerer<'p, 'v> {
             // The fields read, in one pass (a later key replaces an earlier one, as `get` reads).
             let [mut name_v, mut input_v, mut description, mut audience] = [None; 4];
             for p in def.props().unwrap_or_default() {
-                let field = match p.key.as_str() {
+                let field = match p.key {
                     "name" => &mut name_v,
                     "input" => &mut input_v,
                     "description" => &mut description,
@@ -1245,7 +1247,7 @@ fn name_of(states: &[State], i: usize) -> String {
 }
 
 /// The items of a value that is one item or a list of them.
-pub fn items(value: &Value) -> &[Value] {
+pub fn items<'a, 'v>(value: &'a Value<'v>) -> &'a [Value<'v>] {
     match value.as_array() {
         Some(items) => items,
         None => std::slice::from_ref(value),
@@ -1253,7 +1255,7 @@ pub fn items(value: &Value) -> &[Value] {
 }
 
 /// The items of a value that is one item or a list of them, each with its path.
-pub fn one_or_many<'a>(value: &'a Value, path: &str) -> Vec<(String, &'a Value)> {
+pub fn one_or_many<'a, 'v>(value: &'a Value<'v>, path: &str) -> Vec<(String, &'a Value<'v>)> {
     match value.as_array() {
         Some(items) => items.iter().enumerate().map(|(i, v)| (join(path, i), v)).collect(),
         None => vec![(path.to_string(), value)],
@@ -1272,7 +1274,7 @@ pub fn value_expr(v: &Value) -> Option<Expr> {
         ValueKind::Object { props } => props
             .iter()
             .filter(|p| !matches!(p.value.kind, ValueKind::Undefined))
-            .map(|p| Some((p.key.clone(), value_expr(&p.value)?)))
+            .map(|p| Some((Name::from(p.key), value_expr(&p.value)?)))
             .collect::<Option<Vec<_>>>()
             .map(Expr::Object),
         _ => None,
@@ -1288,7 +1290,7 @@ fn shared_value_expr(v: &Value) -> Option<Arc<Expr>> {
 }
 
 /// The params of a pick: the properties of its `defineEvent({ input: z.object({...}) })`'s shape.
-fn pick_param_props(def: &Value) -> Option<&[Prop]> {
+fn pick_param_props<'v>(def: &Value<'v>) -> Option<&'v [Prop<'v>]> {
     let input = arg(def, 0).filter(|_| is_call(def, "defineEvent"))?.get("input")?;
     zod_object_props(input)
 }
@@ -1300,11 +1302,11 @@ pub fn zod_object_keys(v: &Value) -> Option<Vec<String>> {
 }
 
 /// The properties of a literal `z.object({...})`'s shape, as [`zod_object_keys`] reads them.
-fn zod_object_props(v: &Value) -> Option<&[Prop]> {
+fn zod_object_props<'v>(v: &Value<'v>) -> Option<&'v [Prop<'v>]> {
     let call = v.as_call()?;
-    match &call.callee {
-        Callee::Zod(n) if n == "object" => call.args.first()?.props(),
-        Callee::Method(m) if matches!(m.as_str(), "describe" | "strict" | "passthrough" | "strip" | "meta") => {
+    match call.callee {
+        Callee::Zod("object") => call.args.first()?.props(),
+        Callee::Method("describe" | "strict" | "passthrough" | "strip" | "meta") => {
             zod_object_props(call.receiver.as_ref()?)
         }
         _ => None,
@@ -1315,6 +1317,7 @@ fn zod_object_props(v: &Value) -> Option<&[Prop]> {
 mod tests {
     use super::*;
     use crate::machine::testing::*;
+    use crate::machine::value::Arena;
     use serde_json::json;
 
     fn lowered(v: &Value) -> serde_json::Value {
@@ -1345,7 +1348,7 @@ mod tests {
 
     /// A parallel root, guards of every form, `after`/`always`/`onDone`/`onError`, `#id` and
     /// multiple targets, entry/exit and assign actions.
-    fn parallel() -> Value {
+    fn parallel() -> Value<'static> {
         let region = |name: &str, other: &str| {
             obj(vec![
                 ("initial", s("idle")),
@@ -1456,31 +1459,37 @@ mod tests {
         )
     }
 
+    /// The object `v` with `f` applied to a copy of its properties, made in `arena`.
+    fn edit(arena: &'static Arena, v: &Value<'static>, f: impl FnOnce(&mut Vec<Prop<'static>>)) -> Value<'static> {
+        let mut props = v.props().expect("an object").to_vec();
+        f(&mut props);
+        Value::new(ValueKind::Object { props: arena.props(&props) }, v.loc)
+    }
+
     #[test]
     fn parallel_machine() {
         reset();
-        let mut v = parallel();
-        // Give the right region's `done` an id, for the left region's `#right-done`.
-        if let ValueKind::Call(c) = &mut v.kind {
-            let props = match &mut std::sync::Arc::make_mut(c).args[0].kind {
-                ValueKind::Object { props } => props,
-                _ => unreachable!(),
-            };
+        let v = parallel();
+        // Give the right region's `done` an id, for the left region's `#right-done`: the tree is
+        // not changed in place (it is shared), the path down to `done` is made anew.
+        let id = s("right-done");
+        let arena: &'static Arena = Box::leak(Box::default());
+        let call = v.as_call().unwrap();
+        let config = edit(arena, &call.args[0], |props| {
             let states = props.iter_mut().find(|p| p.key == "states").unwrap();
-            let ValueKind::Object { props: regions } = &mut states.value.kind else { unreachable!() };
-            let ValueKind::Object { props: right } = &mut regions[1].value.kind else { unreachable!() };
-            let ValueKind::Object { props: rstates } =
-                &mut right.iter_mut().find(|p| p.key == "states").unwrap().value.kind
-            else {
-                unreachable!()
-            };
-            let ValueKind::Object { props: done } = &mut rstates[2].value.kind else { unreachable!() };
-            done.push(crate::machine::value::Prop {
-                key: "id".into(),
-                key_loc: Loc::default(),
-                value: s("right-done"),
+            states.value = edit(arena, &states.value, |regions| {
+                regions[1].value = edit(arena, &regions[1].value, |right| {
+                    let rstates = right.iter_mut().find(|p| p.key == "states").unwrap();
+                    rstates.value = edit(arena, &rstates.value, |rstates| {
+                        rstates[2].value = edit(arena, &rstates[2].value, |done| {
+                            done.push(Prop { key: "id", key_loc: Loc::default(), value: id });
+                        });
+                    });
+                });
             });
-        }
+        });
+        let call = arena.call(crate::machine::value::Call { args: arena.values(&[config]), ..*call });
+        let v = Value::new(ValueKind::Call(call), v.loc);
         let low = lower_machine(&v);
         // `#main.left.done` is the default id of left's `done`; `#right-done` its explicit id;
         // `#main.failed` the root's id and a child path.

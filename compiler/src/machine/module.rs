@@ -6,9 +6,8 @@
 //! file's exports. A cycle is cut where it closes: a binding imported from a file still being
 //! evaluated is `Unknown` (JavaScript would throw a `ReferenceError` there too).
 
-use super::value::{FileId, Value};
+use super::value::{FileId, Value, Values};
 use crate::diagnostics::Diagnostic;
-use indexmap::IndexMap;
 use serde::Serialize;
 use std::path::{Component, Path, PathBuf};
 
@@ -21,10 +20,11 @@ pub struct SourceFile {
 
 /// What evaluating a Workflow file made: the files it read (index = [`FileId`]; the entry file
 /// is `FileId(0)`), the entry file's exports, and the diagnostics of every file.
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Debug, Default, Serialize)]
 pub struct Evaluated {
     pub files: Vec<SourceFile>,
-    pub exports: IndexMap<String, Value>,
+    /// The entry file's exports, with the arena every value of the evaluation lives in.
+    pub exports: Values,
     pub diagnostics: Vec<(FileId, Diagnostic)>,
     /// Was a `dispatch(...)` call evaluated, in any file? When not, no value of this evaluation
     /// holds one, and a scan for them (the Instance check's) has nothing to find.
@@ -33,7 +33,7 @@ pub struct Evaluated {
 
 impl Evaluated {
     /// The Machine of a Workflow: its export `machine`.
-    pub fn machine(&self) -> Option<&Value> {
+    pub fn machine(&self) -> Option<&Value<'_>> {
         self.exports.get("machine")
     }
 

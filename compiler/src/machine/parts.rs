@@ -32,10 +32,9 @@ use crate::machine::lower::{
     arg, classify_actor, is_call, kit_name, lower_parts, machine_parts, zod_object_keys, ActorClass, MachineParts,
     WrapperKind,
 };
-use crate::machine::value::{Call, Prop, Value, ValueKind};
+use crate::machine::value::{Arena, Call, Prop, Value, ValueKind};
 use serde::Serialize;
 use serde_json::{json, Map, Value as J};
-use std::borrow::Cow;
 use std::collections::BTreeSet;
 
 /// `partsOf`'s `CarriedParts`.
@@ -174,7 +173,7 @@ pub fn parts_of(root: &Value) -> CarriedParts {
             }
         }
         for (name, actor) in custom.actors() {
-            let actor = actor.as_ref();
+            let actor = &actor;
             match classify_actor(actor) {
                 ActorClass::Agent => {
                     let def = agent_definition(actor);
@@ -277,8 +276,9 @@ pub fn workspace_pods_of(root: &Value) -> Vec<WorkspacePod> {
         if !parts.composes_sandbox() {
             return;
         }
-        let opts = Customized::new(parts).workspace();
-        let get = |k: &str| opts.as_deref().and_then(|o| o.get(k));
+        let custom = Customized::new(parts);
+        let opts = custom.workspace();
+        let get = |k: &str| opts.as_ref().and_then(|o| o.get(k));
         let mut pod = WorkspacePod {
             machine: m.map_or_else(|| "(machine)".to_string(), |m| m.id.clone()),
             path: path.to_vec(),
@@ -318,8 +318,9 @@ pub fn workspace_pods_of(root: &Value) -> Vec<WorkspacePod> {
 /// `modelsIn`: what of one Machine runs in the pod, and its child Machines that compose no
 /// Sandbox of their own.
 fn pod_parts(parts: &MachineParts<'_>, path: &[String], models: &mut BTreeSet<String>, pod: &mut WorkspacePod) {
-    for (name, actor) in Customized::new(parts).actors() {
-        let actor = actor.as_ref();
+    let custom = Customized::new(parts);
+    for (name, actor) in custom.actors() {
+        let actor = &actor;
         match classify_actor(actor) {
             ActorClass::Agent => {
                 let def = agent_definition(actor);
@@ -420,7 +421,7 @@ fn secrets_in(v: &Value, out: &mut Vec<String>, open: &mut bool) {
     }
 }
 
-fn opt<'v>(actor: &'v Value, i: usize, key: &str) -> Option<&'v Value> {
+fn opt<'v>(actor: &Value<'v>, i: usize, key: &str) -> Option<&'v Value<'v>> {
     arg(actor, i).and_then(|o| o.get(key))
 }
 
@@ -436,7 +437,7 @@ fn flag(actor: &Value, i: usize, key: &str) -> bool {
 pub fn carried_effect(name: &str, path: &[String], actor: &Value) -> J {
     let mut secrets = Vec::new();
     let mut secret_open = false;
-    for a in actor.as_call().map(|c| c.args.as_slice()).unwrap_or(&[]) {
+    for a in actor.as_call().map(|c| c.args).unwrap_or(&[]) {
         secrets_in(a, &mut secrets, &mut secret_open);
     }
     // A command's `secrets` option names Held secrets by name, beside any `secret(name)`.
@@ -779,7 +780,7 @@ pub fn lend_manifest(machine_value: &Value, slot: &str) -> Result<LendManifest, 
     let input_keys = opt(actor, 1, "input").and_then(zod_object_keys).or_else(|| invoke_input_keys(&parts, slot));
     let workspace = custom.workspace();
     let repo_slots = workspace
-        .as_deref()
+        .as_ref()
         .and_then(|w| w.get("repos"))
         .and_then(Value::props)
         .map(|ps| ps.iter().map(|p| p.key.to_string()).collect());
@@ -787,10 +788,18 @@ pub fn lend_manifest(machine_value: &Value, slot: &str) -> Result<LendManifest, 
 }
 
 /// A Machine's parts with its `customize()` options layered over them (see the module doc).
+///
+/// A layered value is made anew (an object spread, a call with an argument replaced): it lives in
+/// the `Customized`'s own arena, beside the Machine's values it points into, so what `actors`,
+/// `actor` and `workspace` give borrows the `Customized`. Without a `customize()` nothing is made
+/// and each is the Machine's own value.
 pub struct Customized<'p, 'v> {
     parts: &'p MachineParts<'v>,
     /// The `customize()` options objects, innermost first.
-    layers: Vec<&'v Value>,
+    layers: Vec<&'v Value<'v>>,
+    /// Where the layered values are made: made itself at the first one (a Machine with no
+    /// `customize()` makes none).
+    arena: std::cell::OnceCell<Arena>,
 }
 
 impl<'p, 'v> Customized<'p, 'v> {
@@ -802,36 +811,41 @@ impl<'p, 'v> Customized<'p, 'v> {
             .filter(|w| w.kind == WrapperKind::Customize)
             .filter_map(|w| w.options.filter(|o| o.props().is_some()))
             .collect();
-        Customized { parts, layers }
+        Customized { parts, layers, arena: std::cell::OnceCell::new() }
     }
 
     /// The setup actors, in order, each as customized.
-    pub fn actors(&self) -> Vec<(&'v str, Cow<'v, Value>)> {
+    pub fn actors(&self) -> Vec<(&'v str, Value<'_>)> {
         self.parts.setup_entries("actors").into_iter().map(|(name, a)| (name, self.layered(name, a))).collect()
     }
 
     /// The setup actor `name`, as customized.
-    pub fn actor(&self, name: &str) -> Option<Cow<'v, Value>> {
+    pub fn actor(&self, name: &str) -> Option<Value<'_>> {
         self.parts.actor(name).map(|a| self.layered(name, a))
     }
 
     /// The innermost `workspace()`'s options with the `customize()` `repos` and `resources`
     /// layered over them; `None` without a `workspace()`.
-    pub fn workspace(&self) -> Option<Cow<'v, Value>> {
-        let mut out = Cow::Borrowed(self.parts.workspace()?);
+    pub fn workspace(&self) -> Option<Value<'_>> {
+        let mut out: Value<'_> = *self.parts.workspace()?;
         for layer in &self.layers {
             for key in ["repos", "resources"] {
                 if let Some(over) = layer.get(key).filter(|o| o.props().is_some()) {
-                    let merged = spread(out.get(key), over);
-                    out = Cow::Owned(spread(Some(&out), &object_of(vec![(key, merged)], over)));
+                    let arena = self.arena();
+                    let merged = spread(out.get(key), over, arena);
+                    out = spread(Some(&out), &object_of(&[(key, merged)], over, arena), arena);
                 }
             }
         }
         Some(out)
     }
 
-    fn layered(&self, name: &str, actor: &'v Value) -> Cow<'v, Value> {
-        let mut out = Cow::Borrowed(actor);
+    fn arena(&self) -> &Arena {
+        self.arena.get_or_init(Arena::default)
+    }
+
+    fn layered(&self, name: &str, actor: &'v Value<'v>) -> Value<'_> {
+        let mut out: Value<'_> = *actor;
         for layer in &self.layers {
             let class = classify_actor(&out);
             let field = match class {
@@ -842,58 +856,60 @@ impl<'p, 'v> Customized<'p, 'v> {
             let Some(over) = layer.get(field).and_then(|f| f.get(name)).filter(|o| o.props().is_some()) else {
                 continue;
             };
-            let kind = kit_name(&out).unwrap_or_default().to_string();
-            out = Cow::Owned(match kind.as_str() {
+            let arena = self.arena();
+            out = match kit_name(&out).unwrap_or_default() {
                 "command" => {
-                    let mut v = out.into_owned();
+                    let mut v = out;
                     if let Some(argv) = over.get("argv") {
-                        v = with_arg(&v, 0, argv.clone());
+                        v = with_arg(&v, 0, *argv, arena);
                     }
                     let rest: Vec<Prop> =
-                        over.props().unwrap_or(&[]).iter().filter(|p| p.key != "argv").cloned().collect();
+                        over.props().unwrap_or(&[]).iter().filter(|p| p.key != "argv").copied().collect();
                     if !rest.is_empty() {
-                        let opts = spread(arg(&v, 1), &Value::new(ValueKind::Object { props: rest }, over.loc));
-                        v = with_arg(&v, 1, opts);
+                        let rest = Value::new(ValueKind::Object { props: arena.props(&rest) }, over.loc);
+                        let opts = spread(arg(&v, 1), &rest, arena);
+                        v = with_arg(&v, 1, opts, arena);
                     }
                     v
                 }
-                "dispatch" => with_arg(&out, 1, spread(arg(&out, 1), over)),
-                _ => with_arg(&out, 0, spread(arg(&out, 0), over)),
-            });
+                "dispatch" => with_arg(&out, 1, spread(arg(&out, 1), over, arena), arena),
+                _ => with_arg(&out, 0, spread(arg(&out, 0), over, arena), arena),
+            };
         }
         out
     }
 }
 
 /// `{ ...base, ...over }`: a key of `base` keeps its place and takes `over`'s value; `over`'s
-/// other keys follow. A `base` that is no object counts as `{}`.
-fn spread(base: Option<&Value>, over: &Value) -> Value {
+/// other keys follow. A `base` that is no object counts as `{}`. Made in `arena`.
+fn spread<'a>(base: Option<&Value<'a>>, over: &Value<'a>, arena: &'a Arena) -> Value<'a> {
     let mut props: Vec<Prop> = base.and_then(Value::props).map(<[Prop]>::to_vec).unwrap_or_default();
     for p in over.props().unwrap_or(&[]) {
         match props.iter_mut().find(|q| q.key == p.key) {
-            Some(q) => q.value = p.value.clone(),
-            None => props.push(p.clone()),
+            Some(q) => q.value = p.value,
+            None => props.push(*p),
         }
     }
-    Value::new(ValueKind::Object { props }, base.map_or(over.loc, |b| b.loc))
+    Value::new(ValueKind::Object { props: arena.props(&props) }, base.map_or(over.loc, |b| b.loc))
 }
 
-/// An object of the given properties, placed at `at`.
-fn object_of(props: Vec<(&str, Value)>, at: &Value) -> Value {
-    let props = props.into_iter().map(|(k, v)| Prop { key: k.into(), key_loc: at.loc, value: v }).collect();
-    Value::new(ValueKind::Object { props }, at.loc)
+/// An object of the given properties, placed at `at`, made in `arena`.
+fn object_of<'a>(props: &[(&'a str, Value<'a>)], at: &Value<'a>, arena: &'a Arena) -> Value<'a> {
+    let props: Vec<Prop> = props.iter().map(|&(key, value)| Prop { key, key_loc: at.loc, value }).collect();
+    Value::new(ValueKind::Object { props: arena.props(&props) }, at.loc)
 }
 
-/// The call `v` with its `i`th argument replaced (missing ones before it are `undefined`).
-fn with_arg(v: &Value, i: usize, new: Value) -> Value {
-    let Some(call) = v.as_call() else { return v.clone() };
-    let mut args = call.args.clone();
+/// The call `v` with its `i`th argument replaced (missing ones before it are `undefined`), made
+/// in `arena`.
+fn with_arg<'a>(v: &Value<'a>, i: usize, new: Value<'a>, arena: &'a Arena) -> Value<'a> {
+    let Some(call) = v.as_call() else { return *v };
+    let mut args = call.args.to_vec();
     while args.len() <= i {
         args.push(Value::new(ValueKind::Undefined, v.loc));
     }
     args[i] = new;
-    let call = Call { callee: call.callee.clone(), receiver: call.receiver.clone(), args };
-    Value::new(ValueKind::Call(std::sync::Arc::new(call)), v.loc)
+    let call = Call { callee: call.callee, receiver: call.receiver, args: arena.values(&args) };
+    Value::new(ValueKind::Call(arena.call(call)), v.loc)
 }
 
 /// The keys of the input that every invoke of `slot` in the Machine gives, when they agree.
@@ -971,7 +987,7 @@ export const actors = {
 
     /// A Chart wrapper: an Open body slot `plan` lending the wrapper's own parts, in a
     /// `workspace()` with one Repo Slot.
-    fn wrapper() -> Value {
+    fn wrapper() -> Value<'static> {
         let decl = obj(vec![
             (
                 "lends",
@@ -1157,7 +1173,7 @@ export const actors = {
     }
 
     /// A shipped Machine with Open parts, in a `workspace()`, customized twice.
-    fn customized() -> Value {
+    fn customized() -> Value<'static> {
         let open = || kit("open", vec![]);
         let body = machine(
             obj(vec![(

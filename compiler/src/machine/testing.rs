@@ -1,14 +1,22 @@
 //! Builders of [`Value`]s for tests, standing in for the evaluator.
 //!
-//! Each value gets a fresh, increasing span, so a fault's `loc` tells which value it names.
+//! Each value gets a fresh, increasing span, so a fault's `loc` tells which value it names. The
+//! values live in an arena each test thread leaks ([`arena`]), so a test holds them as
+//! `Value<'static>` with no owner to keep.
 
 use crate::ir::Expr;
-use crate::machine::value::{Call, Callee, Facts, FileId, Function, Loc, Prop, Value, ValueKind};
+use crate::machine::value::{Arena, Call, Callee, Facts, FileId, Function, Loc, Prop, Value, ValueKind};
 use crate::Span;
 use std::cell::Cell;
 
 thread_local! {
     static NEXT: Cell<u32> = const { Cell::new(0) };
+    static ARENA: &'static Arena = Box::leak(Box::default());
+}
+
+/// This test thread's arena (leaked: a test's values live to its end).
+pub fn arena() -> &'static Arena {
+    ARENA.with(|a| *a)
 }
 
 /// Restart the spans at 0 (call at the start of a test, for stable snapshots).
@@ -25,63 +33,64 @@ fn loc() -> Loc {
     Loc { file: FileId(0), span: Span::new(start, start + 10) }
 }
 
-fn v(kind: ValueKind) -> Value {
+fn v(kind: ValueKind<'static>) -> Value<'static> {
     Value::new(kind, loc())
 }
 
-pub fn s(text: &str) -> Value {
-    v(ValueKind::String { value: text.into() })
+pub fn s(text: &str) -> Value<'static> {
+    v(ValueKind::String { value: arena().str(text) })
 }
 
-pub fn n(value: f64) -> Value {
+pub fn n(value: f64) -> Value<'static> {
     v(ValueKind::Number { value })
 }
 
-pub fn b(value: bool) -> Value {
+pub fn b(value: bool) -> Value<'static> {
     v(ValueKind::Bool { value })
 }
 
-pub fn unknown(reason: &str) -> Value {
-    v(ValueKind::Unknown { reason: reason.to_string() })
+pub fn unknown(reason: &str) -> Value<'static> {
+    v(ValueKind::Unknown { reason: arena().str(reason) })
 }
 
-pub fn arr(items: Vec<Value>) -> Value {
-    v(ValueKind::Array { items })
+pub fn arr(items: Vec<Value<'static>>) -> Value<'static> {
+    v(ValueKind::Array { items: arena().values(&items) })
 }
 
 /// An object literal, keys in order.
-pub fn obj(props: Vec<(&str, Value)>) -> Value {
-    let props = props.into_iter().map(|(key, value)| Prop { key: key.into(), key_loc: loc(), value }).collect();
-    v(ValueKind::Object { props })
+pub fn obj(props: Vec<(&str, Value<'static>)>) -> Value<'static> {
+    let props: Vec<Prop<'static>> =
+        props.into_iter().map(|(key, value)| Prop { key: arena().str(key), key_loc: loc(), value }).collect();
+    v(ValueKind::Object { props: arena().props(&props) })
 }
 
-fn call(callee: Callee, receiver: Option<Value>, args: Vec<Value>) -> Value {
-    v(ValueKind::Call(std::sync::Arc::new(Call { callee, receiver, args: args.into() })))
+fn call(callee: Callee<'static>, receiver: Option<Value<'static>>, args: Vec<Value<'static>>) -> Value<'static> {
+    v(ValueKind::Call(arena().call(Call { callee, receiver, args: arena().values(&args) })))
 }
 
 /// A call of a kit export: `agent({...})`.
-pub fn kit(name: &str, args: Vec<Value>) -> Value {
-    call(Callee::Kit(name.into()), None, args)
+pub fn kit(name: &str, args: Vec<Value<'static>>) -> Value<'static> {
+    call(Callee::Kit(arena().str(name)), None, args)
 }
 
 /// A call of an xstate export: `setup({...})`, `and([...])`.
-pub fn xs(name: &str, args: Vec<Value>) -> Value {
-    call(Callee::Xstate(name.into()), None, args)
+pub fn xs(name: &str, args: Vec<Value<'static>>) -> Value<'static> {
+    call(Callee::Xstate(arena().str(name)), None, args)
 }
 
 /// A call of a zod member: `z.object({...})`.
-pub fn zod(name: &str, args: Vec<Value>) -> Value {
-    call(Callee::Zod(name.into()), None, args)
+pub fn zod(name: &str, args: Vec<Value<'static>>) -> Value<'static> {
+    call(Callee::Zod(arena().str(name)), None, args)
 }
 
 /// A method call: `recv.name(args)`.
-pub fn method(recv: Value, name: &str, args: Vec<Value>) -> Value {
-    call(Callee::Method(name.into()), Some(recv), args)
+pub fn method(recv: Value<'static>, name: &str, args: Vec<Value<'static>>) -> Value<'static> {
+    call(Callee::Method(arena().str(name)), Some(recv), args)
 }
 
 /// A function whose body lowered (or not) to `lowered`.
-pub fn func(lowered: Option<Expr>) -> Value {
-    v(ValueKind::Function(std::sync::Arc::new(Function {
+pub fn func(lowered: Option<Expr>) -> Value<'static> {
+    v(ValueKind::Function(arena().function(Function {
         params: smallvec::smallvec!["{ context, event }".into()],
         facts: Facts { complete: lowered.is_some(), ..Facts::default() },
         lowered: lowered.map(std::sync::Arc::new),
@@ -89,7 +98,7 @@ pub fn func(lowered: Option<Expr>) -> Value {
 }
 
 /// `jr2Setup(setup).createMachine(config)`.
-pub fn machine(setup: Value, config: Value) -> Value {
+pub fn machine(setup: Value<'static>, config: Value<'static>) -> Value<'static> {
     method(kit("jr2Setup", vec![setup]), "createMachine", vec![config])
 }
 
@@ -123,12 +132,12 @@ pub fn fix_tree() -> Expr {
 
 // ---- Fixtures: the seeds' TSDoc examples, as the evaluator would give them ----
 
-fn fail_state(reason: &str) -> Value {
+fn fail_state(reason: &str) -> Value<'static> {
     obj(vec![("invoke", obj(vec![("src", s("fail")), ("input", obj(vec![("reason", s(reason))]))]))])
 }
 
 /// `defineEvent({ name, description, input: z.object({ k: z.string() }) })`.
-pub fn event(name: &str, description: &str, keys: &[&str]) -> Value {
+pub fn event(name: &str, description: &str, keys: &[&str]) -> Value<'static> {
     let fields = keys.iter().map(|k| (*k, zod("string", vec![]))).collect();
     kit(
         "defineEvent",
@@ -141,7 +150,7 @@ pub fn event(name: &str, description: &str, keys: &[&str]) -> Value {
 }
 
 /// The `fix-tests` example of `paramsOf` (seed 001/002, @jr2/orchestrator 0.7.0).
-pub fn fix_tests() -> Value {
+pub fn fix_tests() -> Value<'static> {
     let run_test = event("run_test", "Run the tests of one module.", &["module"]);
     let finished = event("finished", "Say that all the tests pass.", &[]);
     let body = machine(
@@ -271,7 +280,7 @@ pub fn fix_tests() -> Value {
 }
 
 /// The `notes` example of `sentBy` (seed 002): a Gate by invoke id, `sentBy` routing.
-pub fn notes() -> Value {
+pub fn notes() -> Value<'static> {
     machine(
         obj(vec![
             ("events", arr(vec![event("done", "Call this when the draft is ready for review.", &[])])),

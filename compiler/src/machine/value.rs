@@ -8,23 +8,23 @@
 //! evaluator cannot know statically is [`ValueKind::Unknown`], with the reason, and the rest of the
 //! Machine goes on (a `not-static` warning at its span).
 //!
+//! Memory: an evaluation's values live in one [`Arena`] (`'v`): a [`Value`] is a few words, `Copy`,
+//! and its strings, lists and calls are references into the arena, so a value is copied without
+//! its tree, a call read through two names is one node, and the tree is freed at once with its
+//! arena, not dropped node by node (that drop walk and the per-node heap blocks were ~6% of a
+//! `jr2 check`, docs/benchmarks.md). The arena and the values kept of it (an evaluation's
+//! exports) are one owned [`Values`], which a compilation holds; a caller that keeps a part past
+//! it copies that part into an arena of its own ([`Value::copy_into`]).
+//!
 //! Invariant: plain data; no oxc type appears here, so the passes after evaluation know no parser.
+//! No node of the tree needs a drop (checked at compile time): an arena frees without one.
 
 use crate::ir::Expr;
 use crate::Span;
 use serde::Serialize;
 use std::sync::Arc;
 
-/// Serializes a shared node as its contents.
-fn shared<T: Serialize, S: serde::Serializer>(v: &Arc<T>, s: S) -> Result<S::Ok, S::Error> {
-    T::serialize(v, s)
-}
-
-/// A string of the value model: a property key, a string value, a callee's name; the IR's
-/// [`crate::ir::Name`], so a key or a string moves into the IR without a copy. Strings up to 24
-/// bytes are stored inline, so making, cloning and dropping one does not touch the heap (every
-/// callee, most keys and many string values are that short: a Workflow's values took a fifth
-/// fewer heap blocks than with `String`).
+/// An IR name ([`crate::ir::Name`]): what a key or a string of the value model becomes in the IR.
 pub use crate::ir::Name;
 
 /// A source file of the Instance, by index into the evaluator's file table.
@@ -38,16 +38,18 @@ pub struct Loc {
     pub span: Span,
 }
 
-/// A value with its place.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Value {
-    pub kind: ValueKind,
+/// A value with its place. It lives in its evaluation's [`Arena`] (`'v`), and is a copy of a
+/// few words: its strings, lists and calls are references into the arena, so copying one copies
+/// no tree, and nothing of it is dropped node by node (the arena goes at once).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Value<'v> {
+    pub kind: ValueKind<'v>,
     pub loc: Loc,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 #[serde(tag = "kind", rename_all = "camelCase")]
-pub enum ValueKind {
+pub enum ValueKind<'v> {
     Undefined,
     Null,
     Bool {
@@ -57,73 +59,69 @@ pub enum ValueKind {
         value: f64,
     },
     String {
-        value: Name,
+        value: &'v str,
     },
     Array {
-        items: Vec<Value>,
+        items: &'v [Value<'v>],
     },
     /// An object literal, its properties in source order (a later key replaces an earlier one,
     /// as in JavaScript; spreads of known objects are already merged in). Invariant: each key
     /// once, which its readers rely on to build their own maps without a search per key (zod's
     /// shapes, `to_ir_json`).
     Object {
-        props: Vec<Prop>,
+        props: &'v [Prop<'v>],
     },
     /// A call of the authoring surface (jr2, xstate or zod), or a method called on one. Shared:
     /// a binding read by name (`workspace(body, ...)`, an event def in `events` and in
     /// `paramsOf`) is the same call, not a copy of its tree.
-    Call(#[serde(serialize_with = "shared")] Arc<Call>),
+    Call(&'v Call<'v>),
     /// An arrow function or function expression: code, with the facts the analysis read off it.
-    Function(#[serde(serialize_with = "shared")] Arc<Function>),
+    Function(&'v Function),
     /// An export of a known module used as a value, not called: `guard: isReady`, `actors: {
     /// gate }`, `z.string` without its call. Calling it makes a [`ValueKind::Call`] with this
     /// callee.
     Imported {
-        callee: Callee,
+        callee: Callee<'v>,
     },
     /// What the evaluator could not know statically.
     Unknown {
-        reason: String,
+        reason: &'v str,
     },
 }
 
 /// One property of an object literal.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Prop {
-    pub key: Name,
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Prop<'v> {
+    pub key: &'v str,
     /// The key's place (for a diagnostic that points at the key).
     pub key_loc: Loc,
-    pub value: Value,
+    pub value: Value<'v>,
 }
 
 /// What a call calls.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "kind", content = "name", rename_all = "camelCase")]
-pub enum Callee {
+pub enum Callee<'v> {
     /// An export of `@jr2/orchestrator`, by its exported name: `agent`, `jr2Setup`, `sentBy`, ...
-    Kit(Name),
+    Kit(&'v str),
     /// An export of `xstate`: `setup`, `assign`, `and`, `or`, `not`, ...
-    Xstate(Name),
+    Xstate(&'v str),
     /// A member of zod's `z`: `z.object` is `Zod("object")`.
-    Zod(Name),
+    Zod(&'v str),
     /// A method called on the receiver: `.createMachine`, `.optional`, `.describe`, `.pick`, ...
-    Method(Name),
+    Method(&'v str),
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Call {
-    pub callee: Callee,
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Call<'v> {
+    pub callee: Callee<'v>,
     /// For a [`Callee::Method`]: the value it is called on.
-    pub receiver: Option<Value>,
-    /// Inline up to one argument (most calls of the authoring surface have one, and zod's
-    /// chains of `.min(1).max(9).describe(..)` one each), so such a call is one heap block.
-    pub args: Args,
+    pub receiver: Option<Value<'v>>,
+    pub args: &'v [Value<'v>],
 }
 
-/// A call's arguments.
-pub type Args = smallvec::SmallVec<[Value; 1]>;
-
-/// A function: it stays code, and carries what it statically reads.
+/// A function: it stays code, and carries what it statically reads. Owned (its facts are lists,
+/// its lowering an IR expression), so its arena keeps it apart and drops it ([`Arena`]).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Function {
     /// The parameter names as written (a destructured one is written out, e.g. `{ context, event }`);
@@ -152,13 +150,163 @@ pub struct Facts {
     pub parts: Vec<(Name, crate::Span)>,
 }
 
-impl Value {
-    pub fn new(kind: ValueKind, loc: Loc) -> Self {
+// No node of the tree needs dropping: the arena frees them all at once. (A field that needed a
+// drop, a `String` or an `Arc`, would leak from a bump arena: this keeps one from being added.)
+const _: () = assert!(!std::mem::needs_drop::<Value<'static>>());
+const _: () = assert!(!std::mem::needs_drop::<Call<'static>>());
+
+/// Where an evaluation's values live: a bump arena for the tree (strings, lists, calls: no drop),
+/// and a typed arena for its functions (each has lists and an `Arc`, dropped with the arena, in
+/// one pass over a flat list, not by a walk of the tree).
+pub struct Arena {
+    bump: bumpalo::Bump,
+    functions: typed_arena::Arena<Function>,
+}
+
+impl Default for Arena {
+    /// An arena that has allocated nothing yet (its chunks come with its first values).
+    fn default() -> Self {
+        Arena::with_capacity(0)
+    }
+}
+
+impl Arena {
+    /// An arena whose first chunk holds `bytes` of values (and room for a function per
+    /// [`BYTES_PER_FUNCTION`] of them, as the generated Workflows have).
+    pub fn with_capacity(bytes: usize) -> Arena {
+        Arena {
+            bump: bumpalo::Bump::with_capacity(bytes),
+            functions: typed_arena::Arena::with_capacity(bytes / BYTES_PER_FUNCTION),
+        }
+    }
+
+    pub fn str<'v>(&'v self, s: &str) -> &'v str {
+        if s.is_empty() {
+            ""
+        } else {
+            self.bump.alloc_str(s)
+        }
+    }
+
+    pub fn values<'v>(&'v self, items: &[Value<'v>]) -> &'v [Value<'v>] {
+        if items.is_empty() {
+            &[]
+        } else {
+            self.bump.alloc_slice_copy(items)
+        }
+    }
+
+    pub fn props<'v>(&'v self, props: &[Prop<'v>]) -> &'v [Prop<'v>] {
+        if props.is_empty() {
+            &[]
+        } else {
+            self.bump.alloc_slice_copy(props)
+        }
+    }
+
+    pub fn call<'v>(&'v self, call: Call<'v>) -> &'v Call<'v> {
+        self.bump.alloc(call)
+    }
+
+    pub fn function(&self, f: Function) -> &Function {
+        self.functions.alloc(f)
+    }
+
+    /// The bytes the arena holds (its chunks), for a caller deciding whether to keep it.
+    pub fn allocated_bytes(&self) -> usize {
+        self.bump.allocated_bytes()
+    }
+}
+
+/// How many bytes of values come with one function, about (see [`Arena::with_capacity`]).
+const BYTES_PER_FUNCTION: usize = 2048;
+
+/// An arena that no one allocates in any more: the owner of a [`Values`] cell.
+pub struct Frozen(Arena);
+
+// SAFETY: `Arena` is not `Sync` because allocating takes `&self` (a bump pointer in a `Cell`).
+// A `Frozen` arena is one no one can allocate in: its field is private, and this module reads it
+// only in [`Values::build`], while the cell is being built on one thread, before it can be shared.
+// After that, all that is reachable through it is the values, which are plain shared data.
+unsafe impl Sync for Frozen {}
+
+impl std::fmt::Debug for Frozen {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Arena({} bytes)", self.0.bump.allocated_bytes())
+    }
+}
+
+/// What an evaluation's values are kept in: the named values (a file's exports) with their
+/// arena.
+pub type Named<'v> = indexmap::IndexMap<String, Value<'v>>;
+
+self_cell::self_cell!(
+    /// An evaluation's values with the arena they live in, as one owned thing (a [`Compiled`]
+    /// keeps one; the LSP's database caches it): `get` reads a value by name.
+    ///
+    /// [`Compiled`]: crate::machine::compile::Compiled
+    pub struct Values {
+        owner: Frozen,
+        #[covariant]
+        dependent: Named,
+    }
+
+    impl {Debug}
+);
+
+impl Values {
+    /// Builds the values in a fresh arena: `f` allocates them in it and names the ones kept;
+    /// whatever else it returns comes out beside them.
+    pub fn build<T>(arena: Arena, f: impl for<'v> FnOnce(&'v Arena) -> (Named<'v>, T)) -> (Values, T) {
+        let mut out = None;
+        let values = Values::new(Frozen(arena), |frozen| {
+            let (named, other) = f(&frozen.0);
+            out = Some(other);
+            named
+        });
+        (values, out.expect("the builder ran"))
+    }
+
+    /// No values (and an empty arena).
+    pub fn empty() -> Values {
+        Values::new(Frozen(Arena::default()), |_| Named::default())
+    }
+
+    /// The value named `name`.
+    pub fn get(&self, name: &str) -> Option<&Value<'_>> {
+        self.borrow_dependent().get(name)
+    }
+
+    /// Every named value, in order.
+    pub fn named(&self) -> &Named<'_> {
+        self.borrow_dependent()
+    }
+
+    /// The named values, with a way to change which are kept (each still from this arena).
+    pub fn with_named_mut<R>(&mut self, f: impl for<'v> FnOnce(&mut Named<'v>) -> R) -> R {
+        self.with_dependent_mut(|_, named| f(named))
+    }
+}
+
+impl Serialize for Values {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.borrow_dependent().serialize(s)
+    }
+}
+
+impl Default for Values {
+    fn default() -> Self {
+        Values::empty()
+    }
+}
+
+impl<'v> Value<'v> {
+    pub fn new(kind: ValueKind<'v>, loc: Loc) -> Self {
         Value { kind, loc }
     }
 
-    pub fn as_str(&self) -> Option<&str> {
-        match &self.kind {
+    pub fn as_str(&self) -> Option<&'v str> {
+        match self.kind {
             ValueKind::String { value } => Some(value),
             _ => None,
         }
@@ -171,48 +319,48 @@ impl Value {
         }
     }
 
-    pub fn as_array(&self) -> Option<&[Value]> {
-        match &self.kind {
+    pub fn as_array(&self) -> Option<&'v [Value<'v>]> {
+        match self.kind {
             ValueKind::Array { items } => Some(items),
             _ => None,
         }
     }
 
-    pub fn as_call(&self) -> Option<&Call> {
-        match &self.kind {
+    pub fn as_call(&self) -> Option<&'v Call<'v>> {
+        match self.kind {
             ValueKind::Call(c) => Some(c),
             _ => None,
         }
     }
 
-    pub fn as_function(&self) -> Option<&Function> {
-        match &self.kind {
+    pub fn as_function(&self) -> Option<&'v Function> {
+        match self.kind {
             ValueKind::Function(f) => Some(f),
             _ => None,
         }
     }
 
     /// The properties of an object literal.
-    pub fn props(&self) -> Option<&[Prop]> {
-        match &self.kind {
+    pub fn props(&self) -> Option<&'v [Prop<'v>]> {
+        match self.kind {
             ValueKind::Object { props } => Some(props),
             _ => None,
         }
     }
 
     /// The value of `key` in an object literal (the last one, as in JavaScript).
-    pub fn get(&self, key: &str) -> Option<&Value> {
+    pub fn get(&self, key: &str) -> Option<&'v Value<'v>> {
         self.props()?.iter().rev().find(|p| p.key == key).map(|p| &p.value)
     }
 
     /// Is this a call of the kit export `name`?
     pub fn is_kit_call(&self, name: &str) -> bool {
-        self.as_call().is_some_and(|c| matches!(&c.callee, Callee::Kit(n) if n == name))
+        self.as_call().is_some_and(|c| matches!(c.callee, Callee::Kit(n) if n == name))
     }
 
     /// The reason, for an unknown value.
-    pub fn unknown_reason(&self) -> Option<&str> {
-        match &self.kind {
+    pub fn unknown_reason(&self) -> Option<&'v str> {
+        match self.kind {
             ValueKind::Unknown { reason } => Some(reason),
             _ => None,
         }
@@ -220,6 +368,59 @@ impl Value {
 
     pub fn is_unknown(&self) -> bool {
         matches!(self.kind, ValueKind::Unknown { .. })
+    }
+
+    /// A copy of this value in `arena`, whole: its strings, lists, calls and functions, for a
+    /// caller that keeps a part of a tree past the tree's own arena (the Instance check keeps a
+    /// Workflow's door so). A call held twice (a shared node) is copied once and stays shared.
+    pub fn copy_into<'a>(&self, arena: &'a Arena) -> Value<'a> {
+        self.copy_with(arena, &mut rustc_hash::FxHashMap::default())
+    }
+
+    /// [`Value::copy_into`], with the calls copied so far (by address, each to its copy).
+    fn copy_with<'a>(&self, arena: &'a Arena, calls: &mut rustc_hash::FxHashMap<*const (), &'a Call<'a>>) -> Value<'a> {
+        let callee_into = |callee: Callee<'_>| match callee {
+            Callee::Kit(n) => Callee::Kit(arena.str(n)),
+            Callee::Xstate(n) => Callee::Xstate(arena.str(n)),
+            Callee::Zod(n) => Callee::Zod(arena.str(n)),
+            Callee::Method(n) => Callee::Method(arena.str(n)),
+        };
+        let kind = match self.kind {
+            ValueKind::Undefined => ValueKind::Undefined,
+            ValueKind::Null => ValueKind::Null,
+            ValueKind::Bool { value } => ValueKind::Bool { value },
+            ValueKind::Number { value } => ValueKind::Number { value },
+            ValueKind::String { value } => ValueKind::String { value: arena.str(value) },
+            ValueKind::Array { items } => {
+                let items: Vec<Value<'a>> = items.iter().map(|x| x.copy_with(arena, calls)).collect();
+                ValueKind::Array { items: arena.values(&items) }
+            }
+            ValueKind::Object { props } => {
+                let props: Vec<Prop<'a>> = props
+                    .iter()
+                    .map(|p| Prop { key: arena.str(p.key), key_loc: p.key_loc, value: p.value.copy_with(arena, calls) })
+                    .collect();
+                ValueKind::Object { props: arena.props(&props) }
+            }
+            ValueKind::Call(c) => {
+                let at = std::ptr::from_ref(c).cast::<()>();
+                match calls.get(&at) {
+                    Some(copied) => ValueKind::Call(copied),
+                    None => {
+                        let receiver = c.receiver.map(|r| r.copy_with(arena, calls));
+                        let args: Vec<Value<'a>> = c.args.iter().map(|a| a.copy_with(arena, calls)).collect();
+                        let copied =
+                            arena.call(Call { callee: callee_into(c.callee), receiver, args: arena.values(&args) });
+                        calls.insert(at, copied);
+                        ValueKind::Call(copied)
+                    }
+                }
+            }
+            ValueKind::Function(f) => ValueKind::Function(arena.function(f.clone())),
+            ValueKind::Imported { callee } => ValueKind::Imported { callee: callee_into(callee) },
+            ValueKind::Unknown { reason } => ValueKind::Unknown { reason: arena.str(reason) },
+        };
+        Value::new(kind, self.loc)
     }
 
     /// The plain JSON of a value made only of literals, or `None` if it holds a call, a function
@@ -232,17 +433,17 @@ impl Value {
     /// keys and short strings inline).
     pub fn to_ir_json(&self) -> Option<crate::ir::Json> {
         use crate::ir::{Json as J, JsonMap};
-        Some(match &self.kind {
+        Some(match self.kind {
             ValueKind::Undefined | ValueKind::Null => J::Null,
-            ValueKind::Bool { value } => J::Bool(*value),
-            ValueKind::Number { value } => serde_json::Number::from_f64(*value).map_or(J::Null, |n| {
+            ValueKind::Bool { value } => J::Bool(value),
+            ValueKind::Number { value } => serde_json::Number::from_f64(value).map_or(J::Null, |n| {
                 if value.fract() == 0.0 && value.abs() < 9.0e15 {
-                    J::from(*value as i64)
+                    J::from(value as i64)
                 } else {
                     J::Number(n)
                 }
             }),
-            ValueKind::String { value } => J::String(value.clone()),
+            ValueKind::String { value } => J::String(Name::from(value)),
             ValueKind::Array { items } => J::Array(items.iter().map(Value::to_ir_json).collect::<Option<_>>()?),
             ValueKind::Object { props } => {
                 let mut map = JsonMap::with_capacity(props.len());
@@ -251,7 +452,7 @@ impl Value {
                         continue;
                     }
                     // An object's keys are unique here (a later one replaced an earlier one).
-                    map.push(p.key.clone(), p.value.to_ir_json()?);
+                    map.push(Name::from(p.key), p.value.to_ir_json()?);
                 }
                 J::Object(map)
             }
@@ -259,5 +460,49 @@ impl Value {
                 return None
             }
         })
+    }
+}
+
+// A compilation's values cross threads (the Instance check's workers) and are shared by the LSP's
+// database.
+const _: fn() = || {
+    fn shared<T: Send + Sync>() {}
+    shared::<Values>();
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A copy lives in its own arena, past the source's, and a call held twice stays one call.
+    #[test]
+    fn a_copy_outlives_its_source_and_keeps_a_shared_call_shared() {
+        let target = Arena::default();
+        let copy = {
+            let source = Arena::default();
+            let call = source.call(Call { callee: Callee::Kit(source.str("agent")), receiver: None, args: &[] });
+            let call = Value::new(ValueKind::Call(call), Loc::default());
+            let props = [
+                Prop { key: source.str("a"), key_loc: Loc::default(), value: call },
+                Prop { key: source.str("b"), key_loc: Loc::default(), value: call },
+            ];
+            Value::new(ValueKind::Object { props: source.props(&props) }, Loc::default()).copy_into(&target)
+        };
+        let (a, b) = (copy.get("a").and_then(Value::as_call), copy.get("b").and_then(Value::as_call));
+        assert!(std::ptr::eq(a.expect("a call"), b.expect("a call")));
+        assert_eq!(a.map(|c| c.callee), Some(Callee::Kit("agent")));
+    }
+
+    /// `Values::build` keeps what its builder names, and gives back the rest.
+    #[test]
+    fn values_keep_the_named_values_with_their_arena() {
+        let (values, files) = Values::build(Arena::default(), |arena| {
+            let s = Value::new(ValueKind::String { value: arena.str("hello") }, Loc::default());
+            (Named::from_iter([("greeting".to_string(), s)]), 1)
+        });
+        assert_eq!(files, 1);
+        assert_eq!(values.get("greeting").and_then(Value::as_str), Some("hello"));
+        assert!(values.get("other").is_none());
+        assert!(Values::empty().named().is_empty());
     }
 }

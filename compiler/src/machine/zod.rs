@@ -113,14 +113,14 @@ pub fn object_keys(v: &Value) -> Option<Vec<(String, bool)>> {
 /// The keys of a zod object schema in order, as [`object_keys`] lists them, without whether each
 /// is required. A plain `z.object({...})` is read off its literal, its keys borrowed, with no
 /// schema built for its keys' values (the walk asks this of every pick).
-pub fn object_key_names(v: &Value) -> Option<Vec<std::borrow::Cow<'_, str>>> {
+pub fn object_key_names<'v>(v: &Value<'v>) -> Option<Vec<std::borrow::Cow<'v, str>>> {
     use std::borrow::Cow;
     if let Some(Call { callee: Callee::Zod(name), args, .. }) = v.as_call() {
         if matches!(&**name, "object" | "strictObject" | "looseObject") {
             // An object literal's keys are unique already (the evaluator kept a key written twice
             // once, in its first place, as `merge_props` would).
             let props = args.first().and_then(Value::props).unwrap_or_default();
-            return Some(props.iter().map(|p| Cow::Borrowed(p.key.as_str())).collect());
+            return Some(props.iter().map(|p| Cow::Borrowed(p.key)).collect());
         }
     }
     object_keys(v).map(|keys| keys.into_iter().map(|(k, _)| Cow::Owned(k)).collect())
@@ -146,7 +146,7 @@ struct Node<'a> {
     /// inline.)
     description: Option<Box<str>>,
     /// The `.default()` value, a JSON literal (checked when it is read, converted when written).
-    default: Option<&'a Value>,
+    default: Option<&'a Value<'a>>,
     /// `.meta({...})`'s keys, in order (a key set again keeps its place).
     meta: Vec<(crate::ir::Name, J)>,
     /// The place of a fault (already reported): methods called on it add no fault of their own.
@@ -515,14 +515,14 @@ impl Cx {
     }
 
     /// A value that should be a zod schema.
-    fn schema<'a>(&mut self, v: &'a Value) -> Node<'a> {
+    fn schema<'a>(&mut self, v: &'a Value<'a>) -> Node<'a> {
         match &v.kind {
             ValueKind::Call(c) => match &c.callee {
                 Callee::Zod(name) => self.member(name, c, v.loc),
                 Callee::Method(name) => match &c.receiver {
                     Some(r) => {
                         let mut n = self.schema(r);
-                        self.method(&mut n, name, &c.args, v.loc);
+                        self.method(&mut n, name, c.args, v.loc);
                         n
                     }
                     None => self.fault(v.loc, format!("`.{name}()` is called on nothing jr2 can read")),
@@ -554,7 +554,7 @@ impl Cx {
     }
 
     /// `z.<name>(...)`.
-    fn member<'a>(&mut self, name: &str, c: &'a Call, loc: Loc) -> Node<'a> {
+    fn member<'a>(&mut self, name: &str, c: &'a Call<'a>, loc: Loc) -> Node<'a> {
         let arg0 = c.args.first();
         match name {
             "string" => Node::new(Ty::String(StrChecks::default())),
@@ -640,7 +640,7 @@ impl Cx {
 
     /// `<recv>.<name>(...)`, on the receiver's node in place (a node is large: it is not moved
     /// in and out of each method of a chain).
-    fn method<'a>(&mut self, n: &mut Node<'a>, name: &str, args: &'a [Value], loc: Loc) {
+    fn method<'a>(&mut self, n: &mut Node<'a>, name: &str, args: &'a [Value<'a>], loc: Loc) {
         let arg0 = args.first();
         match name {
             // Wrappers.
@@ -722,7 +722,7 @@ impl Cx {
     }
 
     /// The methods of one type: bounds, formats, the object's derivations.
-    fn typed_method<'a>(&mut self, n: &mut Node<'a>, name: &str, args: &'a [Value], loc: Loc) {
+    fn typed_method<'a>(&mut self, n: &mut Node<'a>, name: &str, args: &'a [Value<'a>], loc: Loc) {
         if n.faulted {
             return;
         }
@@ -856,7 +856,7 @@ impl Cx {
 
     /// An object literal of schemas: `z.object`'s shape, `.extend`'s (`of` is `z.object` as `"z."`
     /// and `"object"`: the fault's message is only written when there is one).
-    fn shape<'a>(&mut self, v: &'a Value, of_prefix: &str, of: &str) -> Vec<(&'a str, Node<'a>)> {
+    fn shape<'a>(&mut self, v: &'a Value<'a>, of_prefix: &str, of: &str) -> Vec<(&'a str, Node<'a>)> {
         let Some(props) = v.props() else {
             self.not_static(v, format!("`{of_prefix}{of}()` takes an object literal of schemas"));
             return Vec::new();
@@ -865,7 +865,7 @@ impl Cx {
         // An object literal's keys are unique already: pushed, not merged (no scan per key).
         for p in props {
             let node = self.schema(&p.value);
-            out.push((p.key.as_str(), node));
+            out.push((p.key, node));
         }
         out
     }
@@ -874,7 +874,7 @@ impl Cx {
     /// (zod v4 throws on one).
     fn mask<'a>(
         &mut self,
-        arg: Option<&'a Value>,
+        arg: Option<&'a Value<'a>>,
         loc: Loc,
         name: &str,
         props: &[(&str, Node)],
@@ -902,11 +902,11 @@ impl Cx {
                     continue;
                 }
             }
-            if !has(&p.key) {
+            if !has(p.key) {
                 self.fault(p.key_loc, format!("`.{name}()` names `{}`, which the object does not have", p.key));
                 continue;
             }
-            keys.push(p.key.as_str());
+            keys.push(p.key);
         }
         Some(keys)
     }
@@ -1014,77 +1014,85 @@ fn merge_prop<'a>(props: &mut Vec<(&'a str, Node<'a>)>, k: &'a str, n: Node<'a>)
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::machine::value::{FileId, Prop};
+    use crate::machine::value::{Arena, FileId, Prop};
     use crate::Span;
     use serde_json::json;
 
-    // A terse builder of the values the evaluator makes. Every value sits at the default place
-    // unless `at` moves it.
+    // A terse builder of the values the evaluator makes, in an arena of the test's thread that
+    // lives as long as the thread (leaked). Every value sits at the default place unless `at`
+    // moves it.
 
-    fn v(kind: ValueKind) -> Value {
+    thread_local! {
+        static A: &'static Arena = Box::leak(Box::default());
+    }
+    fn arena() -> &'static Arena {
+        A.with(|a| *a)
+    }
+
+    fn v(kind: ValueKind<'static>) -> Value<'static> {
         Value::new(kind, Loc::default())
     }
-    fn at(mut value: Value, start: u32, end: u32) -> Value {
+    fn at(mut value: Value<'static>, start: u32, end: u32) -> Value<'static> {
         value.loc = Loc { file: FileId(0), span: Span::new(start, end) };
         value
     }
-    fn call_zod(name: &str, args: Vec<Value>) -> Value {
-        v(ValueKind::Call(std::sync::Arc::new(Call {
-            callee: Callee::Zod(name.into()),
-            receiver: None,
-            args: args.into(),
-        })))
+    fn call(callee: Callee<'static>, receiver: Option<Value<'static>>, args: Vec<Value<'static>>) -> Value<'static> {
+        let a = arena();
+        v(ValueKind::Call(a.call(Call { callee, receiver, args: a.values(&args) })))
     }
-    fn z(name: &str) -> Value {
+    fn call_zod(name: &str, args: Vec<Value<'static>>) -> Value<'static> {
+        call(Callee::Zod(arena().str(name)), None, args)
+    }
+    fn z(name: &str) -> Value<'static> {
         call_zod(name, vec![])
     }
-    fn method(recv: Value, name: &str, args: Vec<Value>) -> Value {
-        v(ValueKind::Call(std::sync::Arc::new(Call {
-            callee: Callee::Method(name.into()),
-            receiver: Some(recv),
-            args: args.into(),
-        })))
+    fn method(recv: Value<'static>, name: &str, args: Vec<Value<'static>>) -> Value<'static> {
+        call(Callee::Method(arena().str(name)), Some(recv), args)
     }
     /// `recv.name()` with no arguments.
-    fn m(recv: Value, name: &str) -> Value {
+    fn m(recv: Value<'static>, name: &str) -> Value<'static> {
         method(recv, name, vec![])
     }
-    fn obj(props: Vec<(&str, Value)>) -> Value {
-        v(ValueKind::Object {
-            props: props.into_iter().map(|(k, value)| Prop { key: k.into(), key_loc: Loc::default(), value }).collect(),
-        })
+    fn props(props: Vec<Prop<'static>>) -> Value<'static> {
+        v(ValueKind::Object { props: arena().props(&props) })
     }
-    fn zobj(props: Vec<(&str, Value)>) -> Value {
+    fn obj(props: Vec<(&str, Value<'static>)>) -> Value<'static> {
+        let a = arena();
+        self::props(
+            props.into_iter().map(|(k, value)| Prop { key: a.str(k), key_loc: Loc::default(), value }).collect(),
+        )
+    }
+    fn zobj(props: Vec<(&str, Value<'static>)>) -> Value<'static> {
         call_zod("object", vec![obj(props)])
     }
-    fn s(x: &str) -> Value {
-        v(ValueKind::String { value: x.into() })
+    fn s(x: &str) -> Value<'static> {
+        v(ValueKind::String { value: arena().str(x) })
     }
-    fn n(x: f64) -> Value {
+    fn n(x: f64) -> Value<'static> {
         v(ValueKind::Number { value: x })
     }
-    fn b(x: bool) -> Value {
+    fn b(x: bool) -> Value<'static> {
         v(ValueKind::Bool { value: x })
     }
-    fn arr(items: Vec<Value>) -> Value {
-        v(ValueKind::Array { items })
+    fn arr(items: Vec<Value<'static>>) -> Value<'static> {
+        v(ValueKind::Array { items: arena().values(&items) })
     }
-    fn unknown(reason: &str) -> Value {
-        v(ValueKind::Unknown { reason: reason.into() })
+    fn unknown(reason: &str) -> Value<'static> {
+        v(ValueKind::Unknown { reason: arena().str(reason) })
     }
-    fn func() -> Value {
-        v(ValueKind::Function(std::sync::Arc::new(crate::machine::value::Function {
+    fn func() -> Value<'static> {
+        v(ValueKind::Function(arena().function(crate::machine::value::Function {
             params: smallvec::smallvec!["s".into()],
             facts: Default::default(),
             lowered: None,
         })))
     }
-    fn mask(keys: &[&str]) -> Value {
+    fn mask(keys: &[&str]) -> Value<'static> {
         obj(keys.iter().map(|k| (*k, b(true))).collect())
     }
 
     /// The cases: a name, the TypeScript the value stands for, and the value.
-    fn cases() -> Vec<(&'static str, &'static str, Value)> {
+    fn cases() -> Vec<(&'static str, &'static str, Value<'static>)> {
         vec![
             ("string", "z.string()", z("string")),
             ("number", "z.number()", z("number")),
@@ -1245,7 +1253,7 @@ mod tests {
     }
 
     /// The door the derivations start from.
-    fn door() -> Value {
+    fn door() -> Value<'static> {
         zobj(vec![
             ("url", m(z("string"), "url")),
             ("branch", z("string")),
@@ -1329,11 +1337,7 @@ mod tests {
         assert!(is_zod(&m(m(z("string"), "optional"), "nullable")));
         assert!(!is_zod(&s("x")));
         assert!(!is_zod(&m(unknown("a call of an unknown function"), "optional")));
-        assert!(!is_zod(&v(ValueKind::Call(std::sync::Arc::new(Call {
-            callee: Callee::Kit("agent".into()),
-            receiver: None,
-            args: Default::default()
-        })))));
+        assert!(!is_zod(&call(Callee::Kit("agent"), None, vec![])));
     }
 
     /// Faults: each at its value's place, the rest converted.
@@ -1378,9 +1382,7 @@ mod tests {
             f(method(
                 door(),
                 "pick",
-                vec![v(ValueKind::Object {
-                    props: vec![Prop { key: "nope".into(), key_loc: at(b(true), 12, 16).loc, value: b(true) }],
-                })]
+                vec![props(vec![Prop { key: "nope", key_loc: at(b(true), 12, 16).loc, value: b(true) }])]
             ))
         );
         insta::assert_debug_snapshot!("faults_unknown_method", f(at(m(z("string"), "ip"), 1, 2)));

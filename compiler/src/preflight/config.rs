@@ -329,9 +329,9 @@ impl Reader {
     }
 
     /// The value, where it is static; a `config-not-static` error at it otherwise.
-    fn known<'v>(&mut self, v: &'v Value, at: &str) -> Option<&'v Value> {
-        let reason = match &v.kind {
-            ValueKind::Unknown { reason } => reason.clone(),
+    fn known<'v>(&mut self, v: &'v Value<'v>, at: &str) -> Option<&'v Value<'v>> {
+        let reason = match v.kind {
+            ValueKind::Unknown { reason } => reason.to_string(),
             ValueKind::Function(_) => "it is a function, and functions are not run".to_string(),
             ValueKind::Call(_) => format!("it is {}, and calls are not run", describe(v)),
             _ => return Some(v),
@@ -347,21 +347,26 @@ impl Reader {
 
     /// An object's properties, checked against the known keys; `None` (with a diagnostic) if it
     /// is not an object.
-    fn object<'v>(&mut self, v: &'v Value, at: &str, known: &[&str]) -> Option<&'v [crate::machine::value::Prop]> {
+    fn object<'v>(
+        &mut self,
+        v: &'v Value<'v>,
+        at: &str,
+        known: &[&str],
+    ) -> Option<&'v [crate::machine::value::Prop<'v>]> {
         let v = self.known(v, at)?;
         let Some(props) = v.props() else {
             self.shape(v.loc, format!("{at} in {CONFIG_FILE} is {}, not an object", describe(v)));
             return None;
         };
         for p in props {
-            if !known.contains(&p.key.as_str()) {
-                self.unknown_key(p.key_loc, &p.key, at, known);
+            if !known.contains(&p.key) {
+                self.unknown_key(p.key_loc, p.key, at, known);
             }
         }
         Some(props)
     }
 
-    fn string(&mut self, v: &Value, at: &str) -> Option<String> {
+    fn string(&mut self, v: &Value<'_>, at: &str) -> Option<String> {
         let v = self.known(v, at)?;
         match v.as_str() {
             Some(s) if !s.trim().is_empty() => Some(s.to_string()),
@@ -376,7 +381,7 @@ impl Reader {
         }
     }
 
-    fn config(&mut self, export: &Value) -> Option<InstanceConfig> {
+    fn config(&mut self, export: &Value<'_>) -> Option<InstanceConfig> {
         let body = if export.is_kit_call("defineConfig") {
             match export.as_call().and_then(|c| c.args.first()) {
                 Some(b) => b,
@@ -419,7 +424,7 @@ impl Reader {
         Some(config)
     }
 
-    fn git(&mut self, v: &Value) -> Option<Vec<Credential>> {
+    fn git(&mut self, v: &Value<'_>) -> Option<Vec<Credential>> {
         let props = self.object(v, "`git`", GIT)?;
         let Some(list) = props.iter().rev().find(|p| p.key == "credentials").map(|p| &p.value) else {
             return Some(Vec::new());
@@ -438,7 +443,7 @@ impl Reader {
         Some(out)
     }
 
-    fn credential(&mut self, v: &Value, at: &str) -> Option<Credential> {
+    fn credential(&mut self, v: &Value<'_>, at: &str) -> Option<Credential> {
         let props = self.object(v, at, CREDENTIAL)?;
         let get = |k: &str| props.iter().rev().find(|p| p.key == k).map(|p| &p.value);
         let pattern = match (get("url"), get("host")) {
@@ -502,7 +507,7 @@ impl Reader {
         Some(Credential { pattern, secret, username, loc: v.loc })
     }
 
-    fn mcp(&mut self, v: &Value) -> Option<Vec<McpServer>> {
+    fn mcp(&mut self, v: &Value<'_>) -> Option<Vec<McpServer>> {
         let v = self.known(v, "`mcp`")?;
         let Some(props) = v.props() else {
             self.shape(v.loc, format!("`mcp` in {CONFIG_FILE} is {}, not an object of servers by name", describe(v)));
@@ -560,7 +565,7 @@ impl Reader {
         Some(out)
     }
 
-    fn secrets(&mut self, v: &Value) -> Option<Vec<Named>> {
+    fn secrets(&mut self, v: &Value<'_>) -> Option<Vec<Named>> {
         let v = self.known(v, "`secrets`")?;
         let Some(items) = v.as_array() else {
             self.shape(v.loc, format!("`secrets` in {CONFIG_FILE} is {}, not a list of names", describe(v)));
@@ -584,7 +589,7 @@ impl Reader {
         Some(out)
     }
 
-    fn sandbox(&mut self, v: &Value) -> Option<Sandbox> {
+    fn sandbox(&mut self, v: &Value<'_>) -> Option<Sandbox> {
         let props = self.object(v, "`sandbox`", SANDBOX)?;
         let get = |k: &str| props.iter().rev().find(|p| p.key == k).map(|p| &p.value);
         let mut sandbox = Sandbox::default();

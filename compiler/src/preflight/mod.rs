@@ -24,7 +24,7 @@ use config::InstanceConfig;
 use std::path::Path;
 
 /// What `jr2 up --check` found.
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 pub struct UpReport {
     /// Every file with its diagnostics: the config, then the Instance check's files.
     pub report: InstanceReport,
@@ -72,7 +72,7 @@ pub fn check_up_with(root: &Path, doors: Option<&dyn crate::doors::DoorSource>) 
     // evaluated twice.
     let results = crate::instance::parallel(&workflows, |(path, ev)| {
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            let value = ev.value.as_ref();
+            let value = ev.value();
             let found = match (value, &read.config) {
                 (Some(value), Some(config)) => crate::rules::preflight::check(value, config),
                 _ => Vec::new(),
@@ -111,7 +111,7 @@ pub fn check_up_with(root: &Path, doors: Option<&dyn crate::doors::DoorSource>) 
 /// value of (an actor slot's name), and the nearest kit call around it.
 #[derive(Clone, Copy, Debug)]
 pub struct KitCall<'v> {
-    pub call: &'v Value,
+    pub call: &'v Value<'v>,
     pub name: &'v str,
     pub key: Option<&'v str>,
     pub within: Option<&'v str>,
@@ -121,9 +121,9 @@ pub struct KitCall<'v> {
 const MAX_WALK_DEPTH: usize = 2_000;
 
 /// Every call of the kit inside `root`, depth first, in source order.
-pub fn kit_calls(root: &Value) -> Vec<KitCall<'_>> {
+pub fn kit_calls<'v>(root: &'v Value<'v>) -> Vec<KitCall<'v>> {
     fn visit<'v>(
-        v: &'v Value,
+        v: &'v Value<'v>,
         key: Option<&'v str>,
         within: Option<&'v str>,
         depth: usize,
@@ -132,25 +132,25 @@ pub fn kit_calls(root: &Value) -> Vec<KitCall<'_>> {
         if depth > MAX_WALK_DEPTH {
             return;
         }
-        match &v.kind {
+        match v.kind {
             ValueKind::Call(c) => {
-                let inner = match &c.callee {
+                let inner = match c.callee {
                     Callee::Kit(name) => {
-                        out.push(KitCall { call: v, name: name.as_str(), key, within });
-                        Some(name.as_str())
+                        out.push(KitCall { call: v, name, key, within });
+                        Some(name)
                     }
                     _ => within,
                 };
                 if let Some(r) = &c.receiver {
                     visit(r, key, inner, depth + 1, out);
                 }
-                for a in &c.args {
+                for a in c.args {
                     visit(a, None, inner, depth + 1, out);
                 }
             }
             ValueKind::Array { items } => items.iter().for_each(|x| visit(x, None, within, depth + 1, out)),
             ValueKind::Object { props } => {
-                props.iter().for_each(|p| visit(&p.value, Some(p.key.as_str()), within, depth + 1, out))
+                props.iter().for_each(|p| visit(&p.value, Some(p.key), within, depth + 1, out))
             }
             _ => {}
         }

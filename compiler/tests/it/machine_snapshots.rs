@@ -25,7 +25,7 @@ fn seed_workflows_ir_and_parts() {
             .collect();
         assert!(errors.is_empty(), "{name}: {errors:?}");
         let machine = compiled.machine.as_ref().unwrap_or_else(|| panic!("{name}: no Machine"));
-        let value = compiled.value.as_ref().expect("a Machine has its value");
+        let value = compiled.value().expect("a Machine has its value");
         let doc = serde_json::json!({
             "ir": machine,
             "parts": compiler::machine::parts::parts_of(value),

@@ -6,8 +6,8 @@
 //! the scopes of the function being analyzed; the decisions it follows are in `eval.rs`'s header.
 //!
 //! It allocates little, as it runs for every function of every file: the locals of all scopes
-//! are one stack ([`FnScopes`], no map per scope), a value is lowered by moving it into its
-//! [`Expr`] (no copy of a subtree, a path or a string), keys, path segments and short template
+//! are one stack ([`FnScopes`], no map per scope), what is known is lowered by moving it into its
+//! [`Expr`] (no copy of a subtree or a path; a literal's strings become inline names), keys, path segments and short template
 //! texts are inline strings, and a path of up to two keys ([`RefPath`]), a function's one
 //! parameter and its first two context keys are inline lists (no heap block). It does little
 //! work per expression too: a chain of names on a local (`context.ticket.id`, the commonest
@@ -20,14 +20,14 @@ use crate::ir::expr::RefPath;
 
 /// What a function's analysis knows of a value.
 #[derive(Clone, Debug)]
-pub(super) enum Fv<'a> {
+pub(super) enum Fv<'a, 'v> {
     Ref(Root, RefPath),
     /// The xstate mapper's arguments object: `args.context`.
     Args,
     /// `paramsOf(event, def)`, for the pick named so.
     Pick(Name),
     Lowered(Expr),
-    Val(Value),
+    Val(Value<'v>),
     /// A `const` arrow helper, for inlining.
     Helper(&'a Expression<'a>),
     Opaque,
@@ -41,14 +41,14 @@ pub(super) enum Fv<'a> {
 /// (evaluated in the caller's scope, then bound to the helper's parameters), so that a call
 /// needs no `Vec` of its own.
 #[derive(Default)]
-pub(super) struct FnScopes<'a> {
-    locals: Vec<(&'a str, Fv<'a>)>,
+pub(super) struct FnScopes<'a, 'v> {
+    locals: Vec<(&'a str, Fv<'a, 'v>)>,
     starts: Vec<usize>,
     base: usize,
-    args: Vec<Fv<'a>>,
+    args: Vec<Fv<'a, 'v>>,
 }
 
-impl<'a> FnScopes<'a> {
+impl<'a, 'v> FnScopes<'a, 'v> {
     /// Starts a function's scope, which sees none of the locals bound so far; returns what
     /// [`FnScopes::leave_function`] restores.
     fn enter_function(&mut self) -> usize {
@@ -61,22 +61,22 @@ impl<'a> FnScopes<'a> {
     }
 }
 
-impl<'a, 'g, 's> Cx<'a, 'g, 's> {
+impl<'a, 'g, 's, 'v> Cx<'a, 'g, 's, 'v> {
     // ---- functions ----
 
-    pub(super) fn arrow_value(&mut self, f: &'a ArrowFunctionExpression<'a>) -> Value {
+    pub(super) fn arrow_value(&mut self, f: &'a ArrowFunctionExpression<'a>) -> Value<'v> {
         let (facts, lowered) = self.analyze(&f.params, FnBody::Arrow(&f.body));
         let params = self.param_texts(&f.params);
-        self.val(ValueKind::Function(std::sync::Arc::new(FnValue { params, facts, lowered })), f.span)
+        self.val(ValueKind::Function(self.arena.function(FnValue { params, facts, lowered })), f.span)
     }
 
-    pub(super) fn function_value(&mut self, f: &'a Function<'a>) -> Value {
+    pub(super) fn function_value(&mut self, f: &'a Function<'a>) -> Value<'v> {
         let params = self.param_texts(&f.params);
         let (facts, lowered) = match &f.body {
             Some(b) => self.analyze(&f.params, FnBody::Block(b)),
             None => (Facts { complete: false, ..Facts::default() }, None),
         };
-        self.val(ValueKind::Function(std::sync::Arc::new(FnValue { params, facts, lowered })), f.span)
+        self.val(ValueKind::Function(self.arena.function(FnValue { params, facts, lowered })), f.span)
     }
 
     fn param_texts(&self, p: &FormalParameters<'a>) -> smallvec::SmallVec<[Name; 1]> {
@@ -124,7 +124,7 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
     }
 
     /// The body's value (the returned one, where it is the only way out), or `None`.
-    fn body(&mut self, body: FnBody<'a>) -> Option<Fv<'a>> {
+    fn body(&mut self, body: FnBody<'a>) -> Option<Fv<'a, 'v>> {
         match body {
             FnBody::Arrow(ArrowFunctionBody::FunctionBody(b)) => self.block(&b.statements),
             FnBody::Block(b) => self.block(&b.statements),
@@ -132,7 +132,7 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
         }
     }
 
-    fn block(&mut self, stmts: &'a oxc_allocator::Vec<'a, Statement<'a>>) -> Option<Fv<'a>> {
+    fn block(&mut self, stmts: &'a oxc_allocator::Vec<'a, Statement<'a>>) -> Option<Fv<'a, 'v>> {
         let mut pure = true;
         let mut ret = None;
         for (i, st) in stmts.iter().enumerate() {
@@ -235,18 +235,18 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
 
     /// The innermost binding of `name` the function sees (a later one in the same scope
     /// replaces an earlier one, as a map's insert would).
-    pub(super) fn local(&self, name: &str) -> Option<&Fv<'a>> {
+    pub(super) fn local(&self, name: &str) -> Option<&Fv<'a, 'v>> {
         let s = &self.scopes;
         s.locals[s.base..].iter().rev().find(|(n, _)| *n == name).map(|(_, fv)| fv)
     }
 
-    fn bind(&mut self, name: &'a str, fv: Fv<'a>) {
+    fn bind(&mut self, name: &'a str, fv: Fv<'a, 'v>) {
         self.scopes.locals.push((name, fv));
     }
 
     /// Binds a pattern to what the analysis knows of its value. `first` marks the first
     /// parameter, whose destructured keys are the xstate mapper's arguments.
-    fn bind_pattern(&mut self, p: &'a BindingPattern<'a>, fv: Fv<'a>, first: bool) {
+    fn bind_pattern(&mut self, p: &'a BindingPattern<'a>, fv: Fv<'a, 'v>, first: bool) {
         match p {
             BindingPattern::BindingIdentifier(id) => self.bind(id.name.as_str(), fv),
             BindingPattern::AssignmentPattern(a) => {
@@ -291,7 +291,7 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
     }
 
     /// `fv.key`, recording what it reads.
-    fn fmember(&mut self, fv: Fv<'a>, key: &str) -> Fv<'a> {
+    fn fmember(&mut self, fv: Fv<'a, 'v>, key: &str) -> Fv<'a, 'v> {
         match fv {
             Fv::Args => match Root::parse(key) {
                 Some(root) => Fv::Ref(root, RefPath::new()),
@@ -327,7 +327,7 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
     /// with no `Fv` per link and no descent through [`Cx::fexpr`]. The same as that descent
     /// (which [`Cx::fmember`] ends): `None` for any other shape, a chain of more than four names,
     /// or one that would reach [`MAX_DEPTH`].
-    fn member_chain(&mut self, m: &'a StaticMemberExpression<'a>) -> Option<Fv<'a>> {
+    fn member_chain(&mut self, m: &'a StaticMemberExpression<'a>) -> Option<Fv<'a, 'v>> {
         let mut keys = [""; 4];
         let mut n = 0;
         let mut link = m;
@@ -366,7 +366,7 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
     /// A function body's expression: its facts are recorded, and what is known of its value
     /// returned.
     #[inline]
-    fn fexpr(&mut self, e: &'a Expression<'a>) -> Fv<'a> {
+    fn fexpr(&mut self, e: &'a Expression<'a>) -> Fv<'a, 'v> {
         if self.depth >= MAX_DEPTH {
             self.facts.complete = false;
             return Fv::Opaque;
@@ -377,14 +377,14 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
         v
     }
 
-    fn fexpr_inner(&mut self, e: &'a Expression<'a>) -> Fv<'a> {
+    fn fexpr_inner(&mut self, e: &'a Expression<'a>) -> Fv<'a, 'v> {
         let e = strip(e);
         match e {
             Expression::BooleanLiteral(b) => Fv::Val(self.val(ValueKind::Bool { value: b.value }, b.span)),
             Expression::NullLiteral(x) => Fv::Val(self.val(ValueKind::Null, x.span)),
             Expression::NumericLiteral(n) => Fv::Val(self.val(ValueKind::Number { value: n.value }, n.span)),
             Expression::StringLiteral(x) => {
-                Fv::Val(self.val(ValueKind::String { value: x.value.as_str().into() }, x.span))
+                Fv::Val(self.val(ValueKind::String { value: self.arena.str(x.value.as_str()) }, x.span))
             }
             Expression::Identifier(i) => self.fident(i.name.as_str(), i.span),
             Expression::TemplateLiteral(t) => self.ftemplate(t),
@@ -554,7 +554,7 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
     /// A template literal: its parts lowered, neighbouring texts merged; a string where it is
     /// all text. (The forms of a body have functions of their own where they need many locals,
     /// so that [`Cx::fexpr_inner`], which every expression recurses through, keeps a small frame.)
-    fn ftemplate(&mut self, t: &'a TemplateLiteral<'a>) -> Fv<'a> {
+    fn ftemplate(&mut self, t: &'a TemplateLiteral<'a>) -> Fv<'a, 'v> {
         // The parts, neighbouring texts merged as they come: at most one per text and one
         // per expression (unless an inlined helper's template splices in more), so the
         // list is allocated once, at that size.
@@ -590,14 +590,14 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
             return Fv::Opaque;
         }
         match parts.as_mut_slice() {
-            [] => Fv::Val(self.val(ValueKind::String { value: Name::default() }, t.span)),
-            [TemplatePart::Text(x)] => Fv::Val(self.val(ValueKind::String { value: std::mem::take(x) }, t.span)),
+            [] => Fv::Val(self.val(ValueKind::String { value: "" }, t.span)),
+            [TemplatePart::Text(x)] => Fv::Val(self.val(ValueKind::String { value: self.arena.str(x) }, t.span)),
             _ => Fv::Lowered(Expr::Template(parts)),
         }
     }
 
     /// An object literal, as a lowered object where every field lowers.
-    fn fobject(&mut self, o: &'a ObjectExpression<'a>) -> Fv<'a> {
+    fn fobject(&mut self, o: &'a ObjectExpression<'a>) -> Fv<'a, 'v> {
         // One field per property (a spread may add more). A later key replaces an earlier
         // one and takes the last place. Keys are pushed as they come, through the evaluator's
         // [`KeyFilter`]: only an object where two keys may be the same is deduplicated, at the
@@ -670,7 +670,7 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
     }
 
     /// An array literal, as a lowered array where every item lowers.
-    fn farray(&mut self, a: &'a ArrayExpression<'a>) -> Fv<'a> {
+    fn farray(&mut self, a: &'a ArrayExpression<'a>) -> Fv<'a, 'v> {
         let mut items = Vec::new();
         let mut ok = true;
         for el in &a.elements {
@@ -700,7 +700,7 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
         }
     }
 
-    fn fident(&mut self, name: &'a str, at: oxc_span::Span) -> Fv<'a> {
+    fn fident(&mut self, name: &'a str, at: oxc_span::Span) -> Fv<'a, 'v> {
         if let Some(fv) = self.local(name) {
             return match fv {
                 // Most locals are a mapper's argument (`context`, `event`): made anew, cheaper
@@ -746,7 +746,7 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
     }
 
     /// A call's argument (a spread is read for its facts, and not followed).
-    fn farg(&mut self, a: &'a Argument<'a>) -> Fv<'a> {
+    fn farg(&mut self, a: &'a Argument<'a>) -> Fv<'a, 'v> {
         match a.as_expression() {
             Some(x) => self.fexpr(x),
             None => {
@@ -759,7 +759,7 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
         }
     }
 
-    fn fcall(&mut self, c: &'a CallExpression<'a>) -> Fv<'a> {
+    fn fcall(&mut self, c: &'a CallExpression<'a>) -> Fv<'a, 'v> {
         let callee = strip(&c.callee);
         // The kit, xstate and zod: known meaning; or a helper of the author's. A called name is
         // looked up once, among the locals and then the module's bindings.
@@ -776,7 +776,9 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
                             (Some((*module == KnownModule::Kit).then_some(KitName::Source(n))), None)
                         }
                         Some(Binding::Import { .. }) => match self.ident(name, i.span).kind {
-                            ValueKind::Imported { callee: Callee::Kit(n) } => (Some(Some(KitName::Owned(n))), None),
+                            ValueKind::Imported { callee: Callee::Kit(n) } => {
+                                (Some(Some(KitName::Owned(Name::from(n)))), None)
+                            }
                             ValueKind::Imported { .. } => (Some(None), None),
                             _ => (None, self.fhelper(name, i.span)),
                         },
@@ -818,7 +820,7 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
             if kit == Some("paramsOf") {
                 return match second {
                     Some(Fv::Val(def)) => match def.as_call() {
-                        Some(call) if matches!(&call.callee, Callee::Kit(n) if n == "defineEvent") => {
+                        Some(call) if call.callee == Callee::Kit("defineEvent") => {
                             match call.args.first().and_then(|a| a.get("name")).and_then(Value::as_str) {
                                 Some(n) => Fv::Pick(n.into()),
                                 None => {
@@ -881,7 +883,7 @@ impl<'a, 'g, 's> Cx<'a, 'g, 's> {
 
     /// Inlines `(a, b) => expr` (or `{ return expr; }`) with plain-name parameters, called with
     /// the arguments on `self.scopes.args` from `args_start` (which it takes).
-    fn inline_helper(&mut self, h: &'a Expression<'a>, args_start: usize) -> Option<Fv<'a>> {
+    fn inline_helper(&mut self, h: &'a Expression<'a>, args_start: usize) -> Option<Fv<'a, 'v>> {
         if self.inline >= MAX_INLINE {
             return None;
         }
@@ -1001,16 +1003,16 @@ enum FnBody<'a> {
 }
 
 /// What is known of a value, as an [`Expr`] the runtime evaluates, or `None`. It takes the value,
-/// so that a reference's path, an Expr or a string moves into the result instead of a copy.
+/// so that a reference's path or an Expr moves into the result instead of a copy.
 #[inline]
-fn lower(fv: Fv<'_>) -> Option<Expr> {
+fn lower(fv: Fv<'_, '_>) -> Option<Expr> {
     match fv {
         Fv::Ref(root, path) => Some(Expr::Ref(Reference { root, path })),
         Fv::Lowered(e) => Some(e),
         Fv::Val(v) => match v.kind {
             // JSON has no `undefined`: it is a form of its own (`to_json` would make it `null`).
             ValueKind::Undefined => Some(Expr::Undefined),
-            ValueKind::String { value } => Some(Expr::Literal(crate::ir::Json::String(value))),
+            ValueKind::String { value } => Some(Expr::Literal(crate::ir::Json::String(Name::from(value)))),
             _ => v.to_ir_json().map(Expr::Literal),
         },
         _ => None,
@@ -1035,7 +1037,7 @@ mod tests {
     fn lowered(src: &str) -> Expr {
         let ev = evaluate_text(Path::new("/virtual/wf.ts"), src);
         assert!(ev.diagnostics.is_empty(), "{:?}", ev.diagnostics);
-        let f = ev.exports["f"].as_function().expect("a function");
+        let f = ev.exports.get("f").unwrap().as_function().expect("a function");
         f.lowered.as_deref().expect("lowered").clone()
     }
 
@@ -1063,7 +1065,7 @@ export const f = ({{ context, event }}) => [{}];
             reads.join(", ")
         );
         let ev = evaluate_text(Path::new("/virtual/wf.ts"), &src);
-        let facts = &ev.exports["f"].as_function().expect("a function").facts;
+        let facts = &ev.exports.get("f").unwrap().as_function().expect("a function").facts;
         let want_keys: Vec<String> = (0..n).map(|i| format!("k{i}")).collect();
         assert_eq!(facts.context_keys.iter().map(Name::as_str).collect::<Vec<_>>(), want_keys);
         let want_params: Vec<(&str, String)> = (0..n).map(|i| ("go", format!("q{i}"))).collect();
@@ -1103,7 +1105,7 @@ export const f = ({{ context, event }}) => [{}];
         ] {
             let src = format!("export const f = ({{ context }}) => {chain};");
             let ev = evaluate_text(Path::new("/virtual/wf.ts"), &src);
-            let f = ev.exports["f"].as_function().expect("a function");
+            let f = ev.exports.get("f").unwrap().as_function().expect("a function");
             assert_eq!(f.facts.context_keys.as_slice(), ["a"], "{chain}");
             match f.lowered.as_deref() {
                 Some(Expr::Ref(r)) => assert_eq!(r.path.as_slice(), path.as_slice(), "{chain}"),

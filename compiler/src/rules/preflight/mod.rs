@@ -103,7 +103,7 @@ pub(crate) mod testing {
             let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
             let fx = fixture::read(&text);
             let compiled = compile_text(&path, &fx.clean);
-            let value = compiled.value.as_ref().unwrap_or_else(|| panic!("{}: no Machine", path.display()));
+            let value = compiled.value().unwrap_or_else(|| panic!("{}: no Machine", path.display()));
             let walk_errors: Vec<&str> = compiled.diagnostics.iter().filter(|d| d.is_error()).map(|d| d.code).collect();
             assert!(
                 walk_errors.is_empty(),

@@ -59,7 +59,7 @@ pub fn check(cx: &Ctx, out: &mut Vec<Located>) {
     if let Some(props) = cx.parts.setup.and_then(Value::props) {
         let mut scan = Scan { at: Where::Setup, out, places: None };
         for p in props.iter().filter(|p| p.key != "actors") {
-            scan.value(&p.value, &Path::ROOT.child(&p.key));
+            scan.value(&p.value, &Path::ROOT.child(p.key));
         }
     }
 }
@@ -71,9 +71,13 @@ pub fn check(cx: &Ctx, out: &mut Vec<Located>) {
 /// The states are the config and, below a state, each object entry of its `states` (an entry
 /// that is no object is no state, as in `machine/lower.rs`); the scan visits every object of the
 /// config in order, depth first, so it meets them in pre-order.
-pub(super) fn scan_config<'a>(config: &'a Value, places: &mut Vec<(&'a Value, Option<Loc>)>, out: &mut Vec<Located>) {
+pub(super) fn scan_config<'a>(
+    config: &'a Value<'a>,
+    places: &mut Vec<(&'a Value<'a>, Option<Loc>)>,
+    out: &mut Vec<Located>,
+) {
     let mut scan = Scan { at: Where::Config, out, places: Some(places) };
-    match &config.kind {
+    match config.kind {
         ValueKind::Object { props } => {
             scan.push_place(config, None);
             scan.object(props, &Path::ROOT, Role::STATE);
@@ -115,14 +119,14 @@ impl Role {
 struct Scan<'o, 'a> {
     at: Where,
     out: &'o mut Vec<Located>,
-    places: Option<&'o mut Vec<(&'a Value, Option<Loc>)>>,
+    places: Option<&'o mut Vec<(&'a Value<'a>, Option<Loc>)>>,
 }
 
 impl<'a> Scan<'_, 'a> {
     /// Reports every Part in `v`, written at `path` (dotted, from the config or the setup).
     #[inline(always)]
-    fn value(&mut self, v: &'a Value, path: &Path) {
-        match &v.kind {
+    fn value(&mut self, v: &'a Value<'a>, path: &Path) {
+        match v.kind {
             ValueKind::Object { props } => self.object(props, path, Role::PLAIN),
             ValueKind::Array { items } => self.array(items, path),
             ValueKind::Call(call) => self.call(v, call, path),
@@ -132,21 +136,21 @@ impl<'a> Scan<'_, 'a> {
         }
     }
 
-    fn push_place(&mut self, state: &'a Value, key: Option<Loc>) {
+    fn push_place(&mut self, state: &'a Value<'a>, key: Option<Loc>) {
         if let Some(places) = self.places.as_deref_mut() {
             places.push((state, key));
         }
     }
 
     /// An object's entries; `role` says what the object is.
-    fn object(&mut self, props: &'a [Prop], path: &Path, role: Role) {
+    fn object(&mut self, props: &'a [Prop<'a>], path: &Path, role: Role) {
         for p in props {
             // An entry that holds no Part (a scalar, a function that builds none) is passed over
             // before its key is compared or its path made.
             if holds_no_part(&p.value) {
                 continue;
             }
-            match &p.value.kind {
+            match p.value.kind {
                 _ if role.invoke && p.key == "src" => continue,
                 // Only an object or an array under `invoke` in the config is an invoke (or a list
                 // of them), only an object under a state's `states` a list of states: the key is
@@ -161,24 +165,24 @@ impl<'a> Scan<'_, 'a> {
                     if deeper.state {
                         self.push_place(&p.value, Some(p.key_loc));
                     }
-                    self.object(props, &path.child(&p.key), deeper);
+                    self.object(props, &path.child(p.key), deeper);
                 }
                 ValueKind::Array { items } if self.at == Where::Config && p.key == "invoke" => {
-                    let deeper = path.child(&p.key);
+                    let deeper = path.child(p.key);
                     let invoke = Role { invoke: true, ..Role::PLAIN };
                     for (i, item) in items.iter().enumerate() {
-                        match &item.kind {
+                        match item.kind {
                             ValueKind::Object { props } => self.object(props, &deeper.child(i), invoke),
                             _ => self.value(item, &deeper.child(i)),
                         }
                     }
                 }
-                _ => self.value(&p.value, &path.child(&p.key)),
+                _ => self.value(&p.value, &path.child(p.key)),
             }
         }
     }
 
-    fn array(&mut self, items: &'a [Value], path: &Path) {
+    fn array(&mut self, items: &'a [Value<'a>], path: &Path) {
         for (i, item) in items.iter().enumerate() {
             self.value(item, &path.child(i));
         }
@@ -186,7 +190,7 @@ impl<'a> Scan<'_, 'a> {
 
     /// A call: a Part itself, or a call whose receiver or arguments may hold one. The receiver is
     /// scanned before the arguments (the order of the lines).
-    fn call(&mut self, mut v: &'a Value, mut call: &'a Call, path: &Path) {
+    fn call(&mut self, mut v: &'a Value<'a>, mut call: &'a Call<'a>, path: &Path) {
         loop {
             if let Some(class) = part_call(v, call) {
                 report(&describe(v, class), "", v.loc, path, self.at, self.out);
@@ -197,7 +201,7 @@ impl<'a> Scan<'_, 'a> {
                 // third of the calls a Workflow's scan meets), a loop rather than a call a link.
                 Some(r @ Value { kind: ValueKind::Call(inner), .. }) if call.args.iter().all(holds_no_part) => {
                     v = r;
-                    call = inner;
+                    call = *inner;
                 }
                 Some(r) => {
                     self.value(r, path);
@@ -206,7 +210,7 @@ impl<'a> Scan<'_, 'a> {
                 None => break,
             }
         }
-        for a in &call.args {
+        for a in call.args {
             self.value(a, path);
         }
     }
@@ -214,7 +218,7 @@ impl<'a> Scan<'_, 'a> {
     /// A function whose body builds a Part (see `Facts::parts`): one line at each call.
     #[cold]
     #[inline(never)]
-    fn function(&mut self, v: &Value, f: &Function, path: &Path) {
+    fn function(&mut self, v: &Value<'_>, f: &Function, path: &Path) {
         for (name, span) in &f.facts.parts {
             let at_call = Loc { file: v.loc.file, span: *span };
             report(&part_named(name), " (in a function's body)", at_call, path, self.at, self.out);
@@ -223,7 +227,7 @@ impl<'a> Scan<'_, 'a> {
 
     /// A kit export used as a value: a Part where it names one (`spawnChild(gate)`).
     #[inline(never)]
-    fn imported(&mut self, v: &Value, path: &Path) {
+    fn imported(&mut self, v: &Value<'_>, path: &Path) {
         if let Some(class) = part(v) {
             report(&describe(v, class), "", v.loc, path, self.at, self.out);
         }
@@ -266,7 +270,7 @@ fn part_named(name: &str) -> String {
 
 /// What Part a value (a call or a kit import) is; `None` for anything else (the `open` sentinel
 /// too). Its name for a line is [`describe`]'s, written only when reporting.
-fn part(v: &Value) -> Option<ActorClass> {
+fn part(v: &Value<'_>) -> Option<ActorClass> {
     match classify_actor(v) {
         ActorClass::Open if is_open_sentinel(v) || v.as_call().is_none() => None,
         ActorClass::Unknown => None,
@@ -277,8 +281,8 @@ fn part(v: &Value) -> Option<ActorClass> {
 /// Is this plainly no Part and holds none: a scalar (a string, a number, ...), or a function whose
 /// body builds none?
 #[inline(always)]
-fn holds_no_part(v: &Value) -> bool {
-    match &v.kind {
+fn holds_no_part(v: &Value<'_>) -> bool {
+    match v.kind {
         ValueKind::Undefined
         | ValueKind::Null
         | ValueKind::Bool { .. }
@@ -292,11 +296,11 @@ fn holds_no_part(v: &Value) -> bool {
 
 /// [`part`] of a call (`call` is `v`'s).
 #[inline(always)]
-fn part_call(v: &Value, call: &Call) -> Option<ActorClass> {
+fn part_call(v: &Value<'_>, call: &Call<'_>) -> Option<ActorClass> {
     // A zod call, or a method other than `createMachine` (a zod chain's `.min()`, `.describe()`),
     // is no Part: `classify_actor` says `Unknown` of it. Answered here by its callee's kind, with
     // no name compared: the setup's `events` are mostly such chains (~0.7 K instructions a Workflow).
-    match &call.callee {
+    match call.callee {
         Callee::Zod(_) => None,
         Callee::Method(m) if m != "createMachine" => None,
         _ => part(v),
@@ -306,9 +310,9 @@ fn part_call(v: &Value, call: &Call) -> Option<ActorClass> {
 /// A Part of this class, as a line names it: `an Agent (`agent()`)`.
 #[cold]
 #[inline(never)]
-fn describe(v: &Value, class: ActorClass) -> String {
-    let name = kit_name(v).or(match &v.kind {
-        ValueKind::Imported { callee: Callee::Kit(n) } => Some(n.as_str()),
+fn describe(v: &Value<'_>, class: ActorClass) -> String {
+    let name = kit_name(v).or(match v.kind {
+        ValueKind::Imported { callee: Callee::Kit(n) } => Some(n),
         _ => None,
     });
     let called = || name.map(|n| format!("`{n}()`")).unwrap_or_default();

@@ -106,7 +106,7 @@ pub fn check(cx: &Ctx, out: &mut Vec<Located>) {
 
 /// The `output` property a state writes (the last one, as in JavaScript), unless it is
 /// `undefined`.
-fn written_output<'a>(cx: &Ctx<'a>, s: StateId) -> Option<&'a Prop> {
+fn written_output<'a>(cx: &Ctx<'a>, s: StateId) -> Option<&'a Prop<'a>> {
     let props = cx.state_value(s)?.props()?;
     props.iter().rev().find(|p| p.key == "output").filter(|p| !matches!(p.value.kind, ValueKind::Undefined))
 }

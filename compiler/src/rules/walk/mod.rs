@@ -51,7 +51,7 @@ const CHECKS: &[Check] = &[
 /// Runs every walk rule over a compiled Machine and the Machines its setup names as actors.
 pub fn check(compiled: &Compiled) -> Vec<Located> {
     let mut out = Vec::new();
-    let (Some(value), Some(machine)) = (&compiled.value, &compiled.machine) else { return out };
+    let (Some(value), Some(machine)) = (compiled.value(), &compiled.machine) else { return out };
     let Ok(parts) = machine_parts(value) else { return out };
     walk(machine, &parts, false, &mut out);
     // A child Machine that two actors name is walked twice: one line each.
@@ -87,7 +87,7 @@ pub struct Ctx<'a> {
     /// Is this a Machine that the compiled one's setup names as an actor? Its lines name it.
     pub nested: bool,
     /// Each state's value and key place, by [`StateId`] (empty where they could not be matched).
-    places: Vec<(&'a Value, Option<Loc>)>,
+    places: Vec<(&'a Value<'a>, Option<Loc>)>,
     /// The `inline-parts` lines of the config, found by the walk of the config that lists
     /// `places` ([`inline_parts::scan_config`]); [`inline_parts::check`] gives them in its turn.
     inline_parts: Vec<Located>,
@@ -111,7 +111,7 @@ impl<'a> Ctx<'a> {
     }
 
     /// A state's value as written (its object in the config), where it could be matched.
-    pub fn state_value(&self, s: StateId) -> Option<&'a Value> {
+    pub fn state_value(&self, s: StateId) -> Option<&'a Value<'a>> {
         self.places.get(s.index()).map(|(v, _)| *v)
     }
 

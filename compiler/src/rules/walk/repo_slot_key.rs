@@ -32,7 +32,7 @@ declare_rule! {
 
 pub fn check(cx: &Ctx, out: &mut Vec<Located>) {
     for (place, slot) in repo_slots(cx) {
-        if is_directory_name(&slot.key) {
+        if is_directory_name(slot.key) {
             continue;
         }
         let key = serde_json::to_string(&slot.key).unwrap_or_default();
@@ -51,7 +51,7 @@ pub fn check(cx: &Ctx, out: &mut Vec<Located>) {
 /// Every Repo Slot of the Machine's wrappers, outermost first, with the wrapper that names it
 /// (`workspace()` or `customize()`, the kit's `<where>`): an iterator, not a list, so that the
 /// two rules that read them allocate nothing.
-pub fn repo_slots<'a, 'c>(cx: &'c Ctx<'a>) -> impl Iterator<Item = (&'static str, &'a Prop)> + 'c {
+pub fn repo_slots<'a, 'c>(cx: &'c Ctx<'a>) -> impl Iterator<Item = (&'static str, &'a Prop<'a>)> + 'c {
     cx.parts.wrappers.iter().flat_map(|w| {
         let place = match w.kind {
             WrapperKind::Workspace => "workspace()",

@@ -76,7 +76,7 @@ pub fn check(cx: &Ctx, out: &mut Vec<Located>) {
 }
 
 /// The empty url a slot is bound to (the string itself, or `{ url }`'s), if it is one.
-fn empty_url(v: &Value) -> Option<&Value> {
+fn empty_url<'a, 'v>(v: &'a Value<'v>) -> Option<&'a Value<'v>> {
     let url = match &v.kind {
         ValueKind::String { .. } => v,
         ValueKind::Object { .. } => v.get("url")?,
@@ -86,11 +86,11 @@ fn empty_url(v: &Value) -> Option<&Value> {
 }
 
 /// What is wrong with a slot value, or `None` for a right shape or one the walk cannot judge.
-fn wrong_shape(v: &Value) -> Option<String> {
-    let got = |v: &Value| v.to_json().map(|j| format!(" (got {j})")).unwrap_or_default();
-    match &v.kind {
+fn wrong_shape(v: &Value<'_>) -> Option<String> {
+    let got = |v: &Value<'_>| v.to_json().map(|j| format!(" (got {j})")).unwrap_or_default();
+    match v.kind {
         ValueKind::String { .. } | ValueKind::Function(_) | ValueKind::Unknown { .. } | ValueKind::Call(_) => None,
-        ValueKind::Imported { callee: Callee::Kit(n) } if n == "open" => None,
+        ValueKind::Imported { callee: Callee::Kit("open") } => None,
         ValueKind::Imported { .. } => None,
         ValueKind::Undefined => Some("undefined".into()),
         ValueKind::Null => Some("null".into()),
@@ -98,8 +98,9 @@ fn wrong_shape(v: &Value) -> Option<String> {
         ValueKind::Number { .. } => Some(format!("a number{}", got(v))),
         ValueKind::Array { .. } => Some(format!("an array{}", got(v))),
         ValueKind::Object { .. } => {
-            let stringish =
-                |x: &Value| matches!(x.kind, ValueKind::String { .. } | ValueKind::Unknown { .. } | ValueKind::Call(_));
+            let stringish = |x: &Value<'_>| {
+                matches!(x.kind, ValueKind::String { .. } | ValueKind::Unknown { .. } | ValueKind::Call(_))
+            };
             match v.get("url") {
                 None | Some(Value { kind: ValueKind::Undefined, .. }) => return Some("an object with no `url`".into()),
                 Some(url) if !stringish(url) => {

@@ -75,7 +75,7 @@ impl Sink {
 }
 
 /// An event of the setup's `events`: its name, its def object, and its pick once read.
-type EventPick<'v> = (&'v str, &'v Value, OnceCell<Option<Rc<Pick<'v>>>>);
+type EventPick<'v> = (&'v str, &'v Value<'v>, OnceCell<Option<Rc<Pick<'v>>>>);
 
 /// A lowered Machine beside its values.
 ///
@@ -90,11 +90,11 @@ pub struct Cx<'v> {
     pub parts: MachineParts<'v>,
     /// The config value of each state, by [`StateId`]: `None` until asked, then the value (`None`
     /// where it could not be paired). Found with its siblings, from its parent's.
-    states: Vec<Cell<Option<Option<&'v Value>>>>,
+    states: Vec<Cell<Option<Option<&'v Value<'v>>>>>,
     /// The value of each IR transition, by index into `m.transitions`, paired state by state when
     /// one of the state's is first asked (read by [`Cx::transition`]); `None` where they could not
     /// be paired.
-    transitions: OnceCell<Vec<Cell<Option<&'v Value>>>>,
+    transitions: OnceCell<Vec<Cell<Option<&'v Value<'v>>>>>,
     /// Whose transitions were paired already, by [`StateId`].
     transitions_paired: OnceCell<Vec<Cell<bool>>>,
     /// The picks of the setup's `events`, read once: each name (its first `defineEvent`), its
@@ -114,7 +114,7 @@ pub struct Cx<'v> {
 impl<'v> Cx<'v> {
     pub fn new(compiled: &'v Compiled) -> Option<Cx<'v>> {
         let m = compiled.machine.as_ref()?;
-        let parts = machine_parts(compiled.value.as_ref()?).ok()?;
+        let parts = machine_parts(compiled.value()?).ok()?;
         let mut picks: Vec<EventPick> = Vec::new();
         let events = parts.setup.and_then(|s| s.get("events")).and_then(Value::as_array).unwrap_or_default();
         for item in events {
@@ -140,7 +140,7 @@ impl<'v> Cx<'v> {
     }
 
     /// A state's config value (`None` where it could not be paired with the IR's state).
-    pub fn state_value(&self, s: StateId) -> Option<&'v Value> {
+    pub fn state_value(&self, s: StateId) -> Option<&'v Value<'v>> {
         let cell = self.states.get(s.index())?;
         if let Some(found) = cell.get() {
             return found;
@@ -165,12 +165,12 @@ impl<'v> Cx<'v> {
     }
 
     /// A state's `entry` (one action or a list), as written.
-    pub fn entry(&self, s: StateId) -> Option<&'v Value> {
+    pub fn entry(&self, s: StateId) -> Option<&'v Value<'v>> {
         self.state_value(s)?.get("entry")
     }
 
     /// A state's `exit` (one action or a list), as written.
-    pub fn exit(&self, s: StateId) -> Option<&'v Value> {
+    pub fn exit(&self, s: StateId) -> Option<&'v Value<'v>> {
         self.state_value(s)?.get("exit")
     }
 
@@ -237,7 +237,7 @@ impl<'v> Cx<'v> {
     }
 
     /// The value of the IR transition `ti` (its index in `m.transitions`), where it was paired.
-    pub fn transition(&self, ti: usize) -> Option<&'v Value> {
+    pub fn transition(&self, ti: usize) -> Option<&'v Value<'v>> {
         let t = self.m.transitions.get(ti)?;
         let values = self.transitions.get_or_init(|| vec![Cell::new(None); self.m.transitions.len()]);
         let paired = self.transitions_paired.get_or_init(|| vec![Cell::new(false); self.m.states.len()]);
@@ -252,7 +252,7 @@ impl<'v> Cx<'v> {
     /// Pairs the transitions of state `s` with their values: lowering makes them state after
     /// state (so a state's are one run of `m.transitions`, found by a binary search) and, within
     /// one, in the order of [`transition_values`].
-    fn pair_transitions(&self, s: StateId, out: &[Cell<Option<&'v Value>>]) {
+    fn pair_transitions(&self, s: StateId, out: &[Cell<Option<&'v Value<'v>>>]) {
         let ts = &self.m.transitions;
         let (a, b) = (ts.partition_point(|t| t.source < s), ts.partition_point(|t| t.source <= s));
         let Some(v) = self.state_value(s) else { return };
@@ -273,7 +273,7 @@ impl<'v> Cx<'v> {
 
     /// A state's `k`-th invoke item (the `k`-th object of its `invoke`, as lowering made its
     /// `k`-th IR invoke).
-    pub fn invoke(&self, s: StateId, k: usize) -> Option<&'v Value> {
+    pub fn invoke(&self, s: StateId, k: usize) -> Option<&'v Value<'v>> {
         let span = self.m.state(s).invokes.get(k)?.span;
         let items = items(self.state_value(s)?.get("invoke")?);
         // Every item an object (the usual): the `k`-th is the `k`-th item.
@@ -318,7 +318,7 @@ impl<'v> Cx<'v> {
     }
 
     /// The `defineEvent` of the setup's `events` named `name`: its def object.
-    pub fn pick_def(&self, name: &str) -> Option<&'v Value> {
+    pub fn pick_def(&self, name: &str) -> Option<&'v Value<'v>> {
         self.picks.iter().find(|(n, _, _)| *n == name).map(|(_, def, _)| *def)
     }
 
@@ -331,7 +331,7 @@ impl<'v> Cx<'v> {
 
     /// The pick a `defineEvent({...})` call (or its def object) makes: the one read already when
     /// it is one of the setup's `events`.
-    pub fn pick_of_def(&self, def: &'v Value) -> Option<Rc<Pick<'v>>> {
+    pub fn pick_of_def(&self, def: &'v Value<'v>) -> Option<Rc<Pick<'v>>> {
         let inner = if is_call(def, "defineEvent") { arg(def, 0)? } else { def };
         match self.picks.iter().find(|(_, d, _)| std::ptr::eq(*d, inner)) {
             Some((_, d, pick)) => pick.get_or_init(|| Pick::of_def(d).map(Rc::new)).clone(),
@@ -340,13 +340,13 @@ impl<'v> Cx<'v> {
     }
 
     /// A setup action by name (`entry: "remember"` resolves to `actions.remember`).
-    pub fn named_action(&self, name: &str) -> Option<&'v Value> {
+    pub fn named_action(&self, name: &str) -> Option<&'v Value<'v>> {
         self.parts.setup?.get("actions")?.get(name)
     }
 
     /// The actions written in `v` (one or a list), each resolved through the setup's `actions`
     /// when it is a name.
-    pub fn actions_of(&self, v: Option<&'v Value>) -> impl Iterator<Item = &'v Value> + '_ {
+    pub fn actions_of(&self, v: Option<&'v Value<'v>>) -> impl Iterator<Item = &'v Value<'v>> + '_ {
         let written = v.map(items).unwrap_or_default();
         written.iter().map(|a| a.as_str().and_then(|n| self.named_action(n)).unwrap_or(a))
     }
@@ -359,12 +359,12 @@ pub struct Pick<'v> {
     /// Each param and the place of its key: borrowed from the `z.object({...})` literal, owned
     /// where the keys are read through zod's methods (`.extend()`, `.pick()`, ...).
     pub params: Vec<(Cow<'v, str>, Loc)>,
-    pub def: &'v Value,
+    pub def: &'v Value<'v>,
 }
 
 impl<'v> Pick<'v> {
     /// The pick a `defineEvent({...})` def object makes (`fromPick`'s first argument is the call).
-    pub fn of_def(def: &'v Value) -> Option<Pick<'v>> {
+    pub fn of_def(def: &'v Value<'v>) -> Option<Pick<'v>> {
         let def = if is_call(def, "defineEvent") { arg(def, 0)? } else { def };
         let name = def.get("name")?.as_str()?;
         let input = def.get("input")?;
@@ -375,7 +375,7 @@ impl<'v> Pick<'v> {
             .into_iter()
             .enumerate()
             .map(|(i, k)| {
-                let at = props.get(i).filter(|p| p.key == *k).or_else(|| props.iter().rev().find(|p| p.key == *k));
+                let at = props.get(i).filter(|p| *p.key == *k).or_else(|| props.iter().rev().find(|p| *p.key == *k));
                 (k, at.map_or(input.loc, |p| p.key_loc))
             })
             .collect();
@@ -384,10 +384,10 @@ impl<'v> Pick<'v> {
 }
 
 /// The object literal of a `z.object({...})` (through methods called on it).
-fn zod_object_literal(v: &Value) -> Option<&Value> {
+fn zod_object_literal<'v>(v: &Value<'v>) -> Option<&'v Value<'v>> {
     let call = v.as_call()?;
-    match &call.callee {
-        Callee::Zod(n) if n == "object" => call.args.first(),
+    match call.callee {
+        Callee::Zod("object") => call.args.first(),
         Callee::Method(_) => zod_object_literal(call.receiver.as_ref()?),
         _ => None,
     }
@@ -454,8 +454,8 @@ pub fn entered_from(m: &ir::Machine, s: StateId) -> SmallVec<[StateId; 8]> {
 /// The values of a state's transitions in the order lowering makes them: `on`, `after`,
 /// `always`, `onDone`, then each invoke's `onDone` and `onError`; each one or a list, an item that
 /// is no target string, `undefined` or object skipped (lowering reports it and makes none).
-fn transition_values<'v>(state: &StateFields<'v>, invokes: &[&'v Value], out: &mut impl Extend<&'v Value>) {
-    let mut group = |g: &'v Value| {
+fn transition_values<'v>(state: &StateFields<'v>, invokes: &[&'v Value<'v>], out: &mut impl Extend<&'v Value<'v>>) {
+    let mut group = |g: &'v Value<'v>| {
         let is_transition =
             |t: &&Value| matches!(t.kind, ValueKind::String { .. } | ValueKind::Undefined | ValueKind::Object { .. });
         match g.as_array() {
@@ -491,8 +491,8 @@ pub struct Reads<'v> {
 
 impl<'v> Reads<'v> {
     /// Adds what `v` reads of pick `pick`: every function in it (its facts and its lowering).
-    pub fn add(&mut self, v: &'v Value, pick: &str) {
-        match &v.kind {
+    pub fn add(&mut self, v: &'v Value<'v>, pick: &str) {
+        match v.kind {
             ValueKind::Function(f) => {
                 self.facts(&f.facts, pick);
                 if !f.facts.complete {
@@ -652,7 +652,7 @@ pub fn reads_on_entry<'v>(cx: &Cx<'v>, pick: &Pick<'_>, entered: &[StateId]) -> 
 pub struct FromPick<'v> {
     pub state: StateId,
     pub invoke: usize,
-    pub call: &'v Value,
+    pub call: &'v Value<'v>,
     pub pick: Rc<Pick<'v>>,
 }
 

@@ -35,7 +35,7 @@ declare_rule! {
 
 /// The `sentBy` guards in a guard value: `sentBy("x")`, `{ type: "jr2.sentBy", params: { id } }`,
 /// inside `and`/`or`/`not`. Each with its id value and the guard's value.
-fn sent_bys<'v>(g: &'v Value, found: &mut impl FnMut(&'v Value, &'v Value)) {
+fn sent_bys<'v>(g: &'v Value<'v>, found: &mut impl FnMut(&'v Value<'v>, &'v Value<'v>)) {
     if g.props().is_some() {
         if g.get("type").and_then(Value::as_str) == Some("jr2.sentBy") {
             if let Some(id) = g.get("params").and_then(|p| p.get("id")) {
