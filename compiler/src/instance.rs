@@ -19,7 +19,7 @@
 use crate::chart::{self, LendManifest};
 use crate::diagnostics::{Diagnostic, Severity};
 use crate::doors::{CalleeDoor, Door, DoorSource, Doors};
-use crate::machine::compile::{compile_file, Compiled, Located};
+use crate::machine::compile::{compile_file, compile_file_for_check, Compiled, Located};
 use crate::machine::lower::{arg, classify_actor, is_call, machine_parts, ActorClass};
 use crate::machine::module::SourceFile;
 use crate::machine::value::{Call, Callee, FileId, Value, ValueKind, Values};
@@ -150,7 +150,8 @@ fn check(root: &Path, doors: Option<&dyn DoorSource>, keep_compiled: bool) -> In
     // Phase one: compile every Workflow, and keep what is read later.
     let kept = parallel(&workflow_paths, |(stem, path)| {
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            let mut compiled = compile_file(path);
+            // A compilation the caller keeps is whole; else it is read by the checks alone.
+            let mut compiled = if keep_compiled { compile_file(path) } else { compile_file_for_check(path) };
             let dispatches = !dispatches_of(&compiled).is_empty();
             let door = Door::of(compiled.value());
             // No dispatch: its Instance rules read nothing of the others, so they run here, and its

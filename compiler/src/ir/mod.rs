@@ -226,7 +226,9 @@ pub struct Invoke {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct EventDecl {
     pub description: Option<String>,
-    /// Its payload as JSON Schema ([`Json`]: serializes as `serde_json::Value` does).
+    /// Its payload as JSON Schema ([`Json`]: serializes as `serde_json::Value` does). `None` where
+    /// it has none, and in an IR lowered for a check only (`machine::lower::Purpose::Check`, which
+    /// reads the schema for its faults and writes none).
     pub input: Option<Json>,
     pub audience: Option<String>,
 }

@@ -4,7 +4,7 @@
 use crate::diagnostics::Diagnostic;
 use crate::ir;
 use crate::machine::eval;
-use crate::machine::lower;
+use crate::machine::lower::{self, Purpose};
 use crate::machine::module::{Evaluated, SourceFile, Sources};
 use crate::machine::value::{FileId, Value, Values};
 use std::path::Path;
@@ -51,24 +51,30 @@ impl Compiled {
 
 /// Compiles the Workflow at `path` (and the files it imports).
 pub fn compile_file(path: &Path) -> Compiled {
-    compile(eval::evaluate_file(path))
+    compile(eval::evaluate_file(path), Purpose::Full)
+}
+
+/// [`compile_file`] for a check: the same diagnostics, and an IR without what no check reads
+/// ([`Purpose::Check`]: the events' input schemas).
+pub fn compile_file_for_check(path: &Path) -> Compiled {
+    compile(eval::evaluate_file(path), Purpose::Check)
 }
 
 /// Compiles a Workflow's text as if it were at `path` (its imports are read from disk).
 pub fn compile_text(path: &Path, text: &str) -> Compiled {
-    compile(eval::evaluate_text(path, text))
+    compile(eval::evaluate_text(path, text), Purpose::Full)
 }
 
 /// Compiles the Workflow at `path` with every file read from `sources` (the LSP's open buffers
 /// over the disk).
 pub fn compile_with(sources: &dyn Sources, path: &Path) -> Compiled {
-    compile(eval::evaluate_with(sources, path))
+    compile(eval::evaluate_with(sources, path), Purpose::Full)
 }
 
-fn compile(ev: Evaluated) -> Compiled {
+fn compile(ev: Evaluated, purpose: Purpose) -> Compiled {
     let mut diagnostics: Vec<Located> =
         ev.diagnostics.into_iter().map(|(file, diagnostic)| Located { file, diagnostic }).collect();
-    let lowered = ev.exports.get("machine").map(lower::lower_machine);
+    let lowered = ev.exports.get("machine").map(|value| lower::lower_machine_for(value, purpose));
     let Some(lowered) = lowered else {
         // A file that failed to parse has said so already.
         if !diagnostics.iter().any(|d| d.is_error()) {
@@ -142,6 +148,33 @@ mod tests {
         let machine = compiled.machine.expect("a Machine");
         let initial = machine.states[0].initial.expect("an initial state");
         assert_eq!(machine.states[initial.index()].key, "start");
+    }
+
+    /// A compilation for a check finds what a full one finds (the `event-schema` warning of an
+    /// input with no JSON Schema reading too), and its IR leaves out only the events' input
+    /// schemas, which the full IR has.
+    #[test]
+    fn a_check_compilation_finds_the_same_and_writes_no_event_schema() {
+        let text = "import { z } from 'zod';\nimport { defineEvent, jr2Setup } from '@jr2/orchestrator';\n\
+            const go = defineEvent({ name: 'go', description: 'Go.', input: z.object({ to: z.string() }) });\n\
+            const at = defineEvent({ name: 'at', description: 'When.', input: z.object({ at: z.string().transform((s) => s) }) });\n\
+            export const machine = jr2Setup({ events: [go, at] }).createMachine({ id: 'x', initial: 'a', states: { a: { on: { go: 'b', at: 'b' } }, b: { type: 'final' } } });\n";
+        let path = Path::new("/virtual/wf.ts");
+        let full = compile(eval::evaluate_text(path, text), Purpose::Full);
+        let check = compile(eval::evaluate_text(path, text), Purpose::Check);
+        let lines =
+            |c: &Compiled| c.diagnostics.iter().map(|d| format!("{}: {}", d.code, d.message)).collect::<Vec<_>>();
+        assert_eq!(lines(&check), lines(&full));
+        assert!(
+            lines(&check).iter().any(|l| l.starts_with("event-schema: the `input` of event \"at\"")),
+            "{:?}",
+            lines(&check)
+        );
+        let (full, check) = (full.machine.expect("a Machine"), check.machine.expect("a Machine"));
+        assert!(full.events["go"].input.is_some());
+        assert!(check.events["go"].input.is_none());
+        assert_eq!(check.events.len(), full.events.len());
+        assert_eq!(check.states.len(), full.states.len());
     }
 
     /// Every code lowering writes has a rule, so `jr2 explain` and `docs/rules/` know it.

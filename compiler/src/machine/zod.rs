@@ -76,6 +76,18 @@ pub fn to_schema(v: &Value) -> Result<J, Vec<ZodFault>> {
     to_schema_io(v, Io::Input)
 }
 
+/// Reads a zod expression as [`to_schema`] does, with the same faults, without writing its JSON
+/// Schema (for a caller that needs only whether it has one: `jr2 check`'s events).
+pub fn check_schema(v: &Value) -> Result<(), Vec<ZodFault>> {
+    let mut cx = Cx::default();
+    cx.schema(v);
+    if cx.faults.is_empty() {
+        Ok(())
+    } else {
+        Err(cx.faults)
+    }
+}
+
 fn to_schema_io(v: &Value, io: Io) -> Result<J, Vec<ZodFault>> {
     let mut cx = Cx::default();
     let node = cx.schema(v);
