@@ -302,7 +302,8 @@ pub enum Purpose {
     Full,
     /// What `jr2 check` reads: the same IR but for the events' input schemas, which are read (a
     /// schema with no JSON Schema reading is the same `event-schema` warning) and not written, as
-    /// no check reads them ([`EventDecl::input`] is `None`). Writing them was ~1.5% of a check.
+    /// no check reads them ([`EventDecl::input`] is `None`). Writing them was ~2.4% of a check's
+    /// cost (docs/benchmarks.md).
     Check,
 }
 

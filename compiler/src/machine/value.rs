@@ -211,11 +211,6 @@ impl Arena {
     pub fn function(&self, f: Function) -> &Function {
         self.functions.alloc(f)
     }
-
-    /// The bytes the arena holds (its chunks), for a caller deciding whether to keep it.
-    pub fn allocated_bytes(&self) -> usize {
-        self.bump.allocated_bytes()
-    }
 }
 
 /// How many bytes of values come with one function, about (see [`Arena::with_capacity`]).
@@ -280,11 +275,6 @@ impl Values {
     /// Every named value, in order.
     pub fn named(&self) -> &Named<'_> {
         self.borrow_dependent()
-    }
-
-    /// The named values, with a way to change which are kept (each still from this arena).
-    pub fn with_named_mut<R>(&mut self, f: impl for<'v> FnOnce(&mut Named<'v>) -> R) -> R {
-        self.with_dependent_mut(|_, named| f(named))
     }
 }
 
