@@ -40,8 +40,8 @@
 //!   oxc arena the thread keeps and resets between files ([`Arena`]). The values are made in the
 //!   value arena, one for the whole module graph: strings are copied into it from the AST (whose
 //!   arena is the next file's), and an object's entries, an array's items and a call's arguments
-//!   are gathered on a scratch stack the evaluation keeps ([`Cx::entries`], [`Cx::items`]) and
-//!   copied into the arena once complete, so no list takes a heap block of its own.
+//!   are written in the arena as they are evaluated, in room made for as many as the source
+//!   lists (`Arena::list`), so no list takes a heap block of its own or is copied.
 //!
 //! Boundary: this file (with its child `eval/analysis.rs`) and `parse.rs` are the only ones that
 //! know oxc.
@@ -442,10 +442,6 @@ struct Cx<'a, 'g, 's, 'v> {
     scopes: FnScopes<'a, 'v>,
     facts: Facts,
     inline: usize,
-    /// The items of the arrays being evaluated, innermost on top (see [`Cx::array`]).
-    items: Vec<Value<'v>>,
-    /// The entries of the objects being evaluated, innermost on top (see [`Cx::object`]).
-    entries: Vec<Prop<'v>>,
 }
 
 fn span(s: oxc_span::Span) -> Span {
@@ -552,8 +548,6 @@ impl<'a, 'g, 's, 'v> Cx<'a, 'g, 's, 'v> {
             scopes: FnScopes::default(),
             facts: Facts::default(),
             inline: 0,
-            items: Vec::new(),
-            entries: Vec::new(),
         }
     }
 
@@ -1172,16 +1166,15 @@ impl<'a, 'g, 's, 'v> Cx<'a, 'g, 's, 'v> {
     }
 
     fn array(&mut self, a: &'a ArrayExpression<'a>) -> Value<'v> {
-        // The items are pushed on the scratch stack above `start` (a nested array's go above
-        // them, and are gone before the next item of this one), then copied into the arena.
-        let start = self.items.len();
+        // Written in the arena as they come (an item's own lists are made after this list's room).
+        let mut items = self.arena.list(a.elements.len());
         for el in &a.elements {
             let item = match el {
                 ArrayExpressionElement::SpreadElement(sp) => {
                     let v = self.expr(&sp.argument);
                     match v.kind {
                         ValueKind::Array { items: more } => {
-                            self.items.extend_from_slice(more);
+                            items.extend_from_slice(more);
                             continue;
                         }
                         ValueKind::Unknown { .. } => v,
@@ -1195,11 +1188,9 @@ impl<'a, 'g, 's, 'v> Cx<'a, 'g, 's, 'v> {
                     None => self.not_static(other.span(), "this element is not evaluated statically"),
                 },
             };
-            self.items.push(item);
+            items.push(item);
         }
-        let items = self.arena.values(&self.items[start..]);
-        self.items.truncate(start);
-        self.val(ValueKind::Array { items }, a.span)
+        self.val(ValueKind::Array { items: items.into_bump_slice() }, a.span)
     }
 
     fn key_of(&mut self, key: &'a PropertyKey<'a>, computed: bool) -> Result<&'v str, Value<'v>> {
@@ -1232,11 +1223,11 @@ impl<'a, 'g, 's, 'v> Cx<'a, 'g, 's, 'v> {
     }
 
     fn object(&mut self, o: &'a ObjectExpression<'a>) -> Value<'v> {
-        // The entries are pushed on the scratch stack above `start` (as `array`'s items), then
-        // copied into the arena. A later key replaces an earlier one (in its place, as in
-        // JavaScript). Keys are pushed as they come, through a [`KeyFilter`]: only an object
-        // where two keys may be the same is deduplicated afterwards ([`dedupe_props`]).
-        let start = self.entries.len();
+        // Written in the arena as they come, as `array`'s items. A later key replaces an earlier
+        // one (in its place, as in JavaScript). Keys are pushed as they come, through a
+        // [`KeyFilter`]: only an object where two keys may be the same is deduplicated afterwards
+        // ([`dedupe_props`]).
+        let mut entries = self.arena.list(o.properties.len());
         let mut keys = KeyFilter::default();
         for p in &o.properties {
             match p {
@@ -1247,7 +1238,7 @@ impl<'a, 'g, 's, 'v> Cx<'a, 'g, 's, 'v> {
                             for m in more {
                                 keys.add(m.key);
                             }
-                            self.entries.extend_from_slice(more);
+                            entries.extend_from_slice(more);
                         }
                         ValueKind::Null | ValueKind::Undefined => {}
                         _ => {
@@ -1273,16 +1264,12 @@ impl<'a, 'g, 's, 'v> Cx<'a, 'g, 's, 'v> {
                     let value = self.expr(&p.value);
                     keys.add(key);
                     let key_loc = self.loc(p.key.span());
-                    self.entries.push(Prop { key, key_loc, value });
+                    entries.push(Prop { key, key_loc, value });
                 }
             }
         }
-        let props = if keys.may_repeat() {
-            self.arena.props(&dedupe_props(&self.entries[start..]))
-        } else {
-            self.arena.props(&self.entries[start..])
-        };
-        self.entries.truncate(start);
+        let props =
+            if keys.may_repeat() { self.arena.props(&dedupe_props(&entries)) } else { entries.into_bump_slice() };
         self.val(ValueKind::Object { props }, o.span)
     }
 
@@ -1403,16 +1390,16 @@ impl<'a, 'g, 's, 'v> Cx<'a, 'g, 's, 'v> {
         self.val(kind, s)
     }
 
-    /// A call's arguments, in the arena (pushed on the items' scratch stack as `array`'s are).
+    /// A call's arguments, in the arena (written as `array`'s items are).
     fn args(&mut self, args: &'a oxc_allocator::Vec<'a, Argument<'a>>) -> &'v [Value<'v>] {
-        let start = self.items.len();
+        let mut out = self.arena.list(args.len());
         for a in args {
             let item = match a {
                 Argument::SpreadElement(sp) => {
                     let v = self.expr(&sp.argument);
                     match v.kind {
                         ValueKind::Array { items } => {
-                            self.items.extend_from_slice(items);
+                            out.extend_from_slice(items);
                             continue;
                         }
                         ValueKind::Unknown { .. } => v,
@@ -1425,11 +1412,9 @@ impl<'a, 'g, 's, 'v> Cx<'a, 'g, 's, 'v> {
                     None => self.not_static(other.span(), "this argument is not evaluated statically"),
                 },
             };
-            self.items.push(item);
+            out.push(item);
         }
-        let out = self.arena.values(&self.items[start..]);
-        self.items.truncate(start);
-        out
+        out.into_bump_slice()
     }
 
     /// A call of the authoring surface as a value: every call the evaluator makes goes through here.

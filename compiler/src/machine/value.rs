@@ -204,6 +204,12 @@ impl Arena {
         }
     }
 
+    /// A list growing in the arena, with room for `n` made at once: a list written there while
+    /// other values are made (its items' own lists) is not copied as long as it stays within `n`.
+    pub fn list<T>(&self, n: usize) -> bumpalo::collections::Vec<'_, T> {
+        bumpalo::collections::Vec::with_capacity_in(n, &self.bump)
+    }
+
     pub fn call<'v>(&'v self, call: Call<'v>) -> &'v Call<'v> {
         self.bump.alloc(call)
     }
