@@ -75,6 +75,13 @@ pub const MAX_DEPTH: usize = 200;
 pub const MAX_MODULE_DEPTH: usize = 32;
 /// How many helper calls deep a function's analysis inlines.
 pub const MAX_INLINE: usize = 4;
+/// How many items (of spread lists) and bytes (of concatenated strings) an evaluation copies at
+/// most. Only spreads, concatenation and a function's lowering of a value it reads copy (a value
+/// read through two names is one value), so past this a file is making values out of proportion
+/// to its text, as a chain of doubling spreads does (`const b = [...a, ...a]` forty times: 2^40
+/// items): the rest is `Unknown` ("too big", a `not-static` warning once), not an exhausted
+/// memory.
+pub const MAX_COPIED: usize = 1 << 20;
 /// The evaluator's stack: it runs on its own thread, so that the depth limits, not the caller's
 /// stack size, bound it.
 const STACK: usize = 64 * 1024 * 1024;
@@ -264,6 +271,10 @@ struct Graph<'s, 'v> {
     depth: usize,
     /// Set when a `dispatch(...)` call is made ([`Cx::call_value`]): see `Evaluated::may_dispatch`.
     may_dispatch: bool,
+    /// The items and bytes spreads and string concatenations have copied so far, against
+    /// [`MAX_COPIED`] ([`Cx::spend`]); and whether passing it was said.
+    copied: usize,
+    too_big_warned: bool,
 }
 
 impl<'s, 'v> Graph<'s, 'v> {
@@ -277,6 +288,8 @@ impl<'s, 'v> Graph<'s, 'v> {
             diagnostics: Vec::new(),
             depth: 0,
             may_dispatch: false,
+            copied: 0,
+            too_big_warned: false,
         }
     }
 
@@ -565,6 +578,33 @@ impl<'a, 'g, 's, 'v> Cx<'a, 'g, 's, 'v> {
         let kept = self.arena.str(&reason);
         self.g.diagnostics.push((self.file, NOT_STATIC.at(span(s), reason)));
         self.val(ValueKind::Unknown { reason: kept }, s)
+    }
+
+    /// Counts `n` items or bytes a spread or a concatenation is about to copy against
+    /// [`MAX_COPIED`]: false past it (and nothing counted).
+    fn spend(&mut self, n: usize) -> bool {
+        match self.g.copied.checked_add(n) {
+            Some(total) if total <= MAX_COPIED => {
+                self.g.copied = total;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// The unknown a spread or a concatenation past [`MAX_COPIED`] makes, with a `not-static`
+    /// warning the first time.
+    fn too_big(&mut self, s: oxc_span::Span) -> Value<'v> {
+        if self.g.too_big_warned {
+            return self.val(ValueKind::Unknown { reason: "too big" }, s);
+        }
+        self.g.too_big_warned = true;
+        self.not_static(
+            s,
+            format!(
+                "too big: this file's values copy more than {MAX_COPIED} items and bytes (spreads, string concatenation, functions reading a large value); jr2 does not evaluate this one"
+            ),
+        )
     }
 
     fn too_deep(&mut self, s: oxc_span::Span) -> Value<'v> {
@@ -1144,14 +1184,21 @@ impl<'a, 'g, 's, 'v> Cx<'a, 'g, 's, 'v> {
             if let Some(x) = t.expressions.get(i) {
                 let v = self.expr(x);
                 match v.kind {
-                    ValueKind::String { value } => out.push_str(value),
+                    ValueKind::String { value } if self.spend(value.len()) => out.push_str(value),
+                    ValueKind::String { .. } => return self.too_big(t.span),
                     ValueKind::Number { value } => out.push_str(&js_number(value)),
                     ValueKind::Bool { value } => out.push_str(if value { "true" } else { "false" }),
                     ValueKind::Null => out.push_str("null"),
                     ValueKind::Undefined => out.push_str("undefined"),
                     ValueKind::Unknown { reason } => {
-                        let reason = format!("a template with a part not known statically: {reason}");
-                        return self.val(ValueKind::Unknown { reason: self.arena.str(&reason) }, t.span);
+                        // Said once: a template of such a template keeps its reason (a chain of
+                        // them would otherwise make reasons that grow with each link).
+                        const WHY: &str = "a template with a part not known statically: ";
+                        if reason.starts_with(WHY) {
+                            return self.val(ValueKind::Unknown { reason }, t.span);
+                        }
+                        let reason = self.arena.str(&format!("{WHY}{reason}"));
+                        return self.val(ValueKind::Unknown { reason }, t.span);
                     }
                     _ => {
                         return self.not_static(
@@ -1173,10 +1220,11 @@ impl<'a, 'g, 's, 'v> Cx<'a, 'g, 's, 'v> {
                 ArrayExpressionElement::SpreadElement(sp) => {
                     let v = self.expr(&sp.argument);
                     match v.kind {
-                        ValueKind::Array { items: more } => {
+                        ValueKind::Array { items: more } if self.spend(more.len()) => {
                             items.extend_from_slice(more);
                             continue;
                         }
+                        ValueKind::Array { .. } => self.too_big(sp.span),
                         ValueKind::Unknown { .. } => v,
                         _ => self
                             .not_static(sp.span, format!("a spread of {} is not evaluated statically", kind_name(&v))),
@@ -1234,11 +1282,14 @@ impl<'a, 'g, 's, 'v> Cx<'a, 'g, 's, 'v> {
                 ObjectPropertyKind::SpreadProperty(sp) => {
                     let v = self.expr(&sp.argument);
                     match v.kind {
-                        ValueKind::Object { props: more } => {
+                        ValueKind::Object { props: more } if self.spend(more.len()) => {
                             for m in more {
                                 keys.add(m.key);
                             }
                             entries.extend_from_slice(more);
+                        }
+                        ValueKind::Object { .. } => {
+                            self.too_big(sp.span);
                         }
                         ValueKind::Null | ValueKind::Undefined => {}
                         _ => {
@@ -1350,6 +1401,12 @@ impl<'a, 'g, 's, 'v> Cx<'a, 'g, 's, 'v> {
             return r;
         }
         use ValueKind as K;
+        if b.operator == BinaryOperator::Addition {
+            let len = |v: &Value<'_>| v.as_str().map_or(0, str::len);
+            if !self.spend(len(&l) + len(&r)) {
+                return self.too_big(s);
+            }
+        }
         let kind = match (b.operator, &l.kind, &r.kind) {
             (BinaryOperator::Addition, K::String { value: a }, K::String { value: c }) => {
                 K::String { value: self.arena.str(&compact_str::format_compact!("{a}{c}")) }
@@ -1398,10 +1455,11 @@ impl<'a, 'g, 's, 'v> Cx<'a, 'g, 's, 'v> {
                 Argument::SpreadElement(sp) => {
                     let v = self.expr(&sp.argument);
                     match v.kind {
-                        ValueKind::Array { items } => {
+                        ValueKind::Array { items } if self.spend(items.len()) => {
                             out.extend_from_slice(items);
                             continue;
                         }
+                        ValueKind::Array { .. } => self.too_big(sp.span),
                         ValueKind::Unknown { .. } => v,
                         _ => self
                             .not_static(sp.span, format!("a spread of {} is not evaluated statically", kind_name(&v))),
@@ -1606,6 +1664,46 @@ fn truthy(v: &Value<'_>) -> Option<bool> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A file whose spreads or concatenations double a value again and again is refused past
+    /// [`MAX_COPIED`] with one warning, not evaluated until the memory runs out.
+    #[test]
+    fn doubling_spreads_and_strings_stop_at_the_copy_budget() {
+        let mut src = String::from("const a0 = [1, 2];\nconst s0 = 'ab';\nconst o0 = { k: 1 };\n");
+        for i in 1..40 {
+            src.push_str(&format!(
+                "const a{i} = [...a{p}, ...a{p}];\nconst s{i} = `${{s{p}}}${{s{p}}}` + s{p};\nconst o{i} = {{ ...o{p}, [`k{i}`]: {i} }};\n",
+                p = i - 1
+            ));
+        }
+        src.push_str("export const all = [a39, s39, o39];\n");
+        let ev = eval(&src);
+        let too_big: Vec<_> = ev.diagnostics.iter().filter(|(_, d)| d.message.starts_with("too big")).collect();
+        assert_eq!(too_big.len(), 1, "{:?}", ev.diagnostics);
+        // Past the budget a spread is one unknown item, and a string unknown (its reason said
+        // once, not wrapped at each link).
+        let all = ev.exports.get("all").and_then(Value::as_array).expect("an array");
+        let items = all[0].as_array().expect("an array");
+        assert!(items.len() <= MAX_COPIED && items.iter().any(Value::is_unknown), "{} items", items.len());
+        assert!(all[1].unknown_reason().is_some_and(|r| r.len() < 200), "{:?}", all[1]);
+    }
+
+    /// Functions that each read a large value copy it into their lowering: that counts too.
+    #[test]
+    fn functions_reading_a_large_value_stop_at_the_copy_budget() {
+        let mut src = String::from("const s0 = 'ab';\n");
+        for i in 1..18 {
+            src.push_str(&format!("const s{i} = `${{s{p}}}${{s{p}}}`;\n", p = i - 1));
+        }
+        let fns: Vec<String> = (0..8).map(|i| format!("f{i}: ({{ context }}) => `${{s17}}${{context.x}}`")).collect();
+        src.push_str(&format!("export const fns = {{ {} }};\n", fns.join(", ")));
+        let ev = eval(&src);
+        let too_big = ev.diagnostics.iter().filter(|(_, d)| d.message.starts_with("too big")).count();
+        assert_eq!(too_big, 1, "{:?}", ev.diagnostics);
+        let fns = ev.exports.get("fns").and_then(Value::props).expect("an object");
+        let lowered = fns.iter().filter(|p| p.value.as_function().is_some_and(|f| f.lowered.is_some())).count();
+        assert!(lowered < 8, "{lowered} of 8 functions lowered a 256 KB string each");
+    }
     use crate::diagnostics::Severity;
 
     /// On the evaluator's stack (no hand-off), on the kept evaluator thread, and again there: the

@@ -106,7 +106,7 @@ impl<'a, 'g, 's, 'v> Cx<'a, 'g, 's, 'v> {
             self.bind_pattern(&r.rest.argument, Fv::Opaque, false);
         }
         let out = self.body(body);
-        let lowered = out.and_then(lower).map(std::sync::Arc::new);
+        let lowered = out.and_then(|fv| self.lower(fv)).map(std::sync::Arc::new);
         let mut facts = std::mem::replace(&mut self.facts, saved_facts);
         // Lists grown past SCANNED_FACTS were pushed to unsearched: each fact once, in the order
         // of its first read.
@@ -469,7 +469,7 @@ impl<'a, 'g, 's, 'v> Cx<'a, 'g, 's, 'v> {
                     // `void`, `delete`, `~`: not lowered.
                     _ => None,
                 };
-                match (op, lower(arg)) {
+                match (op, self.lower(arg)) {
                     // `-3` is the literal -3 (`-0` stays an operator: JSON has no -0).
                     (Some(UnaryOp::Neg), Some(Expr::Literal(crate::ir::Json::Number(x))))
                         if x.as_f64().is_some_and(|f| f != 0.0) =>
@@ -500,7 +500,7 @@ impl<'a, 'g, 's, 'v> Cx<'a, 'g, 's, 'v> {
                     // `**`, bit operators, `in`, `instanceof`: not lowered.
                     _ => None,
                 };
-                match (op, lower(left), lower(right)) {
+                match (op, self.lower(left), self.lower(right)) {
                     (Some(op), Some(l), Some(r)) => {
                         Fv::Lowered(Expr::Binary { op, left: Box::new(l), right: Box::new(r) })
                     }
@@ -514,7 +514,7 @@ impl<'a, 'g, 's, 'v> Cx<'a, 'g, 's, 'v> {
                     LogicalOperator::Or => LogicalOp::Or,
                     LogicalOperator::Coalesce => LogicalOp::Coalesce,
                 };
-                match (lower(left), lower(right)) {
+                match (self.lower(left), self.lower(right)) {
                     (Some(l), Some(r)) => Fv::Lowered(Expr::Logical { op, left: Box::new(l), right: Box::new(r) }),
                     _ => Fv::Opaque,
                 }
@@ -522,7 +522,7 @@ impl<'a, 'g, 's, 'v> Cx<'a, 'g, 's, 'v> {
             Expression::ConditionalExpression(c) => {
                 let test = self.fexpr(&c.test);
                 let (yes, no) = (self.fexpr(&c.consequent), self.fexpr(&c.alternate));
-                match (lower(test), lower(yes), lower(no)) {
+                match (self.lower(test), self.lower(yes), self.lower(no)) {
                     (Some(test), Some(yes), Some(no)) => Fv::Lowered(Expr::Conditional {
                         test: Box::new(test),
                         consequent: Box::new(yes),
@@ -567,7 +567,7 @@ impl<'a, 'g, 's, 'v> Cx<'a, 'g, 's, 'v> {
             }
             if let Some(x) = t.expressions.get(i) {
                 let fv = self.fexpr(x);
-                match lower(fv) {
+                match self.lower(fv) {
                     Some(Expr::Ref(r)) => parts.push(TemplatePart::Ref(r)),
                     Some(Expr::Template(more)) => {
                         for p in more {
@@ -614,7 +614,7 @@ impl<'a, 'g, 's, 'v> Cx<'a, 'g, 's, 'v> {
                 ObjectPropertyKind::SpreadProperty(sp) => {
                     let fv = self.fexpr(&sp.argument);
                     let pick = matches!(fv, Fv::Pick(_));
-                    match lower(fv) {
+                    match self.lower(fv) {
                         Some(Expr::Object(more)) => {
                             for (k, v) in more {
                                 put(&mut props, k, v);
@@ -647,7 +647,7 @@ impl<'a, 'g, 's, 'v> Cx<'a, 'g, 's, 'v> {
                     };
                     let fv = self.fexpr(&p.value);
                     let pick = matches!(fv, Fv::Pick(_));
-                    match (key, lower(fv)) {
+                    match (key, self.lower(fv)) {
                         (Some(k), Some(v)) if p.kind == PropertyKind::Init => put(&mut props, k, v),
                         _ => {
                             if pick {
@@ -680,7 +680,7 @@ impl<'a, 'g, 's, 'v> Cx<'a, 'g, 's, 'v> {
                     if matches!(fv, Fv::Pick(_)) {
                         self.facts.complete = false;
                     }
-                    match lower(fv) {
+                    match self.lower(fv) {
                         Some(v) => items.push(v),
                         None => ok = false,
                     }
@@ -1000,6 +1000,46 @@ fn simplify(e: Expr) -> Expr {
 enum FnBody<'a> {
     Arrow(&'a ArrowFunctionBody<'a>),
     Block(&'a FunctionBody<'a>),
+}
+
+impl<'v> Cx<'_, '_, '_, 'v> {
+    /// [`lower`], with a known value's copy counted against the evaluation's budget
+    /// ([`MAX_COPIED`]): a function reading a module's value copies it into its [`Expr`], and a
+    /// file whose functions read one large value many times would copy it without end. Past the
+    /// budget, the function is not lowered (a `not-static` warning, once).
+    fn lower(&mut self, fv: Fv<'_, 'v>) -> Option<Expr> {
+        if let Fv::Val(v) = &fv {
+            let mut left = MAX_COPIED.saturating_sub(self.g.copied);
+            if !copy_cost(v, &mut left) {
+                // The value's place where it is in this file (else the file's start).
+                let at = if v.loc.file == self.file { v.loc.span } else { Span::default() };
+                self.too_big(oxc_span::Span::new(at.start, at.end));
+                return None;
+            }
+            self.g.copied = MAX_COPIED - left;
+        }
+        lower(fv)
+    }
+}
+
+/// Takes what lowering `v` copies (its strings' bytes, its lists' items and keys) out of `left`;
+/// false, stopping there, where it does not fit.
+fn copy_cost(v: &Value<'_>, left: &mut usize) -> bool {
+    let mut take = |n: usize| match left.checked_sub(n) {
+        Some(rest) => {
+            *left = rest;
+            true
+        }
+        None => false,
+    };
+    match v.kind {
+        ValueKind::String { value } => take(value.len()),
+        ValueKind::Array { items } => take(items.len()) && items.iter().all(|x| copy_cost(x, left)),
+        ValueKind::Object { props } => {
+            take(props.iter().map(|p| 1 + p.key.len()).sum()) && props.iter().all(|p| copy_cost(&p.value, left))
+        }
+        _ => true,
+    }
 }
 
 /// What is known of a value, as an [`Expr`] the runtime evaluates, or `None`. It takes the value,
