@@ -177,26 +177,6 @@ mod tests {
         assert_eq!(check.states.len(), full.states.len());
     }
 
-    /// A config that shares one state object twice per level, forty levels deep, names 2^40
-    /// states: lowering refuses it (`too-large`), at once, rather than writing them out.
-    #[test]
-    fn a_config_sharing_states_exponentially_is_too_large() {
-        let mut text = String::from("import { setup } from 'xstate';\nconst s0 = { type: 'final' };\n");
-        for i in 1..40 {
-            text.push_str(&format!(
-                "const s{i} = {{ type: 'parallel', states: {{ a: s{p}, b: s{p} }} }};\n",
-                p = i - 1
-            ));
-        }
-        text.push_str(
-            "export const machine = setup({}).createMachine({ id: 'x', initial: 'top', states: { top: s39 } });\n",
-        );
-        let c = compile(eval::evaluate_text(Path::new("/virtual/wf.ts"), &text), Purpose::Check);
-        let errors: Vec<&str> = c.diagnostics.iter().filter(|d| d.is_error()).map(|d| d.code).collect();
-        assert_eq!(errors, ["too-large"]);
-        assert!(c.machine.is_none());
-    }
-
     /// Every code lowering writes has a rule, so `jr2 explain` and `docs/rules/` know it.
     #[test]
     fn every_lowering_code_is_a_rule() {

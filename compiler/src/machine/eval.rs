@@ -10,7 +10,10 @@
 //! the construct's span, once, where the unknown is made (a value read from an unknown is unknown
 //! without a second warning). Nothing here gives up on a file, panics or recurses without bound:
 //! expression depth is limited ([`MAX_DEPTH`], "too deep"), the import chain too
-//! ([`MAX_MODULE_DEPTH`]), and helper inlining ([`MAX_INLINE`]).
+//! ([`MAX_MODULE_DEPTH`]), and helper inlining ([`MAX_INLINE`]); and no file makes values out of
+//! proportion to its text: what spreads, concatenation and functions' lowerings copy is budgeted
+//! ([`MAX_COPIED`]), and so is a value's size with what it shares written out ([`MAX_TREE`]),
+//! which the passes after it walk ("too big").
 //!
 //! Decisions (see also `module.rs`):
 //! - Only the bindings that exports reach are evaluated, so an unused `let` warns nothing.
@@ -82,6 +85,12 @@ pub const MAX_INLINE: usize = 4;
 /// items): the rest is `Unknown` ("too big", a `not-static` warning once), not an exhausted
 /// memory.
 pub const MAX_COPIED: usize = 1 << 20;
+/// The largest value the evaluator makes, in values with a shared one counted in each place it is
+/// used ([`Value::tree_size`]): what the passes after it walk. Sharing costs nothing here (a value
+/// read through two names is one value), so a config sharing one state twice per level names
+/// 2^40 states in forty lines (`const s = { type: "parallel", states: { a: t, b: t } }`, and so
+/// on); past this such a value is `Unknown` ("too big"), and no pass walks it.
+pub const MAX_TREE: usize = 1 << 20;
 /// The evaluator's stack: it runs on its own thread, so that the depth limits, not the caller's
 /// stack size, bound it.
 const STACK: usize = 64 * 1024 * 1024;
@@ -595,16 +604,38 @@ impl<'a, 'g, 's, 'v> Cx<'a, 'g, 's, 'v> {
     /// The unknown a spread or a concatenation past [`MAX_COPIED`] makes, with a `not-static`
     /// warning the first time.
     fn too_big(&mut self, s: oxc_span::Span) -> Value<'v> {
+        let why = format!(
+            "this file's values copy more than {MAX_COPIED} items and bytes (spreads, string concatenation, functions reading a large value)"
+        );
+        self.too_big_because(s, why)
+    }
+
+    /// `v`, or past [`MAX_TREE`] the "too big" unknown (a `not-static` warning the first time).
+    #[inline]
+    fn bounded(&mut self, v: Value<'v>, s: oxc_span::Span) -> Value<'v> {
+        if v.tree_size() <= MAX_TREE {
+            return v;
+        }
+        self.too_large_tree(s)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn too_large_tree(&mut self, s: oxc_span::Span) -> Value<'v> {
+        let why = format!(
+            "this value has more than {MAX_TREE} values with the ones it shares written out in each place (a state shared by two states, and so on)"
+        );
+        self.too_big_because(s, why)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn too_big_because(&mut self, s: oxc_span::Span, why: String) -> Value<'v> {
         if self.g.too_big_warned {
             return self.val(ValueKind::Unknown { reason: "too big" }, s);
         }
         self.g.too_big_warned = true;
-        self.not_static(
-            s,
-            format!(
-                "too big: this file's values copy more than {MAX_COPIED} items and bytes (spreads, string concatenation, functions reading a large value); jr2 does not evaluate this one"
-            ),
-        )
+        self.not_static(s, format!("too big: {why}; jr2 does not evaluate this one"))
     }
 
     fn too_deep(&mut self, s: oxc_span::Span) -> Value<'v> {
@@ -1238,7 +1269,8 @@ impl<'a, 'g, 's, 'v> Cx<'a, 'g, 's, 'v> {
             };
             items.push(item);
         }
-        self.val(ValueKind::Array { items: items.into_bump_slice() }, a.span)
+        let v = self.val(ValueKind::Array { items: items.into_bump_slice() }, a.span);
+        self.bounded(v, a.span)
     }
 
     fn key_of(&mut self, key: &'a PropertyKey<'a>, computed: bool) -> Result<&'v str, Value<'v>> {
@@ -1321,7 +1353,8 @@ impl<'a, 'g, 's, 'v> Cx<'a, 'g, 's, 'v> {
         }
         let props =
             if keys.may_repeat() { self.arena.props(&dedupe_props(&entries)) } else { entries.into_bump_slice() };
-        self.val(ValueKind::Object { props }, o.span)
+        let v = self.val(ValueKind::Object { props }, o.span);
+        self.bounded(v, o.span)
     }
 
     fn member_expr(&mut self, m: &'a MemberExpression<'a>) -> Value<'v> {
@@ -1484,7 +1517,8 @@ impl<'a, 'g, 's, 'v> Cx<'a, 'g, 's, 'v> {
         s: oxc_span::Span,
     ) -> Value<'v> {
         self.g.may_dispatch |= callee == Callee::Kit("dispatch");
-        self.val(ValueKind::Call(self.arena.call(Call { callee, receiver, args })), s)
+        let v = self.val(ValueKind::Call(self.arena.call(Call { callee, receiver, args })), s);
+        self.bounded(v, s)
     }
 
     fn call(&mut self, c: &'a CallExpression<'a>) -> Value<'v> {
@@ -1686,6 +1720,28 @@ mod tests {
         let items = all[0].as_array().expect("an array");
         assert!(items.len() <= MAX_COPIED && items.iter().any(Value::is_unknown), "{} items", items.len());
         assert!(all[1].unknown_reason().is_some_and(|r| r.len() < 200), "{:?}", all[1]);
+    }
+
+    /// A config sharing one state twice per level, forty levels deep, names 2^40 states in a few
+    /// lines: past [`MAX_TREE`] that value is unknown (one warning), so no pass walks it; the
+    /// levels below the limit stay values, each measured without a walk.
+    #[test]
+    fn states_shared_exponentially_stop_at_the_tree_limit() {
+        let mut src = String::from("const s0 = { type: 'final' };\n");
+        for i in 1..40 {
+            src.push_str(&format!("const s{i} = {{ type: 'parallel', states: {{ a: s{p}, b: s{p} }} }};\n", p = i - 1));
+        }
+        src.push_str("export const small = s10;\nexport const big = s39;\n");
+        let ev = eval(&src);
+        let too_big: Vec<_> = ev.diagnostics.iter().filter(|(_, d)| d.message.starts_with("too big")).collect();
+        assert_eq!(too_big.len(), 1, "{:?}", ev.diagnostics);
+        // The level past the limit is unknown; the ones above it share that unknown, small again.
+        let big = ev.exports.get("big").expect("s39");
+        assert!(big.tree_size() <= MAX_TREE, "{}", big.tree_size());
+        // s0 is 2 values (the object, its `type`); each level is 3 (the object, its `type`, its
+        // `states`) and the level below twice: s10 is 5 * 2^10 - 3.
+        let small = ev.exports.get("small").expect("s10");
+        assert_eq!(small.tree_size(), 5 * 1024 - 3);
     }
 
     /// Functions that each read a large value copy it into their lowering: that counts too.

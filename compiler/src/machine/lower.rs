@@ -49,7 +49,7 @@ pub struct Fault {
     pub severity: Severity,
     /// A stable kebab-case code: `not-machine`, `not-object`, `not-static`, `not-lowered`,
     /// `unknown-invoke-src`, `inline-src`, `unknown-actor`, `unknown-target`, `ambiguous-target`,
-    /// `missing-initial`, `unknown-initial`, `unsupported`, `event-schema`, `too-large`.
+    /// `missing-initial`, `unknown-initial`, `unsupported`, `event-schema`.
     pub code: &'static str,
     pub message: String,
     /// The dotted path of the value in the `createMachine` config (`states.coding.invoke.0.src`);
@@ -329,19 +329,6 @@ pub fn lower_parts(parts: &MachineParts<'_>) -> Lowered {
 /// Lowers a Machine already taken apart, for `purpose`.
 pub fn lower_parts_for(parts: &MachineParts<'_>, purpose: Purpose) -> Lowered {
     let config = parts.config;
-    let mut left = MAX_CONFIG_VALUES;
-    if !within(config, &mut left) {
-        let faults = vec![Fault {
-            code: "too-large",
-            severity: Severity::Error,
-            loc: config.loc,
-            path: String::new(),
-            message: format!(
-                "the `createMachine` config has more than {MAX_CONFIG_VALUES} values with the objects it shares written out where they are used (a state shared by two states, and so on): jr2 does not lower it"
-            ),
-        }];
-        return Lowered { machine: None, faults };
-    }
     // The state vectors are allocated once, at their size (about one invoke a state).
     let n = if config.props().is_some() { count_states(config) } else { 0 };
     let mut lw = Lowerer {
@@ -466,24 +453,6 @@ pub fn lower_parts_for(parts: &MachineParts<'_>, purpose: Purpose) -> Lowered {
 
 /// How many states a config holds: what `add_state` pushes, or a few more where a child is no
 /// object (counted, then skipped), so that the state vectors are allocated once.
-/// The most values a Machine's config may have with every value it shares written out where it
-/// is used (what lowering walks): a config sharing objects as states can name exponentially many
-/// (the `too-large` rule); no config written by hand comes near.
-pub const MAX_CONFIG_VALUES: usize = 1 << 22;
-
-/// Takes the values of `v`'s tree, a shared one once per place, out of `left`; false, stopping
-/// there, where they do not fit.
-fn within(v: &Value<'_>, left: &mut usize) -> bool {
-    let Some(rest) = left.checked_sub(1) else { return false };
-    *left = rest;
-    match v.kind {
-        ValueKind::Object { props } => props.iter().all(|p| within(&p.value, left)),
-        ValueKind::Array { items } => items.iter().all(|x| within(x, left)),
-        ValueKind::Call(c) => c.receiver.iter().chain(c.args).all(|x| within(x, left)),
-        _ => true,
-    }
-}
-
 fn count_states(v: &Value) -> usize {
     1 + v.get("states").and_then(Value::props).map_or(0, |ps| ps.iter().map(|p| count_states(&p.value)).sum())
 }

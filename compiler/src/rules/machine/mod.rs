@@ -7,7 +7,6 @@ pub mod not_lowered;
 pub mod not_machine;
 pub mod not_object;
 pub mod not_static;
-pub mod too_large;
 pub mod ts_syntax;
 pub mod unknown_actor;
 pub mod unknown_invoke_src;
@@ -30,6 +29,5 @@ pub fn all() -> Vec<&'static Rule> {
         &unknown_actor::UNKNOWN_ACTOR,
         &unsupported::UNSUPPORTED,
         &event_schema::EVENT_SCHEMA,
-        &too_large::TOO_LARGE,
     ]
 }
