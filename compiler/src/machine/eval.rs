@@ -51,7 +51,8 @@
 
 use super::module::{self, classify, Disk, Evaluated, KnownModule, SourceFile, Sources, Specifier};
 use super::value::{
-    Arena as ValueArena, Call, Callee, Facts, FileId, Function as FnValue, Loc, Name, Prop, Value, ValueKind, Values,
+    Arena as ValueArena, Call, Callee, Facts, FileId, Function as FnValue, List, Loc, Name, Prop, Value, ValueKind,
+    Values,
 };
 use crate::diagnostics::Diagnostic;
 use crate::ir::eval::JsValue;
@@ -1249,17 +1250,8 @@ impl<'a, 'g, 's, 'v> Cx<'a, 'g, 's, 'v> {
         for el in &a.elements {
             let item = match el {
                 ArrayExpressionElement::SpreadElement(sp) => {
-                    let v = self.expr(&sp.argument);
-                    match v.kind {
-                        ValueKind::Array { items: more } if self.spend(more.len()) => {
-                            items.extend_from_slice(more);
-                            continue;
-                        }
-                        ValueKind::Array { .. } => self.too_big(sp.span),
-                        ValueKind::Unknown { .. } => v,
-                        _ => self
-                            .not_static(sp.span, format!("a spread of {} is not evaluated statically", kind_name(&v))),
-                    }
+                    self.spread_into(sp, &mut items);
+                    continue;
                 }
                 ArrayExpressionElement::Elision(x) => self.val(ValueKind::Undefined, x.span),
                 other => match other.as_expression() {
@@ -1271,6 +1263,19 @@ impl<'a, 'g, 's, 'v> Cx<'a, 'g, 's, 'v> {
         }
         let v = self.val(ValueKind::Array { items: items.into_bump_slice() }, a.span);
         self.bounded(v, a.span)
+    }
+
+    /// A spread in an array or a call's arguments: its items into `out` (counted against
+    /// [`MAX_COPIED`]), or the one unknown that stands for them.
+    fn spread_into(&mut self, sp: &'a SpreadElement<'a>, out: &mut List<'v, Value<'v>>) {
+        let v = self.expr(&sp.argument);
+        let item = match v.kind {
+            ValueKind::Array { items } if self.spend(items.len()) => return out.extend_from_slice(items),
+            ValueKind::Array { .. } => self.too_big(sp.span),
+            ValueKind::Unknown { .. } => v,
+            _ => self.not_static(sp.span, format!("a spread of {} is not evaluated statically", kind_name(&v))),
+        };
+        out.push(item);
     }
 
     fn key_of(&mut self, key: &'a PropertyKey<'a>, computed: bool) -> Result<&'v str, Value<'v>> {
@@ -1486,17 +1491,8 @@ impl<'a, 'g, 's, 'v> Cx<'a, 'g, 's, 'v> {
         for a in args {
             let item = match a {
                 Argument::SpreadElement(sp) => {
-                    let v = self.expr(&sp.argument);
-                    match v.kind {
-                        ValueKind::Array { items } if self.spend(items.len()) => {
-                            out.extend_from_slice(items);
-                            continue;
-                        }
-                        ValueKind::Array { .. } => self.too_big(sp.span),
-                        ValueKind::Unknown { .. } => v,
-                        _ => self
-                            .not_static(sp.span, format!("a spread of {} is not evaluated statically", kind_name(&v))),
-                    }
+                    self.spread_into(sp, &mut out);
+                    continue;
                 }
                 other => match other.as_expression() {
                     Some(x) => self.expr(x),

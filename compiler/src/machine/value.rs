@@ -212,7 +212,7 @@ impl Arena {
 
     /// A list growing in the arena, with room for `n` made at once: a list written there while
     /// other values are made (its items' own lists) is not copied as long as it stays within `n`.
-    pub fn list<T>(&self, n: usize) -> bumpalo::collections::Vec<'_, T> {
+    pub fn list<T>(&self, n: usize) -> List<'_, T> {
         bumpalo::collections::Vec::with_capacity_in(n, &self.bump)
     }
 
@@ -224,6 +224,10 @@ impl Arena {
         self.functions.alloc(f)
     }
 }
+
+/// A list being written in an arena ([`Arena::list`]); `into_bump_slice` ends it as a slice of
+/// the arena.
+pub type List<'v, T> = bumpalo::collections::Vec<'v, T>;
 
 /// How many bytes of values come with one function, about (see [`Arena::with_capacity`]).
 const BYTES_PER_FUNCTION: usize = 2048;
