@@ -206,10 +206,13 @@ impl Doors<'_> {
             Door::Declared { key_loc, schema } => (*key_loc, schema),
         };
         let Some(declared) = schema.get(DOOR) else { return Vec::new() };
-        // The stripped door's edited nodes live here, for this check only.
-        let arena = Arena::default();
+        // The stripped door's edited nodes live here, for this check only (made only for a Chart).
+        let arena;
         let door_value = match chart {
-            Some(_) => strip_chart_fields(declared, &arena),
+            Some(_) => {
+                arena = Arena::default();
+                strip_chart_fields(declared, &arena)
+            }
             None => *declared,
         };
         let door_place = |d: Diagnostic, loc: Loc, what: &str| with_place(d, callee.files, loc, what);

@@ -115,14 +115,6 @@ struct Kept {
     found: Option<Vec<Vec<Diagnostic>>>,
 }
 
-impl Kept {
-    /// The `dispatch(...)` calls in its value, read again from the compilation (none where its
-    /// values were dropped: it makes no `dispatch`).
-    fn dispatches(&self) -> Vec<Value<'_>> {
-        dispatches_of(&self.compiled)
-    }
-}
-
 /// Checks the Instance at `root`, offline: no foreign door is read.
 pub fn check_instance(root: &Path) -> InstanceReport {
     check_instance_with(root, None)
@@ -188,11 +180,15 @@ fn check(root: &Path, doors: Option<&dyn DoorSource>, keep_compiled: bool) -> In
         workflows: workflows.iter().map(|w| w.stem.clone()).collect(),
         charts: charts.iter().map(ChartFile::name).collect(),
     };
-    // Each distinct foreign door once, before the Workflows' rules read them (only a Workflow that
-    // dispatches has any: its rules are phase two's).
-    let foreign = crate::doors::foreign_keys(
-        workflows.iter().filter_map(|w| w.kept.as_ref()).filter(|k| k.found.is_none()).flat_map(Kept::dispatches),
-    );
+    // The Workflows whose rules are phase two's (they dispatch, or crashed), each with its
+    // dispatches, read once from its values: for the foreign doors and for its rules.
+    let dispatching: Vec<(&Workflow, Vec<Value<'_>>)> = workflows
+        .iter()
+        .filter(|w| w.kept.as_ref().is_none_or(|k| k.found.is_none()))
+        .map(|w| (w, w.kept.as_ref().map_or_else(Vec::new, |k| dispatches_of(&k.compiled))))
+        .collect();
+    // Each distinct foreign door once, before the Workflows' rules read them.
+    let foreign = crate::doors::foreign_keys(dispatching.iter().flat_map(|(_, calls)| calls.iter().copied()));
     let foreign = match doors {
         Some(source) => crate::doors::fetch_all(foreign, source),
         None => {
@@ -213,7 +209,8 @@ fn check(root: &Path, doors: Option<&dyn DoorSource>, keep_compiled: bool) -> In
 
     // Phase two: the Workflows' Instance rules and the Charts' door, together.
     enum Job<'a> {
-        Workflow(&'a Workflow),
+        /// A Workflow and its dispatches.
+        Workflow(&'a Workflow, &'a [Value<'a>]),
         Chart(&'a ChartFile),
     }
     enum Found {
@@ -222,21 +219,17 @@ fn check(root: &Path, doors: Option<&dyn DoorSource>, keep_compiled: bool) -> In
         Chart(CheckedFile),
     }
     // A Workflow's job only where phase one left its rules to do (it dispatches), and every Chart's.
-    let jobs: Vec<Job> = workflows
-        .iter()
-        .filter(|w| w.kept.as_ref().is_none_or(|k| k.found.is_none()))
-        .map(Job::Workflow)
-        .chain(charts.iter().map(Job::Chart))
-        .collect();
+    let jobs: Vec<Job> =
+        dispatching.iter().map(|(w, calls)| Job::Workflow(w, calls)).chain(charts.iter().map(Job::Chart)).collect();
     let results = parallel(&jobs, |job| match job {
-        Job::Workflow(w) => std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        Job::Workflow(w, dispatches) => std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             let k = w.kept.as_ref()?;
             Some(Found::Workflow(workflow_diagnostics(
                 root,
                 &w.stem,
                 &w.path,
                 &k.compiled,
-                &k.dispatches(),
+                dispatches,
                 &assembly,
                 &doors,
             )))
@@ -249,6 +242,7 @@ fn check(root: &Path, doors: Option<&dyn DoorSource>, keep_compiled: bool) -> In
         }
     });
     drop(jobs);
+    drop(dispatching);
     drop(doors);
     // The files in the jobs' order: the Workflows', then the Charts'; a Workflow found in phase
     // one takes no result of phase two. A Workflow's texts move into the report, unless its

@@ -79,20 +79,19 @@ pub fn to_schema(v: &Value) -> Result<J, Vec<ZodFault>> {
 /// Reads a zod expression as [`to_schema`] does, with the same faults, without writing its JSON
 /// Schema (for a caller that needs only whether it has one: `jr2 check`'s events).
 pub fn check_schema(v: &Value) -> Result<(), Vec<ZodFault>> {
-    let mut cx = Cx::default();
-    cx.schema(v);
-    if cx.faults.is_empty() {
-        Ok(())
-    } else {
-        Err(cx.faults)
-    }
+    read(v).map(drop)
 }
 
 fn to_schema_io(v: &Value, io: Io) -> Result<J, Vec<ZodFault>> {
+    read(v).map(|node| node.render(io))
+}
+
+/// The meaning of a zod expression, or every fault found in it.
+fn read<'a>(v: &'a Value<'a>) -> Result<Node<'a>, Vec<ZodFault>> {
     let mut cx = Cx::default();
     let node = cx.schema(v);
     if cx.faults.is_empty() {
-        Ok(node.render(io))
+        Ok(node)
     } else {
         Err(cx.faults)
     }
