@@ -12,7 +12,7 @@ rm -rf "$out"
 (cd bench && npm install --silent --no-audit --no-fund >/dev/null)
 node bench/gen-charts.mjs "$out" "$n" "$states"
 cargo build --quiet --locked --release --bin jr2
-cargo bench --quiet --locked -p jr2-compiler --bench door --bench door_mimalloc --no-run 2>/dev/null
+cargo bench --quiet --locked -p check --bench door --bench door_mimalloc --no-run 2>/dev/null
 
 ms() { date +%s%N; }
 # Whole processes, best of 3 each, alternating.
@@ -23,8 +23,8 @@ for round in 1 2 3; do
   t0=$(ms); ajv=$(node bench/ajv-validate.mjs grammar/chart.schema.json "$out"); t1=$(ms)
   ajv_ms=$(( (t1 - t0) / 1000000 < ajv_ms ? (t1 - t0) / 1000000 : ajv_ms ))
 done
-inproc=$(cargo bench --quiet --locked -p jr2-compiler --bench door -- "$PWD/$out" "$PWD/bench/lends.json" 7)
-inproc_mi=$(cargo bench --quiet --locked -p jr2-compiler --bench door_mimalloc -- "$PWD/$out" "$PWD/bench/lends.json" 7)
+inproc=$(cargo bench --quiet --locked -p check --bench door -- "$PWD/$out" "$PWD/bench/lends.json" 7)
+inproc_mi=$(cargo bench --quiet --locked -p check --bench door_mimalloc -- "$PWD/$out" "$PWD/bench/lends.json" 7)
 errors=$(node -e 'const r=JSON.parse(require("fs").readFileSync("bench/out/jr2.json","utf8")); console.log(r.summary.errors)')
 
 echo "charts: $n of ~$states states; jr2 errors: $errors"

@@ -27,7 +27,7 @@ rm -rf "$inst"
 mkdir -p "$inst"
 node bench/gen-workflows.mjs "$inst/workflows" "$n" >/dev/null
 cargo build --quiet --locked --release -p jr2
-cargo bench --quiet --locked -p jr2-compiler --bench machines_mimalloc --no-run 2>/dev/null
+cargo bench --quiet --locked -p check --bench machines_mimalloc --no-run 2>/dev/null
 jr2="$CARGO_TARGET_DIR/release/jr2"
 oxc=$(ls -t "$CARGO_TARGET_DIR"/release/deps/machines_mimalloc-* | grep -v '\.d$' | head -1)
 [ -d tests/xstate/node_modules ] || (cd tests/xstate && npm ci --no-audit --no-fund >/dev/null)

@@ -10,7 +10,7 @@ n="${1:-1000}"; rounds="${2:-7}"
 out=bench/out/workflows
 rm -rf "$out"
 node bench/gen-workflows.mjs "$out" "$n"
-cargo bench --quiet --locked -p jr2-compiler --bench machines --bench machines_mimalloc --no-run 2>/dev/null
+cargo bench --quiet --locked -p check --bench machines --bench machines_mimalloc --no-run 2>/dev/null
 # One thread, pinned to one core where `taskset` is there (no migration between cores in a
 # round: steadier minima on a shared machine; both sides of the ratio run on that core).
 pin=(); command -v taskset >/dev/null && pin=(taskset -c "$(($(nproc) - 1))")

@@ -5,7 +5,7 @@
 //! `cargo bench -p jr2-lsp --bench edit` (release). Prints the numbers `docs/benchmarks.md` records.
 
 use serde_json::{json, Value};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 
@@ -37,7 +37,7 @@ fn instance() -> PathBuf {
     let _ = std::fs::remove_dir_all(&root);
     let dir = root.join("workflows");
     std::fs::create_dir_all(dir.join("notes")).expect("mkdir");
-    let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/instance/workflows");
+    let examples = base::workspace::root().join("examples/instance/workflows");
     let fix = std::fs::read_to_string(examples.join("fix-tests.ts")).expect("example");
     std::fs::write(dir.join("big.ts"), big_workflow()).expect("write");
     for i in 1..WORKFLOWS {
@@ -106,7 +106,7 @@ fn main() {
     let mut errors = 0;
     for _ in 0..5 {
         let t = Instant::now();
-        let report = compiler::instance::check_instance(&root);
+        let report = check::instance::check_instance(&root);
         colds.push(t.elapsed());
         errors = report.files.iter().flat_map(|f| &f.diagnostics).count();
     }
@@ -114,7 +114,7 @@ fn main() {
     // And the `jr2 check DIR` command itself, where a release build of it is there: the median of 5.
     let jr2 = std::env::var_os("CARGO_TARGET_DIR")
         .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../target"))
+        .unwrap_or_else(|| base::workspace::root().join("target"))
         .join("release/jr2");
     let command = jr2.is_file().then(|| {
         let mut runs: Vec<Duration> = (0..5)

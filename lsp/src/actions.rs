@@ -4,11 +4,11 @@
 //! on the root, a Workflow (or Chart) file renamed to a valid stem, an unread pick param dropped
 //! from its event's def, and any fix a diagnostic carries.
 
-use compiler::diagnostics::Diagnostic;
-use compiler::machine::compile::Compiled;
-use compiler::machine::lower::machine_parts;
-use compiler::machine::value::{Value, ValueKind};
-use compiler::rules::instance::workflow_stem;
+use check::compile::Compiled;
+use check::rules::instance::workflow_stem;
+use diagnostics::Diagnostic;
+use machine::lower::machine_parts;
+use machine::value::{Value, ValueKind};
 use std::path::Path;
 
 /// A text edit in the file a code action is asked for: byte range and replacement.

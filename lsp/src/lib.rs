@@ -3,7 +3,7 @@
 //! ```text
 //! editor ─► tower-lsp-server (tokio) ─► Backend ─► jobs channel ─► the worker thread
 //!                                                                   (the evaluator's stack)
-//!                                                                   owns compiler::db::Database
+//!                                                                   owns db::Database
 //! editor ◄─ publishDiagnostics ◄─ publisher task ◄─ channel ◄───────┘
 //! ```
 //!

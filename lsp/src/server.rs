@@ -2,9 +2,9 @@
 
 use crate::actions::{self, Action};
 use crate::text::{self, Lines};
-use compiler::db::Database;
-use compiler::diagnostics::{Diagnostic, Severity};
-use compiler::machine::compile::Compiled;
+use check::compile::Compiled;
+use db::Database;
+use diagnostics::{Diagnostic, Severity};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{mpsc, Arc};
@@ -75,7 +75,7 @@ impl Backend {
         // The worker: the database lives on one thread with the evaluator's stack.
         let spawned = std::thread::Builder::new()
             .name("jr2-lsp-worker".into())
-            .spawn(move || compiler::machine::eval::on_evaluator_stack(move || Worker::new(publish).run(queue)));
+            .spawn(move || machine::eval::on_evaluator_stack(move || Worker::new(publish).run(queue)));
         if let Err(e) = spawned {
             eprintln!("jr2 lsp: cannot start the worker: {e}");
         }
@@ -442,7 +442,7 @@ impl Worker {
         }
         let found = self.db.diagnostics(&path);
         let d = found.iter().find(|d| d.span.start as usize <= offset && offset <= d.span.end as usize)?;
-        let rule = compiler::rules::find(d.code)?;
+        let rule = check::rules::find(d.code)?;
         Some(markdown(rule.markdown(), Some(lines.range(d.span.start, d.span.end))))
     }
 
@@ -530,7 +530,7 @@ fn tagged(mut d: LspDiagnostic, why: &str) -> LspDiagnostic {
 }
 
 fn path_of(uri: &Uri) -> Option<PathBuf> {
-    uri.to_file_path().map(|p| compiler::machine::module::normalize(Path::new(&*p)))
+    uri.to_file_path().map(|p| machine::module::normalize(Path::new(&*p)))
 }
 
 /// A diagnostic in LSP terms: UTF-16 range, code, help and notes in the message, secondary
@@ -583,7 +583,7 @@ fn convert(uri: &Uri, lines: &Lines, d: &Diagnostic, text_of: &dyn Fn(&Path) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use compiler::Span;
+    use base::Span;
 
     /// A place in another file (a dispatch's callee door) becomes related information at that
     /// file's UTF-16 range, read from the text the database holds.

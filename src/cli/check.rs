@@ -4,8 +4,9 @@
 use super::args::{ChartCheckArgs, CheckArgs, FormatArg, OutputArgs};
 use super::input::{self, display};
 use super::{Exit, Result};
-use compiler::chart::{self, LendManifest};
-use compiler::diagnostics::{self, FileReport, Format, Summary};
+use diagnostics::{FileReport, Summary};
+use kit::LendManifest;
+use render::Format;
 use std::io::{IsTerminal, Write};
 
 /// `jr2 check [PATH...]`.
@@ -22,10 +23,10 @@ pub fn check(args: CheckArgs) -> Result<Exit> {
     // An Instance's named Charts get their wrapper's manifest; `--lends` is for Charts outside one.
     // Foreign doors are read over HTTP unless `--offline`, each distinct one once in the run.
     let doors = (!args.offline && !inputs.instances.is_empty()).then(super::doors::HttpDoors::new);
-    let source = doors.as_ref().map(|d| d as &dyn compiler::doors::DoorSource);
+    let source = doors.as_ref().map(|d| d as &dyn check::doors::DoorSource);
     let mut skipped = 0;
     for root in &inputs.instances {
-        let report = compiler::instance::check_instance_with(root, source);
+        let report = check::instance::check_instance_with(root, source);
         skipped += report.foreign_skipped;
         for path in &report.internal_errors {
             eprintln!("jr2: internal error while checking {}; this is a bug in jr2, please report it", display(path));
@@ -60,8 +61,8 @@ pub fn chart_check(args: ChartCheckArgs) -> Result<Exit> {
 }
 
 /// Admits one Chart text. A panic in the door is a bug; it is reported, not a crash.
-pub fn admit(path: &str, text: &str, manifest: Option<&LendManifest>) -> Option<chart::Admission> {
-    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| chart::admit(text, manifest))) {
+pub fn admit(path: &str, text: &str, manifest: Option<&LendManifest>) -> Option<check::door::Admission> {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| check::door::admit(text, manifest))) {
         Ok(admission) => Some(admission),
         Err(_) => {
             eprintln!("jr2: internal error while checking {path}; this is a bug in jr2, please report it");
@@ -107,7 +108,7 @@ pub(super) fn finish(checked: Vec<(FileReport, bool)>, output: &OutputArgs) -> E
         FormatArg::Sarif => Format::Sarif,
         FormatArg::Github => Format::Github,
     };
-    let text = diagnostics::render(format, &reports);
+    let text = render::render(format, &reports, &check::rules::all());
     let mut stdout = std::io::stdout().lock();
     // A closed stdout (`jr2 check | head`) is not an error worth a panic.
     let _ = stdout.write_all(text.as_bytes()).and_then(|()| stdout.flush());

@@ -6,10 +6,10 @@ use super::args::CompatArgs;
 use super::check::finish;
 use super::input::{self, display};
 use super::{Exit, Result, UsageError};
-use compiler::diagnostics::FileReport;
-use compiler::rules::compat;
-use compiler::syntax::json::{self, Json};
+use check::rules::compat;
+use diagnostics::FileReport;
 use std::path::Path;
+use syntax::json::{self, Json};
 
 /// `jr2 schema compat`: exit 0 when the pair is compatible (warnings allowed), 1 on a mismatch,
 /// 2 when a file cannot be read or is not a JSON Schema object.

@@ -6,7 +6,7 @@
 //! packets, and every outcome here is only a warning. Each distinct url and name is read once per
 //! run, whatever the number of Instances or dispatches naming it. A body is read up to 1 MiB.
 
-use compiler::doors::{door_url, DoorSource, Fetched};
+use check::doors::{door_url, DoorSource, Fetched};
 use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::Duration;

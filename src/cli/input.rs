@@ -1,7 +1,7 @@
 //! Reading what the commands are given: Chart texts, lend manifests, and the paths `check` walks.
 
 use super::{Result, UsageError};
-use compiler::chart::LendManifest;
+use kit::lends::LendManifest;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
@@ -65,7 +65,7 @@ pub fn collect(paths: &[PathBuf]) -> Result<Inputs> {
     let mut inputs = Inputs::default();
     for path in paths {
         let meta = std::fs::metadata(path).map_err(|e| UsageError(format!("cannot read {}: {e}", display(path))))?;
-        if meta.is_dir() && compiler::instance::is_instance(path) {
+        if meta.is_dir() && check::instance::is_instance(path) {
             if !inputs.instances.contains(path) {
                 inputs.instances.push(path.clone());
             }

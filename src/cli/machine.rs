@@ -3,8 +3,8 @@
 use super::args::PartsArgs;
 use super::input::display;
 use super::{Exit, Result, UsageError};
-use compiler::diagnostics::{Diagnostic, FileReport};
-use compiler::machine::compile::{compile_file, Compiled};
+use check::compile::{compile_file, Compiled};
+use diagnostics::{Diagnostic, FileReport};
 use std::path::{Path, PathBuf};
 
 /// The reports of one compiled Workflow: its own file always, each imported file that has a
@@ -24,7 +24,7 @@ pub fn reports_of(compiled: &Compiled) -> Vec<FileReport> {
 /// Checks Workflows; a file two Workflows import is reported once.
 pub fn check_machines(paths: &[PathBuf]) -> Vec<(FileReport, bool)> {
     // One big-stack evaluator thread for the whole batch, not a hand-off per file.
-    compiler::machine::eval::on_evaluator_stack(|| check_each(paths))
+    machine::eval::on_evaluator_stack(|| check_each(paths))
 }
 
 fn check_each(paths: &[PathBuf]) -> Vec<(FileReport, bool)> {
@@ -69,7 +69,7 @@ pub fn ir(path: &Path, color: bool) -> Result<(Option<serde_json::Value>, Exit)>
     let compiled = compiled(path)?;
     let reports = reports_of(&compiled);
     if reports.iter().any(|r| !r.diagnostics.is_empty()) {
-        eprint!("{}", compiler::diagnostics::render(compiler::diagnostics::Format::Human { color }, &reports));
+        eprint!("{}", render::render(render::Format::Human { color }, &reports, &check::rules::all()));
     }
     let exit = if compiled.has_errors() { Exit::Refused } else { Exit::Clean };
     let value = match &compiled.machine {
@@ -84,16 +84,16 @@ pub fn parts(args: &PartsArgs) -> Result<(Option<serde_json::Value>, Exit)> {
     let compiled = compiled(&args.workflow)?;
     let Some(value) = compiled.value() else {
         let reports = reports_of(&compiled);
-        eprint!("{}", compiler::diagnostics::render(compiler::diagnostics::Format::Human { color: false }, &reports));
+        eprint!("{}", render::render(render::Format::Human { color: false }, &reports, &check::rules::all()));
         return Ok((None, Exit::Refused));
     };
     let json = match &args.lends {
-        Some(slot) => match compiler::machine::parts::lend_manifest(value, slot) {
+        Some(slot) => match machine::parts::lend_manifest(value, slot) {
             Ok(m) => serde_json::to_value(m),
             Err(e) => return Err(UsageError(format!("{}: {e}", display(&args.workflow)))),
         },
-        None => serde_json::to_value(compiler::machine::parts::parts_of(value)).map(|mut parts| {
-            let pods = compiler::machine::parts::workspace_pods_of(value);
+        None => serde_json::to_value(machine::parts::parts_of(value)).map(|mut parts| {
+            let pods = machine::parts::workspace_pods_of(value);
             if let (Some(obj), Ok(pods)) = (parts.as_object_mut(), serde_json::to_value(pods)) {
                 obj.insert("workspacePods".into(), pods);
             }

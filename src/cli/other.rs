@@ -3,8 +3,9 @@
 use super::args::{ExplainArgs, IrArgs, LendsArg, PartsArgs};
 use super::input::{self, display};
 use super::{Exit, Result, UsageError};
-use compiler::chart::{briefing, schema};
-use compiler::diagnostics::{self, FileReport, Format};
+use chart::{briefing, schema};
+use diagnostics::FileReport;
+use render::Format;
 use std::io::IsTerminal;
 
 /// Writes to stdout; a closed pipe (`jr2 schema chart | head`) is not worth a panic.
@@ -61,7 +62,7 @@ pub fn ir(args: IrArgs) -> Result<Exit> {
     let report = FileReport { path: name.clone(), text, diagnostics: admission.diagnostics };
     if has_diagnostics {
         let color = args.color.enabled(std::io::stderr().is_terminal());
-        eprint!("{}", diagnostics::render(Format::Human { color }, std::slice::from_ref(&report)));
+        eprint!("{}", render::render(Format::Human { color }, std::slice::from_ref(&report), &check::rules::all()));
     }
     if !admitted {
         return Ok(Exit::Refused);
@@ -90,13 +91,13 @@ pub fn parts(args: PartsArgs) -> Result<Exit> {
 
 /// `jr2 explain CODE`.
 pub fn explain(args: ExplainArgs) -> Result<Exit> {
-    match compiler::rules::find(&args.code) {
+    match check::rules::find(&args.code) {
         Some(rule) => {
             print_out(&rule.markdown());
             Ok(Exit::Clean)
         }
         None => {
-            let known: Vec<&str> = compiler::rules::all().iter().map(|r| r.code).collect();
+            let known: Vec<&str> = check::rules::all().iter().map(|r| r.code).collect();
             Err(UsageError(format!("unknown code `{}`; known codes: {}", args.code, known.join(", "))))
         }
     }

@@ -1,4 +1,4 @@
-//! `jr2 up --check [DIR]`: the pre-flight of an Instance (`compiler::preflight`), reported as
+//! `jr2 up --check [DIR]`: the pre-flight of an Instance (`check::preflight`), reported as
 //! `jr2 check` reports (formats, exit codes), with what `jr2 up` would list for each Workflow:
 //! printed before the diagnostics in the human format, the `up` field of the JSON document.
 //! SARIF and GitHub annotations carry the diagnostics only.
@@ -7,8 +7,9 @@ use super::args::{FormatArg, UpArgs};
 use super::check::exit_code;
 use super::input::display;
 use super::{Exit, Result, UsageError};
-use compiler::diagnostics::{self, FileReport, Format, Summary};
-use compiler::preflight::{check_up_with, listing};
+use check::preflight::{check_up_with, listing};
+use diagnostics::{FileReport, Summary};
+use render::Format;
 use std::io::{IsTerminal, Write};
 
 /// `jr2 up [--check] [DIR]`.
@@ -21,7 +22,7 @@ pub fn up(args: UpArgs) -> Result<Exit> {
     }
     let dir = &args.dir;
     let meta = std::fs::metadata(dir).map_err(|e| UsageError(format!("cannot read {}: {e}", display(dir))))?;
-    if !meta.is_dir() || !compiler::instance::is_instance(dir) {
+    if !meta.is_dir() || !check::instance::is_instance(dir) {
         return Err(UsageError(format!(
             "{} is not an Instance folder: `jr2 up --check` takes a folder with `workflows/` (and `jr2.config.ts`)",
             display(dir)
@@ -29,7 +30,7 @@ pub fn up(args: UpArgs) -> Result<Exit> {
     }
     // Foreign doors are read over HTTP unless `--offline`, as `jr2 check` does.
     let doors = (!args.offline).then(super::doors::HttpDoors::new);
-    let up = check_up_with(dir, doors.as_ref().map(|d| d as &dyn compiler::doors::DoorSource));
+    let up = check_up_with(dir, doors.as_ref().map(|d| d as &dyn check::doors::DoorSource));
     super::check::say_skipped(up.report.foreign_skipped);
     for path in &up.report.internal_errors {
         eprintln!("jr2: internal error while checking {}; this is a bug in jr2, please report it", display(path));
@@ -44,10 +45,11 @@ pub fn up(args: UpArgs) -> Result<Exit> {
     let text = match args.output.format {
         FormatArg::Human => {
             let color = args.output.color.enabled(std::io::stdout().is_terminal());
-            listing::human(&up.workflows, color) + &diagnostics::render(Format::Human { color }, &reports)
+            listing::human(&up.workflows, color)
+                + &render::render(Format::Human { color }, &reports, &check::rules::all())
         }
         FormatArg::Json => {
-            let mut doc = diagnostics::json::document(&reports);
+            let mut doc = render::json::document(&reports);
             let workflows = serde_json::to_value(&up.workflows)
                 .map_err(|e| UsageError(format!("cannot write the listing as JSON: {e}")))?;
             if let Some(o) = doc.as_object_mut() {
@@ -58,8 +60,8 @@ pub fn up(args: UpArgs) -> Result<Exit> {
             text.push('\n');
             text
         }
-        FormatArg::Sarif => diagnostics::render(Format::Sarif, &reports),
-        FormatArg::Github => diagnostics::render(Format::Github, &reports),
+        FormatArg::Sarif => render::render(Format::Sarif, &reports, &check::rules::all()),
+        FormatArg::Github => render::render(Format::Github, &reports, &check::rules::all()),
     };
     let mut stdout = std::io::stdout().lock();
     let _ = stdout.write_all(text.as_bytes()).and_then(|()| stdout.flush());

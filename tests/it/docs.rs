@@ -3,7 +3,7 @@
 //! This test fails when a page differs from `Rule::markdown()` or when a page names no known
 //! code. `JR2_BLESS=1 cargo test --test it docs` rewrites the pages and removes stale ones.
 
-use compiler::rules::{self, Rule};
+use check::rules::{self, Rule};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 

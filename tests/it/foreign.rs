@@ -53,7 +53,7 @@ fn handle(mut stream: TcpStream, log: &Mutex<Vec<String>>) {
     let _ = stream.write_all(answer(&path).as_bytes());
 }
 
-#[path = "../../compiler/tests/support/foreign_caller.rs"]
+#[path = "../../compiler/check/tests/support/foreign_caller.rs"]
 mod foreign_caller;
 
 /// A port nothing listens on: bound, then closed.

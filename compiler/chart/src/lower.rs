@@ -1,0 +1,521 @@
+//! Lowers a Chart the grammar admitted into the IR.
+//!
+//! Lowering never fails: what it cannot resolve (a target, an initial state) becomes a
+//! [`LowerFault`], which the rule files of rule 2 turn into diagnostics, and the IR keeps going
+//! without it.
+
+use crate::Json;
+use base::path::join;
+use base::Span;
+use ir::expr::{parse_reference, placeholders, TemplatePart};
+use ir::{
+    Action, EventDecl, Expr, FxIndexMap, Guard, Invoke, Machine, Name, Origin, Slot, SlotKind, State, StateId,
+    StateKind, TargetList, Transition, Trigger,
+};
+use kit::lends::LendManifest;
+use syntax::json::JsonKind;
+
+/// What lowering could not resolve.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LowerFault {
+    /// A target names no state.
+    UnknownTarget { path: String, span: Span, target: String, source: StateId },
+    /// A `#id` target that more than one state claims.
+    AmbiguousTarget { path: String, span: Span, target: String, states: Vec<StateId> },
+    /// A compound state with no `initial`.
+    MissingInitial { state: StateId },
+    /// An `initial` that names no child.
+    UnknownInitial { state: StateId, span: Span, initial: String },
+}
+
+/// The IR of a Chart and the faults of lowering. `state_json[i]` is the JSON of `StateId(i)`.
+pub struct Lowered<'a> {
+    pub machine: Machine,
+    pub state_json: Vec<&'a Json>,
+    /// `transition_json[i]` is the JSON of `machine.transitions[i]`.
+    pub transition_json: Vec<&'a Json>,
+    pub faults: Vec<LowerFault>,
+}
+
+/// What an invoke's `src` names, against a manifest (rule 3). Without a manifest a name is an
+/// Agent of the Chart if the Chart mints it, and unknown otherwise.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SrcClass {
+    Lent(SlotKind),
+    Minted,
+    Gate,
+    Fail,
+    /// Declared in `lends` but not lent now.
+    DeclaredNotLent,
+    GateNotLent,
+    FailNotLent,
+    Unknown,
+}
+
+impl SrcClass {
+    pub fn slot_kind(self) -> SlotKind {
+        match self {
+            SrcClass::Lent(k) => k,
+            SrcClass::Minted => SlotKind::Minted,
+            SrcClass::Gate => SlotKind::Gate,
+            SrcClass::Fail => SlotKind::Fail,
+            _ => SlotKind::Unknown,
+        }
+    }
+}
+
+/// Classifies an invoke's `src`, in the seed's order (`srcKind`).
+pub fn classify_src(chart: &Json, manifest: Option<&LendManifest>, src: &str) -> SrcClass {
+    let minted = chart.get("agents").and_then(|a| a.member(src)).is_some();
+    let Some(m) = manifest else {
+        return match src {
+            "gate" => SrcClass::Gate,
+            "fail" => SrcClass::Fail,
+            _ if minted => SrcClass::Minted,
+            _ => SrcClass::Unknown,
+        };
+    };
+    let lends = &m.declaration.lends;
+    let lent = &m.lent;
+    let lent_now = lent.agents.contains_key(src) || lent.effects.contains_key(src) || lent.machines.contains_key(src);
+    let declared = lends.agents.iter().chain(&lends.effects).chain(&lends.machines).any(|n| n == src);
+    if declared && !lent_now {
+        return SrcClass::DeclaredNotLent;
+    }
+    if lends.agents.iter().any(|n| n == src) {
+        return SrcClass::Lent(SlotKind::Agent);
+    }
+    if lends.effects.iter().any(|n| n == src) {
+        return SrcClass::Lent(SlotKind::Effect);
+    }
+    if lends.machines.iter().any(|n| n == src) {
+        return SrcClass::Lent(SlotKind::Machine);
+    }
+    if src == "gate" {
+        return if lends.gate { SrcClass::Gate } else { SrcClass::GateNotLent };
+    }
+    if src == "fail" {
+        return if lends.fail { SrcClass::Fail } else { SrcClass::FailNotLent };
+    }
+    if minted {
+        return SrcClass::Minted;
+    }
+    SrcClass::Unknown
+}
+
+/// The items of a value that is one item or a list of them, each with its path.
+pub fn one_or_many<'a>(value: &'a Json, path: &str) -> Vec<(String, &'a Json)> {
+    match value.as_array() {
+        Some(items) => items.iter().enumerate().map(|(i, v)| (join(path, i), v)).collect(),
+        None => vec![(path.to_string(), value)],
+    }
+}
+
+/// The items of a value that is one item or a list of them, without paths.
+pub fn items(value: &Json) -> impl Iterator<Item = &Json> {
+    let (list, one) = match value.as_array() {
+        Some(list) => (list, None),
+        None => (&[][..], Some(value)),
+    };
+    list.iter().chain(one)
+}
+
+/// Lowers a Chart.
+pub fn lower<'a>(chart: &'a Json, manifest: Option<&LendManifest>) -> Lowered<'a> {
+    let mut lw = Lowerer {
+        chart,
+        manifest,
+        states: Vec::new(),
+        state_json: Vec::new(),
+        transition_json: Vec::new(),
+        faults: Vec::new(),
+    };
+    lw.add_state(chart, Name::default(), String::new(), None, None);
+    let id = chart.get("id").and_then(Json::as_str).unwrap_or("(machine)").to_string();
+    lw.resolve_initials();
+    let mut transitions = Vec::new();
+    for sid in 0..lw.states.len() {
+        lw.lower_transitions(StateId(sid as u32), &id, &mut transitions);
+    }
+    let mut slots: FxIndexMap<Name, Slot> = FxIndexMap::default();
+    for st in &lw.states {
+        for inv in &st.invokes {
+            let effect = manifest.and_then(|m| m.lent.effects.get(inv.src.as_str())).map(|e| Name::const_new(e.kind()));
+            slots.entry(inv.src.clone()).or_insert(Slot { kind: inv.kind, effect });
+        }
+    }
+    let events = chart
+        .get("events")
+        .map(|ev| {
+            ev.entries()
+                .map(|m| {
+                    let d = &m.value;
+                    let decl = EventDecl {
+                        description: d.get("description").and_then(Json::as_str).map(str::to_string),
+                        input: d.get("input").map(|i| ir::Json::from(i.to_value())),
+                        audience: d.get("audience").and_then(Json::as_str).map(str::to_string),
+                    };
+                    (Name::from(m.key.as_str()), decl)
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let machine = Machine {
+        id,
+        origin: Origin::Chart,
+        states: lw.states,
+        transitions,
+        events,
+        slots,
+        context: chart.get("context").map(Json::to_value),
+    };
+    Lowered { machine, state_json: lw.state_json, transition_json: lw.transition_json, faults: lw.faults }
+}
+
+struct Lowerer<'a, 'm> {
+    chart: &'a Json,
+    manifest: Option<&'m LendManifest>,
+    states: Vec<State>,
+    state_json: Vec<&'a Json>,
+    transition_json: Vec<&'a Json>,
+    faults: Vec<LowerFault>,
+}
+
+impl<'a> Lowerer<'a, '_> {
+    fn add_state(
+        &mut self,
+        json: &'a Json,
+        key: Name,
+        path: String,
+        parent: Option<StateId>,
+        key_span: Option<Span>,
+    ) -> StateId {
+        let sid = StateId(self.states.len() as u32);
+        let children_json = json.get("states").filter(|s| s.is_object());
+        let kind = match json.get("type").and_then(Json::as_str) {
+            Some("final") => StateKind::Final,
+            Some("parallel") => StateKind::Parallel,
+            _ if children_json.is_some_and(|c| c.entries().next().is_some()) => StateKind::Compound,
+            _ => StateKind::Atomic,
+        };
+        let invokes = json
+            .get("invoke")
+            .map(|v| one_or_many(v, &join(&path, "invoke")))
+            .unwrap_or_default()
+            .into_iter()
+            .map(|(ipath, inv)| {
+                let src = Name::from(inv.get("src").and_then(Json::as_str).unwrap_or_default());
+                Invoke {
+                    kind: classify_src(self.chart, self.manifest, &src).slot_kind(),
+                    src,
+                    id: inv.get("id").and_then(Json::as_str).map(Name::from),
+                    input: inv.get("input").map(|i| std::sync::Arc::new(expr(i))),
+                    path: ipath.into(),
+                    span: inv.span,
+                }
+            })
+            .collect();
+        let entry = actions_of(json.get("entry"));
+        let exit = actions_of(json.get("exit"));
+        self.states.push(State {
+            key,
+            id: json.get("id").and_then(Json::as_str).map(str::to_string),
+            path: path.as_str().into(),
+            kind,
+            parent,
+            children: Vec::new(),
+            initial: None,
+            invokes,
+            entry,
+            exit,
+            span: json.span,
+            key_span,
+        });
+        self.state_json.push(json);
+        if let Some(children) = children_json {
+            let base = join(&path, "states");
+            for m in children.entries() {
+                let child = self.add_state(
+                    &m.value,
+                    Name::from(m.key.as_str()),
+                    join(&base, &m.key),
+                    Some(sid),
+                    Some(m.key_span),
+                );
+                self.states[sid.index()].children.push(child);
+            }
+        }
+        sid
+    }
+
+    fn resolve_initials(&mut self) {
+        for i in 0..self.states.len() {
+            let json = self.state_json[i];
+            let st = &self.states[i];
+            if st.kind != StateKind::Compound {
+                continue;
+            }
+            match json.get("initial") {
+                None => self.faults.push(LowerFault::MissingInitial { state: StateId(i as u32) }),
+                Some(init) => {
+                    let name = init.as_str().unwrap_or_default();
+                    match st.children.iter().find(|c| self.states[c.index()].key == name) {
+                        Some(c) => self.states[i].initial = Some(*c),
+                        None => self.faults.push(LowerFault::UnknownInitial {
+                            state: StateId(i as u32),
+                            span: init.span,
+                            initial: name.to_string(),
+                        }),
+                    }
+                }
+            }
+        }
+    }
+
+    /// The xstate id of a state: its `id`, or the Chart's id and its key path.
+    fn state_ids(&self, chart_id: &str, sid: StateId) -> Vec<String> {
+        let st = &self.states[sid.index()];
+        let mut keys = Vec::new();
+        let mut cur = Some(sid);
+        while let Some(c) = cur {
+            let s = &self.states[c.index()];
+            if s.parent.is_some() {
+                keys.push(s.key.as_str());
+            }
+            cur = s.parent;
+        }
+        keys.push(chart_id);
+        keys.reverse();
+        let mut ids = vec![keys.join(".")];
+        if let Some(id) = &st.id {
+            ids.push(id.clone());
+        }
+        ids
+    }
+
+    fn child_by_path(&self, from: StateId, path: &str) -> Option<StateId> {
+        let mut cur = from;
+        for seg in path.split('.') {
+            cur = *self.states[cur.index()].children.iter().find(|c| self.states[c.index()].key == seg)?;
+        }
+        Some(cur)
+    }
+
+    fn resolve_target(&self, chart_id: &str, source: StateId, target: &str) -> Result<StateId, Vec<StateId>> {
+        if let Some(id) = target.strip_prefix('#') {
+            // `#id` or `#id.child.path`: the longest id that matches a prefix.
+            let mut found = Vec::new();
+            for sid in (0..self.states.len() as u32).map(StateId) {
+                for sid_name in self.state_ids(chart_id, sid) {
+                    if id == sid_name {
+                        found.push(sid);
+                    } else if let Some(rest) = id.strip_prefix(&sid_name).and_then(|r| r.strip_prefix('.')) {
+                        if let Some(t) = self.child_by_path(sid, rest) {
+                            found.push(t);
+                        }
+                    }
+                }
+            }
+            found.sort();
+            found.dedup();
+            return match found.as_slice() {
+                [one] => Ok(*one),
+                _ => Err(found),
+            };
+        }
+        if let Some(rel) = target.strip_prefix('.') {
+            return self.child_by_path(source, rel).ok_or_default();
+        }
+        match self.states[source.index()].parent {
+            Some(parent) => self.child_by_path(parent, target).ok_or_default(),
+            None => Err(Vec::new()),
+        }
+    }
+
+    fn lower_transitions(&mut self, sid: StateId, chart_id: &str, out: &mut Vec<Transition>) {
+        let json = self.state_json[sid.index()];
+        let path = self.states[sid.index()].path.clone();
+        let mut groups: Vec<(Trigger, String, &'a Json)> = Vec::new();
+        for (field, make) in [("on", Trigger::Event as fn(Name) -> Trigger), ("after", Trigger::After)] {
+            if let Some(map) = json.get(field) {
+                let base = join(&path, field);
+                for m in map.entries() {
+                    groups.push((make(Name::from(m.key.as_str())), join(&base, &m.key), &m.value));
+                }
+            }
+        }
+        if let Some(v) = json.get("always") {
+            groups.push((Trigger::Always, join(&path, "always"), v));
+        }
+        if let Some(v) = json.get("onDone") {
+            groups.push((Trigger::StateDone, join(&path, "onDone"), v));
+        }
+        if let Some(inv) = json.get("invoke") {
+            // The invokes' paths are the IR's, made when the state was added.
+            for (i, inv) in items(inv).enumerate() {
+                let Some(ipath) = self.states[sid.index()].invokes.get(i).map(|x| &x.path) else { break };
+                if let Some(v) = inv.get("onDone") {
+                    groups.push((Trigger::InvokeDone(i), join(ipath, "onDone"), v));
+                }
+                if let Some(v) = inv.get("onError") {
+                    groups.push((Trigger::InvokeError(i), join(ipath, "onError"), v));
+                }
+            }
+        }
+        for (trigger, gpath, value) in groups {
+            for (tpath, t) in one_or_many(value, &gpath) {
+                let (target, target_span) = match &t.kind {
+                    JsonKind::String(s) => (Some(s.as_str()), t.span),
+                    _ => match t.get("target") {
+                        Some(tv) => (tv.as_str(), tv.span),
+                        None => (None, t.span),
+                    },
+                };
+                let mut targets = TargetList::new();
+                if let Some(target) = target {
+                    match self.resolve_target(chart_id, sid, target) {
+                        Ok(s) => targets.push(s),
+                        Err(states) if states.len() > 1 => self.faults.push(LowerFault::AmbiguousTarget {
+                            path: join(&tpath, if t.is_object() { "target" } else { "" })
+                                .trim_end_matches('.')
+                                .to_string(),
+                            span: target_span,
+                            target: target.to_string(),
+                            states,
+                        }),
+                        Err(_) => self.faults.push(LowerFault::UnknownTarget {
+                            path: if t.is_object() { join(&tpath, "target") } else { tpath.clone() },
+                            span: target_span,
+                            target: target.to_string(),
+                            source: sid,
+                        }),
+                    }
+                }
+                self.transition_json.push(t);
+                out.push(Transition {
+                    source: sid,
+                    trigger: trigger.clone(),
+                    targets,
+                    guard: t.get("guard").map(guard),
+                    actions: actions_of(t.get("actions")),
+                    reenter: t.get("reenter").and_then(Json::as_bool).unwrap_or(false),
+                    path: tpath.into(),
+                    span: t.span,
+                });
+            }
+        }
+    }
+}
+
+trait OkOrDefault<T> {
+    fn ok_or_default(self) -> Result<T, Vec<StateId>>;
+}
+
+impl<T> OkOrDefault<T> for Option<T> {
+    fn ok_or_default(self) -> Result<T, Vec<StateId>> {
+        self.ok_or_else(Vec::new)
+    }
+}
+
+/// A guard as data.
+pub fn guard(g: &Json) -> Guard {
+    if let Some(name) = g.as_str() {
+        return Guard::Named { name: Name::from(name), params: None };
+    }
+    if let Some(inner) = g.get("not") {
+        return Guard::Not { guard: Box::new(guard(inner)) };
+    }
+    for (key, make) in [("and", true), ("or", false)] {
+        if let Some(list) = g.get(key) {
+            let guards = list.as_array().unwrap_or(&[]).iter().map(guard).collect();
+            return if make { Guard::And { guards } } else { Guard::Or { guards } };
+        }
+    }
+    let name = Name::from(g.get("type").and_then(Json::as_str).unwrap_or_default());
+    if name == "jr2.sentBy" {
+        let id = g.get("params").and_then(|p| p.get("id")).and_then(Json::as_str).unwrap_or_default();
+        return Guard::SentBy { id: Name::from(id) };
+    }
+    Guard::Named { name, params: g.get("params").map(expr) }
+}
+
+fn actions_of(v: Option<&Json>) -> Vec<Action> {
+    let Some(v) = v else { return Vec::new() };
+    items(v).map(action).collect()
+}
+
+fn action(a: &Json) -> Action {
+    if let Some(name) = a.as_str() {
+        return Action::Named { name: Name::from(name), params: None };
+    }
+    if let Some(assign) = a.get("assign") {
+        return Action::Assign {
+            updates: assign
+                .entries()
+                .map(|m| (Name::from(m.key.as_str()), std::sync::Arc::new(expr(&m.value))))
+                .collect(),
+        };
+    }
+    Action::Named {
+        name: Name::from(a.get("type").and_then(Json::as_str).unwrap_or_default()),
+        params: a.get("params").map(expr),
+    }
+}
+
+/// A template value as an expression: references and `{{ }}` placeholders become data.
+pub fn expr(v: &Json) -> Expr {
+    if let Some(r) = whole_ref(v) {
+        if let Some(r) = parse_reference(r) {
+            return Expr::Ref(r);
+        }
+    }
+    match &v.kind {
+        JsonKind::String(s) => {
+            let holes = placeholders(s);
+            let refs: Vec<_> =
+                holes.iter().filter_map(|(range, inner)| Some((range.clone(), parse_reference(inner)?))).collect();
+            if refs.is_empty() {
+                return Expr::Literal(v.to_value().into());
+            }
+            let mut parts = Vec::new();
+            let mut at = 0;
+            for (range, r) in refs {
+                if range.start > at {
+                    parts.push(TemplatePart::Text(s[at..range.start].into()));
+                }
+                parts.push(TemplatePart::Ref(r));
+                at = range.end;
+            }
+            if at < s.len() {
+                parts.push(TemplatePart::Text(s[at..].into()));
+            }
+            Expr::Template(parts)
+        }
+        JsonKind::Array(items) => {
+            let exprs: Vec<Expr> = items.iter().map(expr).collect();
+            if exprs.iter().all(|e| matches!(e, Expr::Literal(_))) {
+                Expr::Literal(v.to_value().into())
+            } else {
+                Expr::Array(exprs)
+            }
+        }
+        JsonKind::Object(_) => {
+            let fields: Vec<(Name, Expr)> = v.entries().map(|m| (Name::from(m.key.as_str()), expr(&m.value))).collect();
+            if fields.iter().all(|(_, e)| matches!(e, Expr::Literal(_))) {
+                Expr::Literal(v.to_value().into())
+            } else {
+                Expr::Object(fields)
+            }
+        }
+        _ => Expr::Literal(v.to_value().into()),
+    }
+}
+
+/// The `$ref` text of a whole-value reference `{ "$ref": "..." }`.
+pub fn whole_ref(v: &Json) -> Option<&str> {
+    let members = v.as_object()?;
+    if members.len() != 1 || members[0].key != "$ref" {
+        return None;
+    }
+    members[0].value.as_str()
+}

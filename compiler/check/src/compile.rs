@@ -1,0 +1,173 @@
+//! A Workflow file into the IR: evaluation, then lowering (the Machine front end), each fault
+//! made its rule's diagnostic in its file, then the walk. This is what `jr2 check`, `jr2 ir`,
+//! `jr2 parts` and the LSP call.
+
+use crate::rules;
+use diagnostics::Diagnostic;
+use machine::eval;
+use machine::lower::{self, Purpose};
+use machine::module::{Evaluated, SourceFile, Sources};
+use machine::value::{FileId, Value, Values};
+use std::path::Path;
+
+/// A diagnostic and the file it is in.
+#[derive(Clone, Debug)]
+pub struct Located {
+    pub file: FileId,
+    pub diagnostic: Diagnostic,
+}
+
+impl std::ops::Deref for Located {
+    type Target = Diagnostic;
+    fn deref(&self) -> &Diagnostic {
+        &self.diagnostic
+    }
+}
+
+/// A compiled Workflow: the files read (the entry first), its `machine` export as a value, its IR,
+/// and what was found, each in its file.
+#[derive(Debug)]
+pub struct Compiled {
+    pub files: Vec<SourceFile>,
+    /// The entry file's exports with their arena ([`Values`]); [`Compiled::value`] is the Machine.
+    /// A caller done with the values drops them by setting `Values::empty()`.
+    pub values: Values,
+    pub machine: Option<ir::Machine>,
+    pub diagnostics: Vec<Located>,
+    /// False when no `dispatch(...)` call was evaluated: the value holds none
+    /// (`Evaluated::may_dispatch`).
+    pub may_dispatch: bool,
+}
+
+impl Compiled {
+    /// The Machine's value: the export `machine`.
+    pub fn value(&self) -> Option<&Value<'_>> {
+        self.values.get("machine")
+    }
+
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics.iter().any(|d| d.is_error())
+    }
+}
+
+/// Compiles the Workflow at `path` (and the files it imports).
+pub fn compile_file(path: &Path) -> Compiled {
+    compile(eval::evaluate_file(path), Purpose::Full)
+}
+
+/// [`compile_file`] for a check: the same diagnostics, and an IR without what no check reads
+/// ([`Purpose::Check`]: the events' input schemas).
+pub fn compile_file_for_check(path: &Path) -> Compiled {
+    compile(eval::evaluate_file(path), Purpose::Check)
+}
+
+/// Compiles a Workflow's text as if it were at `path` (its imports are read from disk).
+pub fn compile_text(path: &Path, text: &str) -> Compiled {
+    compile(eval::evaluate_text(path, text), Purpose::Full)
+}
+
+/// Compiles the Workflow at `path` with every file read from `sources` (the LSP's open buffers
+/// over the disk).
+pub fn compile_with(sources: &dyn Sources, path: &Path) -> Compiled {
+    compile(eval::evaluate_with(sources, path), Purpose::Full)
+}
+
+fn compile(ev: Evaluated, purpose: Purpose) -> Compiled {
+    let mut diagnostics: Vec<Located> = ev.faults.into_iter().map(rules::machine::diagnostic).collect();
+    let lowered = ev.exports.get("machine").map(|value| lower::lower_machine_for(value, purpose));
+    let Some(lowered) = lowered else {
+        // A file that failed to parse has said so already.
+        if !diagnostics.iter().any(|d| d.is_error()) {
+            diagnostics.push(Located {
+                file: FileId(0),
+                diagnostic: crate::rules::machine::not_machine::NOT_MACHINE
+                    .at(base::Span::new(0, 0), "the Workflow exports no `machine`"),
+            });
+        }
+        return Compiled {
+            files: ev.files,
+            values: ev.exports,
+            machine: None,
+            diagnostics,
+            may_dispatch: ev.may_dispatch,
+        };
+    };
+    diagnostics.extend(lowered.faults.into_iter().map(rules::machine::diagnostic));
+    let mut compiled = Compiled {
+        files: ev.files,
+        values: ev.exports,
+        machine: lowered.machine,
+        diagnostics,
+        may_dispatch: ev.may_dispatch,
+    };
+    // The walk: the kit's load-time refusals, over the IR and the values.
+    let mut walked = rules::walk::check(&compiled);
+    walked.extend(rules::walk_pick::check(&compiled));
+    compiled.diagnostics.extend(walked);
+    compiled
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+    use std::path::PathBuf;
+
+    struct Buffers(HashMap<PathBuf, String>);
+
+    impl Sources for Buffers {
+        fn read(&self, path: &Path) -> Option<String> {
+            self.0.get(path).cloned()
+        }
+        fn is_file(&self, path: &Path) -> bool {
+            self.0.contains_key(path)
+        }
+    }
+
+    /// Every file, the imported ones too, is read from the `Sources` given, not the disk.
+    #[test]
+    fn compile_with_reads_every_file_from_its_sources() {
+        let mut files = HashMap::new();
+        files.insert(
+            PathBuf::from("/mem/flow.ts"),
+            "import { setup } from 'xstate';\nimport { first } from './names';\n\
+             export const machine = setup({}).createMachine({ id: 'flow', initial: first, states: { [first]: { type: 'final' } } });\n"
+                .to_string(),
+        );
+        files.insert(PathBuf::from("/mem/names.ts"), "export const first = 'start';\n".to_string());
+        let compiled = compile_with(&Buffers(files), Path::new("/mem/flow.ts"));
+        let errors: Vec<_> = compiled.diagnostics.iter().filter(|d| d.is_error()).map(|d| d.message.clone()).collect();
+        assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!(compiled.files.len(), 2);
+        let machine = compiled.machine.expect("a Machine");
+        let initial = machine.states[0].initial.expect("an initial state");
+        assert_eq!(machine.states[initial.index()].key, "start");
+    }
+
+    /// A compilation for a check finds what a full one finds (the `event-schema` warning of an
+    /// input with no JSON Schema reading too), and its IR leaves out only the events' input
+    /// schemas, which the full IR has.
+    #[test]
+    fn a_check_compilation_finds_the_same_and_writes_no_event_schema() {
+        let text = "import { z } from 'zod';\nimport { defineEvent, jr2Setup } from '@jr2/orchestrator';\n\
+            const go = defineEvent({ name: 'go', description: 'Go.', input: z.object({ to: z.string() }) });\n\
+            const at = defineEvent({ name: 'at', description: 'When.', input: z.object({ at: z.string().transform((s) => s) }) });\n\
+            export const machine = jr2Setup({ events: [go, at] }).createMachine({ id: 'x', initial: 'a', states: { a: { on: { go: 'b', at: 'b' } }, b: { type: 'final' } } });\n";
+        let path = Path::new("/virtual/wf.ts");
+        let full = compile(eval::evaluate_text(path, text), Purpose::Full);
+        let check = compile(eval::evaluate_text(path, text), Purpose::Check);
+        let lines =
+            |c: &Compiled| c.diagnostics.iter().map(|d| format!("{}: {}", d.code, d.message)).collect::<Vec<_>>();
+        assert_eq!(lines(&check), lines(&full));
+        assert!(
+            lines(&check).iter().any(|l| l.starts_with("event-schema: the `input` of event \"at\"")),
+            "{:?}",
+            lines(&check)
+        );
+        let (full, check) = (full.machine.expect("a Machine"), check.machine.expect("a Machine"));
+        assert!(full.events["go"].input.is_some());
+        assert!(check.events["go"].input.is_none());
+        assert_eq!(check.events.len(), full.events.len());
+        assert_eq!(check.states.len(), full.states.len());
+    }
+}

@@ -1,0 +1,310 @@
+//! The Chart door: admits a Chart against one Open body, or refuses it with the seed's lines.
+//!
+//! The order is the seed's: the JSON text, its size, the grammar (rule 1); then, over a Chart the
+//! grammar admitted and lowered into the IR, the structure (rule 2), names (rule 3), payloads
+//! (rule 4), minted Agents (rule 5), parties (rule 6), references and delays (rule 7) and lent
+//! input shapes (rule 8). Each rule is one file of `crate::rules::chart`; this module runs them
+//! in order and gives them [`Ctx`], what they read, and [`Sink`], where their lines go.
+
+use base::path::{join, names, path_text};
+use base::Span;
+use chart::lower::{self, classify_src, one_or_many, LowerFault, SrcClass};
+use diagnostics::Diagnostic;
+use diagnostics::Rule;
+use ir::{self, StateId};
+use kit::lends::{LendManifest, Lends};
+use syntax::json::{self, Json};
+
+/// The door's verdict on one Chart text: its diagnostics, and its IR where the grammar admitted it.
+#[derive(Clone, Debug)]
+pub struct Admission {
+    pub diagnostics: Vec<Diagnostic>,
+    pub machine: Option<ir::Machine>,
+}
+
+impl Admission {
+    /// Admitted: no error (warnings allowed).
+    pub fn admitted(&self) -> bool {
+        !self.diagnostics.iter().any(Diagnostic::is_error)
+    }
+}
+
+/// Admits or refuses a Chart text. With no manifest, the checks that need an Open body (names,
+/// minted Agents, input shapes) are skipped and the rest run.
+pub fn admit(text: &str, manifest: Option<&LendManifest>) -> Admission {
+    let parsed = json::parse(text);
+    if !parsed.errors.is_empty() {
+        let diagnostics = parsed.errors.iter().map(crate::rules::chart::json_syntax::diagnostic).collect();
+        return Admission { diagnostics, machine: None };
+    }
+    admit_json(&parsed.value, text.len(), manifest)
+}
+
+/// Admits or refuses a parsed Chart; `size` is its text's length in bytes.
+pub fn admit_json(chart: &Json, size: usize, manifest: Option<&LendManifest>) -> Admission {
+    let mut sink = Sink::default();
+    crate::rules::chart::too_large::check(chart, size, manifest, &mut sink);
+    sink.diagnostics.extend(crate::rules::chart::grammar_check(chart));
+    if sink.has_errors() {
+        return Admission { diagnostics: sink.diagnostics, machine: None };
+    }
+    let lowered = lower::lower(chart, manifest);
+    let cx =
+        Ctx::new(chart, manifest, &lowered.machine, &lowered.state_json, &lowered.transition_json, &lowered.faults);
+    for check in crate::rules::chart::DOOR_CHECKS {
+        check(&cx, &mut sink);
+    }
+    Admission { diagnostics: sink.diagnostics, machine: Some(lowered.machine) }
+}
+
+/// Where rules put their lines.
+#[derive(Default, Debug)]
+pub struct Sink {
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Sink {
+    /// A door line: `<path>: <text>` at `span`, with its path and rule number.
+    pub fn line(
+        &mut self,
+        rule: &'static Rule,
+        span: Span,
+        path: &str,
+        text: impl std::fmt::Display,
+    ) -> &mut Diagnostic {
+        let d = rule.at(span, format!("{}: {text}", path_text(path))).with_path(path_text(path));
+        self.diagnostics.push(d);
+        self.diagnostics.last_mut().expect("just pushed")
+    }
+
+    pub fn push(&mut self, d: Diagnostic) {
+        self.diagnostics.push(d);
+    }
+
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics.iter().any(Diagnostic::is_error)
+    }
+}
+
+/// What the door's rules read: the Chart's JSON, the Open body, the IR.
+pub struct Ctx<'a> {
+    pub chart: &'a Json,
+    pub manifest: Option<&'a LendManifest>,
+    pub machine: &'a ir::Machine,
+    /// `state_json[i]` is the JSON of `StateId(i)`.
+    pub state_json: &'a [&'a Json],
+    pub faults: &'a [LowerFault],
+    invokes: Vec<InvokeAt<'a>>,
+    transitions: Vec<TransitionAt<'a>>,
+    all_guards: Vec<(String, &'a Json)>,
+}
+
+/// One invoke of the Chart, as rules visit it.
+#[derive(Clone)]
+pub struct InvokeAt<'a> {
+    pub state: StateId,
+    /// Its index in the state's invokes.
+    pub index: usize,
+    pub json: &'a Json,
+    /// `states.review.invoke.0` (or `states.review.invoke` for a single invoke).
+    pub path: String,
+    pub src: &'a str,
+    /// What `src` names (rule 3), classified once.
+    pub class: SrcClass,
+}
+
+/// One transition value (a target string or an object), as rules visit it.
+pub struct TransitionAt<'a> {
+    pub state: StateId,
+    pub json: &'a Json,
+    pub path: &'a str,
+}
+
+impl<'a> Ctx<'a> {
+    /// The context of one Chart; what every rule visits is collected once, here.
+    pub fn new(
+        chart: &'a Json,
+        manifest: Option<&'a LendManifest>,
+        machine: &'a ir::Machine,
+        state_json: &'a [&'a Json],
+        transition_json: &[&'a Json],
+        faults: &'a [LowerFault],
+    ) -> Self {
+        let mut cx = Ctx {
+            chart,
+            manifest,
+            machine,
+            state_json,
+            faults,
+            invokes: Vec::new(),
+            transitions: Vec::new(),
+            all_guards: Vec::new(),
+        };
+        cx.invokes = cx.collect_invokes();
+        cx.transitions = cx.collect_transitions(transition_json);
+        cx.all_guards = cx.collect_all_guards();
+        cx
+    }
+
+    /// Every invoke, state by state.
+    pub fn invokes(&self) -> &[InvokeAt<'a>] {
+        &self.invokes
+    }
+
+    /// Every transition value: `on`, `after`, `always`, `onDone`, and invokes' `onDone`/`onError`.
+    pub fn transitions(&self) -> &[TransitionAt<'a>] {
+        &self.transitions
+    }
+
+    /// Every guard at every depth (inside `not`, `and`, `or` too), with its path.
+    pub fn all_guards(&self) -> &[(String, &'a Json)] {
+        &self.all_guards
+    }
+    /// The declaration's lends, where a manifest is given.
+    pub fn lends(&self) -> Option<&'a Lends> {
+        self.manifest.map(|m| &m.declaration.lends)
+    }
+
+    pub fn state_json(&self, id: StateId) -> &'a Json {
+        self.state_json[id.index()]
+    }
+
+    /// The dotted path of a state (`(chart)` for the root).
+    pub fn doc(&self, id: StateId) -> &'a str {
+        path_text(&self.machine.state(id).path)
+    }
+
+    pub fn classify(&self, src: &str) -> SrcClass {
+        classify_src(self.chart, self.manifest, src)
+    }
+
+    /// The minted Agents' names, in the Chart's order.
+    pub fn minted(&self) -> Vec<&'a str> {
+        self.chart.get("agents").map(|a| a.entries().map(|m| m.key.as_str()).collect()).unwrap_or_default()
+    }
+
+    fn collect_invokes(&self) -> Vec<InvokeAt<'a>> {
+        let mut out = Vec::new();
+        for id in self.machine.ids() {
+            let state = self.state_json(id);
+            let Some(inv) = state.get("invoke") else { continue };
+            let path = join(&self.machine.state(id).path, "invoke");
+            for (index, (ipath, json)) in one_or_many(inv, &path).into_iter().enumerate() {
+                let src = json.get("src").and_then(Json::as_str).unwrap_or_default();
+                out.push(InvokeAt { state: id, index, json, path: ipath, src, class: self.classify(src) });
+            }
+        }
+        out
+    }
+
+    /// The transitions as lowering found them, each with its JSON.
+    fn collect_transitions(&self, transition_json: &[&'a Json]) -> Vec<TransitionAt<'a>> {
+        self.machine
+            .transitions
+            .iter()
+            .zip(transition_json)
+            .map(|(t, json)| TransitionAt { state: t.source, json, path: &t.path })
+            .collect()
+    }
+
+    /// Every top-level guard (a transition's `guard`), with its path.
+    pub fn guards(&self) -> Vec<(String, &'a Json)> {
+        self.transitions.iter().filter_map(|t| t.json.get("guard").map(|g| (join(t.path, "guard"), g))).collect()
+    }
+
+    fn collect_all_guards(&self) -> Vec<(String, &'a Json)> {
+        fn walk<'a>(path: String, g: &'a Json, out: &mut Vec<(String, &'a Json)>) {
+            if let Some(inner) = g.get("not") {
+                walk(join(&path, "not"), inner, out);
+            }
+            for key in ["and", "or"] {
+                if let Some(list) = g.get(key).and_then(Json::as_array) {
+                    for (i, inner) in list.iter().enumerate() {
+                        walk(join(&join(&path, key), i), inner, out);
+                    }
+                }
+            }
+            out.push((path, g));
+        }
+        let mut out = Vec::new();
+        for (path, g) in self.guards() {
+            walk(path, g, &mut out);
+        }
+        out
+    }
+
+    /// Every action (entry, exit, and transitions' `actions`), with its path.
+    pub fn actions(&self) -> Vec<(String, &'a Json)> {
+        let mut out = self.entry_exit_actions();
+        for t in self.transitions() {
+            if let Some(v) = t.json.get("actions") {
+                out.extend(one_or_many(v, &join(t.path, "actions")));
+            }
+        }
+        out
+    }
+
+    /// Every state's `entry` and `exit` action, with its path.
+    pub fn entry_exit_actions(&self) -> Vec<(String, &'a Json)> {
+        let mut out = Vec::new();
+        for id in self.machine.ids() {
+            let state = self.state_json(id);
+            for field in ["entry", "exit"] {
+                if let Some(v) = state.get(field) {
+                    out.extend(one_or_many(v, &join(&self.machine.state(id).path, field)));
+                }
+            }
+        }
+        out
+    }
+
+    /// The lent actors with their kinds, in the declaration's order: `agent`, `effect`, `machine`.
+    pub fn lent_actors(&self) -> Vec<(String, &'static str)> {
+        let Some(m) = self.manifest else { return Vec::new() };
+        let l = &m.declaration.lends;
+        let mut out = Vec::new();
+        for (list, kind, lent) in [
+            (&l.agents, "agent", &m.lent.agents.keys().cloned().collect::<Vec<_>>()),
+            (&l.effects, "effect", &m.lent.effects.keys().cloned().collect()),
+            (&l.machines, "machine", &m.lent.machines.keys().cloned().collect()),
+        ] {
+            out.extend(list.iter().filter(|n| lent.contains(n)).map(|n| (n.clone(), kind)));
+        }
+        out
+    }
+
+    /// The seed's `lentText()`: what this body lends, the kit, and what the Chart mints.
+    pub fn lent_text(&self) -> String {
+        let actors: Vec<String> = self.lent_actors().iter().map(|(n, k)| format!("{n} ({k})")).collect();
+        let lends = self.lends();
+        let mut kit = Vec::new();
+        if lends.is_some_and(|l| l.gate) {
+            kit.push("gate");
+        }
+        if lends.is_some_and(|l| l.fail) {
+            kit.push("fail");
+        }
+        let kit = if kit.is_empty() { "none".to_string() } else { kit.join(", ") };
+        format!("lent: {}; kit: {kit}; minted: {}", names(&actors), names(&self.minted()))
+    }
+}
+
+/// Runs one check over a Chart text, lowered without the grammar: for a rule's unit tests,
+/// including lines the grammar refuses first (the seed keeps both).
+#[cfg(test)]
+pub fn run_check(text: &str, manifest: Option<&LendManifest>, check: fn(&Ctx, &mut Sink)) -> Vec<Diagnostic> {
+    let parsed = json::parse(text);
+    assert!(parsed.errors.is_empty(), "{:?}", parsed.errors);
+    let lowered = lower::lower(&parsed.value, manifest);
+    let cx = Ctx::new(
+        &parsed.value,
+        manifest,
+        &lowered.machine,
+        &lowered.state_json,
+        &lowered.transition_json,
+        &lowered.faults,
+    );
+    let mut sink = Sink::default();
+    check(&cx, &mut sink);
+    sink.diagnostics
+}

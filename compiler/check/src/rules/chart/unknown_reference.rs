@@ -1,0 +1,190 @@
+use crate::door::{Ctx, Sink};
+use base::path::{join, names};
+use diagnostics::declare_rule;
+use ir::expr::{placeholders, Root};
+use syntax::json::{Json, JsonKind};
+
+declare_rule! {
+    /// Refuses a reference that reads nothing: a root other than `context`, `input` or `event`,
+    /// or a key the Chart's `context`, the Open body's input, or the event does not have.
+    ///
+    /// ## Why
+    /// A reference is `{ "$ref": "context.round" }` as a whole value or `{{input.topic}}` inside
+    /// a string. Its value is read when the state runs; a key that is not there would be
+    /// `undefined` in an Agent's prompt or an Effect's input, silently. The door checks what it
+    /// can know: the `context` keys the Chart declares, the Open body's input keys where the
+    /// manifest gives `inputKeys`, and, in a transition of `on.<event>`, the fields of that
+    /// event's `input` schema (and `type`).
+    ///
+    /// ## Example
+    /// With `"context": { "round": 0 }`:
+    /// ```json
+    /// { "invoke": { "src": "writer", "input": { "prompt": "Round {{context.rounds}}." } } }
+    /// ```
+    /// is refused: `states.a.invoke.input.prompt: "context.rounds" is not a key of the Chart's
+    /// context; its keys: round`.
+    ///
+    /// ## Use instead
+    /// `"Round {{context.round}}."`
+    pub static UNKNOWN_REFERENCE = { code: "unknown-reference", rule: Some(7), severity: Error };
+}
+
+/// Calls `f` with each reference text below a template value: its path, the value holding it,
+/// and the reference's text (`context.round`).
+pub fn references<'a>(path: &str, v: &'a Json, f: &mut dyn FnMut(&str, &'a Json, &str)) {
+    let mut buf = String::with_capacity(path.len() + 32);
+    buf.push_str(path);
+    walk(&mut buf, v, f);
+}
+
+/// One path buffer for the whole walk: a segment is pushed going down and cut coming back.
+fn walk<'a>(path: &mut String, v: &'a Json, f: &mut dyn FnMut(&str, &'a Json, &str)) {
+    if let Some(r) = chart::lower::whole_ref(v) {
+        f(path, v, r);
+        return;
+    }
+    let mut down = |path: &mut String, segment: &dyn base::path::Segment, item: &'a Json| {
+        let len = path.len();
+        if len > 0 {
+            path.push('.');
+        }
+        segment.push_to(path);
+        walk(path, item, f);
+        path.truncate(len);
+    };
+    match &v.kind {
+        JsonKind::String(s) if s.contains("{{") => {
+            for (_, inner) in placeholders(s) {
+                f(path, v, inner);
+            }
+        }
+        JsonKind::Array(items) => {
+            for (i, item) in items.iter().enumerate() {
+                down(path, &i, item);
+            }
+        }
+        JsonKind::Object(_) => {
+            for m in v.entries() {
+                down(path, &m.key, &m.value);
+            }
+        }
+        _ => {}
+    }
+}
+
+struct Scope<'a> {
+    /// The path of the transition being read, if any: in a transition of `on.<event>`, the
+    /// event's declared fields are looked up when an `event.*` reference needs them.
+    transition: Option<&'a str>,
+}
+
+pub fn check(cx: &Ctx, sink: &mut Sink) {
+    let context_keys: Vec<String> =
+        cx.chart.get("context").map(|c| c.entries().map(|m| m.key.clone()).collect()).unwrap_or_default();
+    let input_keys = cx.manifest.and_then(|m| m.input_keys.as_ref());
+    let mut check_value = |path: &str, v: &Json, scope: &Scope, sink: &mut Sink| {
+        references(path, v, &mut |p, at, text| {
+            let mut segs = text.split('.');
+            let root = segs.next().unwrap_or_default();
+            let key = segs.next();
+            let fault = match Root::parse(root) {
+                None => Some(format!(
+                    "\"{text}\" reads \"{root}\"; a reference reads context, input or event (like {{{{input.topic}}}} or {{ \"$ref\": \"context.round\" }})"
+                )),
+                Some(_) if key.is_some_and(str::is_empty) || text.ends_with('.') => {
+                    Some(format!("\"{text}\" is not a reference: a path is dot-separated keys"))
+                }
+                Some(Root::Context) => key
+                    .filter(|k| !context_keys.iter().any(|c| c == k))
+                    .map(|k| format!("\"context.{k}\" is not a key of the Chart's context; its keys: {}", names(&context_keys))),
+                Some(Root::Input) => match (key, input_keys) {
+                    (Some(k), Some(keys)) if !keys.iter().any(|x| x == k) => {
+                        Some(format!("\"input.{k}\" is not a key of the Open body's input; its keys: {}", names(keys)))
+                    }
+                    _ => None,
+                },
+                Some(Root::Event) => match (key, scope.transition.and_then(|t| event_of(cx, t))) {
+                    (Some(k), Some((name, fields))) if k != "type" && !fields.iter().any(|f| f == k) => Some(format!(
+                        "\"event.{k}\" is not a field of the event \"{name}\"; its fields: {}",
+                        names(&std::iter::once("type".to_string()).chain(fields.iter().cloned()).collect::<Vec<_>>())
+                    )),
+                    _ => None,
+                },
+            };
+            if let Some(text) = fault {
+                sink.line(&UNKNOWN_REFERENCE, at.span, p, text);
+            }
+        });
+    };
+    let none = Scope { transition: None };
+    for inv in cx.invokes() {
+        if let Some(input) = inv.json.get("input") {
+            check_value(&join(&inv.path, "input"), input, &none, sink);
+        }
+    }
+    for id in cx.machine.ids() {
+        let path = &cx.machine.state(id).path;
+        if let Some(out) = cx.state_json(id).get("output") {
+            check_value(&join(path, "output"), out, &none, sink);
+        }
+    }
+    for (path, a) in cx.entry_exit_actions() {
+        check_action(&path, a, &none, sink, &mut check_value);
+    }
+    for t in cx.transitions() {
+        let scope = Scope { transition: Some(t.path) };
+        if let Some(g) = t.json.get("guard") {
+            walk_guard(&join(t.path, "guard"), g, &scope, sink, &mut check_value);
+        }
+        if let Some(actions) = t.json.get("actions") {
+            for (p, a) in chart::lower::one_or_many(actions, &join(t.path, "actions")) {
+                check_action(&p, a, &scope, sink, &mut check_value);
+            }
+        }
+    }
+}
+
+type CheckValue<'c> = dyn FnMut(&str, &Json, &Scope, &mut Sink) + 'c;
+
+fn check_action(path: &str, a: &Json, scope: &Scope, sink: &mut Sink, f: &mut CheckValue) {
+    if let Some(params) = a.get("params") {
+        f(&join(path, "params"), params, scope, sink);
+    }
+    if let Some(assign) = a.get("assign") {
+        for m in assign.entries() {
+            f(&join(&join(path, "assign"), &m.key), &m.value, scope, sink);
+        }
+    }
+}
+
+fn walk_guard(path: &str, g: &Json, scope: &Scope, sink: &mut Sink, f: &mut CheckValue) {
+    if let Some(inner) = g.get("not") {
+        walk_guard(&join(path, "not"), inner, scope, sink, f);
+    }
+    for key in ["and", "or"] {
+        for (i, inner) in g.get(key).and_then(Json::as_array).unwrap_or(&[]).iter().enumerate() {
+            walk_guard(&join(&join(path, key), i), inner, scope, sink, f);
+        }
+    }
+    if g.get("type").and_then(Json::as_str) == Some("jr2.sentBy") {
+        return;
+    }
+    if let Some(params) = g.get("params") {
+        f(&join(path, "params"), params, scope, sink);
+    }
+}
+
+/// For a transition path `….on.<event>…`, the event and its declared payload fields.
+fn event_of<'a>(cx: &Ctx<'a>, path: &str) -> Option<(&'a str, Vec<String>)> {
+    let segs: Vec<&str> = path.split('.').collect();
+    let at = segs.iter().rposition(|s| *s == "on")?;
+    let name = segs.get(at + 1)?;
+    let member = cx.chart.get("events")?.member(name)?;
+    let fields = member
+        .value
+        .get("input")
+        .and_then(|i| i.get("properties"))
+        .map(|p| p.entries().map(|m| m.key.clone()).collect())
+        .unwrap_or_default();
+    Some((member.key.as_str(), fields))
+}

@@ -1,0 +1,65 @@
+use crate::compat::{Finding, Side};
+use base::Span;
+use diagnostics::declare_rule;
+use diagnostics::Diagnostic;
+
+declare_rule! {
+    /// Warns that a dispatch slot's `input` schema may send what a foreign callee's door does not take.
+    ///
+    /// ## What it checks
+    /// For a `dispatch(name, { input, target: { url } })`, `jr2 check` reads the callee's door at
+    /// `GET <url>/workflows/<name>` (no token) and compares the served JSON Schema with the slot's
+    /// schema exactly as `door-mismatch` does for a same-Instance callee: every required field of
+    /// the door sent, with a compatible type, within its `enum`, `const` and bounds, and no field
+    /// the door lacks. Each mismatch is this warning, at the dispatch's `input`.
+    ///
+    /// ## Why
+    /// A warning, not a refusal (ADR-0071): the other Instance's door is not this Instance's to
+    /// hold still; it may change, or this check may have read an older one, and a refusal would
+    /// couple two Instances' publish order. At run time the door refuses a body it does not take,
+    /// and the dispatch answers `refused` with the 400's report.
+    ///
+    /// ## Example
+    /// A slot `z.object({ title: z.string() })` against a served door that requires `branch` too
+    /// warns: `dispatch("review") to https://ops.example.com/workflows/review: properties.branch:
+    /// the door requires "branch", and the slot's schema does not send it`.
+    ///
+    /// ## Use instead
+    /// Make the slot's schema send what the door takes; the idiom derives one from the other
+    /// (`reviewDoor.pick({ branch: true })`).
+    pub static FOREIGN_DOOR_MISMATCH = { code: "foreign-door-mismatch", rule: None, severity: Warning };
+}
+
+/// A mismatch with a foreign door, at the dispatch's `input`.
+pub fn diagnostic(input: Span, callee: &str, address: &str, f: &Finding) -> Diagnostic {
+    let d =
+        FOREIGN_DOOR_MISMATCH.at(input, format!("dispatch({callee:?}) to {address}: {}", f.line())).with_path(&f.path);
+    match f.side {
+        Side::Slot => d.with_help("make the slot's schema send only what the door takes"),
+        Side::Door => d.with_help("make the slot's schema send this field, always"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compat::compare;
+    use syntax::json::parse;
+
+    #[test]
+    fn a_warning_at_the_input_naming_the_door() {
+        let slot = r#"{ "type": "object", "properties": { "n": { "type": "string" } }, "required": ["n"] }"#;
+        let door = r#"{ "type": "object", "properties": { "n": { "type": "number" } }, "required": ["n"] }"#;
+        let findings = compare(&parse(slot).value, &parse(door).value);
+        assert_eq!(findings.len(), 1);
+        let d = diagnostic(Span::new(7, 12), "review", "http://h/workflows/review", &findings[0]);
+        assert_eq!(d.code, "foreign-door-mismatch");
+        assert!(!d.is_error());
+        assert_eq!(d.span, Span::new(7, 12));
+        assert_eq!(d.path.as_deref(), Some("properties.n"));
+        assert_eq!(
+            d.message,
+            "dispatch(\"review\") to http://h/workflows/review: properties.n: the slot may send type \"string\", and the door takes only type \"number\""
+        );
+    }
+}

@@ -1,0 +1,209 @@
+//! The walk: the kit's load-time refusals of a Machine (`jr2Setup().createMachine`,
+//! `workspace()`), one rule per file, each a pass over the IR and, where it needs them, the
+//! Machine's parts as values (its setup's actors, its wrappers).
+//!
+//! [`check`] runs every rule over the compiled Machine and each Machine its setup names as an
+//! actor (the kit refuses at every `createMachine`), and places each line in its file.
+
+pub mod agent_fault_unrouted;
+pub mod inline_parts;
+pub mod lost_output;
+pub mod repo_slot_key;
+pub mod repo_slot_value;
+pub mod unrouted_outcome;
+pub mod workspace_lost_unrouted;
+
+use super::Rule;
+use crate::compile::{Compiled, Located};
+use diagnostics::Diagnostic;
+use ir::{self, StateId, StateKind, Trigger};
+use machine::lower::{is_machine, lower_parts, machine_parts, MachineParts};
+use machine::value::{FileId, Loc, Value};
+
+/// Every rule of the walk.
+pub fn all() -> Vec<&'static Rule> {
+    // One line per rule, each with its source, so that rules added in parallel merge line by line.
+    vec![
+        &agent_fault_unrouted::AGENT_FAULT_UNROUTED,       // ADR-0074
+        &workspace_lost_unrouted::WORKSPACE_LOST_UNROUTED, // ADR-0074
+        &repo_slot_key::REPO_SLOT_KEY,                     // parts.ts assertRepoSlot
+        &repo_slot_value::REPO_SLOT_VALUE,                 // parts.ts assertRepoSlot
+        &unrouted_outcome::UNROUTED_OUTCOME,               // parts.ts refuseUnroutedOutcome (ours)
+        &lost_output::LOST_OUTPUT,                         // parts.ts refuseLostOutput (ours)
+        &inline_parts::INLINE_PARTS,                       // parts.ts refuseInlineParts (ours)
+    ]
+}
+
+/// One walk rule's pass over one Machine.
+type Check = fn(&Ctx, &mut Vec<Located>);
+
+/// Every rule's pass, in the order of [`all`].
+const CHECKS: &[Check] = &[
+    agent_fault_unrouted::check,    // ADR-0074
+    workspace_lost_unrouted::check, // ADR-0074
+    repo_slot_key::check,           // parts.ts assertRepoSlot
+    repo_slot_value::check,         // parts.ts assertRepoSlot
+    unrouted_outcome::check,        // parts.ts refuseUnroutedOutcome (ours)
+    lost_output::check,             // parts.ts refuseLostOutput (ours)
+    inline_parts::check,            // parts.ts refuseInlineParts (ours)
+];
+
+/// Runs every walk rule over a compiled Machine and the Machines its setup names as actors.
+pub fn check(compiled: &Compiled) -> Vec<Located> {
+    let mut out = Vec::new();
+    let (Some(value), Some(machine)) = (compiled.value(), &compiled.machine) else { return out };
+    let Ok(parts) = machine_parts(value) else { return out };
+    walk(machine, &parts, false, &mut out);
+    // A child Machine that two actors name is walked twice: one line each.
+    let mut seen = std::collections::HashSet::new();
+    out.retain(|d| seen.insert((d.file, d.span, d.code)));
+    out
+}
+
+fn walk(machine: &ir::Machine, parts: &MachineParts<'_>, nested: bool, out: &mut Vec<Located>) {
+    let cx = Ctx::new(machine, parts, nested);
+    for check in CHECKS {
+        check(&cx, out);
+    }
+    // The setup's actors read in place (no list of them made).
+    let actors = parts.setup.and_then(|s| s.get("actors")).and_then(Value::props).unwrap_or_default();
+    for actor in actors.iter().map(|p| &p.value) {
+        // `classify_actor` says `Machine` of exactly what `is_machine` accepts (no Part's kit name
+        // is a Machine's call): asked directly, with no kit name compared.
+        if !is_machine(actor) {
+            continue;
+        }
+        let Ok(child) = machine_parts(actor) else { continue };
+        if let Some(m) = lower_parts(&child).machine {
+            walk(&m, &child, true, out);
+        }
+    }
+}
+
+/// What a walk rule reads: one Machine's IR, its parts, and where each of its states is.
+pub struct Ctx<'a> {
+    pub machine: &'a ir::Machine,
+    pub parts: &'a MachineParts<'a>,
+    /// Is this a Machine that the compiled one's setup names as an actor? Its lines name it.
+    pub nested: bool,
+    /// Each state's value and key place, by [`StateId`] (empty where they could not be matched).
+    places: Vec<(&'a Value<'a>, Option<Loc>)>,
+    /// The `inline-parts` lines of the config, found by the walk of the config that lists
+    /// `places` ([`inline_parts::scan_config`]); [`inline_parts::check`] gives them in its turn.
+    inline_parts: Vec<Located>,
+}
+
+impl<'a> Ctx<'a> {
+    pub fn new(machine: &'a ir::Machine, parts: &'a MachineParts<'a>, nested: bool) -> Self {
+        // One state a place: sized at once, not grown (and copied) as it fills.
+        let mut places = Vec::with_capacity(machine.states.len());
+        let mut inline = Vec::new();
+        inline_parts::scan_config(parts.config, &mut places, &mut inline);
+        if places.len() != machine.states.len() {
+            places.clear();
+        }
+        Ctx { machine, parts, nested, places, inline_parts: inline }
+    }
+
+    /// The file a state is written in.
+    pub fn file_of(&self, s: StateId) -> FileId {
+        self.places.get(s.index()).map_or(self.parts.config.loc.file, |(v, _)| v.loc.file)
+    }
+
+    /// A state's value as written (its object in the config), where it could be matched.
+    pub fn state_value(&self, s: StateId) -> Option<&'a Value<'a>> {
+        self.places.get(s.index()).map(|(v, _)| *v)
+    }
+
+    /// A diagnostic at a state: at its key, or its value for the root; with its path.
+    pub fn at_state(&self, rule: &'static Rule, s: StateId, message: String) -> Located {
+        let st = self.machine.state(s);
+        let span = st.key_span.unwrap_or(st.span);
+        let file = match self.places.get(s.index()) {
+            Some((_, Some(k))) if st.key_span.is_some() => k.file,
+            _ => self.file_of(s),
+        };
+        let mut d: Diagnostic = rule.at(span, message);
+        if !st.path.is_empty() {
+            d = d.with_path(st.path.clone());
+        }
+        Located { file, diagnostic: d }
+    }
+
+    /// A state as a line names it: its keys from the root (`coding.ready`), or the root; and its
+    /// Machine, in a nested one.
+    pub fn name(&self, s: StateId) -> String {
+        if s == StateId::ROOT {
+            return format!("the root of Machine \"{}\"", self.machine.id);
+        }
+        let mut keys: Vec<&str> = std::iter::once(s)
+            .chain(self.machine.ancestors(s))
+            .filter(|x| *x != StateId::ROOT)
+            .map(|x| self.machine.state(x).key.as_str())
+            .collect();
+        keys.reverse();
+        if self.nested {
+            format!("state \"{}\" of Machine \"{}\"", keys.join("."), self.machine.id)
+        } else {
+            format!("state \"{}\"", keys.join("."))
+        }
+    }
+
+    /// Where the route goes: the state or a state above it, or the root.
+    pub fn route_place(&self, s: StateId) -> String {
+        if s == StateId::ROOT {
+            "the root".into()
+        } else {
+            format!("{} or a state above it", self.name(s))
+        }
+    }
+
+    /// That nothing routes `event`: from the state or above it, or from the root.
+    pub fn unrouted(&self, s: StateId, event: &str) -> String {
+        if s == StateId::ROOT {
+            format!("and it does not route `{event}`")
+        } else {
+            format!("and neither it nor any state above it routes `{event}`")
+        }
+    }
+
+    /// Does the state, or a state above it, route `event` (by name, or by a wildcard that matches
+    /// it: `*`, `agent.*`)? A guarded route counts: the walk cannot judge a guard.
+    pub fn routed(&self, s: StateId, event: &str) -> bool {
+        std::iter::once(s).chain(self.machine.ancestors(s)).any(|x| {
+            self.machine
+                .transitions_from(x)
+                .any(|t| matches!(&t.trigger, Trigger::Event(name) if matches_event(name, event)))
+        })
+    }
+
+    /// Is this a leaf that is not final (a state with no children: an atomic state, or an empty
+    /// compound or parallel one)?
+    pub fn is_open_leaf(&self, s: StateId) -> bool {
+        let st = self.machine.state(s);
+        st.children.is_empty() && st.kind != StateKind::Final
+    }
+}
+
+/// Does an `on` key take this event? xstate's descriptors: the name, `*`, and a partial wildcard
+/// `prefix.*`.
+fn matches_event(descriptor: &str, event: &str) -> bool {
+    descriptor == event
+        || descriptor == "*"
+        || descriptor.strip_suffix(".*").is_some_and(|p| event.strip_prefix(p).is_some_and(|r| r.starts_with('.')))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::matches_event;
+
+    #[test]
+    fn wildcards_match_as_xstate_does() {
+        assert!(matches_event("agent.fault", "agent.fault"));
+        assert!(matches_event("*", "agent.fault"));
+        assert!(matches_event("agent.*", "agent.fault"));
+        assert!(!matches_event("agent.*", "agentx.fault"));
+        assert!(!matches_event("workspace.*", "agent.fault"));
+        assert!(!matches_event("agent.faults", "agent.fault"));
+    }
+}

@@ -1,0 +1,14 @@
+//! The compiler's integration tests: one binary (matklad, "Delete Cargo Integration Tests").
+
+mod door_fixtures;
+mod door_fuzz;
+mod doors;
+mod expr_crosscheck;
+mod fixture;
+mod instance_fixtures;
+mod machine_snapshots;
+mod sarif;
+mod seed_texts;
+mod walk_fixtures;
+mod walk_pick_fixtures;
+mod xstate_crosscheck;

@@ -1,0 +1,660 @@
+//! The evaluator of [`Expr`]: given a mapper's arguments (`context`, `event`, `input`) as JSON, the
+//! value the expression has, with JavaScript's semantics for every form the front ends lower.
+//!
+//! The runtime calls it; `tests/it/expr_crosscheck.rs` checks it against Node on fixture arrow
+//! functions. What it follows of ECMAScript:
+//! - values are `undefined`, `null`, booleans, numbers (`f64`: `NaN`, `-0` and the infinities
+//!   too), strings, arrays and plain objects ([`JsValue`]); an object keeps its keys in
+//!   JavaScript's order (integer-like keys first, ascending, then the others as inserted);
+//! - `===`/`!==` (strict, `NaN` unequal to itself, `0 === -0`, objects by identity), `==`/`!=`
+//!   (IsLooselyEqual: `null == undefined`, numbers and strings and booleans through ToNumber, an
+//!   object through ToPrimitive), `<`/`<=`/`>`/`>=` (IsLessThan: two strings by UTF-16 code
+//!   units, else numbers, `NaN` false), `+` (string concatenation when either primitive is a
+//!   string), `-`, `*`, `/`, `%`, unary `!`, `typeof`, `-`, `+`; `&&`, `||`, `??` and the
+//!   ternary short-circuit and give an operand's value, not a boolean;
+//! - stringification as `String(x)` and templates do it: numbers as `Number.prototype.toString`
+//!   (shortest round-trip digits, exponent past 1e21 and below 1e-6), `undefined`, `null`,
+//!   arrays joined by `,` (`null`/`undefined` items empty), objects `[object Object]`;
+//! - a reference reads members leniently: a missing key is `undefined`, and so is any member of
+//!   `undefined` or `null` (where JavaScript's `a.b` would throw; `a?.b` would not); arrays and
+//!   strings have `length` and index members.
+//!
+//! Identity: an object or array read from the arguments is the same value each time it is read
+//! (`context.a === context.a`); a literal makes a new one at each evaluation, as code does. A
+//! module constant inlined as a literal is therefore a new object at each read, where JavaScript
+//! would share one (`X === X`): the one known difference.
+
+use super::expr::{BinaryOp, Expr, LogicalOp, Reference, Root, TemplatePart, UnaryOp};
+use serde_json::Value as J;
+use std::rc::Rc;
+
+/// How deeply nested an expression may be; deeper is [`EvalError::TooDeep`].
+pub const MAX_EVAL_DEPTH: usize = 256;
+
+/// A JavaScript value.
+#[derive(Clone, Debug)]
+pub enum JsValue {
+    Undefined,
+    Null,
+    Bool(bool),
+    Number(f64),
+    String(Rc<str>),
+    Array(Rc<Vec<JsValue>>),
+    /// Keys unique, in JavaScript's property order.
+    Object(Rc<Vec<(String, JsValue)>>),
+}
+
+/// Why an expression has no value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EvalError {
+    /// Nested deeper than [`MAX_EVAL_DEPTH`].
+    TooDeep,
+}
+
+impl std::fmt::Display for EvalError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            EvalError::TooDeep => write!(f, "the expression is nested deeper than {MAX_EVAL_DEPTH}"),
+        }
+    }
+}
+
+impl std::error::Error for EvalError {}
+
+/// A mapper's arguments: `({ context, event, input }) => ...`.
+#[derive(Clone, Debug)]
+pub struct Scope {
+    pub context: JsValue,
+    pub event: JsValue,
+    pub input: JsValue,
+}
+
+impl Scope {
+    /// The arguments from their JSON values; a missing one is `undefined`.
+    pub fn new(context: Option<&J>, event: Option<&J>, input: Option<&J>) -> Scope {
+        let js = |j: Option<&J>| j.map_or(JsValue::Undefined, JsValue::from_json);
+        Scope { context: js(context), event: js(event), input: js(input) }
+    }
+
+    /// The arguments from one JSON object `{ context, event, input }`; a missing one is
+    /// `undefined`.
+    pub fn from_json(args: &J) -> Scope {
+        Scope::new(args.get("context"), args.get("event"), args.get("input"))
+    }
+
+    fn root(&self, r: Root) -> &JsValue {
+        match r {
+            Root::Context => &self.context,
+            Root::Event => &self.event,
+            Root::Input => &self.input,
+        }
+    }
+}
+
+/// The value of `e` over `scope`.
+pub fn evaluate(e: &Expr, scope: &Scope) -> Result<JsValue, EvalError> {
+    eval(e, scope, 0)
+}
+
+/// The value of `e` over the arguments `{ context, event, input }`, as `JSON.stringify` would
+/// write it: `None` for `undefined`.
+pub fn evaluate_json(e: &Expr, args: &J) -> Result<Option<J>, EvalError> {
+    Ok(evaluate(e, &Scope::from_json(args))?.to_json())
+}
+
+fn eval(e: &Expr, scope: &Scope, depth: usize) -> Result<JsValue, EvalError> {
+    if depth >= MAX_EVAL_DEPTH {
+        return Err(EvalError::TooDeep);
+    }
+    let d = depth + 1;
+    Ok(match e {
+        Expr::Literal(j) => JsValue::from_literal(j),
+        Expr::Undefined => JsValue::Undefined,
+        Expr::Ref(r) => read(scope, r),
+        Expr::Template(parts) => {
+            let mut out = String::new();
+            for p in parts {
+                match p {
+                    TemplatePart::Text(t) => out.push_str(t),
+                    TemplatePart::Ref(r) => out.push_str(&read(scope, r).to_js_string()),
+                    TemplatePart::Expr(x) => out.push_str(&eval(x, scope, d)?.to_js_string()),
+                }
+            }
+            JsValue::String(out.into())
+        }
+        Expr::Array(items) => {
+            JsValue::Array(Rc::new(items.iter().map(|x| eval(x, scope, d)).collect::<Result<_, _>>()?))
+        }
+        Expr::Object(fields) => {
+            let mut props: Vec<(String, JsValue)> = Vec::with_capacity(fields.len());
+            for (k, x) in fields {
+                let v = eval(x, scope, d)?;
+                match props.iter_mut().find(|(q, _)| q == k) {
+                    Some(slot) => slot.1 = v,
+                    None => props.push((k.to_string(), v)),
+                }
+            }
+            JsValue::object(props)
+        }
+        Expr::Unary { op, arg } => {
+            let v = eval(arg, scope, d)?;
+            match op {
+                UnaryOp::Not => JsValue::Bool(!v.truthy()),
+                UnaryOp::Typeof => JsValue::String(v.type_of().into()),
+                UnaryOp::Neg => JsValue::Number(-v.to_number()),
+                UnaryOp::Plus => JsValue::Number(v.to_number()),
+            }
+        }
+        Expr::Binary { op, left, right } => {
+            let (a, b) = (eval(left, scope, d)?, eval(right, scope, d)?);
+            binary(*op, &a, &b)
+        }
+        Expr::Logical { op, left, right } => {
+            let a = eval(left, scope, d)?;
+            let take_left = match op {
+                LogicalOp::And => !a.truthy(),
+                LogicalOp::Or => a.truthy(),
+                LogicalOp::Coalesce => !matches!(a, JsValue::Undefined | JsValue::Null),
+            };
+            if take_left {
+                a
+            } else {
+                eval(right, scope, d)?
+            }
+        }
+        Expr::Conditional { test, consequent, alternate } => {
+            if eval(test, scope, d)?.truthy() {
+                eval(consequent, scope, d)?
+            } else {
+                eval(alternate, scope, d)?
+            }
+        }
+    })
+}
+
+fn read(scope: &Scope, r: &Reference) -> JsValue {
+    let mut v = scope.root(r.root).clone();
+    for key in &r.path {
+        v = v.member(key);
+    }
+    v
+}
+
+fn binary(op: BinaryOp, a: &JsValue, b: &JsValue) -> JsValue {
+    use BinaryOp::*;
+    match op {
+        StrictEq => JsValue::Bool(strict_eq(a, b)),
+        StrictNe => JsValue::Bool(!strict_eq(a, b)),
+        LooseEq => JsValue::Bool(loose_eq(a, b)),
+        LooseNe => JsValue::Bool(!loose_eq(a, b)),
+        Lt => JsValue::Bool(less_than(a, b) == Some(true)),
+        Gt => JsValue::Bool(less_than(b, a) == Some(true)),
+        Le => JsValue::Bool(less_than(b, a) == Some(false)),
+        Ge => JsValue::Bool(less_than(a, b) == Some(false)),
+        Add => {
+            let (pa, pb) = (a.to_primitive(), b.to_primitive());
+            if matches!(pa, JsValue::String(_)) || matches!(pb, JsValue::String(_)) {
+                let mut s = pa.to_js_string();
+                s.push_str(&pb.to_js_string());
+                JsValue::String(s.into())
+            } else {
+                JsValue::Number(pa.to_number() + pb.to_number())
+            }
+        }
+        Sub => JsValue::Number(a.to_number() - b.to_number()),
+        Mul => JsValue::Number(a.to_number() * b.to_number()),
+        Div => JsValue::Number(a.to_number() / b.to_number()),
+        // `f64`'s `%` is C's fmod, which is ECMAScript's Number::remainder.
+        Rem => JsValue::Number(a.to_number() % b.to_number()),
+    }
+}
+
+/// IsStrictlyEqual.
+pub fn strict_eq(a: &JsValue, b: &JsValue) -> bool {
+    match (a, b) {
+        (JsValue::Undefined, JsValue::Undefined) | (JsValue::Null, JsValue::Null) => true,
+        (JsValue::Bool(x), JsValue::Bool(y)) => x == y,
+        (JsValue::Number(x), JsValue::Number(y)) => x == y,
+        (JsValue::String(x), JsValue::String(y)) => x == y,
+        (JsValue::Array(x), JsValue::Array(y)) => Rc::ptr_eq(x, y),
+        (JsValue::Object(x), JsValue::Object(y)) => Rc::ptr_eq(x, y),
+        _ => false,
+    }
+}
+
+/// IsLooselyEqual.
+pub fn loose_eq(a: &JsValue, b: &JsValue) -> bool {
+    use JsValue::*;
+    match (a, b) {
+        (Undefined | Null, Undefined | Null) => true,
+        (Undefined | Null, _) | (_, Undefined | Null) => false,
+        (Number(x), String(_)) => *x == b.to_number(),
+        (String(_), Number(y)) => a.to_number() == *y,
+        (Bool(_), _) => loose_eq(&Number(a.to_number()), b),
+        (_, Bool(_)) => loose_eq(a, &Number(b.to_number())),
+        (Array(_) | Object(_), Number(_) | String(_)) => loose_eq(&a.to_primitive(), b),
+        (Number(_) | String(_), Array(_) | Object(_)) => loose_eq(a, &b.to_primitive()),
+        _ => strict_eq(a, b),
+    }
+}
+
+/// IsLessThan (left first): `None` where a number is `NaN` (JavaScript's `undefined`).
+fn less_than(a: &JsValue, b: &JsValue) -> Option<bool> {
+    let (pa, pb) = (a.to_primitive(), b.to_primitive());
+    if let (JsValue::String(x), JsValue::String(y)) = (&pa, &pb) {
+        return Some(x.encode_utf16().lt(y.encode_utf16()));
+    }
+    let (x, y) = (pa.to_number(), pb.to_number());
+    if x.is_nan() || y.is_nan() {
+        None
+    } else {
+        Some(x < y)
+    }
+}
+
+impl JsValue {
+    /// A JSON value as JavaScript's `JSON.parse` gives it.
+    pub fn from_json(j: &J) -> JsValue {
+        match j {
+            J::Null => JsValue::Null,
+            J::Bool(b) => JsValue::Bool(*b),
+            J::Number(n) => JsValue::Number(n.as_f64().unwrap_or(f64::NAN)),
+            J::String(s) => JsValue::String(s.as_str().into()),
+            J::Array(items) => JsValue::Array(Rc::new(items.iter().map(JsValue::from_json).collect())),
+            J::Object(m) => JsValue::object(m.iter().map(|(k, v)| (k.clone(), JsValue::from_json(v))).collect()),
+        }
+    }
+
+    /// An IR literal ([`super::Json`]) as JavaScript's `JSON.parse` gives it: [`JsValue::from_json`]
+    /// for the IR's own JSON type (a mapper's arguments arrive as `serde_json`, its literals as
+    /// `ir::Json`; neither is converted into the other to be read).
+    pub fn from_literal(j: &super::Json) -> JsValue {
+        use super::Json as L;
+        match j {
+            L::Null => JsValue::Null,
+            L::Bool(b) => JsValue::Bool(*b),
+            L::Number(n) => JsValue::Number(n.as_f64().unwrap_or(f64::NAN)),
+            L::String(s) => JsValue::String(s.as_str().into()),
+            L::Array(items) => JsValue::Array(Rc::new(items.iter().map(JsValue::from_literal).collect())),
+            L::Object(m) => JsValue::object(m.iter().map(|(k, v)| (k.to_string(), JsValue::from_literal(v))).collect()),
+        }
+    }
+
+    /// An object of unique keys, put in JavaScript's property order.
+    fn object(mut props: Vec<(String, JsValue)>) -> JsValue {
+        if props.iter().any(|(k, _)| array_index(k).is_some()) {
+            // Stable: the other keys keep their insertion order.
+            props.sort_by_key(|(k, _)| array_index(k).map_or((1, 0), |i| (0, i)));
+        }
+        JsValue::Object(Rc::new(props))
+    }
+
+    /// The value as `JSON.stringify` writes it: `None` for `undefined`; an `undefined` property is
+    /// left out and an `undefined` item is `null`; a non-finite number is `null`.
+    pub fn to_json(&self) -> Option<J> {
+        Some(match self {
+            JsValue::Undefined => return None,
+            JsValue::Null => J::Null,
+            JsValue::Bool(b) => J::Bool(*b),
+            JsValue::Number(n) => number_json(*n),
+            JsValue::String(s) => J::String(s.to_string()),
+            JsValue::Array(items) => J::Array(items.iter().map(|x| x.to_json().unwrap_or(J::Null)).collect()),
+            JsValue::Object(props) => {
+                J::Object(props.iter().filter_map(|(k, v)| Some((k.clone(), v.to_json()?))).collect())
+            }
+        })
+    }
+
+    /// ToBoolean.
+    pub fn truthy(&self) -> bool {
+        match self {
+            JsValue::Undefined | JsValue::Null => false,
+            JsValue::Bool(b) => *b,
+            JsValue::Number(n) => *n != 0.0 && !n.is_nan(),
+            JsValue::String(s) => !s.is_empty(),
+            JsValue::Array(_) | JsValue::Object(_) => true,
+        }
+    }
+
+    /// `typeof`.
+    pub fn type_of(&self) -> &'static str {
+        match self {
+            JsValue::Undefined => "undefined",
+            JsValue::Bool(_) => "boolean",
+            JsValue::Number(_) => "number",
+            JsValue::String(_) => "string",
+            JsValue::Null | JsValue::Array(_) | JsValue::Object(_) => "object",
+        }
+    }
+
+    /// ToPrimitive: an array is its items joined, a plain object `[object Object]`.
+    pub fn to_primitive(&self) -> JsValue {
+        match self {
+            JsValue::Array(_) | JsValue::Object(_) => JsValue::String(self.to_js_string().into()),
+            other => other.clone(),
+        }
+    }
+
+    /// ToNumber.
+    pub fn to_number(&self) -> f64 {
+        match self {
+            JsValue::Undefined => f64::NAN,
+            JsValue::Null => 0.0,
+            JsValue::Bool(b) => f64::from(u8::from(*b)),
+            JsValue::Number(n) => *n,
+            JsValue::String(s) => string_to_number(s),
+            JsValue::Array(_) | JsValue::Object(_) => self.to_primitive().to_number(),
+        }
+    }
+
+    /// ToString (`String(x)`, a template's `${x}`).
+    pub fn to_js_string(&self) -> String {
+        match self {
+            JsValue::Undefined => "undefined".into(),
+            JsValue::Null => "null".into(),
+            JsValue::Bool(b) => b.to_string(),
+            JsValue::Number(n) => number_to_string(*n),
+            JsValue::String(s) => s.to_string(),
+            JsValue::Array(items) => {
+                let mut out = String::new();
+                for (i, x) in items.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    if !matches!(x, JsValue::Undefined | JsValue::Null) {
+                        out.push_str(&x.to_js_string());
+                    }
+                }
+                out
+            }
+            JsValue::Object(_) => "[object Object]".into(),
+        }
+    }
+
+    /// `v[key]`, leniently: `undefined` where there is none.
+    pub fn member(&self, key: &str) -> JsValue {
+        match self {
+            JsValue::Object(props) => {
+                props.iter().find(|(k, _)| k == key).map_or(JsValue::Undefined, |(_, v)| v.clone())
+            }
+            JsValue::Array(items) => match key {
+                "length" => JsValue::Number(items.len() as f64),
+                _ => array_index(key).and_then(|i| items.get(i)).cloned().unwrap_or(JsValue::Undefined),
+            },
+            JsValue::String(s) => match key {
+                "length" => JsValue::Number(s.encode_utf16().count() as f64),
+                _ => match array_index(key).and_then(|i| s.encode_utf16().nth(i)) {
+                    Some(unit) => JsValue::String(String::from_utf16_lossy(&[unit]).into()),
+                    None => JsValue::Undefined,
+                },
+            },
+            _ => JsValue::Undefined,
+        }
+    }
+}
+
+/// A canonical array index (`"0"`, `"12"`; not `"012"` or `"-1"`).
+fn array_index(key: &str) -> Option<usize> {
+    let ok = !key.is_empty() && key.bytes().all(|b| b.is_ascii_digit()) && (key == "0" || !key.starts_with('0'));
+    if !ok {
+        return None;
+    }
+    key.parse::<u32>().ok().filter(|i| *i < u32::MAX).map(|i| i as usize)
+}
+
+/// A number as JSON: an integer where it is one (and exact), `null` where it is not finite.
+fn number_json(n: f64) -> J {
+    if n.fract() == 0.0 && n.abs() < 9.007_199_254_740_992e15 {
+        J::Number((n as i64).into())
+    } else {
+        serde_json::Number::from_f64(n).map_or(J::Null, J::Number)
+    }
+}
+
+/// `Number.prototype.toString()`: the shortest digits that read back as `n`, in ECMAScript's
+/// layout (Number::toString, radix 10).
+pub fn number_to_string(n: f64) -> String {
+    if n.is_nan() {
+        return "NaN".into();
+    }
+    if n == 0.0 {
+        return "0".into();
+    }
+    if n.is_infinite() {
+        return if n > 0.0 { "Infinity".into() } else { "-Infinity".into() };
+    }
+    if n < 0.0 {
+        return format!("-{}", number_to_string(-n));
+    }
+    // Rust's `{:e}` gives the shortest round-trip digits: `1.2345e-7`.
+    let sci = format!("{n:e}");
+    let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
+    let exp: i64 = exp.parse().unwrap_or(0);
+    let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
+    let k = digits.len() as i64;
+    let point = exp + 1; // ECMAScript's n: the decimal point after `point` digits.
+    if k <= point && point <= 21 {
+        format!("{digits}{}", "0".repeat((point - k) as usize))
+    } else if 0 < point && point <= 21 {
+        format!("{}.{}", &digits[..point as usize], &digits[point as usize..])
+    } else if -6 < point && point <= 0 {
+        format!("0.{}{digits}", "0".repeat((-point) as usize))
+    } else {
+        let e = point - 1;
+        let sign = if e < 0 { '-' } else { '+' };
+        match digits.split_at(1) {
+            (first, "") => format!("{first}e{sign}{}", e.abs()),
+            (first, rest) => format!("{first}.{rest}e{sign}{}", e.abs()),
+        }
+    }
+}
+
+/// ECMAScript's WhiteSpace and LineTerminator, which StringToNumber trims.
+fn js_space(c: char) -> bool {
+    matches!(
+        c,
+        '\t' | '\n' | '\u{b}' | '\u{c}' | '\r' | ' ' | '\u{a0}' | '\u{1680}' | '\u{2000}'
+            ..='\u{200a}' | '\u{2028}' | '\u{2029}' | '\u{202f}' | '\u{205f}' | '\u{3000}' | '\u{feff}'
+    )
+}
+
+/// StringToNumber: `""` and blanks are 0; `0x`/`0o`/`0b` integers; a decimal literal with an
+/// optional sign, or `Infinity`; anything else is `NaN`.
+pub fn string_to_number(s: &str) -> f64 {
+    let t = s.trim_matches(js_space);
+    if t.is_empty() {
+        return 0.0;
+    }
+    let radix = match t.get(..2) {
+        Some("0x" | "0X") => Some(16),
+        Some("0o" | "0O") => Some(8),
+        Some("0b" | "0B") => Some(2),
+        _ => None,
+    };
+    if let Some(radix) = radix {
+        let body = &t[2..];
+        if body.is_empty() {
+            return f64::NAN;
+        }
+        let mut v = 0.0f64;
+        for c in body.chars() {
+            match c.to_digit(radix) {
+                Some(d) => v = v * f64::from(radix) + f64::from(d),
+                None => return f64::NAN,
+            }
+        }
+        return v;
+    }
+    let (sign, body) = match t.as_bytes()[0] {
+        b'+' => (1.0, &t[1..]),
+        b'-' => (-1.0, &t[1..]),
+        _ => (1.0, t),
+    };
+    if body == "Infinity" {
+        return sign * f64::INFINITY;
+    }
+    // digits [. digits] [e [+-] digits], at least one digit before the exponent.
+    let (mantissa, exponent) = match body.find(['e', 'E']) {
+        Some(i) => (&body[..i], Some(&body[i + 1..])),
+        None => (body, None),
+    };
+    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let digits = |x: &str| x.bytes().all(|b| b.is_ascii_digit());
+    if !digits(int) || !digits(frac) || (int.is_empty() && frac.is_empty()) {
+        return f64::NAN;
+    }
+    let mut norm = format!("{}.{}", if int.is_empty() { "0" } else { int }, if frac.is_empty() { "0" } else { frac });
+    if let Some(e) = exponent {
+        let e_digits = e.strip_prefix(['+', '-']).unwrap_or(e);
+        if e_digits.is_empty() || !digits(e_digits) {
+            return f64::NAN;
+        }
+        norm.push('e');
+        norm.push_str(e);
+    }
+    norm.parse::<f64>().map_or(f64::NAN, |v| sign * v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::expr::parse_reference;
+    use serde_json::json;
+
+    fn lit(j: J) -> Box<Expr> {
+        Box::new(Expr::Literal(j.into()))
+    }
+
+    fn r(t: &str) -> Box<Expr> {
+        Box::new(Expr::Ref(parse_reference(t).expect("a reference")))
+    }
+
+    #[test]
+    fn numbers_print_as_javascript_prints_them() {
+        for (n, text) in [
+            (0.0, "0"),
+            (-0.0, "0"),
+            (1.0, "1"),
+            (-1.5, "-1.5"),
+            (0.1 + 0.2, "0.30000000000000004"),
+            (1e21, "1e+21"),
+            (1e20, "100000000000000000000"),
+            (123456789012345680000.0, "123456789012345680000"),
+            (1e-6, "0.000001"),
+            (1e-7, "1e-7"),
+            (1.5e-7, "1.5e-7"),
+            (2.5e25, "2.5e+25"),
+            (f64::NAN, "NaN"),
+            (f64::NEG_INFINITY, "-Infinity"),
+            (5e-324, "5e-324"),
+            (1.7976931348623157e308, "1.7976931348623157e+308"),
+        ] {
+            assert_eq!(number_to_string(n), text, "{n:e}");
+        }
+    }
+
+    #[test]
+    fn strings_read_as_numbers_as_javascript_reads_them() {
+        for (s, n) in [
+            ("", 0.0),
+            ("  \n", 0.0),
+            (" 12 ", 12.0),
+            ("0x1F", 31.0),
+            ("0b101", 5.0),
+            ("0o17", 15.0),
+            ("-Infinity", f64::NEG_INFINITY),
+            (".5", 0.5),
+            ("5.", 5.0),
+            ("-1e3", -1000.0),
+            ("+2E-1", 0.2),
+        ] {
+            assert_eq!(string_to_number(s), n, "{s:?}");
+        }
+        for s in ["abc", "1_000", "0x", "-0x10", "inf", "NaN", ".", "1e", "e5", "1.2.3", "12px"] {
+            assert!(string_to_number(s).is_nan(), "{s:?}");
+        }
+    }
+
+    #[test]
+    fn operators_follow_javascript() {
+        let scope =
+            Scope::from_json(&json!({ "context": { "tries": 2, "name": "ab", "list": [1, null, 2], "o": {} } }));
+        let run = |e: Expr| evaluate(&e, &scope).expect("evaluates").to_json();
+        let bin = |op, l, r| Expr::Binary { op, left: l, right: r };
+        assert_eq!(run(bin(BinaryOp::Lt, r("context.tries"), lit(json!(3)))), Some(json!(true)));
+        assert_eq!(run(bin(BinaryOp::LooseEq, lit(json!("1")), lit(json!(1)))), Some(json!(true)));
+        assert_eq!(run(bin(BinaryOp::StrictEq, lit(json!("1")), lit(json!(1)))), Some(json!(false)));
+        assert_eq!(run(bin(BinaryOp::LooseEq, lit(json!(null)), Box::new(Expr::Undefined))), Some(json!(true)));
+        assert_eq!(run(bin(BinaryOp::LooseEq, lit(json!(null)), lit(json!(0)))), Some(json!(false)));
+        assert_eq!(run(bin(BinaryOp::Add, r("context.list"), lit(json!(1)))), Some(json!("1,,21")));
+        assert_eq!(run(bin(BinaryOp::Add, lit(json!(true)), lit(json!(1)))), Some(json!(2)));
+        assert_eq!(run(bin(BinaryOp::StrictEq, r("context.o"), r("context.o"))), Some(json!(true)));
+        assert_eq!(run(bin(BinaryOp::StrictEq, lit(json!({})), lit(json!({})))), Some(json!(false)));
+        assert_eq!(run(bin(BinaryOp::Lt, lit(json!("10")), lit(json!("9")))), Some(json!(true)));
+        assert_eq!(run(bin(BinaryOp::Ge, Box::new(Expr::Undefined), lit(json!(0)))), Some(json!(false)));
+        // `0 / 0` is NaN, which JSON writes as null.
+        assert_eq!(run(bin(BinaryOp::Div, lit(json!(0)), lit(json!(0)))), Some(J::Null));
+        let coalesce = Expr::Logical { op: LogicalOp::Coalesce, left: lit(json!(0)), right: lit(json!(5)) };
+        assert_eq!(run(coalesce), Some(json!(0)));
+        let or = Expr::Logical { op: LogicalOp::Or, left: lit(json!(0)), right: lit(json!(5)) };
+        assert_eq!(run(or), Some(json!(5)));
+        let typeof_null = Expr::Unary { op: UnaryOp::Typeof, arg: lit(json!(null)) };
+        assert_eq!(run(typeof_null), Some(json!("object")));
+        assert_eq!(run(*r("context.name.length")), Some(json!(2)));
+        assert_eq!(run(*r("context.name.1")), Some(json!("b")));
+        // Lenient reads: a member of a missing value is undefined.
+        assert_eq!(run(*r("context.missing.deeper")), None);
+        let t = Expr::Template(vec![
+            TemplatePart::Text("n=".into()),
+            TemplatePart::Ref(parse_reference("context.missing").expect("a reference")),
+            TemplatePart::Expr(Expr::Binary { op: BinaryOp::Div, left: lit(json!(1)), right: lit(json!(3)) }),
+        ]);
+        assert_eq!(run(t), Some(json!("n=undefined0.3333333333333333")));
+    }
+
+    #[test]
+    fn objects_keep_javascripts_key_order_and_drop_undefined() {
+        let e = Expr::Object(vec![
+            ("b".into(), Expr::Literal(json!(1).into())),
+            ("2".into(), Expr::Undefined),
+            ("10".into(), Expr::Literal(json!("x").into())),
+            ("1".into(), Expr::Literal(json!("y").into())),
+            ("a".into(), Expr::Literal(json!(2).into())),
+        ]);
+        let v = evaluate(&e, &Scope::from_json(&json!({}))).expect("evaluates");
+        let JsValue::Object(props) = &v else { panic!("an object") };
+        let keys: Vec<&str> = props.iter().map(|(k, _)| k.as_str()).collect();
+        assert_eq!(keys, ["1", "2", "10", "b", "a"]);
+        assert_eq!(v.to_json(), Some(json!({ "1": "y", "10": "x", "b": 1, "a": 2 })));
+    }
+
+    #[test]
+    fn too_deep_is_an_error_not_an_overflow() {
+        let mut e = Expr::Literal(json!(1).into());
+        for _ in 0..(MAX_EVAL_DEPTH + 5) {
+            e = Expr::Unary { op: UnaryOp::Not, arg: Box::new(e) };
+        }
+        assert_eq!(evaluate(&e, &Scope::from_json(&json!({}))).err(), Some(EvalError::TooDeep));
+    }
+
+    #[test]
+    fn forms_serialize_as_kind_and_value() {
+        let e = Expr::Conditional {
+            test: Box::new(Expr::Binary { op: BinaryOp::StrictEq, left: r("event.output.code"), right: lit(json!(0)) }),
+            consequent: lit(json!("pass")),
+            alternate: Box::new(Expr::Undefined),
+        };
+        let text = serde_json::to_value(&e).expect("serializes");
+        assert_eq!(
+            text,
+            json!({ "kind": "conditional", "value": {
+                "test": { "kind": "binary", "value": { "op": "===",
+                    "left": { "kind": "ref", "value": { "root": "event", "path": ["output", "code"] } },
+                    "right": { "kind": "literal", "value": 0 } } },
+                "consequent": { "kind": "literal", "value": "pass" },
+                "alternate": { "kind": "undefined" } } })
+        );
+        let back: Expr = serde_json::from_value(text).expect("reads back");
+        assert_eq!(back, e);
+    }
+}

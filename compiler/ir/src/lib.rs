@@ -1,0 +1,264 @@
+//! The IR: one statechart form for Charts now and Machines next.
+//!
+//! Plain data (serde), no borrowed source trees: the state tree, transitions (and their petgraph
+//! view), invokes with their actor slot kinds, expressions and references as data, and a span
+//! back to the source for everything a diagnostic may point at. The durable runtime executes it.
+//!
+//! Invariant: the IR knows no parser and no rule. Front ends lower into it; passes read it.
+//!
+//! Its maps are [`FxIndexMap`]s: insertion order (which is what the JSON shows), Fx hashing
+//! (their keys are the Workflow's own names, so no denial-of-service hashing is needed). Short
+//! names (state keys, event and actor names, guard and action names) are [`Name`]s, stored inline
+//! up to 24 bytes: lowering a Workflow makes hundreds of them, and most then touch no heap. Both
+//! serialize as `IndexMap` and `String` do. A transition's targets (one, nearly always) are
+//! stored inline too ([`TargetList`]), and so is a state's one invoke ([`InvokeList`]), each
+//! serialized as a list.
+
+pub mod eval;
+pub mod expr;
+mod graph;
+pub mod json;
+pub mod targets;
+
+pub use expr::Expr;
+pub use json::{Json, JsonMap};
+
+use base::Span;
+use indexmap::IndexMap;
+use serde::{Deserialize, Serialize};
+
+/// An insertion-ordered map with Fx hashing, the IR's map.
+pub type FxIndexMap<K, V> = IndexMap<K, V, rustc_hash::FxBuildHasher>;
+
+/// The compiler's string for names, keys and short texts (a state's key, an event's, an
+/// actor's; a reference's path segment; the value model's keys and strings, `machine::value::Name`
+/// is this type): up to 24 bytes inline, no allocation; serialized as a plain string.
+pub type Name = compact_str::CompactString;
+
+/// A transition's resolved targets: up to two inline (in a `Vec`'s size), more on the heap.
+pub type TargetList = smallvec::SmallVec<[StateId; 2]>;
+
+/// A state's invokes: one (the usual count) inline, more on the heap.
+pub type InvokeList = smallvec::SmallVec<[Invoke; 1]>;
+
+/// An index into [`Machine::states`]; the root is `StateId(0)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct StateId(pub u32);
+
+impl StateId {
+    pub const ROOT: StateId = StateId(0);
+
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// Where a Machine came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Origin {
+    /// A JSON Chart.
+    Chart,
+    /// A TypeScript Machine.
+    Machine,
+}
+
+/// One statechart.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Machine {
+    pub id: String,
+    pub origin: Origin,
+    /// The state tree in pre-order; `states[0]` is the root.
+    pub states: Vec<State>,
+    pub transitions: Vec<Transition>,
+    /// Declared events (a Chart's `events`, a Machine's `defineEvent`s), by name.
+    pub events: FxIndexMap<Name, EventDecl>,
+    /// The actor slots that invokes name, by `src`.
+    pub slots: FxIndexMap<Name, Slot>,
+    /// The initial context.
+    pub context: Option<serde_json::Value>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum StateKind {
+    Atomic,
+    Compound,
+    Parallel,
+    Final,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct State {
+    /// Its key in its parent's `states`; empty for the root.
+    pub key: Name,
+    /// Its dotted path from the root, as the door's lines name it (`states.review`); inline up to
+    /// 24 bytes, as about half of a Workflow's state, invoke and transition paths are.
+    pub path: Name,
+    /// Its `id`, for `#id` targets.
+    pub id: Option<String>,
+    pub kind: StateKind,
+    pub parent: Option<StateId>,
+    pub children: Vec<StateId>,
+    /// The initial child of a compound state.
+    pub initial: Option<StateId>,
+    pub invokes: InvokeList,
+    pub entry: Vec<Action>,
+    pub exit: Vec<Action>,
+    /// The span of the state's value (the object).
+    pub span: Span,
+    /// The span of its key, where it has one.
+    pub key_span: Option<Span>,
+}
+
+/// What a transition waits for.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "on", content = "name", rename_all = "camelCase")]
+pub enum Trigger {
+    /// An event by name (`on`).
+    Event(Name),
+    /// A delay by name or a duration in milliseconds (`after`).
+    After(Name),
+    /// An eventless transition (`always`).
+    Always,
+    /// The `onDone` of the state's invoke with this index.
+    InvokeDone(usize),
+    /// The `onError` of the state's invoke with this index.
+    InvokeError(usize),
+    /// The state's own `onDone` (a compound or parallel state that reached its final).
+    StateDone,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Transition {
+    pub source: StateId,
+    pub trigger: Trigger,
+    /// Resolved targets; empty for a targetless transition.
+    pub targets: TargetList,
+    pub guard: Option<Guard>,
+    pub actions: Vec<Action>,
+    pub reenter: bool,
+    /// The dotted path of the transition's value.
+    pub path: Name,
+    pub span: Span,
+}
+
+/// A guard as data.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "camelCase")]
+pub enum Guard {
+    /// A named guard (lent, or a kit guard such as `jr2.failure`), with params.
+    Named {
+        name: Name,
+        params: Option<Expr>,
+    },
+    /// The kit's `jr2.sentBy` routing guard.
+    SentBy {
+        id: Name,
+    },
+    Not {
+        guard: Box<Guard>,
+    },
+    And {
+        guards: Vec<Guard>,
+    },
+    Or {
+        guards: Vec<Guard>,
+    },
+}
+
+/// An action as data.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "camelCase")]
+pub enum Action {
+    /// A named action (lent), with params.
+    Named { name: Name, params: Option<Expr> },
+    /// Context updates: each context path gets a value (shared with the function it was lowered
+    /// from, where it was one, as an invoke's input is).
+    Assign { updates: FxIndexMap<Name, std::sync::Arc<Expr>> },
+}
+
+/// What kind of actor an invoke's `src` names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SlotKind {
+    /// A lent (or declared) Agent.
+    Agent,
+    /// An Agent the Chart mints in its `agents`.
+    Minted,
+    Effect,
+    Machine,
+    /// The kit's Gate.
+    Gate,
+    /// The kit's `fail()`.
+    Fail,
+    /// A name the front end could not resolve.
+    Unknown,
+}
+
+impl SlotKind {
+    /// Does this slot run an Agent's Turns?
+    pub fn is_agent(self) -> bool {
+        matches!(self, SlotKind::Agent | SlotKind::Minted)
+    }
+}
+
+/// An actor slot: a `src` and its kind.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Slot {
+    pub kind: SlotKind,
+    /// The Effect's kind (`command`, `http`, ...) where the slot is an Effect.
+    pub effect: Option<Name>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Invoke {
+    pub src: Name,
+    pub id: Option<Name>,
+    pub kind: SlotKind,
+    /// Shared with the function it was lowered from (a mapper's `lowered`), not copied.
+    pub input: Option<std::sync::Arc<Expr>>,
+    pub path: Name,
+    pub span: Span,
+}
+
+/// A declared event (a pick).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct EventDecl {
+    pub description: Option<String>,
+    /// Its payload as JSON Schema ([`Json`]: serializes as `serde_json::Value` does). `None` where
+    /// it has none, and in an IR lowered for a check only (`machine::lower::Purpose::Check`, which
+    /// reads the schema for its faults and writes none).
+    pub input: Option<Json>,
+    pub audience: Option<String>,
+}
+
+impl Machine {
+    pub fn state(&self, id: StateId) -> &State {
+        &self.states[id.index()]
+    }
+
+    pub fn ids(&self) -> impl Iterator<Item = StateId> {
+        (0..self.states.len() as u32).map(StateId)
+    }
+
+    /// The ancestors of a state, nearest first, without the state itself.
+    pub fn ancestors(&self, id: StateId) -> impl Iterator<Item = StateId> + '_ {
+        std::iter::successors(self.state(id).parent, move |p| self.state(*p).parent)
+    }
+
+    /// Is `a` the state `b` or a state above it?
+    pub fn is_ancestor_or_self(&self, a: StateId, b: StateId) -> bool {
+        a == b || self.ancestors(b).any(|x| x == a)
+    }
+
+    /// The nearest state at or above both.
+    pub fn nearest_common(&self, a: StateId, b: StateId) -> StateId {
+        std::iter::once(a).chain(self.ancestors(a)).find(|&x| self.is_ancestor_or_self(x, b)).unwrap_or(StateId::ROOT)
+    }
+
+    /// The transitions out of a state.
+    pub fn transitions_from(&self, id: StateId) -> impl Iterator<Item = &Transition> {
+        self.transitions.iter().filter(move |t| t.source == id)
+    }
+}

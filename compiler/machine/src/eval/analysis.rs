@@ -1,0 +1,1154 @@
+//! The analysis of a function the evaluator meets (`eval.rs`): it stays code, and the analysis
+//! reads what it statically reads ([`Facts`]: pick params, context keys, Parts built in its body)
+//! and, for a pure expression body, lowers it to an [`Expr`] the runtime evaluates.
+//!
+//! A child module of `eval.rs`: the analysis is methods of the evaluator's [`Cx`], which keeps
+//! the scopes of the function being analyzed; the decisions it follows are in `eval.rs`'s header.
+//!
+//! It allocates little, as it runs for every function of every file: the locals of all scopes
+//! are one stack ([`FnScopes`], no map per scope), what is known is lowered by moving it into its
+//! [`Expr`] (no copy of a subtree or a path; a literal's strings become inline names), keys, path segments and short template
+//! texts are inline strings, and a path of up to two keys ([`RefPath`]), a function's one
+//! parameter and its first two context keys are inline lists (no heap block). It does little
+//! work per expression too: a chain of names on a local (`context.ticket.id`, the commonest
+//! expression) is read in one step ([`Cx::member_chain`]), a mapper's destructured arguments are
+//! bound without copies, a called name is looked up once, and an object's keys are checked for
+//! duplicates by a 64-bit filter, not a scan per key ([`keep_last`]).
+
+use super::*;
+use ir::expr::RefPath;
+
+/// What a function's analysis knows of a value.
+#[derive(Clone, Debug)]
+pub(super) enum Fv<'a, 'v> {
+    Ref(Root, RefPath),
+    /// The xstate mapper's arguments object: `args.context`.
+    Args,
+    /// `paramsOf(event, def)`, for the pick named so.
+    Pick(Name),
+    Lowered(Expr),
+    Val(Value<'v>),
+    /// A `const` arrow helper, for inlining.
+    Helper(&'a Expression<'a>),
+    Opaque,
+}
+
+/// The locals of the function being analyzed: one stack of bindings for all its scopes (a
+/// function has a few locals, so a search from the top beats a map per scope, and the stack's
+/// capacity serves every function of the file). `starts` marks where each block scope begins;
+/// `base` where the function (or inlined helper) begins, as it sees none of the locals below.
+/// `args` is a stack too: the arguments of the helper calls being inlined, each call's on top
+/// (evaluated in the caller's scope, then bound to the helper's parameters), so that a call
+/// needs no `Vec` of its own.
+#[derive(Default)]
+pub(super) struct FnScopes<'a, 'v> {
+    locals: Vec<(&'a str, Fv<'a, 'v>)>,
+    starts: Vec<usize>,
+    base: usize,
+    args: Vec<Fv<'a, 'v>>,
+}
+
+impl<'a, 'v> FnScopes<'a, 'v> {
+    /// Starts a function's scope, which sees none of the locals bound so far; returns what
+    /// [`FnScopes::leave_function`] restores.
+    fn enter_function(&mut self) -> usize {
+        std::mem::replace(&mut self.base, self.locals.len())
+    }
+
+    fn leave_function(&mut self, saved_base: usize) {
+        self.locals.truncate(self.base);
+        self.base = saved_base;
+    }
+}
+
+impl<'a, 'g, 's, 'v> Cx<'a, 'g, 's, 'v> {
+    // ---- functions ----
+
+    pub(super) fn arrow_value(&mut self, f: &'a ArrowFunctionExpression<'a>) -> Value<'v> {
+        let (facts, lowered) = self.analyze(&f.params, FnBody::Arrow(&f.body));
+        let params = self.param_texts(&f.params);
+        self.val(ValueKind::Function(self.arena.function(FnValue { params, facts, lowered })), f.span)
+    }
+
+    pub(super) fn function_value(&mut self, f: &'a Function<'a>) -> Value<'v> {
+        let params = self.param_texts(&f.params);
+        let (facts, lowered) = match &f.body {
+            Some(b) => self.analyze(&f.params, FnBody::Block(b)),
+            None => (Facts { complete: false, ..Facts::default() }, None),
+        };
+        self.val(ValueKind::Function(self.arena.function(FnValue { params, facts, lowered })), f.span)
+    }
+
+    fn param_texts(&self, p: &FormalParameters<'a>) -> smallvec::SmallVec<[Name; 1]> {
+        let text = self.text;
+        let slice = |s: oxc_span::Span| text.get(s.start as usize..s.end as usize).unwrap_or("");
+        let mut out = smallvec::SmallVec::<[Name; 1]>::with_capacity(p.items.len() + usize::from(p.rest.is_some()));
+        for i in &p.items {
+            out.push(Name::from(slice(i.pattern.span())));
+        }
+        if let Some(r) = &p.rest {
+            out.push(compact_str::format_compact!("...{}", slice(r.rest.argument.span())));
+        }
+        out
+    }
+
+    /// The facts and lowering of a function, with its scope stack saved and restored (a function
+    /// met inside another one's analysis is analyzed on its own).
+    fn analyze(&mut self, params: &'a FormalParameters<'a>, body: FnBody<'a>) -> (Facts, Option<std::sync::Arc<Expr>>) {
+        let saved_base = self.scopes.enter_function();
+        let saved_facts = std::mem::replace(&mut self.facts, Facts { complete: true, ..Facts::default() });
+        let saved_inline = std::mem::replace(&mut self.inline, 0);
+        for (i, p) in params.items.iter().enumerate() {
+            let fv = if i == 0 { Fv::Args } else { Fv::Opaque };
+            self.bind_pattern(&p.pattern, fv, i == 0);
+        }
+        if let Some(r) = &params.rest {
+            self.bind_pattern(&r.rest.argument, Fv::Opaque, false);
+        }
+        let out = self.body(body);
+        let lowered = out.and_then(|fv| self.lower(fv)).map(std::sync::Arc::new);
+        let mut facts = std::mem::replace(&mut self.facts, saved_facts);
+        // Lists grown past SCANNED_FACTS were pushed to unsearched: each fact once, in the order
+        // of its first read.
+        if facts.context_keys.len() > SCANNED_FACTS {
+            let mut seen = rustc_hash::FxHashSet::default();
+            facts.context_keys.retain(|k| seen.insert(k.clone()));
+        }
+        if facts.pick_params.len() > SCANNED_FACTS {
+            let mut seen = rustc_hash::FxHashSet::default();
+            facts.pick_params.retain(|p| seen.insert(p.clone()));
+        }
+        self.scopes.leave_function(saved_base);
+        self.inline = saved_inline;
+        (facts, lowered)
+    }
+
+    /// The body's value (the returned one, where it is the only way out), or `None`.
+    fn body(&mut self, body: FnBody<'a>) -> Option<Fv<'a, 'v>> {
+        match body {
+            FnBody::Arrow(ArrowFunctionBody::FunctionBody(b)) => self.block(&b.statements),
+            FnBody::Block(b) => self.block(&b.statements),
+            FnBody::Arrow(other) => other.as_expression().map(|x| self.fexpr(x)),
+        }
+    }
+
+    fn block(&mut self, stmts: &'a oxc_allocator::Vec<'a, Statement<'a>>) -> Option<Fv<'a, 'v>> {
+        let mut pure = true;
+        let mut ret = None;
+        for (i, st) in stmts.iter().enumerate() {
+            let last = i + 1 == stmts.len();
+            match st {
+                Statement::ReturnStatement(r) => {
+                    let fv = r.argument.as_ref().map(|x| self.fexpr(x));
+                    if last && pure {
+                        ret = fv;
+                    }
+                    pure = false;
+                }
+                Statement::VariableDeclaration(v) => {
+                    if v.kind != VariableDeclarationKind::Const {
+                        self.facts.complete = false;
+                        pure = false;
+                    }
+                    for d in &v.declarations {
+                        let fv = match &d.init {
+                            Some(init) => match strip(init) {
+                                Expression::ArrowFunctionExpression(_) | Expression::FunctionExpression(_) => {
+                                    Fv::Helper(init)
+                                }
+                                _ => self.fexpr(init),
+                            },
+                            None => Fv::Opaque,
+                        };
+                        let fv = if v.kind == VariableDeclarationKind::Const { fv } else { Fv::Opaque };
+                        self.bind_pattern(&d.id, fv, false);
+                    }
+                }
+                Statement::EmptyStatement(_) => {}
+                other => {
+                    pure = false;
+                    self.fstmt(other);
+                }
+            }
+        }
+        ret
+    }
+
+    fn fstmt(&mut self, st: &'a Statement<'a>) {
+        if self.depth >= MAX_DEPTH {
+            self.facts.complete = false;
+            return;
+        }
+        self.depth += 1;
+        match st {
+            Statement::ExpressionStatement(x) => {
+                self.fexpr(&x.expression);
+            }
+            Statement::IfStatement(x) => {
+                self.fexpr(&x.test);
+                self.scoped(|cx| cx.fstmt(&x.consequent));
+                if let Some(a) = &x.alternate {
+                    self.scoped(|cx| cx.fstmt(a));
+                }
+            }
+            Statement::BlockStatement(b) => {
+                self.scoped(|cx| {
+                    cx.block(&b.body);
+                });
+            }
+            Statement::ReturnStatement(r) => {
+                if let Some(a) = &r.argument {
+                    self.fexpr(a);
+                }
+            }
+            Statement::VariableDeclaration(_) => {
+                if let Statement::VariableDeclaration(v) = st {
+                    for d in &v.declarations {
+                        let fv = match (&d.init, v.kind) {
+                            (Some(init), VariableDeclarationKind::Const) => self.fexpr(init),
+                            (Some(init), _) => {
+                                self.fexpr(init);
+                                self.facts.complete = false;
+                                Fv::Opaque
+                            }
+                            (None, _) => Fv::Opaque,
+                        };
+                        self.bind_pattern(&d.id, fv, false);
+                    }
+                }
+            }
+            Statement::EmptyStatement(_) => {}
+            Statement::FunctionDeclaration(_) => self.facts.complete = false,
+            _ => self.facts.complete = false,
+        }
+        self.depth -= 1;
+    }
+
+    fn scoped<R>(&mut self, f: impl FnOnce(&mut Self) -> R) -> R {
+        self.scopes.starts.push(self.scopes.locals.len());
+        let r = f(self);
+        if let Some(start) = self.scopes.starts.pop() {
+            self.scopes.locals.truncate(start);
+        }
+        r
+    }
+
+    /// The innermost binding of `name` the function sees (a later one in the same scope
+    /// replaces an earlier one, as a map's insert would).
+    pub(super) fn local(&self, name: &str) -> Option<&Fv<'a, 'v>> {
+        let s = &self.scopes;
+        s.locals[s.base..].iter().rev().find(|(n, _)| *n == name).map(|(_, fv)| fv)
+    }
+
+    fn bind(&mut self, name: &'a str, fv: Fv<'a, 'v>) {
+        self.scopes.locals.push((name, fv));
+    }
+
+    /// Binds a pattern to what the analysis knows of its value. `first` marks the first
+    /// parameter, whose destructured keys are the xstate mapper's arguments.
+    fn bind_pattern(&mut self, p: &'a BindingPattern<'a>, fv: Fv<'a, 'v>, first: bool) {
+        match p {
+            BindingPattern::BindingIdentifier(id) => self.bind(id.name.as_str(), fv),
+            BindingPattern::AssignmentPattern(a) => {
+                self.fexpr(&a.right);
+                self.bind_pattern(&a.left, fv, first);
+            }
+            BindingPattern::ObjectPattern(o) => {
+                for prop in &o.properties {
+                    let key = pattern_key(prop);
+                    let sub = match (key, &fv) {
+                        // The mapper's arguments (`({ context, event })`, nearly every function):
+                        // each key is a root, read without a copy of `fv` (what `fmember` would
+                        // make of it, as it records nothing for `Args`).
+                        (Some(k), Fv::Args) => match Root::parse(k) {
+                            Some(root) => Fv::Ref(root, RefPath::new()),
+                            // A `fromPick` fill's `{ params }`: the pick's params, which are
+                            // the event's, as `paramsOf` reads them.
+                            None if first && k == "params" => Fv::Ref(Root::Event, RefPath::new()),
+                            None => Fv::Opaque,
+                        },
+                        (Some(k), _) => self.fmember(fv.clone(), k),
+                        (None, _) => Fv::Opaque,
+                    };
+                    self.bind_pattern(&prop.value, sub, false);
+                }
+                if let Some(rest) = &o.rest {
+                    if matches!(fv, Fv::Pick(_)) {
+                        self.facts.complete = false;
+                    }
+                    self.bind_pattern(&rest.argument, Fv::Opaque, false);
+                }
+            }
+            BindingPattern::ArrayPattern(a) => {
+                for el in a.elements.iter().flatten() {
+                    self.bind_pattern(el, Fv::Opaque, false);
+                }
+                if let Some(rest) = &a.rest {
+                    self.bind_pattern(&rest.argument, Fv::Opaque, false);
+                }
+            }
+        }
+    }
+
+    /// `fv.key`, recording what it reads.
+    fn fmember(&mut self, fv: Fv<'a, 'v>, key: &str) -> Fv<'a, 'v> {
+        match fv {
+            Fv::Args => match Root::parse(key) {
+                Some(root) => Fv::Ref(root, RefPath::new()),
+                None => Fv::Opaque,
+            },
+            Fv::Ref(root, mut path) => {
+                if root == Root::Context && path.is_empty() {
+                    push_unique(&mut self.facts.context_keys, key);
+                }
+                path.push(key.into());
+                Fv::Ref(root, path)
+            }
+            Fv::Pick(name) => {
+                let params = &self.facts.pick_params;
+                if params.len() >= SCANNED_FACTS || !params.iter().any(|(n, k)| *n == name && k == key) {
+                    self.facts.pick_params.push((name, key.into()));
+                }
+                Fv::Ref(Root::Event, smallvec::smallvec![key.into()])
+            }
+            Fv::Lowered(Expr::Object(props)) => {
+                props.into_iter().rev().find(|(k, _)| k == key).map_or(Fv::Opaque, |(_, e)| Fv::Lowered(e))
+            }
+            Fv::Val(v) => match &v.kind {
+                ValueKind::Object { .. } => v.get(key).cloned().map_or(Fv::Opaque, Fv::Val),
+                _ => Fv::Opaque,
+            },
+            _ => Fv::Opaque,
+        }
+    }
+
+    /// The commonest expression of a function, a chain of names on a local reference
+    /// (`context.ticket`, `event.output.id`), read at once: the reference's path is built once,
+    /// with no `Fv` per link and no descent through [`Cx::fexpr`]. The same as that descent
+    /// (which [`Cx::fmember`] ends): `None` for any other shape, a chain of more than four names,
+    /// or one that would reach [`MAX_DEPTH`].
+    fn member_chain(&mut self, m: &'a StaticMemberExpression<'a>) -> Option<Fv<'a, 'v>> {
+        let mut keys = [""; 4];
+        let mut n = 0;
+        let mut link = m;
+        let base = loop {
+            *keys.get_mut(n)? = link.property.name.as_str();
+            n += 1;
+            match strip(&link.object) {
+                Expression::StaticMemberExpression(inner) => link = inner,
+                Expression::Identifier(id) => break id.name.as_str(),
+                _ => return None,
+            }
+        };
+        // The descent would check the depth once per link below this one and at the name.
+        if self.depth + n > MAX_DEPTH {
+            return None;
+        }
+        let Some(Fv::Ref(root, path)) = self.local(base) else { return None };
+        let root = *root;
+        // Sized once: a path longer than two keys is one heap block, not grown into one.
+        let mut path = if path.is_empty() && n <= 2 {
+            RefPath::new()
+        } else {
+            let mut p = RefPath::with_capacity(path.len() + n);
+            p.extend(path.iter().cloned());
+            p
+        };
+        for key in keys[..n].iter().rev() {
+            if root == Root::Context && path.is_empty() {
+                push_unique(&mut self.facts.context_keys, key);
+            }
+            path.push((*key).into());
+        }
+        Some(Fv::Ref(root, path))
+    }
+
+    /// A function body's expression: its facts are recorded, and what is known of its value
+    /// returned.
+    #[inline]
+    fn fexpr(&mut self, e: &'a Expression<'a>) -> Fv<'a, 'v> {
+        if self.depth >= MAX_DEPTH {
+            self.facts.complete = false;
+            return Fv::Opaque;
+        }
+        self.depth += 1;
+        let v = self.fexpr_inner(e);
+        self.depth -= 1;
+        v
+    }
+
+    fn fexpr_inner(&mut self, e: &'a Expression<'a>) -> Fv<'a, 'v> {
+        let e = strip(e);
+        match e {
+            Expression::BooleanLiteral(b) => Fv::Val(self.val(ValueKind::Bool { value: b.value }, b.span)),
+            Expression::NullLiteral(x) => Fv::Val(self.val(ValueKind::Null, x.span)),
+            Expression::NumericLiteral(n) => Fv::Val(self.val(ValueKind::Number { value: n.value }, n.span)),
+            Expression::StringLiteral(x) => {
+                Fv::Val(self.val(ValueKind::String { value: self.arena.str(x.value.as_str()) }, x.span))
+            }
+            Expression::Identifier(i) => self.fident(i.name.as_str(), i.span),
+            Expression::TemplateLiteral(t) => self.ftemplate(t),
+            Expression::ObjectExpression(o) => self.fobject(o),
+            Expression::ArrayExpression(a) => self.farray(a),
+            Expression::StaticMemberExpression(m) => {
+                if let Some(fv) = self.member_chain(m) {
+                    return fv;
+                }
+                let o = self.fexpr(&m.object);
+                self.fmember(o, m.property.name.as_str())
+            }
+            Expression::ComputedMemberExpression(m) => {
+                let o = self.fexpr(&m.object);
+                match strip(&m.expression) {
+                    Expression::StringLiteral(k) => self.fmember(o, k.value.as_str()),
+                    Expression::NumericLiteral(n) => self.fmember(o, &js_number(n.value)),
+                    other => {
+                        self.fexpr(other);
+                        if matches!(o, Fv::Pick(_) | Fv::Args)
+                            || matches!(o, Fv::Ref(Root::Context, ref p) if p.is_empty())
+                        {
+                            self.facts.complete = false;
+                        }
+                        Fv::Opaque
+                    }
+                }
+            }
+            Expression::ChainExpression(c) => match &c.expression {
+                ChainElement::CallExpression(call) => self.fcall(call),
+                ChainElement::TSNonNullExpression(x) => self.fexpr(&x.expression),
+                ChainElement::StaticMemberExpression(m) => {
+                    let o = self.fexpr(&m.object);
+                    self.fmember(o, m.property.name.as_str())
+                }
+                ChainElement::ComputedMemberExpression(m) => {
+                    self.fexpr(&m.object);
+                    self.fexpr(&m.expression);
+                    Fv::Opaque
+                }
+                ChainElement::PrivateFieldExpression(_) => Fv::Opaque,
+            },
+            Expression::CallExpression(c) => self.fcall(c),
+            Expression::ArrowFunctionExpression(f) => {
+                // A function inside a function: what it reads counts for the outer one (its
+                // parameters shadow).
+                self.scoped(|cx| {
+                    for p in &f.params.items {
+                        cx.bind_pattern(&p.pattern, Fv::Opaque, false);
+                    }
+                    match &f.body {
+                        ArrowFunctionBody::FunctionBody(b) => {
+                            cx.block(&b.statements);
+                        }
+                        other => {
+                            if let Some(x) = other.as_expression() {
+                                cx.fexpr(x);
+                            }
+                        }
+                    }
+                });
+                Fv::Opaque
+            }
+            Expression::FunctionExpression(f) => {
+                self.scoped(|cx| {
+                    for p in &f.params.items {
+                        cx.bind_pattern(&p.pattern, Fv::Opaque, false);
+                    }
+                    if let Some(b) = &f.body {
+                        cx.block(&b.statements);
+                    }
+                });
+                Fv::Opaque
+            }
+            Expression::UnaryExpression(u) => {
+                let arg = self.fexpr(&u.argument);
+                let op = match u.operator {
+                    UnaryOperator::LogicalNot => Some(UnaryOp::Not),
+                    UnaryOperator::Typeof => Some(UnaryOp::Typeof),
+                    UnaryOperator::UnaryNegation => Some(UnaryOp::Neg),
+                    UnaryOperator::UnaryPlus => Some(UnaryOp::Plus),
+                    // `void`, `delete`, `~`: not lowered.
+                    _ => None,
+                };
+                match (op, self.lower(arg)) {
+                    // `-3` is the literal -3 (`-0` stays an operator: JSON has no -0).
+                    (Some(UnaryOp::Neg), Some(Expr::Literal(ir::Json::Number(x))))
+                        if x.as_f64().is_some_and(|f| f != 0.0) =>
+                    {
+                        let f = -x.as_f64().unwrap_or_default();
+                        Fv::Val(self.val(ValueKind::Number { value: f }, u.span))
+                    }
+                    (Some(op), Some(arg)) => Fv::Lowered(Expr::Unary { op, arg: Box::new(arg) }),
+                    _ => Fv::Opaque,
+                }
+            }
+            Expression::BinaryExpression(b) => {
+                let (left, right) = (self.fexpr(&b.left), self.fexpr(&b.right));
+                let op = match b.operator {
+                    BinaryOperator::StrictEquality => Some(BinaryOp::StrictEq),
+                    BinaryOperator::StrictInequality => Some(BinaryOp::StrictNe),
+                    BinaryOperator::Equality => Some(BinaryOp::LooseEq),
+                    BinaryOperator::Inequality => Some(BinaryOp::LooseNe),
+                    BinaryOperator::LessThan => Some(BinaryOp::Lt),
+                    BinaryOperator::LessEqualThan => Some(BinaryOp::Le),
+                    BinaryOperator::GreaterThan => Some(BinaryOp::Gt),
+                    BinaryOperator::GreaterEqualThan => Some(BinaryOp::Ge),
+                    BinaryOperator::Addition => Some(BinaryOp::Add),
+                    BinaryOperator::Subtraction => Some(BinaryOp::Sub),
+                    BinaryOperator::Multiplication => Some(BinaryOp::Mul),
+                    BinaryOperator::Division => Some(BinaryOp::Div),
+                    BinaryOperator::Remainder => Some(BinaryOp::Rem),
+                    // `**`, bit operators, `in`, `instanceof`: not lowered.
+                    _ => None,
+                };
+                match (op, self.lower(left), self.lower(right)) {
+                    (Some(op), Some(l), Some(r)) => {
+                        Fv::Lowered(Expr::Binary { op, left: Box::new(l), right: Box::new(r) })
+                    }
+                    _ => Fv::Opaque,
+                }
+            }
+            Expression::LogicalExpression(b) => {
+                let (left, right) = (self.fexpr(&b.left), self.fexpr(&b.right));
+                let op = match b.operator {
+                    LogicalOperator::And => LogicalOp::And,
+                    LogicalOperator::Or => LogicalOp::Or,
+                    LogicalOperator::Coalesce => LogicalOp::Coalesce,
+                };
+                match (self.lower(left), self.lower(right)) {
+                    (Some(l), Some(r)) => Fv::Lowered(Expr::Logical { op, left: Box::new(l), right: Box::new(r) }),
+                    _ => Fv::Opaque,
+                }
+            }
+            Expression::ConditionalExpression(c) => {
+                let test = self.fexpr(&c.test);
+                let (yes, no) = (self.fexpr(&c.consequent), self.fexpr(&c.alternate));
+                match (self.lower(test), self.lower(yes), self.lower(no)) {
+                    (Some(test), Some(yes), Some(no)) => Fv::Lowered(Expr::Conditional {
+                        test: Box::new(test),
+                        consequent: Box::new(yes),
+                        alternate: Box::new(no),
+                    }),
+                    _ => Fv::Opaque,
+                }
+            }
+            Expression::SequenceExpression(x) => {
+                let mut last = Fv::Opaque;
+                for e in &x.expressions {
+                    last = self.fexpr(e);
+                }
+                last
+            }
+            Expression::AwaitExpression(x) => {
+                self.fexpr(&x.argument);
+                self.facts.complete = false;
+                Fv::Opaque
+            }
+            _ => {
+                // Assignments, updates, `new`, `this`, classes, tagged templates, yields...
+                self.facts.complete = false;
+                Fv::Opaque
+            }
+        }
+    }
+
+    /// A template literal: its parts lowered, neighbouring texts merged; a string where it is
+    /// all text. (The forms of a body have functions of their own where they need many locals,
+    /// so that [`Cx::fexpr_inner`], which every expression recurses through, keeps a small frame.)
+    fn ftemplate(&mut self, t: &'a TemplateLiteral<'a>) -> Fv<'a, 'v> {
+        // The parts, neighbouring texts merged as they come: at most one per text and one
+        // per expression (unless an inlined helper's template splices in more), so the
+        // list is allocated once, at that size.
+        let mut parts: Vec<TemplatePart> = Vec::with_capacity(t.quasis.len() + t.expressions.len());
+        let mut ok = true;
+        for (i, q) in t.quasis.iter().enumerate() {
+            let text = q.value.cooked.as_ref().map_or(q.value.raw.as_str(), |c| c.as_str());
+            if !text.is_empty() {
+                push_text(&mut parts, text);
+            }
+            if let Some(x) = t.expressions.get(i) {
+                let fv = self.fexpr(x);
+                match self.lower(fv) {
+                    Some(Expr::Ref(r)) => parts.push(TemplatePart::Ref(r)),
+                    Some(Expr::Template(more)) => {
+                        for p in more {
+                            match p {
+                                TemplatePart::Text(t) => push_text(&mut parts, &t),
+                                p => parts.push(p),
+                            }
+                        }
+                    }
+                    // A literal is stringified now, as JavaScript would (`${1.0}` is "1").
+                    Some(Expr::Literal(ir::Json::String(l))) => push_text(&mut parts, &l),
+                    Some(Expr::Literal(l)) => push_text(&mut parts, &JsValue::from_literal(&l).to_js_string()),
+                    Some(Expr::Undefined) => push_text(&mut parts, "undefined"),
+                    Some(other) => parts.push(TemplatePart::Expr(other)),
+                    None => ok = false,
+                }
+            }
+        }
+        if !ok {
+            return Fv::Opaque;
+        }
+        match parts.as_mut_slice() {
+            [] => Fv::Val(self.val(ValueKind::String { value: "" }, t.span)),
+            [TemplatePart::Text(x)] => Fv::Val(self.val(ValueKind::String { value: self.arena.str(x) }, t.span)),
+            _ => Fv::Lowered(Expr::Template(parts)),
+        }
+    }
+
+    /// An object literal, as a lowered object where every field lowers.
+    fn fobject(&mut self, o: &'a ObjectExpression<'a>) -> Fv<'a, 'v> {
+        // One field per property (a spread may add more). A later key replaces an earlier
+        // one and takes the last place. Keys are pushed as they come, through the evaluator's
+        // [`KeyFilter`]: only an object where two keys may be the same is deduplicated, at the
+        // end ([`keep_last`]), so that a large object stays linear.
+        let mut props: Vec<(Name, Expr)> = Vec::with_capacity(o.properties.len());
+        let mut keys = KeyFilter::default();
+        let mut put = |props: &mut Vec<(Name, Expr)>, k: Name, v: Expr| {
+            keys.add(&k);
+            props.push((k, v));
+        };
+        let mut ok = true;
+        for p in &o.properties {
+            match p {
+                ObjectPropertyKind::SpreadProperty(sp) => {
+                    let fv = self.fexpr(&sp.argument);
+                    let pick = matches!(fv, Fv::Pick(_));
+                    match self.lower(fv) {
+                        Some(Expr::Object(more)) => {
+                            for (k, v) in more {
+                                put(&mut props, k, v);
+                            }
+                        }
+                        Some(Expr::Literal(ir::Json::Object(m))) => {
+                            for (k, v) in m {
+                                put(&mut props, k, Expr::Literal(v));
+                            }
+                        }
+                        _ => {
+                            if pick {
+                                self.facts.complete = false;
+                            }
+                            ok = false;
+                        }
+                    }
+                }
+                ObjectPropertyKind::ObjectProperty(p) => {
+                    let key = match &p.key {
+                        PropertyKey::StaticIdentifier(i) if !p.computed => Some(Name::from(i.name.as_str())),
+                        PropertyKey::StringLiteral(x) => Some(Name::from(x.value.as_str())),
+                        PropertyKey::NumericLiteral(n) => Some(Name::from(js_number(n.value))),
+                        other => {
+                            if let Some(x) = other.as_expression() {
+                                self.fexpr(x);
+                            }
+                            None
+                        }
+                    };
+                    let fv = self.fexpr(&p.value);
+                    let pick = matches!(fv, Fv::Pick(_));
+                    match (key, self.lower(fv)) {
+                        (Some(k), Some(v)) if p.kind == PropertyKind::Init => put(&mut props, k, v),
+                        _ => {
+                            if pick {
+                                self.facts.complete = false;
+                            }
+                            ok = false;
+                        }
+                    }
+                }
+            }
+        }
+        if ok {
+            if keys.may_repeat() {
+                keep_last(&mut props);
+            }
+            Fv::Lowered(simplify(Expr::Object(props)))
+        } else {
+            Fv::Opaque
+        }
+    }
+
+    /// An array literal, as a lowered array where every item lowers.
+    fn farray(&mut self, a: &'a ArrayExpression<'a>) -> Fv<'a, 'v> {
+        let mut items = Vec::new();
+        let mut ok = true;
+        for el in &a.elements {
+            match el.as_expression() {
+                Some(x) => {
+                    let fv = self.fexpr(x);
+                    if matches!(fv, Fv::Pick(_)) {
+                        self.facts.complete = false;
+                    }
+                    match self.lower(fv) {
+                        Some(v) => items.push(v),
+                        None => ok = false,
+                    }
+                }
+                None => {
+                    if let ArrayExpressionElement::SpreadElement(sp) = el {
+                        self.fexpr(&sp.argument);
+                    }
+                    ok = false;
+                }
+            }
+        }
+        if ok {
+            Fv::Lowered(simplify(Expr::Array(items)))
+        } else {
+            Fv::Opaque
+        }
+    }
+
+    fn fident(&mut self, name: &'a str, at: oxc_span::Span) -> Fv<'a, 'v> {
+        if let Some(fv) = self.local(name) {
+            return match fv {
+                // Most locals are a mapper's argument (`context`, `event`): made anew, cheaper
+                // than the generic clone of a path.
+                Fv::Ref(root, path) if path.is_empty() => Fv::Ref(*root, RefPath::new()),
+                fv => fv.clone(),
+            };
+        }
+        match self.bindings.get(name) {
+            Some(Binding::NotStatic { .. } | Binding::Package { .. } | Binding::Opaque { .. }) => {
+                // Code reading a changing or foreign value: not a static fault, but unseen.
+                self.facts.complete = false;
+                Fv::Opaque
+            }
+            Some(Binding::Const { init, path })
+                if path.is_empty()
+                    && matches!(
+                        strip(init),
+                        Expression::ArrowFunctionExpression(_) | Expression::FunctionExpression(_)
+                    ) =>
+            {
+                Fv::Helper(init)
+            }
+            Some(_) => Fv::Val(self.ident(name, at)),
+            None => match name {
+                "undefined" => Fv::Val(self.val(ValueKind::Undefined, at)),
+                _ => {
+                    // A global (`Math`, `JSON`, ...): its meaning is not modelled.
+                    self.facts.complete = false;
+                    Fv::Opaque
+                }
+            },
+        }
+    }
+
+    /// The helper a called name (no local) is bound to, if it is one; what else it reads is
+    /// recorded as [`Cx::fident`] records it.
+    fn fhelper(&mut self, name: &'a str, at: oxc_span::Span) -> Option<&'a Expression<'a>> {
+        match self.fident(name, at) {
+            Fv::Helper(h) => Some(h),
+            _ => None,
+        }
+    }
+
+    /// A call's argument (a spread is read for its facts, and not followed).
+    fn farg(&mut self, a: &'a Argument<'a>) -> Fv<'a, 'v> {
+        match a.as_expression() {
+            Some(x) => self.fexpr(x),
+            None => {
+                if let Argument::SpreadElement(sp) = a {
+                    self.fexpr(&sp.argument);
+                }
+                self.facts.complete = false;
+                Fv::Opaque
+            }
+        }
+    }
+
+    fn fcall(&mut self, c: &'a CallExpression<'a>) -> Fv<'a, 'v> {
+        let callee = strip(&c.callee);
+        // The kit, xstate and zod: known meaning; or a helper of the author's. A called name is
+        // looked up once, among the locals and then the module's bindings.
+        // `known` is `Some` for a callee of known meaning, with the kit export's name if it is
+        // one of the kit's (no `Callee` is made: only a kit call is read further).
+        let (known, helper) = match callee {
+            Expression::Identifier(i) => {
+                let name = i.name.as_str();
+                match self.local(name) {
+                    Some(Fv::Helper(h)) => (None, Some(*h)),
+                    Some(_) => (None, None),
+                    None => match self.bindings.get(name) {
+                        Some(Binding::Known { module, name: Some(n) }) => {
+                            (Some((*module == KnownModule::Kit).then_some(KitName::Source(n))), None)
+                        }
+                        Some(Binding::Import { .. }) => match self.ident(name, i.span).kind {
+                            ValueKind::Imported { callee: Callee::Kit(n) } => {
+                                (Some(Some(KitName::Owned(Name::from(n)))), None)
+                            }
+                            ValueKind::Imported { .. } => (Some(None), None),
+                            _ => (None, self.fhelper(name, i.span)),
+                        },
+                        _ => (None, self.fhelper(name, i.span)),
+                    },
+                }
+            }
+            Expression::StaticMemberExpression(m) => match self.known_of(&m.object) {
+                Some((module, None)) => {
+                    (Some((module == KnownModule::Kit).then_some(KitName::Source(m.property.name.as_str()))), None)
+                }
+                _ => (None, None),
+            },
+            _ => (None, None),
+        };
+        if let Some(kit) = known {
+            // Only the second argument is kept (`paramsOf`'s def), not a `Vec` of them all.
+            let mut second = None;
+            let mut passes_pick = false;
+            for (i, a) in c.arguments.iter().enumerate() {
+                let fv = self.farg(a);
+                passes_pick |= matches!(fv, Fv::Pick(_));
+                if i == 1 {
+                    second = Some(fv);
+                }
+            }
+            let kit = kit.as_ref().map(KitName::as_str);
+            if let Some(n) = kit {
+                // A Part built in a function's body (`spawn(agent({...}))`): `inline-parts` says so.
+                // `open` alone is the sentinel; `open({...})` is an Open body.
+                let part = matches!(
+                    n,
+                    "agent" | "command" | "worktree" | "http" | "push" | "dispatch" | "mcp" | "gate" | "fail"
+                ) || (n == "open" && !c.arguments.is_empty());
+                if part {
+                    self.facts.parts.push((n.into(), Span::new(c.span.start, c.span.end)));
+                }
+            }
+            if kit == Some("paramsOf") {
+                return match second {
+                    Some(Fv::Val(def)) => match def.as_call() {
+                        Some(call) if call.callee == Callee::Kit("defineEvent") => {
+                            match call.args.first().and_then(|a| a.get("name")).and_then(Value::as_str) {
+                                Some(n) => Fv::Pick(n.into()),
+                                None => {
+                                    self.facts.complete = false;
+                                    Fv::Opaque
+                                }
+                            }
+                        }
+                        _ => {
+                            self.facts.complete = false;
+                            Fv::Opaque
+                        }
+                    },
+                    _ => {
+                        self.facts.complete = false;
+                        Fv::Opaque
+                    }
+                };
+            }
+            // A whole pick's params passed on: which ones are read is not seen.
+            if passes_pick {
+                self.facts.complete = false;
+            }
+            return Fv::Opaque;
+        }
+        // A helper of the author's: inlined when trivial.
+        if let Some(h) = helper {
+            let args_start = self.scopes.args.len();
+            for a in &c.arguments {
+                let fv = self.farg(a);
+                self.scopes.args.push(fv);
+            }
+            let inlined = self.inline_helper(h, args_start);
+            self.scopes.args.truncate(args_start);
+            if let Some(fv) = inlined {
+                return fv;
+            }
+            self.facts.complete = false;
+            return Fv::Opaque;
+        }
+        // Anything else: a method, a global, an unknown function.
+        match callee {
+            Expression::StaticMemberExpression(m) => {
+                self.fexpr(&m.object);
+            }
+            Expression::ComputedMemberExpression(m) => {
+                self.fexpr(&m.object);
+                self.fexpr(&m.expression);
+            }
+            other => {
+                self.fexpr(other);
+            }
+        }
+        for a in &c.arguments {
+            self.farg(a);
+        }
+        self.facts.complete = false;
+        Fv::Opaque
+    }
+
+    /// Inlines `(a, b) => expr` (or `{ return expr; }`) with plain-name parameters, called with
+    /// the arguments on `self.scopes.args` from `args_start` (which it takes).
+    fn inline_helper(&mut self, h: &'a Expression<'a>, args_start: usize) -> Option<Fv<'a, 'v>> {
+        if self.inline >= MAX_INLINE {
+            return None;
+        }
+        let (params, body): (&'a FormalParameters<'a>, Option<&'a Expression<'a>>) = match strip(h) {
+            Expression::ArrowFunctionExpression(f) => (
+                &f.params,
+                match &f.body {
+                    ArrowFunctionBody::FunctionBody(b) => single_return(&b.statements),
+                    other => other.as_expression(),
+                },
+            ),
+            Expression::FunctionExpression(f) => {
+                (&f.params, f.body.as_ref().and_then(|b| single_return(&b.statements)))
+            }
+            _ => return None,
+        };
+        let body = body?;
+        if params.rest.is_some()
+            || !params.items.iter().all(|p| matches!(p.pattern, BindingPattern::BindingIdentifier(_)))
+        {
+            return None;
+        }
+        // The helper sees module scope and its parameters only.
+        let saved_base = self.scopes.enter_function();
+        for (i, p) in params.items.iter().enumerate() {
+            let arg = self.scopes.args.get_mut(args_start + i);
+            let fv = arg.map_or(Fv::Opaque, |a| std::mem::replace(a, Fv::Opaque));
+            if let BindingPattern::BindingIdentifier(id) = &p.pattern {
+                self.bind(id.name.as_str(), fv);
+            }
+        }
+        self.inline += 1;
+        let out = self.fexpr(body);
+        self.inline -= 1;
+        self.scopes.leave_function(saved_base);
+        Some(out)
+    }
+}
+
+/// The name of a kit export a function calls: borrowed from the source (an import of the kit),
+/// or the one an imported value carries.
+enum KitName<'a> {
+    Source(&'a str),
+    Owned(Name),
+}
+
+impl KitName<'_> {
+    fn as_str(&self) -> &str {
+        match self {
+            KitName::Source(n) => n,
+            KitName::Owned(n) => n,
+        }
+    }
+}
+
+fn single_return<'a>(stmts: &'a oxc_allocator::Vec<'a, Statement<'a>>) -> Option<&'a Expression<'a>> {
+    match stmts.as_slice() {
+        [Statement::ReturnStatement(r)] => r.argument.as_ref(),
+        _ => None,
+    }
+}
+
+/// Leaves a lowered object's fields with each key once: its last field, in the order of the last
+/// fields (as if each field had removed an earlier one of its key before it was pushed). A scan
+/// for a small object (the filter's false alarms: nothing moves, nothing is allocated), a set for
+/// a large one, so it stays linear in the keys.
+fn keep_last(props: &mut Vec<(Name, Expr)>) {
+    if props.len() <= 64 {
+        // Bit i: field i has a later one of its key.
+        let mut dropped = 0u64;
+        for (i, (k, _)) in props.iter().enumerate() {
+            if props[i + 1..].iter().any(|(q, _)| q == k) {
+                dropped |= 1 << i;
+            }
+        }
+        if dropped != 0 {
+            let mut i = 0;
+            props.retain(|_| {
+                i += 1;
+                dropped & (1 << (i - 1)) == 0
+            });
+        }
+    } else {
+        let mut later: rustc_hash::FxHashSet<&str> = rustc_hash::FxHashSet::default();
+        let keep: Vec<bool> = props.iter().rev().map(|(k, _)| later.insert(k.as_str())).collect();
+        let mut keep = keep.into_iter().rev();
+        props.retain(|_| keep.next().unwrap_or(true));
+    }
+}
+
+/// An object or array of literals as one literal.
+fn simplify(e: Expr) -> Expr {
+    match e {
+        Expr::Object(props) if props.iter().all(|(_, v)| matches!(v, Expr::Literal(_))) => {
+            let mut m = ir::JsonMap::with_capacity(props.len());
+            for (k, v) in props {
+                if let Expr::Literal(v) = v {
+                    // A lowered object's keys are unique (a later one replaced an earlier one).
+                    m.push(k, v);
+                }
+            }
+            Expr::Literal(ir::Json::Object(m))
+        }
+        Expr::Array(items) if items.iter().all(|v| matches!(v, Expr::Literal(_))) => Expr::Literal(ir::Json::Array(
+            items.into_iter().filter_map(|v| if let Expr::Literal(v) = v { Some(v) } else { None }).collect(),
+        )),
+        e => e,
+    }
+}
+
+#[derive(Clone, Copy)]
+enum FnBody<'a> {
+    Arrow(&'a ArrowFunctionBody<'a>),
+    Block(&'a FunctionBody<'a>),
+}
+
+impl<'v> Cx<'_, '_, '_, 'v> {
+    /// [`lower`], with a known value's copy counted against the evaluation's budget
+    /// ([`MAX_COPIED`]): a function reading a module's value copies it into its [`Expr`], and a
+    /// file whose functions read one large value many times would copy it without end. Past the
+    /// budget, the function is not lowered (a `not-static` warning, once).
+    fn lower(&mut self, fv: Fv<'_, 'v>) -> Option<Expr> {
+        if let Fv::Val(v) = &fv {
+            let mut left = MAX_COPIED.saturating_sub(self.g.copied);
+            if !copy_cost(v, &mut left) {
+                // The value's place where it is in this file (else the file's start).
+                let at = if v.loc.file == self.file { v.loc.span } else { Span::default() };
+                self.too_big(oxc_span::Span::new(at.start, at.end));
+                return None;
+            }
+            self.g.copied = MAX_COPIED - left;
+        }
+        lower(fv)
+    }
+}
+
+/// Takes what lowering `v` copies (its strings' bytes, its lists' items and keys) out of `left`;
+/// false, stopping there, where it does not fit.
+fn copy_cost(v: &Value<'_>, left: &mut usize) -> bool {
+    let mut take = |n: usize| match left.checked_sub(n) {
+        Some(rest) => {
+            *left = rest;
+            true
+        }
+        None => false,
+    };
+    match v.kind {
+        ValueKind::String { value } => take(value.len()),
+        ValueKind::Array { items } => take(items.len()) && items.iter().all(|x| copy_cost(x, left)),
+        ValueKind::Object { props } => {
+            take(props.iter().map(|p| 1 + p.key.len()).sum()) && props.iter().all(|p| copy_cost(&p.value, left))
+        }
+        _ => true,
+    }
+}
+
+/// What is known of a value, as an [`Expr`] the runtime evaluates, or `None`. It takes the value,
+/// so that a reference's path or an Expr moves into the result instead of a copy.
+#[inline]
+fn lower(fv: Fv<'_, '_>) -> Option<Expr> {
+    match fv {
+        Fv::Ref(root, path) => Some(Expr::Ref(Reference { root, path })),
+        Fv::Lowered(e) => Some(e),
+        Fv::Val(v) => match v.kind {
+            // JSON has no `undefined`: it is a form of its own (`to_json` would make it `null`).
+            ValueKind::Undefined => Some(Expr::Undefined),
+            ValueKind::String { value } => Some(Expr::Literal(ir::Json::String(Name::from(value)))),
+            _ => v.to_ir_json().map(Expr::Literal),
+        },
+        _ => None,
+    }
+}
+
+/// Appends a template's text, merged into the text before it if there is one. (An empty one is
+/// kept where no text precedes it, as the parts were before merging: `${a}${''}` is a Ref and an
+/// empty text.)
+fn push_text(parts: &mut Vec<TemplatePart>, text: &str) {
+    match parts.last_mut() {
+        Some(TemplatePart::Text(a)) => a.push_str(text),
+        _ => parts.push(TemplatePart::Text(text.into())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The lowering of the function exported as `f`.
+    fn lowered(src: &str) -> Expr {
+        let ev = evaluate_text(Path::new("/virtual/wf.ts"), src);
+        assert!(ev.faults.is_empty(), "{:?}", ev.faults);
+        let f = ev.exports.get("f").unwrap().as_function().expect("a function");
+        f.lowered.as_deref().expect("lowered").clone()
+    }
+
+    fn keys(e: &Expr) -> Vec<&str> {
+        match e {
+            Expr::Object(fields) => fields.iter().map(|(k, _)| k.as_str()).collect(),
+            other => panic!("not an object: {other:?}"),
+        }
+    }
+
+    /// A function reading more facts than are searched as they come ([`SCANNED_FACTS`]) records
+    /// each once all the same, in the order of its first read: its context keys and its pick
+    /// params, each read twice here.
+    #[test]
+    fn many_facts_are_each_recorded_once_in_the_order_first_read() {
+        let n = SCANNED_FACTS + 8;
+        let reads: Vec<String> =
+            (0..n).chain(0..n).map(|i| format!("context.k{i}, paramsOf(event, go).q{i}")).collect();
+        let src = format!(
+            r#"import {{ z }} from "zod";
+import {{ defineEvent, paramsOf }} from "@jr2/orchestrator";
+const go = defineEvent({{ name: "go", description: "Go.", input: z.object({{}}) }});
+export const f = ({{ context, event }}) => [{}];
+"#,
+            reads.join(", ")
+        );
+        let ev = evaluate_text(Path::new("/virtual/wf.ts"), &src);
+        let facts = &ev.exports.get("f").unwrap().as_function().expect("a function").facts;
+        let want_keys: Vec<String> = (0..n).map(|i| format!("k{i}")).collect();
+        assert_eq!(facts.context_keys.iter().map(Name::as_str).collect::<Vec<_>>(), want_keys);
+        let want_params: Vec<(&str, String)> = (0..n).map(|i| ("go", format!("q{i}"))).collect();
+        let got_params: Vec<(&str, String)> =
+            facts.pick_params.iter().map(|(e, p)| (e.as_str(), p.to_string())).collect();
+        assert_eq!(got_params, want_params);
+    }
+
+    /// In a lowered object a later key replaces an earlier one and takes the last place (a spread's
+    /// keys too); keys that only share a length and first letter both stay; and a large object
+    /// (a set, not a scan) does the same.
+    #[test]
+    fn a_later_key_of_a_lowered_object_takes_the_last_place() {
+        let e = lowered(
+            "export const f = ({ context }) => ({ a: context.x, b: 1, ab: 2, ac: 3, a: context.y, ...{ b: 4 }, ab: 5 });",
+        );
+        assert_eq!(keys(&e), ["ac", "a", "b", "ab"]);
+        let Expr::Object(fields) = &e else { unreachable!() };
+        assert!(matches!(&fields[1].1, Expr::Ref(r) if r.path.as_slice() == ["y"]));
+
+        let many: Vec<String> = (0..70).map(|i| format!("k{i}: context.k{i}")).collect();
+        let e = lowered(&format!("export const f = ({{ context }}) => ({{ {}, k5: 1, k69: 2 }});", many.join(", ")));
+        let mut want: Vec<String> = (0..70).filter(|i| *i != 5 && *i != 69).map(|i| format!("k{i}")).collect();
+        want.extend(["k5".to_string(), "k69".to_string()]);
+        assert_eq!(keys(&e), want);
+    }
+
+    /// A chain of names on a local reads the same path, and records the same context key, however
+    /// long it is (the fast path takes up to four names; a longer one descends).
+    #[test]
+    fn a_member_chain_is_one_reference() {
+        for (chain, path) in [
+            ("context.a", vec!["a"]),
+            ("context.a.b.c", vec!["a", "b", "c"]),
+            ("context.a.b.c.d.e", vec!["a", "b", "c", "d", "e"]),
+            ("(context.a as any).b", vec!["a", "b"]),
+        ] {
+            let src = format!("export const f = ({{ context }}) => {chain};");
+            let ev = evaluate_text(Path::new("/virtual/wf.ts"), &src);
+            let f = ev.exports.get("f").unwrap().as_function().expect("a function");
+            assert_eq!(f.facts.context_keys.as_slice(), ["a"], "{chain}");
+            match f.lowered.as_deref() {
+                Some(Expr::Ref(r)) => assert_eq!(r.path.as_slice(), path.as_slice(), "{chain}"),
+                other => panic!("{chain}: {other:?}"),
+            }
+        }
+    }
+}

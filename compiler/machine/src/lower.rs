@@ -1,0 +1,1597 @@
+//! Lowers a Machine's `createMachine` config (as the evaluator's [`Value`]s) into the IR.
+//!
+//! Input: `jr2Setup(setup).createMachine(config)` or xstate's `setup(setup).createMachine(config)`,
+//! possibly wrapped in `workspace(body, options)` and `customize(machine, options)` (any depth).
+//! Output: an [`ir::Machine`] with `origin: Machine`, in the conventions of `chart/lower.rs`: states
+//! in pre-order with dotted paths (`states.coding.states.ready`), transitions in the order
+//! `on`, `after`, `always`, `onDone`, then each invoke's `onDone`/`onError`, targets resolved as
+//! xstate resolves them ([`ir::targets`]).
+//!
+//! Lowering never panics and never gives up on the whole Machine: a value of the wrong shape is a
+//! [`Fault`] at its [`Loc`], and lowering goes on without it. Only a value that is no Machine at all
+//! (or whose config is no object) gives `machine: None`.
+//!
+//! How the authoring surface's values read (decisions, see also the tests):
+//! - A guard: `"name"` → `Named`; `sentBy(id)` or `{ type: "jr2.sentBy", params: { id } }` →
+//!   `SentBy`; `and([..])`, `or([..])`, `not(g)` (xstate's or the kit's) → `And`/`Or`/`Not`;
+//!   `{ type, params }` → `Named` with params; an inline function → `Named { name: "inline" }` with
+//!   no params (its code stays TypeScript; the runtime has no IR for a boolean expression).
+//! - An action: `"name"` → `Named`; `assign({ k: v })` → `Assign` where each `v` is a literal or a
+//!   function whose body lowered (others are dropped with a `not-lowered` warning); `assign(fn)`
+//!   whose body lowered to an object → `Assign` of its fields; `answer(fn)` →
+//!   `Named { name: "jr2.answer", params: fn's lowering }`; `{ type, params }` → `Named`; an inline
+//!   function → `Named { name: "inline" }`; another xstate action creator (`raise`, `sendTo`, ...)
+//!   → `Named { name: "xstate.<creator>" }`.
+//! - An invoke's `input`: a literal → `Literal`; a function → its `lowered` (none: no input and a
+//!   `not-lowered` warning); `fromPick(def, fill?)` → an object of `{ param: event.param }` for each
+//!   key of the pick's `z.object({...})`, then `fill`'s lowered object fields.
+//! - `slots`: every actor of the setup, in the setup's order, then the names that invokes use and
+//!   the setup does not declare (the kit's implicit `gate`, unknown names).
+//! - `context`: its JSON when it is a literal; a function (`({ input }) => input`) gives `None`.
+
+use crate::fault::{Fault, FaultKind};
+use crate::value::{Callee, Loc, Prop, Value, ValueKind};
+use base::path::{join, push_segment, Path};
+use ir::expr::{Reference, Root};
+use ir::targets::Targets;
+use ir::{
+    self, Action, EventDecl, Expr, FxIndexMap, Guard, Invoke, InvokeList, Name, Origin, Slot, SlotKind, State, StateId,
+    StateKind, TargetList, Transition, Trigger,
+};
+use serde::Serialize;
+use std::fmt::Display;
+use std::sync::Arc;
+
+/// The IR of a Machine and what lowering could not read.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Lowered {
+    pub machine: Option<ir::Machine>,
+    pub faults: Vec<Fault>,
+}
+
+/// A wrapper around a Machine body: `workspace(body, options)` or `customize(machine, options)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum WrapperKind {
+    Workspace,
+    Customize,
+}
+
+#[derive(Clone, Debug)]
+pub struct Wrapper<'v> {
+    pub kind: WrapperKind,
+    /// The options object, as written (`{ repos, image, resources, ... }`).
+    pub options: Option<&'v Value<'v>>,
+    pub loc: Loc,
+}
+
+/// A Machine value taken apart: the setup object, the config, and its wrappers, outermost first.
+#[derive(Clone, Debug)]
+pub struct MachineParts<'v> {
+    /// The object given to `jr2Setup(...)` / `setup(...)`; `None` for a bare `createMachine`.
+    pub setup: Option<&'v Value<'v>>,
+    /// The object given to `.createMachine(...)`.
+    pub config: &'v Value<'v>,
+    pub wrappers: Vec<Wrapper<'v>>,
+    /// The `createMachine` call (for its loc).
+    pub loc: Loc,
+}
+
+impl<'v> MachineParts<'v> {
+    /// The innermost `workspace()` options, where the Machine composes a Sandbox.
+    pub fn workspace(&self) -> Option<&'v Value<'v>> {
+        self.wrappers.iter().rev().find(|w| w.kind == WrapperKind::Workspace).and_then(|w| w.options)
+    }
+
+    pub fn composes_sandbox(&self) -> bool {
+        self.wrappers.iter().any(|w| w.kind == WrapperKind::Workspace)
+    }
+
+    /// The setup's `actors`, `guards`, ... object entries, in order (empty where absent or odd).
+    pub fn setup_entries(&self, field: &str) -> Vec<(&'v str, &'v Value<'v>)> {
+        self.setup
+            .and_then(|s| s.get(field))
+            .and_then(Value::props)
+            .map(|ps| ps.iter().map(|p| (p.key, &p.value)).collect())
+            .unwrap_or_default()
+    }
+
+    /// The setup's actor named `name`.
+    pub fn actor(&self, name: &str) -> Option<&'v Value<'v>> {
+        self.setup.and_then(|s| s.get("actors")).and_then(|a| a.get(name))
+    }
+}
+
+/// The name of a kit or xstate call (`agent`, `and`), or `None`.
+pub fn kit_name<'v>(v: &Value<'v>) -> Option<&'v str> {
+    match v.as_call()?.callee {
+        Callee::Kit(n) | Callee::Xstate(n) => Some(n),
+        _ => None,
+    }
+}
+
+/// Is this a call of the kit (or xstate) export `name`?
+pub fn is_call(v: &Value, name: &str) -> bool {
+    kit_name(v) == Some(name)
+}
+
+/// The `i`th argument of a call.
+pub fn arg<'v>(v: &Value<'v>, i: usize) -> Option<&'v Value<'v>> {
+    v.as_call()?.args.get(i)
+}
+
+/// Takes a Machine value apart, or says why it is none.
+pub fn machine_parts<'v>(v: &Value<'v>) -> Result<MachineParts<'v>, Fault> {
+    split_machine(v).map_err(not_machine)
+}
+
+/// Takes a Machine value apart, or gives the value that is no Machine (no message is made: the
+/// walk asks this of every value it scans).
+fn split_machine<'a, 'v: 'a>(v: &'a Value<'v>) -> Result<MachineParts<'v>, &'a Value<'v>> {
+    let mut wrappers = Vec::new();
+    let mut cur = v;
+    loop {
+        let Some(call) = cur.as_call() else {
+            return Err(cur);
+        };
+        match call.callee {
+            Callee::Kit(n) if n == "workspace" || n == "customize" => {
+                let kind = if n == "workspace" { WrapperKind::Workspace } else { WrapperKind::Customize };
+                wrappers.push(Wrapper { kind, options: call.args.get(1), loc: cur.loc });
+                match call.args.first() {
+                    Some(body) => cur = body,
+                    None => return Err(cur),
+                }
+            }
+            Callee::Method("createMachine") => {
+                let setup = match call.receiver.as_ref() {
+                    Some(r) if is_call(r, "jr2Setup") || is_call(r, "setup") => {
+                        r.as_call().and_then(|c| c.args.first())
+                    }
+                    _ => None,
+                };
+                let Some(config) = call.args.first() else { return Err(cur) };
+                return Ok(MachineParts { setup, config, wrappers, loc: cur.loc });
+            }
+            Callee::Xstate("createMachine") => {
+                let Some(config) = call.args.first() else { return Err(cur) };
+                return Ok(MachineParts { setup: None, config, wrappers, loc: cur.loc });
+            }
+            _ => return Err(cur),
+        }
+    }
+}
+
+/// Is this value a Machine (a `createMachine`, or one wrapped)? Allocates nothing.
+pub fn is_machine(v: &Value) -> bool {
+    let mut cur = v;
+    loop {
+        let Some(call) = cur.as_call() else { return false };
+        match call.callee {
+            Callee::Kit(n) if n == "workspace" || n == "customize" => match call.args.first() {
+                Some(body) => cur = body,
+                None => return false,
+            },
+            Callee::Method("createMachine") => return !call.args.is_empty(),
+            Callee::Xstate("createMachine") => return !call.args.is_empty(),
+            _ => return false,
+        }
+    }
+}
+
+fn not_machine(v: &Value) -> Fault {
+    Fault::new(
+        FaultKind::NotMachine,
+        v.loc,
+        format!(
+            "expected a Machine (`jr2Setup({{...}}).createMachine({{...}})`, or one in `workspace()` or `customize()`), got {}",
+            describe(v)
+        ),
+    )
+}
+
+/// A short description of a value's kind, for messages.
+pub fn describe(v: &Value) -> String {
+    match &v.kind {
+        ValueKind::Undefined => "undefined".into(),
+        ValueKind::Null => "null".into(),
+        ValueKind::Bool { value } => format!("the boolean {value}"),
+        ValueKind::Number { value } => format!("the number {value}"),
+        ValueKind::String { value } => format!("the string {value:?}"),
+        ValueKind::Array { .. } => "an array".into(),
+        ValueKind::Object { .. } => "an object".into(),
+        ValueKind::Call(c) => match &c.callee {
+            Callee::Kit(n) | Callee::Xstate(n) => format!("a call of `{n}()`"),
+            Callee::Zod(n) => format!("a call of `z.{n}()`"),
+            Callee::Method(n) => format!("a call of `.{n}()`"),
+        },
+        ValueKind::Function(_) => "a function".into(),
+        ValueKind::Imported { callee } => match callee {
+            Callee::Kit(n) | Callee::Xstate(n) | Callee::Method(n) => format!("the import `{n}`"),
+            Callee::Zod(n) => format!("the import `z.{n}`"),
+        },
+        ValueKind::Unknown { reason } => format!("a value not known statically ({reason})"),
+    }
+}
+
+/// What a setup actor is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ActorClass {
+    Agent,
+    /// An Effect, with its kind (`command` for a `worktree()` cut).
+    Effect(&'static str),
+    Gate,
+    Fail,
+    /// A nested Machine (`createMachine`, `workspace()`, `customize()`).
+    Machine,
+    /// An Open body (`open({ lends, allows, ceilings }, ...)`): a Machine slot.
+    Open,
+    Unknown,
+}
+
+impl ActorClass {
+    /// The kind of the slot this actor fills.
+    pub fn slot_kind(&self) -> SlotKind {
+        match self {
+            ActorClass::Agent => SlotKind::Agent,
+            ActorClass::Effect(_) => SlotKind::Effect,
+            ActorClass::Gate => SlotKind::Gate,
+            ActorClass::Fail => SlotKind::Fail,
+            ActorClass::Machine | ActorClass::Open => SlotKind::Machine,
+            ActorClass::Unknown => SlotKind::Unknown,
+        }
+    }
+
+    pub fn slot(&self) -> Slot {
+        let (kind, effect) = match self {
+            ActorClass::Agent => (SlotKind::Agent, None),
+            ActorClass::Effect(k) => (SlotKind::Effect, Some(Name::const_new(k))),
+            ActorClass::Gate => (SlotKind::Gate, None),
+            ActorClass::Fail => (SlotKind::Fail, None),
+            ActorClass::Machine | ActorClass::Open => (SlotKind::Machine, None),
+            ActorClass::Unknown => (SlotKind::Unknown, None),
+        };
+        Slot { kind, effect }
+    }
+}
+
+/// Classifies a setup actor's value.
+pub fn classify_actor(v: &Value) -> ActorClass {
+    // The kit's own actors may be named without a call: `actors: { gate }`.
+    let imported = match &v.kind {
+        ValueKind::Imported { callee: Callee::Kit(n) } => Some(*n),
+        _ => None,
+    };
+    match kit_name(v).or(imported) {
+        Some("agent") => ActorClass::Agent,
+        Some("command") | Some("worktree") => ActorClass::Effect("command"),
+        Some("http") => ActorClass::Effect("http"),
+        Some("push") => ActorClass::Effect("push"),
+        Some("dispatch") => ActorClass::Effect("dispatch"),
+        Some("mcp") => ActorClass::Effect("mcp"),
+        Some("gate") => ActorClass::Gate,
+        Some("fail") => ActorClass::Fail,
+        Some("open") => ActorClass::Open,
+        _ if is_machine(v) => ActorClass::Machine,
+        _ => ActorClass::Unknown,
+    }
+}
+
+/// What of the IR its caller reads: all of it, or what the check reads.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Purpose {
+    /// The whole IR (`jr2 compile`, the LSP, the pre-flight, the runtime).
+    #[default]
+    Full,
+    /// What `jr2 check` reads: the same IR but for the events' input schemas, which are read (a
+    /// schema with no JSON Schema reading is the same `event-schema` warning) and not written, as
+    /// no check reads them ([`EventDecl::input`] is `None`). Writing them was ~2.4% of a check's
+    /// cost (docs/benchmarks.md).
+    Check,
+}
+
+/// Lowers a Machine value.
+pub fn lower_machine(value: &Value) -> Lowered {
+    lower_machine_for(value, Purpose::Full)
+}
+
+/// Lowers a Machine value for `purpose`.
+pub fn lower_machine_for(value: &Value, purpose: Purpose) -> Lowered {
+    let parts = match machine_parts(value) {
+        Ok(p) => p,
+        Err(f) => return Lowered { machine: None, faults: vec![f] },
+    };
+    lower_parts_for(&parts, purpose)
+}
+
+/// Lowers a Machine already taken apart.
+pub fn lower_parts(parts: &MachineParts<'_>) -> Lowered {
+    lower_parts_for(parts, Purpose::Full)
+}
+
+/// Lowers a Machine already taken apart, for `purpose`.
+pub fn lower_parts_for(parts: &MachineParts<'_>, purpose: Purpose) -> Lowered {
+    let config = parts.config;
+    // The state vectors are allocated once, at their size (about one invoke a state).
+    let n = if config.props().is_some() { count_states(config) } else { 0 };
+    let mut lw = Lowerer {
+        parts,
+        purpose,
+        states: Vec::with_capacity(n),
+        values: Vec::with_capacity(n),
+        invoke_groups: Vec::with_capacity(n),
+        undeclared_srcs: Vec::new(),
+        transition_count: 0,
+        faults: Vec::new(),
+        buf: String::with_capacity(128),
+    };
+    if config.props().is_none() {
+        lw.fault(
+            config,
+            FaultKind::NotObject,
+            "",
+            format!("the `createMachine` config is {}, not an object", describe(config)),
+        );
+        return Lowered { machine: None, faults: lw.faults };
+    }
+    let id = match config.get("id") {
+        Some(v) => match v.as_str() {
+            Some(s) => s.to_string(),
+            None => {
+                lw.fault(v, FaultKind::NotStatic, "id", format!("the Machine's `id` is {}, not a string", describe(v)));
+                "(machine)".to_string()
+            }
+        },
+        None => "(machine)".to_string(),
+    };
+
+    // The setup's actors: their slots, in order (a key written twice keeps its first place).
+    let mut actors: Vec<(&str, ActorClass)> =
+        Vec::with_capacity(parts.setup.and_then(|s| s.get("actors")).and_then(Value::props).map_or(0, <[_]>::len));
+    if let Some(setup) = parts.setup {
+        if setup.props().is_none() {
+            lw.fault(setup, FaultKind::NotObject, "", format!("the setup is {}, not an object", describe(setup)));
+        }
+        if let Some(av) = setup.get("actors") {
+            match av.props() {
+                None => lw.fault(
+                    av,
+                    FaultKind::NotObject,
+                    "",
+                    format!("the setup's `actors` is {}, not an object", describe(av)),
+                ),
+                Some(props) => {
+                    for p in props {
+                        let class = classify_actor(&p.value);
+                        if class == ActorClass::Unknown {
+                            lw.fault(
+                                &p.value,
+                                FaultKind::UnknownActor,
+                                "",
+                                format!("actor \"{}\" is {}, which is no Part of the kit (agent, an Effect, gate, fail, open, a Machine)", p.key, describe(&p.value)),
+                            );
+                        }
+                        match actors.iter_mut().find(|(k, _)| *k == p.key) {
+                            Some(slot) => slot.1 = class,
+                            None => actors.push((p.key, class)),
+                        }
+                    }
+                }
+            }
+        }
+    }
+    lw.add_state(config, Name::default(), Name::default(), None, None, &actors);
+    // The root's `id` is the Machine's id, in `Machine::id`.
+    if let Some(root) = lw.states.first_mut() {
+        root.id = None;
+    }
+    lw.resolve_initials();
+    // The states are final here: lowering the transitions reads them beside the lowerer.
+    let states = std::mem::take(&mut lw.states);
+    // A state's children are the keys of its `states` object, each there once.
+    let targets = Targets::with_unique_siblings(&states, &id);
+    let mut transitions = Vec::with_capacity(lw.transition_count);
+    // The buffer the transitions' paths are written in (the states' one, free now): no
+    // allocation of its own.
+    let mut buf = std::mem::take(&mut lw.buf);
+    for sid in 0..states.len() {
+        lw.lower_transitions(&states, StateId(sid as u32), &targets, &mut buf, &mut transitions);
+    }
+    drop(targets);
+    lw.states = states;
+
+    let mut slots: FxIndexMap<Name, Slot> = FxIndexMap::with_capacity_and_hasher(actors.len() + 1, Default::default());
+    for (k, c) in &actors {
+        slots.insert(Name::from(*k), c.slot());
+    }
+    // The invokes whose src names no setup actor (`invokes` listed them, in order): the others
+    // have their slot already.
+    for &(sid, i) in &lw.undeclared_srcs {
+        let inv = &lw.states[sid.index()].invokes[i];
+        if !slots.contains_key(inv.src.as_str()) {
+            slots.insert(inv.src.clone(), Slot { kind: inv.kind, effect: None });
+        }
+    }
+
+    let events = lw.events();
+    let context = config.get("context").and_then(Value::to_json);
+    let machine = ir::Machine { id, origin: Origin::Machine, states: lw.states, transitions, events, slots, context };
+    Lowered { machine: Some(machine), faults: lw.faults }
+}
+
+/// How many states a config holds: what `add_state` pushes, or a few more where a child is no
+/// object (counted, then skipped), so that the state vectors are allocated once.
+fn count_states(v: &Value) -> usize {
+    1 + v.get("states").and_then(Value::props).map_or(0, |ps| ps.iter().map(|p| count_states(&p.value)).sum())
+}
+
+/// [`push_segment`] of a list's index: one of a single digit (nearly all) is pushed as one char,
+/// not formatted.
+fn push_index(buf: &mut String, i: usize) -> usize {
+    if i >= 10 {
+        return push_segment(buf, i);
+    }
+    let len = buf.len();
+    if len != 0 {
+        buf.push('.');
+    }
+    buf.push(char::from(b'0' + i as u8));
+    len
+}
+
+/// The actor class of a setup actor by name.
+fn actor_class<'a>(actors: &'a [(&str, ActorClass)], name: &str) -> Option<&'a ActorClass> {
+    actors.iter().find(|(k, _)| *k == name).map(|(_, c)| c)
+}
+
+/// What the transitions of one state are lowered with: the states, the state, the targets, the
+/// buffer their paths are written in, and where they go.
+struct GroupCx<'a, 't> {
+    states: &'a [State],
+    sid: StateId,
+    targets: &'a Targets<'t>,
+    buf: &'a mut String,
+    out: &'a mut Vec<Transition>,
+}
+
+/// The path of a group of transitions, below its state's path (`<state>.on.<event>`) or below its
+/// invoke's (`<invoke>.onDone`): written out, into one buffer, only for each transition it gives.
+#[derive(Clone, Copy)]
+enum GroupPath<'v> {
+    State(&'static str, Option<&'v str>),
+    Invoke(usize, &'static str),
+}
+
+/// A struct of the fields of an object literal that a reader needs, each `Some(value)` where the
+/// object has that key, found in one pass over its properties rather than a [`Value::get`] (a
+/// scan) each; a later key replaces an earlier one, as `get` reads them. All `None` for a value
+/// that is no object.
+macro_rules! object_fields {
+    ($(#[$doc:meta])* $vis:vis struct $name:ident { $($field:ident: $key:literal),* $(,)? }) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Default)]
+        $vis struct $name<'v> {
+            $(pub $field: Option<&'v Value<'v>>,)*
+        }
+
+        impl<'v> $name<'v> {
+            $vis fn of(v: &Value<'v>) -> Self {
+                let mut f = Self::default();
+                for p in v.props().unwrap_or_default() {
+                    let field = match p.key {
+                        $($key => &mut f.$field,)*
+                        _ => continue,
+                    };
+                    *field = Some(&p.value);
+                }
+                f
+            }
+        }
+    };
+}
+
+object_fields! {
+    /// The fields of a state's config object that lowering (and the walk's `walk_pick`) read.
+    pub struct StateFields {
+        states: "states",
+        ty: "type",
+        id: "id",
+        initial: "initial",
+        invoke: "invoke",
+        entry: "entry",
+        exit: "exit",
+        on: "on",
+        after: "after",
+        always: "always",
+        on_done: "onDone",
+    }
+}
+
+object_fields! {
+    /// The fields of an invoke's object that lowering reads.
+    struct InvokeFields { id: "id", src: "src", input: "input", on_done: "onDone", on_error: "onError" }
+}
+
+object_fields! {
+    /// The fields of a transition's object that lowering reads.
+    struct TransitionFields { target: "target", guard: "guard", actions: "actions", reenter: "reenter" }
+}
+
+struct Lowerer<'p, 'v> {
+    parts: &'p MachineParts<'v>,
+    purpose: Purpose,
+    states: Vec<State>,
+    /// The config value of each state, its fields, and where its invokes' groups start in
+    /// `invoke_groups`.
+    values: Vec<(&'v Value<'v>, StateFields<'v>, usize)>,
+    /// The `onDone` and `onError` of every invoke kept in the IR, in the order of the states and
+    /// their invokes: read when the invoke is, lowered with the state's transitions.
+    invoke_groups: Vec<(Option<&'v Value<'v>>, Option<&'v Value<'v>>)>,
+    /// The invokes (state, index) whose `src` names no actor of the setup, in order.
+    undeclared_srcs: Vec<(StateId, usize)>,
+    /// At least the number of transitions the states hold (each item of each group), so that the
+    /// transitions' vector is allocated once.
+    transition_count: usize,
+    faults: Vec<Fault>,
+    /// A buffer the paths of states and invokes are written in before they become `Name`s.
+    buf: String,
+}
+
+impl<'p, 'v> Lowerer<'p, 'v> {
+    /// A fault at `at`; `path` is written out only here (a path that names no fault is never
+    /// written: see [`Path`]).
+    fn fault(&mut self, at: &Value, kind: FaultKind, path: impl Display, message: String) {
+        self.faults.push(Fault { loc: at.loc, kind, message, path: path.to_string(), help: None });
+    }
+
+    /// A value of the wrong shape: `not-static` (a warning) for an unknown, `not-object` otherwise.
+    fn odd(&mut self, v: &Value, path: impl Display, what: &str, expected: &str) {
+        if let ValueKind::Unknown { reason } = &v.kind {
+            self.fault(v, FaultKind::NotStatic, path, format!("{what} is not known statically ({reason})"));
+        } else {
+            self.fault(v, FaultKind::NotObject, path, format!("{what} is {}, not {expected}", describe(v)));
+        }
+    }
+
+    fn add_state(
+        &mut self,
+        v: &'v Value<'v>,
+        key: Name,
+        path: Name,
+        parent: Option<StateId>,
+        key_loc: Option<Loc>,
+        actors: &[(&str, ActorClass)],
+    ) -> Option<StateId> {
+        let at = Path::ROOT.child(path.as_str());
+        if v.props().is_none() {
+            self.odd(v, at, &format!("state \"{}\"", if key.is_empty() { "(root)" } else { &key }), "an object");
+            return None;
+        }
+        let sid = StateId(self.states.len() as u32);
+        let f = StateFields::of(v);
+        let children = f.states.and_then(|c| {
+            if c.props().is_none() {
+                self.odd(c, at.child("states"), "`states`", "an object");
+                None
+            } else {
+                Some(c)
+            }
+        });
+        let has_children = children.and_then(Value::props).is_some_and(|p| !p.is_empty());
+        let ty = f.ty;
+        let kind = match ty.and_then(Value::as_str) {
+            Some("final") => StateKind::Final,
+            Some("parallel") => StateKind::Parallel,
+            Some("history") => {
+                self.fault(
+                    v,
+                    FaultKind::Unsupported,
+                    at.child("type"),
+                    "a history state is not lowered; it is read as an atomic state".into(),
+                );
+                StateKind::Atomic
+            }
+            Some("compound") | Some("atomic") | None => {
+                if has_children {
+                    StateKind::Compound
+                } else {
+                    StateKind::Atomic
+                }
+            }
+            Some(other) => {
+                let t = ty.unwrap_or(v);
+                self.fault(
+                    t,
+                    FaultKind::NotObject,
+                    at.child("type"),
+                    format!("state type {other:?} is none of xstate's (atomic, compound, parallel, final, history)"),
+                );
+                if has_children {
+                    StateKind::Compound
+                } else {
+                    StateKind::Atomic
+                }
+            }
+        };
+        for group in [f.always, f.on_done].into_iter().flatten() {
+            self.transition_count += items(group).len();
+        }
+        for map in [f.on, f.after].into_iter().flatten() {
+            self.transition_count +=
+                map.props().unwrap_or_default().iter().map(|p| items(&p.value).len()).sum::<usize>();
+        }
+        let invoke_start = self.invoke_groups.len();
+        let invokes = self.invokes(sid, f.invoke, &path, actors);
+        let entry = self.actions(f.entry, at.child("entry"));
+        let exit = self.actions(f.exit, at.child("exit"));
+        let id = match f.id {
+            Some(x) if parent.is_some() => match x.as_str() {
+                Some(s) => Some(s.to_string()),
+                None => {
+                    self.odd(x, at.child("id"), "a state's `id`", "a string");
+                    None
+                }
+            },
+            _ => None,
+        };
+        let child_props = children.and_then(Value::props).unwrap_or_default();
+        self.states.push(State {
+            key,
+            path,
+            id,
+            kind,
+            parent,
+            children: Vec::with_capacity(child_props.len()),
+            initial: None,
+            invokes,
+            entry,
+            exit,
+            span: v.loc.span,
+            key_span: key_loc.map(|l| l.span),
+        });
+        self.values.push((v, f, invoke_start));
+        for p in child_props {
+            // A child's path, `<path>.states.<key>`, written in the lowerer's buffer: a path of up
+            // to 24 bytes is inline in its `Name`, no allocation.
+            self.buf.clear();
+            self.buf.push_str(&self.states[sid.index()].path);
+            push_segment(&mut self.buf, "states");
+            push_segment(&mut self.buf, p.key);
+            let cpath = Name::from(self.buf.as_str());
+            if let Some(child) = self.add_state(&p.value, Name::from(p.key), cpath, Some(sid), Some(p.key_loc), actors)
+            {
+                self.states[sid.index()].children.push(child);
+            }
+        }
+        Some(sid)
+    }
+
+    fn invokes(
+        &mut self,
+        sid: StateId,
+        inv: Option<&'v Value<'v>>,
+        path: &str,
+        actors: &[(&str, ActorClass)],
+    ) -> InvokeList {
+        let Some(inv) = inv else { return InvokeList::new() };
+        let list = inv.as_array().is_some();
+        let list_items = items(inv);
+        let mut out = InvokeList::with_capacity(list_items.len());
+        for (i, item) in list_items.iter().enumerate() {
+            self.buf.clear();
+            self.buf.push_str(path);
+            push_segment(&mut self.buf, "invoke");
+            if list {
+                push_index(&mut self.buf, i);
+            }
+            let ipath = Name::from(self.buf.as_str());
+            let at = Path::ROOT.child(ipath.as_str());
+            if item.props().is_none() {
+                self.odd(item, at, "an invoke", "an object");
+                continue;
+            }
+            let fields = InvokeFields::of(item);
+            for group in [fields.on_done, fields.on_error].into_iter().flatten() {
+                self.transition_count += items(group).len();
+            }
+            self.invoke_groups.push((fields.on_done, fields.on_error));
+            let id = fields.id.and_then(Value::as_str).map(Name::from);
+            let mut declared = false;
+            let (src, kind) = match fields.src {
+                Some(sv) => match sv.as_str() {
+                    Some(name) => {
+                        let kind = match actor_class(actors, name) {
+                            Some(c) => {
+                                declared = true;
+                                c.slot_kind()
+                            }
+                            None if name == "gate" => SlotKind::Gate,
+                            None => {
+                                let known: Vec<&str> = actors.iter().map(|(k, _)| *k).collect();
+                                self.fault(
+                                    sv,
+                                    FaultKind::UnknownInvokeSrc,
+                                    at.child("src"),
+                                    format!(
+                                        "invoke src \"{name}\" names no actor of the setup (actors: {}; kit: gate)",
+                                        if known.is_empty() { "none".to_string() } else { known.join(", ") }
+                                    ),
+                                );
+                                SlotKind::Unknown
+                            }
+                        };
+                        (Name::from(name), kind)
+                    }
+                    None => {
+                        let class = classify_actor(sv);
+                        self.fault(
+                            sv,
+                            FaultKind::InlineSrc,
+                            at.child("src"),
+                            format!("invoke src is {}, written inline; name it in the setup's `actors` and invoke it by name", describe(sv)),
+                        );
+                        (id.clone().unwrap_or(Name::const_new("(inline)")), class.slot_kind())
+                    }
+                },
+                None => {
+                    self.fault(item, FaultKind::UnknownInvokeSrc, at.child("src"), "an invoke with no `src`".into());
+                    (Name::default(), SlotKind::Unknown)
+                }
+            };
+            let input = fields.input.and_then(|iv| self.input(iv, at.child("input")));
+            if !declared {
+                self.undeclared_srcs.push((sid, out.len()));
+            }
+            out.push(Invoke { src, id, kind, input, path: ipath, span: item.loc.span });
+        }
+        out
+    }
+
+    /// An invoke's input as an expression.
+    fn input(&mut self, v: &Value, path: Path<'_>) -> Option<Arc<Expr>> {
+        if is_call(v, "fromPick") {
+            return self.pick_input(v, path).map(Arc::new);
+        }
+        // A mapper's lowering is shared with the IR, not copied.
+        if let Some(lowered) = v.as_function().and_then(|f| f.lowered.clone()) {
+            return Some(lowered);
+        }
+        match value_expr(v) {
+            Some(e) => Some(Arc::new(e)),
+            None => {
+                self.not_lowered(v, path, "this input");
+                None
+            }
+        }
+    }
+
+    fn not_lowered(&mut self, v: &Value, path: impl Display, what: &str) {
+        let why = match &v.kind {
+            ValueKind::Function(_) => "its body is not an expression the runtime can evaluate".to_string(),
+            ValueKind::Unknown { reason } => format!("it is not known statically ({reason})"),
+            _ => format!("it is {}", describe(v)),
+        };
+        self.fault(v, FaultKind::NotLowered, path, format!("{what} stays code and is not lowered: {why}"));
+    }
+
+    /// `fromPick(def, fill?)`: `{ param: event.param, ...fill }`.
+    fn pick_input(&mut self, v: &Value, path: Path<'_>) -> Option<Expr> {
+        let def = arg(v, 0);
+        let keys = def.and_then(pick_param_props);
+        let fill = arg(v, 1);
+        let mut fields: Vec<(Name, Expr)> = match keys {
+            Some(keys) => {
+                // The fill's fields come after the params: the list is allocated once for both.
+                let fill_len = match fill.and_then(Value::as_function).and_then(|f| f.lowered.as_deref()) {
+                    Some(Expr::Object(fs)) => fs.len(),
+                    Some(Expr::Literal(ir::Json::Object(m))) => m.len(),
+                    _ => 0,
+                };
+                let mut fields = Vec::with_capacity(keys.len() + fill_len);
+                fields.extend(keys.iter().map(|p| {
+                    let key = Name::from(p.key);
+                    let r = Expr::Ref(Reference { root: Root::Event, path: smallvec::smallvec![key.clone()] });
+                    (key, r)
+                }));
+                fields
+            }
+            None => {
+                self.not_lowered(
+                    def.unwrap_or(v),
+                    path,
+                    "this `fromPick` (its pick's `input` is not a literal `z.object({...})`)",
+                );
+                return None;
+            }
+        };
+        if let Some(fill) = fill {
+            match fill.as_function().and_then(|f| f.lowered.as_deref()) {
+                Some(Expr::Object(fs)) => fields.extend(fs.iter().cloned()),
+                Some(Expr::Literal(ir::Json::Object(m))) => {
+                    fields.extend(m.iter().map(|(k, x)| (k.clone(), Expr::Literal(x.clone()))));
+                }
+                _ => {
+                    self.not_lowered(fill, path, "this `fromPick`'s `fill`");
+                    return None;
+                }
+            }
+        }
+        Some(Expr::Object(fields))
+    }
+
+    /// The actions of a field (`entry`, `exit`, `actions`) at `path`.
+    fn actions(&mut self, v: Option<&'v Value<'v>>, path: Path<'_>) -> Vec<Action> {
+        let Some(v) = v else { return Vec::new() };
+        match v.as_array() {
+            Some(list) => list.iter().enumerate().filter_map(|(i, a)| self.action(a, path.child(i))).collect(),
+            None => self.action(v, path).into_iter().collect(),
+        }
+    }
+
+    fn action(&mut self, a: &Value, path: Path<'_>) -> Option<Action> {
+        if let Some(name) = a.as_str() {
+            return Some(Action::Named { name: Name::from(name), params: None });
+        }
+        match &a.kind {
+            ValueKind::Function(_) => return Some(Action::Named { name: "inline".into(), params: None }),
+            ValueKind::Object { .. } => {
+                return match a.get("type").and_then(Value::as_str) {
+                    Some(name) => {
+                        Some(Action::Named { name: Name::from(name), params: a.get("params").and_then(value_expr) })
+                    }
+                    None => {
+                        self.fault(a, FaultKind::NotObject, path, "an action object with no string `type`".into());
+                        None
+                    }
+                };
+            }
+            _ => {}
+        }
+        match kit_name(a) {
+            Some("assign") => {
+                let Some(arg0) = arg(a, 0) else {
+                    self.fault(a, FaultKind::NotObject, path, "`assign()` with no argument".into());
+                    return None;
+                };
+                if let Some(props) = arg0.props() {
+                    let mut updates = FxIndexMap::with_capacity_and_hasher(props.len(), Default::default());
+                    for p in props {
+                        match shared_value_expr(&p.value) {
+                            Some(e) => {
+                                updates.insert(Name::from(p.key), e);
+                            }
+                            None => self.not_lowered(
+                                &p.value,
+                                path.child(p.key),
+                                &format!("the update of `context.{}`", p.key),
+                            ),
+                        }
+                    }
+                    return Some(Action::Assign { updates });
+                }
+                match arg0.as_function().and_then(|f| f.lowered.as_deref()) {
+                    Some(Expr::Object(fields)) => Some(Action::Assign {
+                        updates: fields.iter().map(|(k, x)| (k.clone(), Arc::new(x.clone()))).collect(),
+                    }),
+                    Some(Expr::Literal(ir::Json::Object(m))) => Some(Action::Assign {
+                        updates: m.iter().map(|(k, x)| (k.clone(), Arc::new(Expr::Literal(x.clone())))).collect(),
+                    }),
+                    _ => {
+                        self.not_lowered(arg0, path, "this `assign`");
+                        Some(Action::Named { name: "assign".into(), params: None })
+                    }
+                }
+            }
+            Some("answer") => {
+                let params = arg(a, 0).and_then(|f| f.as_function()).and_then(|f| f.lowered.as_deref().cloned());
+                if params.is_none() {
+                    if let Some(f) = arg(a, 0) {
+                        self.not_lowered(f, path, "this `answer`");
+                    }
+                }
+                Some(Action::Named { name: "jr2.answer".into(), params })
+            }
+            Some(other) => Some(Action::Named { name: compact_str::format_compact!("xstate.{other}"), params: None }),
+            None => {
+                self.odd(a, path, "an action", "a name, an object or a call");
+                None
+            }
+        }
+    }
+
+    fn guard(&mut self, g: &Value, path: Path<'_>) -> Option<Guard> {
+        if let Some(name) = g.as_str() {
+            return Some(Guard::Named { name: Name::from(name), params: None });
+        }
+        if g.as_function().is_some() {
+            return Some(Guard::Named { name: "inline".into(), params: None });
+        }
+        if g.props().is_some() {
+            let name = g.get("type").and_then(Value::as_str);
+            let Some(name) = name else {
+                self.fault(g, FaultKind::NotObject, path, "a guard object with no string `type`".into());
+                return None;
+            };
+            if name == "jr2.sentBy" {
+                let id = g.get("params").and_then(|p| p.get("id")).and_then(Value::as_str);
+                return match id {
+                    Some(id) => Some(Guard::SentBy { id: Name::from(id) }),
+                    None => {
+                        self.fault(
+                            g,
+                            FaultKind::NotObject,
+                            path,
+                            "a `jr2.sentBy` guard with no string `params.id`".into(),
+                        );
+                        None
+                    }
+                };
+            }
+            return Some(Guard::Named { name: Name::from(name), params: g.get("params").and_then(value_expr) });
+        }
+        match kit_name(g) {
+            Some("sentBy") => match arg(g, 0).and_then(Value::as_str) {
+                Some(id) => Some(Guard::SentBy { id: Name::from(id) }),
+                None => {
+                    self.odd(arg(g, 0).unwrap_or(g), path, "the party of `sentBy()`", "a string");
+                    None
+                }
+            },
+            Some(op @ ("and" | "or")) => {
+                let list = arg(g, 0).and_then(Value::as_array);
+                let Some(list) = list else {
+                    self.odd(arg(g, 0).unwrap_or(g), path, &format!("the argument of `{op}()`"), "an array");
+                    return None;
+                };
+                let guards = list.iter().enumerate().filter_map(|(i, x)| self.guard(x, path.child(i))).collect();
+                Some(if op == "and" { Guard::And { guards } } else { Guard::Or { guards } })
+            }
+            Some("not") => {
+                let inner = arg(g, 0).and_then(|x| self.guard(x, path))?;
+                Some(Guard::Not { guard: Box::new(inner) })
+            }
+            _ => {
+                self.odd(g, path, "a guard", "a name, `{ type, params }`, a function or a guard call");
+                None
+            }
+        }
+    }
+
+    fn resolve_initials(&mut self) {
+        for i in 0..self.states.len() {
+            if self.states[i].kind != StateKind::Compound {
+                continue;
+            }
+            let (v, f, _) = self.values[i];
+            match f.initial {
+                None => self.fault(
+                    v,
+                    FaultKind::MissingInitial,
+                    self.states[i].path.clone(),
+                    format!("compound state \"{}\" has no `initial`", self.name_of(i)),
+                ),
+                Some(init) => {
+                    let Some(name) = init.as_str() else {
+                        let path = join(&self.states[i].path, "initial");
+                        self.odd(init, path, "`initial`", "a string");
+                        continue;
+                    };
+                    let found = self.states[i].children.iter().copied().find(|c| self.states[c.index()].key == name);
+                    match found {
+                        Some(c) => self.states[i].initial = Some(c),
+                        None => {
+                            let path = join(&self.states[i].path, "initial");
+                            let msg = format!("initial state \"{name}\" is no child of \"{}\"", self.name_of(i));
+                            self.fault(init, FaultKind::UnknownInitial, path, msg);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn name_of(&self, i: usize) -> String {
+        name_of(&self.states, i)
+    }
+
+    /// The transitions of a state, in the order `on`, `after`, `always`, `onDone`, then each
+    /// invoke's `onDone` and `onError` (`rules::walk_pick` reads their values in this order).
+    /// `buf` (where each transition's path is written, then copied out at its exact length) is a
+    /// buffer, reused from state to state.
+    fn lower_transitions(
+        &mut self,
+        states: &[State],
+        sid: StateId,
+        targets: &Targets<'_>,
+        buf: &mut String,
+        out: &mut Vec<Transition>,
+    ) {
+        let (_, f, invoke_start) = self.values[sid.index()];
+        let state = &states[sid.index()];
+        // An `on` or `after` that is no object is reported before any transition's fault.
+        for (field, value) in [("on", f.on), ("after", f.after)] {
+            if let Some(map) = value.filter(|m| m.props().is_none()) {
+                let at = Path::ROOT.child(state.path.as_str());
+                self.odd(map, at.child(field), &format!("`{field}`"), "an object");
+            }
+        }
+        // Each group is lowered as it is found (no list of groups is made first).
+        let mut cx = GroupCx { states, sid, targets, buf, out };
+        for (field, value, make) in
+            [("on", f.on, Trigger::Event as fn(Name) -> Trigger), ("after", f.after, Trigger::After)]
+        {
+            for p in value.and_then(Value::props).unwrap_or_default() {
+                self.lower_group(&mut cx, make(Name::from(p.key)), GroupPath::State(field, Some(p.key)), &p.value);
+            }
+        }
+        if let Some(x) = f.always {
+            self.lower_group(&mut cx, Trigger::Always, GroupPath::State("always", None), x);
+        }
+        if let Some(x) = f.on_done {
+            self.lower_group(&mut cx, Trigger::StateDone, GroupPath::State("onDone", None), x);
+        }
+        // The invokes kept in the IR, in order, as `invokes` read them.
+        for i in 0..state.invokes.len() {
+            let (on_done, on_error) = self.invoke_groups[invoke_start + i];
+            if let Some(x) = on_done {
+                self.lower_group(&mut cx, Trigger::InvokeDone(i), GroupPath::Invoke(i, "onDone"), x);
+            }
+            if let Some(x) = on_error {
+                self.lower_group(&mut cx, Trigger::InvokeError(i), GroupPath::Invoke(i, "onError"), x);
+            }
+        }
+    }
+
+    /// The transitions of one group (one item, or each item of a list) of a state.
+    fn lower_group(&mut self, cx: &mut GroupCx<'_, '_>, trigger: Trigger, gpath: GroupPath<'_>, value: &'v Value<'v>) {
+        let GroupCx { states, sid, targets, ref mut buf, ref mut out } = *cx;
+        let state = &states[sid.index()];
+        let path = state.path.as_str();
+        let mut trigger = Some(trigger);
+        let list = value.as_array();
+        let n = list.map_or(1, <[Value]>::len);
+        buf.clear();
+        match gpath {
+            GroupPath::State(field, key) => {
+                buf.push_str(path);
+                push_segment(buf, field);
+                if let Some(key) = key {
+                    push_segment(buf, key);
+                }
+            }
+            GroupPath::Invoke(i, field) => {
+                buf.push_str(&state.invokes[i].path);
+                push_segment(buf, field);
+            }
+        }
+        // The group's path goes to its one transition; a list's items get their index.
+        for (i, t) in items(value).iter().enumerate() {
+            let tpath = match list {
+                Some(_) => {
+                    let len = push_index(buf, i);
+                    let tpath = Name::from(buf.as_str());
+                    buf.truncate(len);
+                    tpath
+                }
+                None => Name::from(buf.as_str()),
+            };
+            let at = Path::ROOT.child(tpath.as_str());
+            let tf = TransitionFields::of(t);
+            let (target_values, target_list, obj): (&[Value], bool, bool) = match &t.kind {
+                ValueKind::String { .. } => (std::slice::from_ref(t), false, false),
+                ValueKind::Undefined => (&[], false, false),
+                ValueKind::Object { .. } => match tf.target {
+                    None => (&[], false, true),
+                    Some(tv) => match &tv.kind {
+                        ValueKind::Array { items } => (items, true, true),
+                        ValueKind::Undefined => (&[], false, true),
+                        _ => (std::slice::from_ref(tv), false, true),
+                    },
+                },
+                _ => {
+                    self.odd(t, at, "a transition", "a target string or an object");
+                    continue;
+                }
+            };
+            let mut resolved = TargetList::with_capacity(target_values.len());
+            for (k, tv) in target_values.iter().enumerate() {
+                // The path of a target: the transition's own for a string, else its `target`
+                // (and index); written only for a fault.
+                let target_at = at.child("target");
+                let tp = match (obj, target_list) {
+                    (false, _) => at,
+                    (true, false) => target_at,
+                    (true, true) => target_at.child(k),
+                };
+                let Some(target) = tv.as_str() else {
+                    self.odd(tv, tp, "a target", "a string");
+                    continue;
+                };
+                match targets.resolve(sid, target) {
+                    Ok(s) => resolved.push(s),
+                    Err(which_states) if which_states.len() > 1 => {
+                        let which: Vec<&str> = which_states.iter().map(|s| states[s.index()].path.as_str()).collect();
+                        self.fault(
+                            tv,
+                            FaultKind::AmbiguousTarget,
+                            tp,
+                            format!("target \"{target}\" names more than one state ({})", which.join(", ")),
+                        );
+                    }
+                    Err(_) => {
+                        let from = name_of(states, sid.index());
+                        self.fault(
+                            tv,
+                            FaultKind::UnknownTarget,
+                            tp,
+                            format!("target \"{target}\" of \"{from}\" names no state"),
+                        );
+                    }
+                }
+            }
+            let (guard, actions, reenter) = if obj {
+                let guard = tf.guard.and_then(|g| self.guard(g, at.child("guard")));
+                let actions = self.actions(tf.actions, at.child("actions"));
+                (guard, actions, tf.reenter.and_then(Value::as_bool).unwrap_or(false))
+            } else {
+                (None, Vec::new(), false)
+            };
+            // The last transition of the group takes the trigger itself; the others a copy.
+            let this = if i + 1 == n { trigger.take() } else { trigger.clone() };
+            out.push(Transition {
+                source: sid,
+                trigger: this.unwrap_or(Trigger::Always),
+                targets: resolved,
+                guard,
+                actions,
+                reenter,
+                path: tpath,
+                span: t.loc.span,
+            });
+        }
+    }
+
+    /// The `defineEvent`s of `setup.events`.
+    fn events(&mut self) -> FxIndexMap<Name, EventDecl> {
+        let Some(ev) = self.parts.setup.and_then(|s| s.get("events")) else { return FxIndexMap::default() };
+        let Some(items) = ev.as_array() else {
+            self.odd(ev, "events", "the setup's `events`", "an array of `defineEvent(...)`");
+            return FxIndexMap::default();
+        };
+        let mut out = FxIndexMap::with_capacity_and_hasher(items.len(), Default::default());
+        let events = Path::ROOT.child("events");
+        for (i, item) in items.iter().enumerate() {
+            let path = events.child(i);
+            let def = if is_call(item, "defineEvent") { arg(item, 0) } else { None };
+            let Some(def) = def.filter(|d| d.props().is_some()) else {
+                self.odd(def.unwrap_or(item), path, "an event", "`defineEvent({ name, description, input })`");
+                continue;
+            };
+            // The fields read, in one pass (a later key replaces an earlier one, as `get` reads).
+            let [mut name_v, mut input_v, mut description, mut audience] = [None; 4];
+            for p in def.props().unwrap_or_default() {
+                let field = match p.key {
+                    "name" => &mut name_v,
+                    "input" => &mut input_v,
+                    "description" => &mut description,
+                    "audience" => &mut audience,
+                    _ => continue,
+                };
+                *field = Some(&p.value);
+            }
+            let Some(name) = name_v.and_then(Value::as_str) else {
+                self.odd(name_v.unwrap_or(def), path.child("name"), "an event's `name`", "a string");
+                continue;
+            };
+            let purpose = self.purpose;
+            let schema = |iv| match purpose {
+                Purpose::Full => crate::zod::to_schema(iv).map(Some),
+                Purpose::Check => crate::zod::check_schema(iv).map(|()| None),
+            };
+            let input = input_v.and_then(|iv| match schema(iv) {
+                Ok(schema) => schema,
+                Err(faults) => {
+                    let msg = if faults.is_empty() {
+                        format!("the `input` of event \"{name}\" was not converted to JSON Schema")
+                    } else {
+                        format!(
+                            "the `input` of event \"{name}\" was not converted to JSON Schema ({} problems)",
+                            faults.len()
+                        )
+                    };
+                    self.fault(iv, FaultKind::EventSchema, path.child("input"), msg);
+                    None
+                }
+            });
+            let decl = EventDecl {
+                description: description.and_then(Value::as_str).map(str::to_string),
+                input,
+                audience: audience.and_then(Value::as_str).map(str::to_string),
+            };
+            out.insert(Name::from(name), decl);
+        }
+        out
+    }
+}
+
+/// A state's path for a message: `(root)` for the root.
+fn name_of(states: &[State], i: usize) -> String {
+    let p = &states[i].path;
+    if p.is_empty() {
+        "(root)".into()
+    } else {
+        p.to_string()
+    }
+}
+
+/// The items of a value that is one item or a list of them.
+pub fn items<'a, 'v>(value: &'a Value<'v>) -> &'a [Value<'v>] {
+    match value.as_array() {
+        Some(items) => items,
+        None => std::slice::from_ref(value),
+    }
+}
+
+/// The items of a value that is one item or a list of them, each with its path.
+pub fn one_or_many<'a, 'v>(value: &'a Value<'v>, path: &str) -> Vec<(String, &'a Value<'v>)> {
+    match value.as_array() {
+        Some(items) => items.iter().enumerate().map(|(i, v)| (join(path, i), v)).collect(),
+        None => vec![(path.to_string(), value)],
+    }
+}
+
+/// A value as an IR expression: a literal as `Literal`, a function as its `lowered`, arrays and
+/// objects by their items; `None` where any part cannot be lowered.
+pub fn value_expr(v: &Value) -> Option<Expr> {
+    if let Some(j) = v.to_ir_json() {
+        return Some(Expr::Literal(j));
+    }
+    match &v.kind {
+        ValueKind::Function(f) => f.lowered.as_deref().cloned(),
+        ValueKind::Array { items } => items.iter().map(value_expr).collect::<Option<Vec<_>>>().map(Expr::Array),
+        ValueKind::Object { props } => props
+            .iter()
+            .filter(|p| !matches!(p.value.kind, ValueKind::Undefined))
+            .map(|p| Some((Name::from(p.key), value_expr(&p.value)?)))
+            .collect::<Option<Vec<_>>>()
+            .map(Expr::Object),
+        _ => None,
+    }
+}
+
+/// [`value_expr`], where a function's lowering is shared (an `Arc` clone), not copied.
+fn shared_value_expr(v: &Value) -> Option<Arc<Expr>> {
+    match &v.kind {
+        ValueKind::Function(f) => f.lowered.clone(),
+        _ => value_expr(v).map(Arc::new),
+    }
+}
+
+/// The params of a pick: the properties of its `defineEvent({ input: z.object({...}) })`'s shape.
+fn pick_param_props<'v>(def: &Value<'v>) -> Option<&'v [Prop<'v>]> {
+    let input = arg(def, 0).filter(|_| is_call(def, "defineEvent"))?.get("input")?;
+    zod_object_props(input)
+}
+
+/// The keys of a literal `z.object({...})` (through `.describe()`/`.strict()`-like methods that
+/// keep its keys).
+pub fn zod_object_keys(v: &Value) -> Option<Vec<String>> {
+    zod_object_props(v).map(|props| props.iter().map(|p| p.key.to_string()).collect())
+}
+
+/// The properties of a literal `z.object({...})`'s shape, as [`zod_object_keys`] reads them.
+fn zod_object_props<'v>(v: &Value<'v>) -> Option<&'v [Prop<'v>]> {
+    let call = v.as_call()?;
+    match call.callee {
+        Callee::Zod("object") => call.args.first()?.props(),
+        Callee::Method("describe" | "strict" | "passthrough" | "strip" | "meta") => {
+            zod_object_props(call.receiver.as_ref()?)
+        }
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testing::*;
+    use crate::value::Arena;
+    use serde_json::json;
+
+    fn lowered(v: &Value) -> serde_json::Value {
+        serde_json::to_value(lower_machine(v)).expect("serializes")
+    }
+
+    #[test]
+    fn fix_tests_example() {
+        reset();
+        let low = lower_machine(&fix_tests());
+        let m = low.machine.as_ref().expect("a machine");
+        // Only the zod placeholder's warnings: the example lowers with no error.
+        assert!(low.faults.iter().all(|f| f.kind == FaultKind::EventSchema), "{:#?}", low.faults);
+        assert_eq!(m.states.len(), 9);
+        insta::assert_json_snapshot!("fix_tests_ir", low);
+    }
+
+    #[test]
+    fn notes_sent_by_and_gate() {
+        reset();
+        let low = lower_machine(&notes());
+        let m = low.machine.as_ref().expect("a machine");
+        let done: Vec<_> = m.transitions.iter().filter(|t| t.trigger == Trigger::Event("done".into())).collect();
+        assert_eq!(done[0].guard, Some(Guard::SentBy { id: "writer".into() }));
+        assert_eq!(m.slots["gate"].kind, SlotKind::Gate);
+        insta::assert_json_snapshot!("notes_ir", low);
+    }
+
+    /// A parallel root, guards of every form, `after`/`always`/`onDone`/`onError`, `#id` and
+    /// multiple targets, entry/exit and assign actions.
+    fn parallel() -> Value<'static> {
+        let region = |name: &str, other: &str| {
+            obj(vec![
+                ("initial", s("idle")),
+                (
+                    "states",
+                    obj(vec![
+                        (
+                            "idle",
+                            obj(vec![
+                                (
+                                    "entry",
+                                    arr(vec![
+                                        s("note"),
+                                        xs(
+                                            "assign",
+                                            vec![obj(vec![("round", func(Some(r("event.round")))), ("tag", s(name))])],
+                                        ),
+                                    ]),
+                                ),
+                                (
+                                    "on",
+                                    obj(vec![(
+                                        "go",
+                                        obj(vec![
+                                            ("target", s("busy")),
+                                            (
+                                                "guard",
+                                                xs(
+                                                    "and",
+                                                    vec![arr(vec![
+                                                        s("green"),
+                                                        xs(
+                                                            "not",
+                                                            vec![obj(vec![
+                                                                ("type", s("big")),
+                                                                ("params", obj(vec![("max", n(3.0))])),
+                                                            ])],
+                                                        ),
+                                                    ])],
+                                                ),
+                                            ),
+                                            (
+                                                "actions",
+                                                obj(vec![
+                                                    ("type", s("note")),
+                                                    ("params", obj(vec![("at", func(Some(r("context.round"))))])),
+                                                ]),
+                                            ),
+                                        ]),
+                                    )]),
+                                ),
+                                (
+                                    "after",
+                                    obj(vec![
+                                        ("1000", s("busy")),
+                                        ("soon", obj(vec![("target", s(&format!("#{other}")))])),
+                                    ]),
+                                ),
+                            ]),
+                        ),
+                        (
+                            "busy",
+                            obj(vec![
+                                (
+                                    "invoke",
+                                    obj(vec![
+                                        ("src", s("tests")),
+                                        ("onDone", s("idle")),
+                                        ("onError", obj(vec![("target", s("#main.failed")), ("reenter", b(true))])),
+                                    ]),
+                                ),
+                                (
+                                    "always",
+                                    arr(vec![obj(vec![
+                                        ("guard", xs("or", vec![arr(vec![s("a"), func(None)])])),
+                                        ("target", s("done")),
+                                    ])]),
+                                ),
+                            ]),
+                        ),
+                        (
+                            "done",
+                            obj(vec![
+                                ("type", s("final")),
+                                ("exit", kit("answer", vec![func(Some(lit(json!("ok"))))])),
+                            ]),
+                        ),
+                    ]),
+                ),
+                ("onDone", obj(vec![("actions", xs("raise", vec![obj(vec![("type", s("x"))])]))])),
+            ])
+        };
+        machine(
+            obj(vec![("actors", obj(vec![("tests", kit("command", vec![arr(vec![s("npm"), s("test")])]))]))]),
+            obj(vec![
+                ("id", s("main")),
+                ("type", s("parallel")),
+                ("on", obj(vec![("reset", obj(vec![("target", arr(vec![s(".left.idle"), s(".right.idle")]))]))])),
+                (
+                    "states",
+                    obj(vec![
+                        ("left", region("left", "right-done")),
+                        ("right", region("right", "main.left.done")),
+                        ("failed", obj(vec![("type", s("final"))])),
+                    ]),
+                ),
+            ]),
+        )
+    }
+
+    /// The object `v` with `f` applied to a copy of its properties, made in `arena`.
+    fn edit(arena: &'static Arena, v: &Value<'static>, f: impl FnOnce(&mut Vec<Prop<'static>>)) -> Value<'static> {
+        let mut props = v.props().expect("an object").to_vec();
+        f(&mut props);
+        Value::new(ValueKind::Object { props: arena.props(&props) }, v.loc)
+    }
+
+    #[test]
+    fn parallel_machine() {
+        reset();
+        let v = parallel();
+        // Give the right region's `done` an id, for the left region's `#right-done`: the tree is
+        // not changed in place (it is shared), the path down to `done` is made anew.
+        let id = s("right-done");
+        let arena: &'static Arena = Box::leak(Box::default());
+        let call = v.as_call().unwrap();
+        let config = edit(arena, &call.args[0], |props| {
+            let states = props.iter_mut().find(|p| p.key == "states").unwrap();
+            states.value = edit(arena, &states.value, |regions| {
+                regions[1].value = edit(arena, &regions[1].value, |right| {
+                    let rstates = right.iter_mut().find(|p| p.key == "states").unwrap();
+                    rstates.value = edit(arena, &rstates.value, |rstates| {
+                        rstates[2].value = edit(arena, &rstates[2].value, |done| {
+                            done.push(Prop { key: "id", key_loc: Loc::default(), value: id });
+                        });
+                    });
+                });
+            });
+        });
+        let call = arena.call(crate::value::Call { args: arena.values(&[config]), ..*call });
+        let v = Value::new(ValueKind::Call(call), v.loc);
+        let low = lower_machine(&v);
+        // `#main.left.done` is the default id of left's `done`; `#right-done` its explicit id;
+        // `#main.failed` the root's id and a child path.
+        assert!(
+            low.faults.iter().all(|f| f.kind != FaultKind::UnknownTarget && f.kind != FaultKind::AmbiguousTarget),
+            "{:#?}",
+            low.faults
+        );
+        let m = low.machine.as_ref().unwrap();
+        assert_eq!(m.states[0].kind, StateKind::Parallel);
+        let reset_t = m.transitions.iter().find(|t| t.trigger == Trigger::Event("reset".into())).unwrap();
+        assert_eq!(reset_t.targets.len(), 2);
+        insta::assert_json_snapshot!("parallel_ir", low);
+    }
+
+    #[test]
+    fn faults_go_on() {
+        reset();
+        let v = machine(
+            obj(vec![("actors", obj(vec![("odd", xs("fromPromise", vec![func(None)]))]))]),
+            obj(vec![
+                ("id", s("faulty")),
+                ("initial", s("nowhere")),
+                (
+                    "states",
+                    obj(vec![
+                        (
+                            "a",
+                            obj(vec![
+                                ("invoke", obj(vec![("src", s("ghost"))])),
+                                ("on", obj(vec![("e", s("b")), ("f", s("missing")), ("g", n(4.0))])),
+                            ]),
+                        ),
+                        ("b", s("not a state")),
+                        (
+                            "c",
+                            obj(vec![
+                                ("states", obj(vec![("x", obj(vec![]))])),
+                                ("invoke", arr(vec![n(1.0), obj(vec![("src", func(None))])])),
+                            ]),
+                        ),
+                        ("d", unknown("a call of an unknown function")),
+                        (
+                            "e",
+                            obj(vec![
+                                ("on", s("not an object")),
+                                ("entry", n(2.0)),
+                                ("invoke", obj(vec![("src", s("odd")), ("input", func(None))])),
+                            ]),
+                        ),
+                    ]),
+                ),
+            ]),
+        );
+        let low = lower_machine(&v);
+        let m = low.machine.as_ref().expect("lowering goes on");
+        assert_eq!(m.states.iter().map(|s| s.key.as_str()).collect::<Vec<_>>(), ["", "a", "c", "x", "e"]);
+        let kinds: Vec<FaultKind> = low.faults.iter().map(|f| f.kind).collect();
+        for kind in [
+            FaultKind::UnknownInvokeSrc,
+            FaultKind::NotObject,
+            FaultKind::NotStatic,
+            FaultKind::UnknownTarget,
+            FaultKind::MissingInitial,
+            FaultKind::UnknownInitial,
+            FaultKind::InlineSrc,
+            FaultKind::UnknownActor,
+            FaultKind::NotLowered,
+        ] {
+            assert!(kinds.contains(&kind), "{kind:?} in {kinds:?}");
+        }
+        insta::assert_json_snapshot!("faults_ir", lowered(&v));
+    }
+
+    #[test]
+    fn not_a_machine() {
+        reset();
+        assert_eq!(lowered(&s("x"))["faults"][0]["code"], "not-machine");
+        assert_eq!(lowered(&kit("workspace", vec![]))["faults"][0]["code"], "not-machine");
+        let low = lower_machine(&machine(obj(vec![]), arr(vec![])));
+        assert!(low.machine.is_none());
+        assert_eq!(low.faults[0].kind, FaultKind::NotObject);
+        // customize(workspace(body)) unwraps to the body.
+        let wrapped = kit("customize", vec![kit("workspace", vec![notes(), obj(vec![])]), obj(vec![])]);
+        assert_eq!(lower_machine(&wrapped).machine.unwrap().id, "notes");
+    }
+
+    #[test]
+    fn from_pick_input() {
+        reset();
+        let post = event("post_note", "Post a note.", &["text"]);
+        let v = machine(
+            obj(vec![("actors", obj(vec![("note", kit("http", vec![obj(vec![("method", s("POST"))])]))]))]),
+            obj(vec![
+                ("id", s("note")),
+                ("initial", s("posting")),
+                (
+                    "states",
+                    obj(vec![(
+                        "posting",
+                        obj(vec![(
+                            "invoke",
+                            obj(vec![
+                                ("src", s("note")),
+                                (
+                                    "input",
+                                    kit(
+                                        "fromPick",
+                                        vec![post, func(Some(eobj(vec![("ticket", r("context.ticket"))])))],
+                                    ),
+                                ),
+                            ]),
+                        )]),
+                    )]),
+                ),
+            ]),
+        );
+        let m = lower_machine(&v).machine.unwrap();
+        let input = serde_json::to_value(&m.states[1].invokes[0].input).unwrap();
+        assert_eq!(
+            input,
+            json!({"kind": "object", "value": [["text", {"kind": "ref", "value": {"root": "event", "path": ["text"]}}],
+                                                ["ticket", {"kind": "ref", "value": {"root": "context", "path": ["ticket"]}}]]})
+        );
+        assert_eq!(m.slots["note"].effect.as_deref(), Some("http"));
+    }
+}

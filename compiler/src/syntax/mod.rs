@@ -1,7 +1,0 @@
-//! Syntax: source text to trees. Knows nothing of Charts, rules, salsa or LSP.
-//!
-//! Invariant: a parser never fails and never panics; it returns a tree and its errors.
-
-pub mod json;
-pub mod line_index;
-pub mod span;
