@@ -51,7 +51,7 @@ pub fn admit_json(chart: &Json, size: usize, manifest: Option<&LendManifest>) ->
     let lowered = lower::lower(chart, manifest);
     let cx =
         Ctx::new(chart, manifest, &lowered.machine, &lowered.state_json, &lowered.transition_json, &lowered.faults);
-    for check in crate::rules::chart::DOOR_CHECKS {
+    for check in crate::rules::chart::CHECKS {
         check(&cx, &mut sink);
     }
     Admission { diagnostics: sink.diagnostics, machine: Some(lowered.machine) }

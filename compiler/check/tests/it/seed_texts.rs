@@ -3,7 +3,6 @@
 //! must hold them all, in that order. A text the door cannot reach through `admit` (the grammar
 //! refuses first) is snapshot by its rule's unit test, which runs the rule below the grammar.
 
-
 /// The fixed parts of each refusal text of the seed, in order.
 const SEED_TEXTS: &[&[&str]] = &[
     // rule 3

@@ -3,30 +3,18 @@
 //! the file it is in. In an Instance (`crate::doors`), the `foreign-door-*` rules word what a
 //! foreign target's door gave, each a warning.
 
-pub mod door_mismatch;
-pub mod door_not_compared;
-pub mod foreign_door_mismatch;
-pub mod foreign_door_missing;
-pub mod foreign_door_not_detail;
-pub mod foreign_door_redirect;
-pub mod foreign_door_unreachable;
-
-use super::Rule;
 use crate::compat::{compare, Side};
 use diagnostics::Diagnostic;
 use syntax::json::Json;
 
-/// Every rule of door compatibility.
-pub fn all() -> Vec<&'static Rule> {
-    vec![
-        &door_mismatch::DOOR_MISMATCH,
-        &door_not_compared::DOOR_NOT_COMPARED,
-        &foreign_door_mismatch::FOREIGN_DOOR_MISMATCH,
-        &foreign_door_missing::FOREIGN_DOOR_MISSING,
-        &foreign_door_not_detail::FOREIGN_DOOR_NOT_DETAIL,
-        &foreign_door_redirect::FOREIGN_DOOR_REDIRECT,
-        &foreign_door_unreachable::FOREIGN_DOOR_UNREACHABLE,
-    ]
+family! {
+    door_mismatch::DOOR_MISMATCH,
+    door_not_compared::DOOR_NOT_COMPARED,
+    foreign_door_mismatch::FOREIGN_DOOR_MISMATCH,
+    foreign_door_missing::FOREIGN_DOOR_MISSING,
+    foreign_door_not_detail::FOREIGN_DOOR_NOT_DETAIL,
+    foreign_door_redirect::FOREIGN_DOOR_REDIRECT,
+    foreign_door_unreachable::FOREIGN_DOOR_UNREACHABLE,
 }
 
 /// The diagnostics of one pair: the slot's file's and the door's file's.

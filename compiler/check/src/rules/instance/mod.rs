@@ -2,24 +2,13 @@
 //! callees and targets, and each named Chart's wrapper. Their checks run in `crate::instance`,
 //! which knows the whole Instance; each file here holds one rule's doc and its wording.
 //!
-//! Each rule has mini Instances under `compiler/tests/fixtures/instance/<code>/<case>/`, refused and
+//! Each rule has mini Instances under `compiler/check/tests/fixtures/instance/<code>/<case>/`, refused and
 //! `admitted*` ones, run by `tests/it/instance_fixtures.rs`, which also holds every rule here to both.
 
-pub mod chart_wrapper;
-pub mod dispatch_target_url;
-pub mod secret_in_target;
-pub mod unknown_callee;
-pub mod workflow_stem;
-
-use super::Rule;
-
-/// Every rule of the Instance check.
-pub fn all() -> Vec<&'static Rule> {
-    vec![
-        &workflow_stem::WORKFLOW_STEM,
-        &chart_wrapper::CHART_WRAPPER,
-        &unknown_callee::UNKNOWN_CALLEE,
-        &dispatch_target_url::DISPATCH_TARGET_URL,
-        &secret_in_target::SECRET_IN_TARGET,
-    ]
+family! {
+    workflow_stem::WORKFLOW_STEM,
+    chart_wrapper::CHART_WRAPPER,
+    unknown_callee::UNKNOWN_CALLEE,
+    dispatch_target_url::DISPATCH_TARGET_URL,
+    secret_in_target::SECRET_IN_TARGET,
 }

@@ -3,22 +3,24 @@
 //! The front end names no rule: [`rule_of`] is the one place a [`FaultKind`] becomes its rule, and
 //! [`diagnostic`] the one place a [`Fault`] becomes a diagnostic.
 
-pub mod event_schema;
-pub mod inline_src;
-pub mod not_lowered;
-pub mod not_machine;
-pub mod not_object;
-pub mod not_static;
-pub mod ts_syntax;
-pub mod unknown_actor;
-pub mod unknown_invoke_src;
-pub mod unresolved_import;
-pub mod unsupported;
-
 use super::Rule;
 use crate::compile::Located;
 use diagnostics::Diagnostic;
 use machine::{Fault, FaultKind};
+
+family! {
+    ts_syntax::TS_SYNTAX,
+    unresolved_import::UNRESOLVED_IMPORT,
+    not_static::NOT_STATIC,
+    not_machine::NOT_MACHINE,
+    not_object::NOT_OBJECT,
+    not_lowered::NOT_LOWERED,
+    unknown_invoke_src::UNKNOWN_INVOKE_SRC,
+    inline_src::INLINE_SRC,
+    unknown_actor::UNKNOWN_ACTOR,
+    unsupported::UNSUPPORTED,
+    event_schema::EVENT_SCHEMA,
+}
 
 /// The rule of a front-end fault. Four kinds share their rule with the Chart door's (a target, an
 /// initial state): one refusal, whichever front end read the statechart.
@@ -55,23 +57,6 @@ pub fn diagnostic(fault: Fault) -> Located {
         d = d.with_help(help);
     }
     Located { file: fault.loc.file, diagnostic: d }
-}
-
-/// Every rule of the Machine front end.
-pub fn all() -> Vec<&'static Rule> {
-    vec![
-        &ts_syntax::TS_SYNTAX,
-        &unresolved_import::UNRESOLVED_IMPORT,
-        &not_static::NOT_STATIC,
-        &not_machine::NOT_MACHINE,
-        &not_object::NOT_OBJECT,
-        &not_lowered::NOT_LOWERED,
-        &unknown_invoke_src::UNKNOWN_INVOKE_SRC,
-        &inline_src::INLINE_SRC,
-        &unknown_actor::UNKNOWN_ACTOR,
-        &unsupported::UNSUPPORTED,
-        &event_schema::EVENT_SCHEMA,
-    ]
 }
 
 #[cfg(test)]

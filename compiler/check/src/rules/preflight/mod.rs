@@ -3,30 +3,18 @@
 //! run where it is read (`crate::preflight::config`); [`check`] runs the others over one
 //! Workflow's value. `crate::preflight` ties them to the Instance check.
 
-pub mod config_missing;
-pub mod config_not_static;
-pub mod config_shape;
-pub mod mcp_server_not_configured;
-pub mod repo_without_credentials;
-pub mod secret_not_configured;
-
-use super::Rule;
 use crate::compile::Located;
 use crate::preflight::config::InstanceConfig;
 use crate::preflight::kit_calls;
 use machine::value::Value;
 
-/// Every rule of the pre-flight.
-pub fn all() -> Vec<&'static Rule> {
-    // One line per rule, so that rules added in parallel merge line by line.
-    vec![
-        &config_missing::CONFIG_MISSING,
-        &config_shape::CONFIG_SHAPE,
-        &config_not_static::CONFIG_NOT_STATIC,
-        &mcp_server_not_configured::MCP_SERVER_NOT_CONFIGURED,
-        &secret_not_configured::SECRET_NOT_CONFIGURED,
-        &repo_without_credentials::REPO_WITHOUT_CREDENTIALS,
-    ]
+family! {
+    config_missing::CONFIG_MISSING,
+    config_shape::CONFIG_SHAPE,
+    config_not_static::CONFIG_NOT_STATIC,
+    mcp_server_not_configured::MCP_SERVER_NOT_CONFIGURED,
+    secret_not_configured::SECRET_NOT_CONFIGURED,
+    repo_without_credentials::REPO_WITHOUT_CREDENTIALS,
 }
 
 /// The pre-flight rules over one Workflow's value, against the config, in source order. A name

@@ -5,14 +5,6 @@
 //! [`check`] runs every rule over the compiled Machine and each Machine its setup names as an
 //! actor (the kit refuses at every `createMachine`), and places each line in its file.
 
-pub mod agent_fault_unrouted;
-pub mod inline_parts;
-pub mod lost_output;
-pub mod repo_slot_key;
-pub mod repo_slot_value;
-pub mod unrouted_outcome;
-pub mod workspace_lost_unrouted;
-
 use super::Rule;
 use crate::compile::{Compiled, Located};
 use diagnostics::Diagnostic;
@@ -20,33 +12,20 @@ use ir::{self, StateId, StateKind, Trigger};
 use machine::lower::{is_machine, lower_parts, machine_parts, MachineParts};
 use machine::value::{FileId, Loc, Value};
 
-/// Every rule of the walk.
-pub fn all() -> Vec<&'static Rule> {
-    // One line per rule, each with its source, so that rules added in parallel merge line by line.
-    vec![
-        &agent_fault_unrouted::AGENT_FAULT_UNROUTED,       // ADR-0074
-        &workspace_lost_unrouted::WORKSPACE_LOST_UNROUTED, // ADR-0074
-        &repo_slot_key::REPO_SLOT_KEY,                     // parts.ts assertRepoSlot
-        &repo_slot_value::REPO_SLOT_VALUE,                 // parts.ts assertRepoSlot
-        &unrouted_outcome::UNROUTED_OUTCOME,               // parts.ts refuseUnroutedOutcome (ours)
-        &lost_output::LOST_OUTPUT,                         // parts.ts refuseLostOutput (ours)
-        &inline_parts::INLINE_PARTS,                       // parts.ts refuseInlineParts (ours)
-    ]
+// One line per rule, each with its source, so that rules added in parallel merge line by line.
+family! {
+    checks: Check;
+    agent_fault_unrouted::AGENT_FAULT_UNROUTED => check, // ADR-0074
+    workspace_lost_unrouted::WORKSPACE_LOST_UNROUTED => check, // ADR-0074
+    repo_slot_key::REPO_SLOT_KEY => check, // parts.ts assertRepoSlot
+    repo_slot_value::REPO_SLOT_VALUE => check, // parts.ts assertRepoSlot
+    unrouted_outcome::UNROUTED_OUTCOME => check, // parts.ts refuseUnroutedOutcome (ours)
+    lost_output::LOST_OUTPUT => check, // parts.ts refuseLostOutput (ours)
+    inline_parts::INLINE_PARTS => check, // parts.ts refuseInlineParts (ours)
 }
 
 /// One walk rule's pass over one Machine.
 type Check = fn(&Ctx, &mut Vec<Located>);
-
-/// Every rule's pass, in the order of [`all`].
-const CHECKS: &[Check] = &[
-    agent_fault_unrouted::check,    // ADR-0074
-    workspace_lost_unrouted::check, // ADR-0074
-    repo_slot_key::check,           // parts.ts assertRepoSlot
-    repo_slot_value::check,         // parts.ts assertRepoSlot
-    unrouted_outcome::check,        // parts.ts refuseUnroutedOutcome (ours)
-    lost_output::check,             // parts.ts refuseLostOutput (ours)
-    inline_parts::check,            // parts.ts refuseInlineParts (ours)
-];
 
 /// Runs every walk rule over a compiled Machine and the Machines its setup names as actors.
 pub fn check(compiled: &Compiled) -> Vec<Located> {

@@ -8,15 +8,6 @@
 //! rule asks for it (a rule asks the IR first, and reads the values only where it may find
 //! something).
 
-pub mod answer_below_no_agent;
-pub mod from_pick_fill_sets_param;
-pub mod from_pick_other_event;
-pub mod from_pick_unknown_key;
-pub mod sent_by_unknown_party;
-pub mod slot_active_twice;
-pub mod unprobed_mapper;
-pub mod unread_pick_param;
-
 use super::Rule;
 use crate::compile::Compiled;
 use crate::compile::Located;
@@ -31,18 +22,15 @@ use std::borrow::Cow;
 use std::cell::{Cell, OnceCell};
 use std::rc::Rc;
 
-/// Every rule of this part of the walk.
-pub fn all() -> Vec<&'static Rule> {
-    vec![
-        &slot_active_twice::SLOT_ACTIVE_TWICE,
-        &sent_by_unknown_party::SENT_BY_UNKNOWN_PARTY,
-        &unread_pick_param::UNREAD_PICK_PARAM,
-        &unprobed_mapper::UNPROBED_INPUT_MAPPER,
-        &from_pick_unknown_key::FROM_PICK_UNKNOWN_KEY,
-        &from_pick_fill_sets_param::FROM_PICK_FILL_SETS_PARAM,
-        &from_pick_other_event::FROM_PICK_OTHER_EVENT,
-        &answer_below_no_agent::ANSWER_BELOW_NO_AGENT,
-    ]
+family! {
+    slot_active_twice::SLOT_ACTIVE_TWICE,
+    sent_by_unknown_party::SENT_BY_UNKNOWN_PARTY,
+    unread_pick_param::UNREAD_PICK_PARAM,
+    unprobed_mapper::UNPROBED_INPUT_MAPPER,
+    from_pick_unknown_key::FROM_PICK_UNKNOWN_KEY,
+    from_pick_fill_sets_param::FROM_PICK_FILL_SETS_PARAM,
+    from_pick_other_event::FROM_PICK_OTHER_EVENT,
+    answer_below_no_agent::ANSWER_BELOW_NO_AGENT,
 }
 
 /// Runs every rule over a compiled Machine (nothing when it did not lower).
