@@ -25,11 +25,7 @@ fn layers() -> BTreeMap<String, u32> {
 }
 
 fn cargo(args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO"))
-        .args(args)
-        .current_dir(base::workspace::root())
-        .output()
-        .expect("cargo runs");
+    let out = Command::new(env!("CARGO")).args(args).current_dir(base::workspace::root()).output().expect("cargo runs");
     assert!(out.status.success(), "cargo {args:?}: {}", String::from_utf8_lossy(&out.stderr));
     String::from_utf8(out.stdout).expect("UTF-8")
 }
