@@ -18,9 +18,12 @@
 
 use crate::compile::{compile_file, compile_file_for_check, Compiled, Located};
 use crate::doors::{CalleeDoor, Door, DoorSource, Doors};
-use crate::rules::instance::{chart_wrapper, dispatch_target_url, secret_in_target, unknown_callee, workflow_stem};
-use base::Span;
-use diagnostics::{Diagnostic, Severity};
+use crate::rules::instance::chart_wrapper::Refusal;
+use crate::rules::instance::{
+    chart_wrapper, dispatch_target_url, secret_in_target, unknown_callee, unlisted_chart, workflow_stem,
+    wrapper_not_compiled,
+};
+use diagnostics::Diagnostic;
 use kit::LendManifest;
 use machine::lower::{arg, classify_actor, is_call, machine_parts, ActorClass};
 use machine::module::SourceFile;
@@ -557,31 +560,13 @@ fn check_dispatch(call: &Value<'_>, assembly: &Assembly) -> Vec<(FileId, Diagnos
         if let Some(url) = target.get("url") {
             if let Some((why, origin)) = url.as_str().and_then(dispatch_target_url::fault) {
                 let text = url.as_str().unwrap_or_default();
-                let mut d = dispatch_target_url::DISPATCH_TARGET_URL.at(
-                    url.loc.span,
-                    match &origin {
-                        Some(o) => format!(
-                            "the dispatch target url {text:?} {why}; a target url is an origin (scheme, host and port): write {o:?}"
-                        ),
-                        None => format!("the dispatch target url {text:?} {why}"),
-                    },
-                );
-                d = d.with_note("the Effector appends the door's path, and its fence names origins");
-                out.push((url.loc.file, d));
+                out.push((url.loc.file, dispatch_target_url::diagnostic(url.loc.span, text, &why, origin.as_deref())));
             }
         }
         let mut secrets = Vec::new();
         open_secrets(target, &mut secrets);
         for s in secrets {
-            out.push((
-                s.loc.file,
-                secret_in_target::SECRET_IN_TARGET
-                    .at(
-                        s.loc.span,
-                        "secret(open) inside a dispatch target: the whole target is the Open part; write target: open and bind url and token together with customize()",
-                    )
-                    .with_help("`dispatch(name, { target: open })`, then `customize(m, { effects: { <slot>: { target: { url, token } } } })`"),
-            ));
+            out.push((s.loc.file, secret_in_target::diagnostic(s.loc.span)));
         }
     }
     // A same-Instance name resolves in the Assembly; a foreign or open target is not resolved here.
@@ -601,39 +586,14 @@ fn check_dispatch(call: &Value<'_>, assembly: &Assembly) -> Vec<(FileId, Diagnos
     match callee.split_once('/') {
         None => {
             if !assembly.workflows.contains(callee) {
-                let d = unknown_callee::UNKNOWN_CALLEE
-                    .at(
-                        span,
-                        format!(
-                            "dispatch({callee:?}) names no Workflow of this Instance: add workflows/{callee}.ts, or name one of its Workflows ({})",
-                            list(&assembly.workflows)
-                        ),
-                    )
-                    .with_note("a same-Instance dispatch resolves its callee in the Assembly: the Workflows plus the Chart files");
-                out.push((file, d));
+                out.push((file, unknown_callee::no_workflow(span, callee, &list(&assembly.workflows))));
             }
         }
         Some((wrapper, chart)) => {
             if !assembly.workflows.contains(wrapper) {
-                let d = unknown_callee::UNKNOWN_CALLEE.at(
-                    span,
-                    format!(
-                        "dispatch({callee:?}) names the Chart wrapper {wrapper:?}, which this Instance lacks: add workflows/{wrapper}.ts (a Workflow with an Open body) and workflows/{wrapper}/{chart}.json, or name one of its Workflows ({})",
-                        list(&assembly.workflows)
-                    ),
-                );
-                out.push((file, d));
+                out.push((file, unknown_callee::no_wrapper(span, callee, wrapper, chart, &list(&assembly.workflows))));
             } else if !assembly.charts.contains(callee) {
-                let d = Diagnostic::new(
-                    unknown_callee::UNKNOWN_CALLEE.code,
-                    Severity::Warning,
-                    span,
-                    format!(
-                        "dispatch({callee:?}) names a Chart of the wrapper {wrapper:?} that is not among this Instance's Chart files (workflows/{wrapper}/{chart}.json); a runtime Chart lives on the Orchestrator's volume alone, so it is not checked here"
-                    ),
-                )
-                .with_note(format!("this Instance's Charts: {}", list(&assembly.charts)));
-                out.push((file, d));
+                out.push((file, unlisted_chart::diagnostic(span, callee, wrapper, chart, &list(&assembly.charts))));
             }
         }
     }
@@ -661,7 +621,7 @@ fn check_chart(root: &Path, c: &ChartFile, workflows: &[Workflow]) -> CheckedFil
     let text = match std::fs::read(&c.path).map(String::from_utf8) {
         Ok(Ok(t)) => t,
         Ok(Err(_)) | Err(_) => {
-            let d = chart_wrapper::CHART_WRAPPER.at(Span::new(0, 0), "cannot read the Chart file as UTF-8 text");
+            let d = chart_wrapper::diagnostic(Refusal::Unreadable);
             return CheckedFile { path: c.path.clone(), text: String::new(), diagnostics: vec![d] };
         }
     };
@@ -680,25 +640,13 @@ fn check_chart_text(root: &Path, c: &ChartFile, text: String, wrapper: Option<Op
         diagnostics.push(workflow_stem::diagnostic("Chart", &c.stem, &file, &renamed));
     }
     let name = c.name();
-    let refuse = |message: String| chart_wrapper::CHART_WRAPPER.at(Span::new(0, 0), message);
     let Some(wrapper) = wrapper else {
-        diagnostics.push(refuse(format!(
-            "the named Chart {name:?} has no wrapper: add workflows/{}.ts, a Workflow with an Open body slot (open({{ lends, allows, ceilings }}))",
-            c.wrapper
-        )));
+        diagnostics.push(chart_wrapper::diagnostic(Refusal::NoWrapper { name: &name, wrapper: &c.wrapper }));
         diagnostics.extend(crate::door::admit(&text, None).diagnostics);
         return CheckedFile { path: c.path.clone(), text, diagnostics };
     };
     let Some(value) = wrapper else {
-        diagnostics.push(Diagnostic::new(
-            chart_wrapper::CHART_WRAPPER.code,
-            Severity::Warning,
-            Span::new(0, 0),
-            format!(
-                "the wrapper workflows/{}.ts does not compile, so {name:?} is checked without its Open body's manifest",
-                c.wrapper
-            ),
-        ));
+        diagnostics.push(wrapper_not_compiled::diagnostic(&c.wrapper, &name));
         diagnostics.extend(crate::door::admit(&text, None).diagnostics);
         return CheckedFile { path: c.path.clone(), text, diagnostics };
     };
@@ -712,10 +660,7 @@ fn check_chart_text(root: &Path, c: &ChartFile, text: String, wrapper: Option<Op
         Err(_) => Vec::new(),
     };
     if slots.is_empty() {
-        diagnostics.push(refuse(format!(
-            "the wrapper workflows/{}.ts has no Open body slot to run {name:?} in: add an actor `open({{ lends, allows, ceilings }})` to its setup and invoke it",
-            c.wrapper
-        )));
+        diagnostics.push(chart_wrapper::diagnostic(Refusal::NoOpenBody { name: &name, wrapper: &c.wrapper }));
         diagnostics.extend(crate::door::admit(&text, None).diagnostics);
         return CheckedFile { path: c.path.clone(), text, diagnostics };
     }
@@ -726,10 +671,11 @@ fn check_chart_text(root: &Path, c: &ChartFile, text: String, wrapper: Option<Op
         match manifest {
             Ok(m) => diagnostics.extend(crate::door::admit(&text, Some(&m)).diagnostics),
             Err(e) => {
-                diagnostics.push(refuse(format!(
-                    "the Open body slot {slot:?} of workflows/{}.ts gives no lend manifest: {e}",
-                    c.wrapper
-                )));
+                diagnostics.push(chart_wrapper::diagnostic(Refusal::NoManifest {
+                    slot: &slot,
+                    wrapper: &c.wrapper,
+                    error: &e,
+                }));
                 diagnostics.extend(crate::door::admit(&text, None).diagnostics);
             }
         }
@@ -749,23 +695,23 @@ fn check_chart_text(root: &Path, c: &ChartFile, text: String, wrapper: Option<Op
     match fits.as_slice() {
         [one] => diagnostics.extend(one.1.iter().cloned()),
         [] => {
-            diagnostics.push(refuse(format!(
-                "the named Chart {name:?} fits none of the Open bodies of workflows/{}.ts ({}); its refusals against {:?} follow",
-                c.wrapper,
-                slots.join(", "),
-                admissions.first().map_or("", |a| a.0.as_str()),
-            )));
+            diagnostics.push(chart_wrapper::diagnostic(Refusal::FitsNone {
+                name: &name,
+                wrapper: &c.wrapper,
+                slots: &slots.join(", "),
+                shown: admissions.first().map_or("", |a| a.0.as_str()),
+            }));
             if let Some(first) = admissions.first() {
                 diagnostics.extend(first.1.iter().cloned());
             }
         }
         several => {
             let names: Vec<&str> = several.iter().map(|a| a.0.as_str()).collect();
-            diagnostics.push(refuse(format!(
-                "the named Chart {name:?} fits several Open bodies of workflows/{}.ts ({}), so which one runs it is ambiguous: narrow their declarations so it fits one, or keep one Open body per wrapper",
-                c.wrapper,
-                names.join(", ")
-            )));
+            diagnostics.push(chart_wrapper::diagnostic(Refusal::FitsSeveral {
+                name: &name,
+                wrapper: &c.wrapper,
+                slots: &names.join(", "),
+            }));
         }
     }
     CheckedFile { path: c.path.clone(), text, diagnostics }

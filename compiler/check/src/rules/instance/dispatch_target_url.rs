@@ -1,4 +1,5 @@
-use diagnostics::declare_rule;
+use base::Span;
+use diagnostics::{declare_rule, Diagnostic};
 
 declare_rule! {
     /// Refuses a `dispatch` target url with a path, a query or userinfo: a target url is an origin.
@@ -59,6 +60,18 @@ pub fn fault(url: &str) -> Option<(String, Option<String>)> {
         return None;
     }
     Some((format!("has {}", parts.join(" and ")), origin))
+}
+
+/// The refusal at the url's `span`: `text` is the url, `why` what [`fault`] found, `origin` the
+/// origin to write instead, where there is one.
+pub fn diagnostic(span: Span, text: &str, why: &str, origin: Option<&str>) -> Diagnostic {
+    let message = match origin {
+        Some(o) => format!(
+            "the dispatch target url {text:?} {why}; a target url is an origin (scheme, host and port): write {o:?}"
+        ),
+        None => format!("the dispatch target url {text:?} {why}"),
+    };
+    DISPATCH_TARGET_URL.at(span, message).with_note("the Effector appends the door's path, and its fence names origins")
 }
 
 #[cfg(test)]

@@ -11,4 +11,6 @@ family! {
     unknown_callee::UNKNOWN_CALLEE,
     dispatch_target_url::DISPATCH_TARGET_URL,
     secret_in_target::SECRET_IN_TARGET,
+    unlisted_chart::UNLISTED_CHART,
+    wrapper_not_compiled::WRAPPER_NOT_COMPILED,
 }

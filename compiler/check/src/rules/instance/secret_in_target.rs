@@ -1,4 +1,5 @@
-use diagnostics::declare_rule;
+use base::Span;
+use diagnostics::{declare_rule, Diagnostic};
 
 declare_rule! {
     /// Refuses `secret(open)` inside a `dispatch` target: the whole target is the Open part.
@@ -22,4 +23,14 @@ declare_rule! {
     /// task: dispatch("review", { target: open })
     /// ```
     pub static SECRET_IN_TARGET = { code: "secret-in-target", rule: None, severity: Error };
+}
+
+/// The refusal at the `secret(open)` call's `span`.
+pub fn diagnostic(span: Span) -> Diagnostic {
+    SECRET_IN_TARGET
+        .at(
+            span,
+            "secret(open) inside a dispatch target: the whole target is the Open part; write target: open and bind url and token together with customize()",
+        )
+        .with_help("`dispatch(name, { target: open })`, then `customize(m, { effects: { <slot>: { target: { url, token } } } })`")
 }
