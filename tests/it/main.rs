@@ -3,4 +3,5 @@
 mod cli;
 mod docs;
 mod foreign;
+mod graph;
 mod up;
