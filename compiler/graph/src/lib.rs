@@ -134,3 +134,29 @@ pub fn dot_to_svg(text: &str) -> Result<String, Error> {
     written.map_err(|e| Error::Graphviz(format!("cannot write to dot: {e}")))?;
     String::from_utf8(out.stdout).map_err(|_| Error::Graphviz("its SVG is not UTF-8".into()))
 }
+
+#[cfg(test)]
+mod tests {
+    /// The crate reads the IR only: every path into the compiler is `compiler::ir` (so that,
+    /// after the compiler's split, it depends on the `ir` crate alone).
+    #[test]
+    fn only_the_ir_is_imported() {
+        let sources = [
+            ("lib.rs", include_str!("lib.rs")),
+            ("view.rs", include_str!("view.rs")),
+            ("dot.rs", include_str!("dot.rs")),
+            ("mermaid.rs", include_str!("mermaid.rs")),
+        ];
+        let needle = ["compiler", "::"].concat();
+        for (file, text) in sources {
+            for (at, _) in text.match_indices(&needle) {
+                let rest = &text[at + needle.len()..];
+                assert!(
+                    rest.starts_with("ir"),
+                    "{file} reaches past the IR: {}",
+                    &text[at..at + 40.min(text.len() - at)]
+                );
+            }
+        }
+    }
+}
