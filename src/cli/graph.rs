@@ -65,23 +65,9 @@ fn compile(path: &Path) -> Result<Compiled> {
     Ok(compile_file(path))
 }
 
-/// What a Machine's top level carries: its Agents' models, its Effects' placements, its Open
-/// bodies. (A child Machine's own slots are drawn in its own picture.)
+/// What a Machine's parts say of its slots, read from their JSON (`jr2 parts`'s).
 fn notes_of_parts(p: &CarriedParts) -> graph::Notes {
-    let mut notes = graph::Notes::default();
-    for a in p.agents.iter().filter(|a| a.path.is_empty()) {
-        let model = a.definition.get("model").and_then(|m| m.as_str()).map(str::to_string);
-        notes.slots.entry(a.slot.clone()).or_default().model = model;
-    }
-    for e in p.effects.iter().filter(|e| e.get("path").and_then(|p| p.as_array()).is_none_or(|p| p.is_empty())) {
-        let (Some(name), placement) = (e.get("name").and_then(|n| n.as_str()), e.get("placement")) else { continue };
-        notes.slots.entry(name.to_string()).or_default().placement =
-            placement.and_then(|p| p.as_str()).map(str::to_string);
-    }
-    for o in p.open_bodies.iter().filter(|o| o.path.is_empty()) {
-        notes.slots.entry(o.slot.clone()).or_default().open = true;
-    }
-    notes
+    serde_json::to_value(p).map(|v| graph::Notes::from_parts(&v)).unwrap_or_default()
 }
 
 /// A Chart: admitted with `--lends`, or as a named Chart against its wrapper's Open body, or
@@ -125,22 +111,9 @@ fn chart(args: &GraphArgs, color: bool) -> Result<Drawn> {
         return Ok((None, graph::Notes::default(), Exit::Refused));
     }
     let mut notes = wrapper_parts.as_ref().map(notes_of_parts).unwrap_or_default();
-    for slot in notes.slots.values_mut() {
-        slot.open = false; // the wrapper's Open bodies are not the Chart's
-    }
-    if let Some(m) = &manifest {
-        for (slot, def) in &m.lent.agents {
-            notes.slots.entry(slot.clone()).or_default().model.clone_from(&def.model);
-        }
-    }
-    // The Chart's own minted Agents: `agents.<name>.model`.
-    if let Ok(serde_json::Value::Object(doc)) = serde_json::from_str::<serde_json::Value>(&text) {
-        if let Some(serde_json::Value::Object(agents)) = doc.get("agents") {
-            for (slot, def) in agents {
-                let model = def.get("model").and_then(|m| m.as_str()).map(str::to_string);
-                notes.slots.entry(slot.clone()).or_default().model = model;
-            }
-        }
+    notes.lend(&manifest.as_ref().and_then(|m| serde_json::to_value(m).ok()).unwrap_or_default());
+    if let Ok(doc) = serde_json::from_str::<serde_json::Value>(&text) {
+        notes.mint(&doc);
     }
     Ok((admission.machine, notes, Exit::Clean))
 }

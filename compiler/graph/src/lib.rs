@@ -12,12 +12,14 @@
 //!
 //! Invariant: this crate reads the IR only (`compiler::ir`). What the IR does not carry (an
 //! Agent's model, an Effect's placement, which Machine slot is an Open body) comes in [`Notes`],
-//! which the caller fills from what it knows; without them the picture just says less.
+//! read from the JSON documents that say it (`jr2 parts`'s, a lend manifest, a Chart:
+//! [`Notes::from_parts`], [`Notes::lend`], [`Notes::mint`]); without them the picture says less.
 //!
 //! Output is deterministic: the IR's order throughout, no hash order, no clock.
 
 mod dot;
 mod mermaid;
+mod notes;
 mod view;
 
 use compiler::ir::Machine;
@@ -146,6 +148,7 @@ mod tests {
             ("view.rs", include_str!("view.rs")),
             ("dot.rs", include_str!("dot.rs")),
             ("mermaid.rs", include_str!("mermaid.rs")),
+            ("notes.rs", include_str!("notes.rs")),
         ];
         let needle = ["compiler", "::"].concat();
         for (file, text) in sources {
