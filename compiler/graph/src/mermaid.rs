@@ -35,14 +35,16 @@ pub fn write(view: &View<'_>) -> String {
     let mut blocks: Vec<Vec<String>> = vec![Vec::new(); m.states.len()];
     let mut top_edges: Vec<String> = Vec::new();
     for e in &view.edges {
-        let from = end_id(view, &ids, e.from, None);
-        let to = if e.targetless { from.clone() } else { end_id(view, &ids, e.to, Some(e.from)) };
+        let target = if e.targetless { e.from } else { landing(view, e.from, e.to) };
+        let (from, to) = (end_id(&ids, e.from), end_id(&ids, target));
         let line = if e.label.is_empty() {
             format!("{from} --> {to}")
         } else {
             format!("{from} --> {to} : {}", text(&e.label))
         };
-        match block_of(view, e.from, e.to) {
+        // The block of the ends as drawn: Mermaid moves a state into the block of an edge that
+        // names it on both sides (a loop), out of its composite.
+        match block_of(view, e.from, target) {
             Some(b) => blocks[b.index()].push(line),
             None => top_edges.push(line),
         }
@@ -150,24 +152,26 @@ fn block_of(view: &View<'_>, from: End, to: End) -> Option<StateId> {
     (block != StateId::ROOT && view.in_view(block)).then_some(block)
 }
 
-/// The id an edge's end is drawn at; `from` is the other end, for an edge's target.
-fn end_id(view: &View<'_>, ids: &Ids, end: End, from: Option<End>) -> String {
-    match end {
-        End::State(mut t) => {
-            let source = match from {
-                Some(End::State(s) | End::Any(s)) => Some(s),
-                _ => None,
-            };
-            // Re-entering a composite the source is inside: its initial child, and down.
-            while source.is_some_and(|s| view.is_container(t) && view.machine.is_ancestor_or_self(t, s)) {
-                let st = view.state(t);
-                match st.initial.or_else(|| st.children.first().copied()) {
-                    Some(n) if n != t => t = n,
-                    _ => break,
-                }
-            }
-            ids.node[t.index()].clone()
+/// Where an edge from `from` to `to` is drawn to: `to`, or where it re-enters a composite that
+/// `from` is inside, the composite's initial child, and down to the first state `from` is not
+/// inside (or `from` itself: a loop).
+fn landing(view: &View<'_>, from: End, to: End) -> End {
+    let (End::State(source) | End::Any(source)) = from else { return to };
+    let End::State(mut t) = to else { return to };
+    while view.is_container(t) && view.machine.is_ancestor_or_self(t, source) {
+        let st = view.state(t);
+        match st.initial.or_else(|| st.children.first().copied()) {
+            Some(n) if n != t => t = n,
+            _ => break,
         }
+    }
+    End::State(t)
+}
+
+/// The id an edge's end is drawn at.
+fn end_id(ids: &Ids, end: End) -> String {
+    match end {
+        End::State(t) => ids.node[t.index()].clone(),
         End::Any(s) => ids.any[s.index()].clone(),
         End::Outside(i) => ids.stub[i].clone(),
     }
