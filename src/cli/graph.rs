@@ -120,6 +120,9 @@ fn chart(args: &GraphArgs, color: bool) -> Result<Drawn> {
 
 /// `ROOT/workflows/WRAPPER.ts` for a Chart at `ROOT/workflows/WRAPPER/CHART.json` in an Instance.
 fn named_chart_wrapper(path: &Path) -> Option<PathBuf> {
+    if path.as_os_str() == "-" {
+        return None; // stdin is no named Chart
+    }
     let path = std::path::absolute(path).ok()?;
     let wrapper_dir = path.parent()?;
     let workflows = wrapper_dir.parent()?;
