@@ -12,7 +12,8 @@
 //! changed. The worker holds the compilations it published, so that the last reference to an
 //! old one (after the next edit's new revision) is its own, and hands those to a thread that
 //! frees them: freeing a large Workflow's values and IR is no part of an edit's latency.
-//! Requests (hover, code actions) are answered by the worker too, each inside
+//! Requests (hover, code actions, the `jr2.graph` command: the SVG, Mermaid or DOT picture of
+//! the Workflow a document holds, from its editor text) are answered by the worker too, each inside
 //! `catch_unwind`: a panicking request answers an error and the server goes on; a cancelled one
 //! (`$/cancelRequest`) is answered by tower-lsp-server, and its result is dropped.
 //!

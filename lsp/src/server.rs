@@ -57,6 +57,31 @@ enum Job {
         range: Range,
         reply: Reply<Option<CodeActionResponse>>,
     },
+    Graph {
+        request: GraphRequest,
+        reply: Reply<Option<LSPAny>>,
+    },
+}
+
+/// The command that draws a Workflow (`jr2 graph`'s picture of the Machine the document holds).
+pub const GRAPH_COMMAND: &str = "jr2.graph";
+
+/// `jr2.graph`'s argument: a document's URI, or `{ "uri", "format"?: "svg" | "mermaid" | "dot",
+/// "state"?: PATH }`. SVG by default.
+struct GraphRequest {
+    uri: Uri,
+    format: String,
+    state: Option<String>,
+}
+
+impl GraphRequest {
+    fn parse(arguments: &[LSPAny]) -> Option<GraphRequest> {
+        let first = arguments.first()?;
+        let field = |k: &str| first.get(k).and_then(|v| v.as_str());
+        let uri = first.as_str().or_else(|| field("uri"))?.parse().ok()?;
+        let format = field("format").unwrap_or("svg").to_string();
+        Some(GraphRequest { uri, format, state: field("state").map(str::to_string) })
+    }
 }
 
 /// One publication: a document's diagnostics at a version.
@@ -127,6 +152,10 @@ impl LanguageServer for Backend {
                 })),
                 hover_provider: Some(HoverProviderCapability::Simple(true)),
                 code_action_provider: Some(CodeActionProviderCapability::Simple(true)),
+                execute_command_provider: Some(ExecuteCommandOptions {
+                    commands: vec![GRAPH_COMMAND.to_string()],
+                    ..Default::default()
+                }),
                 position_encoding: Some(PositionEncodingKind::UTF16),
                 workspace: Some(WorkspaceServerCapabilities {
                     workspace_folders: Some(WorkspaceFoldersServerCapabilities {
@@ -184,6 +213,18 @@ impl LanguageServer for Backend {
 
     async fn code_action(&self, p: CodeActionParams) -> Result<Option<CodeActionResponse>> {
         self.ask(|reply| Job::Actions { uri: p.text_document.uri, range: p.range, reply }).await
+    }
+
+    async fn execute_command(&self, p: ExecuteCommandParams) -> Result<Option<LSPAny>> {
+        if p.command != GRAPH_COMMAND {
+            return Err(Error::invalid_params(format!("unknown command {:?}", p.command)));
+        }
+        let Some(request) = GraphRequest::parse(&p.arguments) else {
+            return Err(Error::invalid_params(format!(
+                "{GRAPH_COMMAND} takes a document's URI, or {{ uri, format?, state? }}"
+            )));
+        };
+        self.ask(|reply| Job::Graph { request, reply }).await
     }
 }
 
@@ -252,7 +293,7 @@ impl Worker {
             let mut edited: Vec<Uri> = Vec::new();
             for job in jobs {
                 // A request sees every edit before it, published.
-                if matches!(job, Job::Hover { .. } | Job::Actions { .. }) && !edited.is_empty() {
+                if matches!(job, Job::Hover { .. } | Job::Actions { .. } | Job::Graph { .. }) && !edited.is_empty() {
                     self.publish_all(&std::mem::take(&mut edited));
                 }
                 // A panic while applying an edit is a bug: the edit is lost, the server goes on.
@@ -352,6 +393,11 @@ impl Worker {
                 let _ = reply.send(answer);
                 None
             }
+            Job::Graph { request, reply } => {
+                let answer = self.guarded(|w| w.graph(&request)).and_then(|r| r);
+                let _ = reply.send(answer);
+                None
+            }
         }
     }
 
@@ -444,6 +490,35 @@ impl Worker {
         let d = found.iter().find(|d| d.span.start as usize <= offset && offset <= d.span.end as usize)?;
         let rule = check::rules::find(d.code)?;
         Some(markdown(rule.markdown(), Some(lines.range(d.span.start, d.span.end))))
+    }
+
+    /// `jr2.graph`: the picture of the Machine in a `.ts` document (its editor text), as
+    /// `jr2 graph` draws it; an error says why there is none.
+    fn graph(&mut self, request: &GraphRequest) -> Result<Option<LSPAny>> {
+        let fail = |message: String| {
+            let mut e = Error::invalid_params(message);
+            e.message = format!("{GRAPH_COMMAND}: {}", e.message).into();
+            e
+        };
+        let path = path_of(&request.uri).ok_or_else(|| fail("not a file URI".into()))?;
+        let compiled = self.db.compiled(&path).ok_or_else(|| {
+            fail(format!("{} is not a Workflow (.ts): for a Chart, run `jr2 graph FILE`", path.display()))
+        })?;
+        let machine =
+            compiled.machine.as_ref().ok_or_else(|| fail(format!("{} has no Machine to draw", path.display())))?;
+        let notes = compiled
+            .value()
+            .and_then(|v| serde_json::to_value(machine::parts::parts_of(v)).ok())
+            .map(|parts| graph::Notes::from_parts(&parts))
+            .unwrap_or_default();
+        let options = graph::Options { state: request.state.as_deref(), notes: Some(&notes) };
+        let drawn = match request.format.as_str() {
+            "svg" => graph::svg(machine, options),
+            "mermaid" => graph::mermaid(machine, options),
+            "dot" => graph::dot(machine, options),
+            other => return Err(fail(format!("unknown format {other:?}: svg, mermaid or dot"))),
+        };
+        drawn.map(|text| Some(LSPAny::String(text))).map_err(|e| fail(e.to_string()))
     }
 
     fn code_actions(&mut self, uri: &Uri, range: Range) -> Option<CodeActionResponse> {

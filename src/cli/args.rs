@@ -30,6 +30,9 @@ pub enum Command {
     /// bodies, models, MCP agents, workspace pods), or with --lends the lend manifest of one of its
     /// Open body slots.
     Parts(PartsArgs),
+    /// Draws a Machine (`.ts`) or a Chart (`.json`) from its IR: its states, transitions and what
+    /// each state invokes, as Mermaid, Graphviz DOT or SVG (laid out by Graphviz's `dot`).
+    Graph(GraphArgs),
     /// Prints the documentation of a diagnostic code.
     Explain(ExplainArgs),
     /// Brings an Instance up; with --check, its pre-flight: the Instance check, the Instance
@@ -127,6 +130,34 @@ pub struct IrArgs {
     /// When to colour the diagnostics of a refused Chart.
     #[arg(long, value_enum, default_value_t = ColorArg::Auto)]
     pub color: ColorArg,
+}
+
+#[derive(Debug, Args)]
+pub struct GraphArgs {
+    /// The Chart (`.json`; `-` reads it from stdin) or the Machine (`.ts`).
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+    /// The picture's format: Mermaid (`stateDiagram-v2`) and DOT are text; SVG needs Graphviz's
+    /// `dot` on the PATH.
+    #[arg(long, value_enum, default_value_t = GraphFormat::Mermaid)]
+    pub format: GraphFormat,
+    /// Draw only the subtree at this state: its dotted key path (`triaging.ready`), or `#id`.
+    #[arg(long, value_name = "PATH")]
+    pub state: Option<String>,
+    /// The lend manifest of the Open body, for a Chart outside an Instance (a named Chart of an
+    /// Instance is admitted against its wrapper's Open body).
+    #[arg(long, value_name = "LENDS.json")]
+    pub lends: Option<PathBuf>,
+    /// When to colour the diagnostics.
+    #[arg(long, value_enum, default_value_t = ColorArg::Auto)]
+    pub color: ColorArg,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum GraphFormat {
+    Mermaid,
+    Dot,
+    Svg,
 }
 
 #[derive(Debug, Args)]

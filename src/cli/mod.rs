@@ -4,6 +4,7 @@ pub mod args;
 mod check;
 mod compat;
 mod doors;
+mod graph;
 mod input;
 mod lsp;
 mod machine;
@@ -55,6 +56,7 @@ pub fn run(cli: Cli) -> Result<Exit> {
         Command::Schema { command: SchemaCommand::Compat(a) } => compat::schema_compat(a),
         Command::Ir(a) => other::ir(a),
         Command::Parts(a) => other::parts(a),
+        Command::Graph(a) => graph::graph(a),
         Command::Explain(a) => other::explain(a),
         Command::Up(a) => up::up(a),
         Command::Lsp => lsp::lsp(),

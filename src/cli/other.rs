@@ -9,7 +9,7 @@ use render::Format;
 use std::io::IsTerminal;
 
 /// Writes to stdout; a closed pipe (`jr2 schema chart | head`) is not worth a panic.
-fn print_out(text: &str) {
+pub(super) fn print_out(text: &str) {
     use std::io::Write;
     let mut stdout = std::io::stdout().lock();
     let _ = stdout.write_all(text.as_bytes()).and_then(|()| stdout.flush());

@@ -3,5 +3,6 @@
 mod cli;
 mod docs;
 mod foreign;
+mod graph;
 mod layers;
 mod up;

@@ -188,3 +188,50 @@ fn a_wrapper_edit_rechecks_its_charts() {
     assert!(c.stop().success());
     let _ = std::fs::remove_dir_all(&root);
 }
+
+/// `jr2.graph` draws the Workflow of a document from its editor text (an unsaved edit shows),
+/// as `jr2 graph` does; a Chart or an unknown format is an error that says why.
+#[test]
+fn the_graph_command_draws_the_open_workflow() {
+    let root = copy_fixture("graph");
+    let mut c = Client::start();
+    c.initialize(&root);
+    let fix = root.join("workflows/fix-tests.ts");
+    let u = uri(&fix);
+    let text = std::fs::read_to_string(&fix).expect("fixture");
+    c.open(&fix, &text);
+    let _ = c.diagnostics_of(&u);
+    let graph = |c: &mut Client, args: Value| {
+        c.request("workspace/executeCommand", json!({ "command": "jr2.graph", "arguments": [args] }))
+    };
+    let mermaid = graph(&mut c, json!({ "uri": u, "format": "mermaid" }));
+    let picture = mermaid["result"].as_str().unwrap_or_default();
+    assert!(picture.contains("stateDiagram-v2") && picture.contains("push publish · sandbox"), "{mermaid}");
+
+    // An unsaved rename of a state is in the next picture.
+    c.notify(
+        "textDocument/didChange",
+        json!({
+            "textDocument": { "uri": u, "version": 1 },
+            "contentChanges": [{ "text": text.replace("publishing", "shipping") }],
+        }),
+    );
+    let dot = graph(&mut c, json!({ "uri": u, "format": "dot", "state": "shipping" }));
+    let picture = dot["result"].as_str().unwrap_or_default();
+    assert!(picture.starts_with("digraph \"fix-tests\"") && picture.contains("\"shipping\""), "{dot}");
+
+    // SVG (the default) where Graphviz is installed; an error naming it where it is not.
+    let svg = graph(&mut c, json!(u));
+    match svg["result"].as_str() {
+        Some(s) => assert!(s.contains("<svg") && s.contains("shipping"), "{svg}"),
+        None => assert!(svg["error"]["message"].as_str().unwrap_or_default().contains("`dot`"), "{svg}"),
+    }
+
+    let chart = uri(&root.join("workflows/notes/post.json"));
+    let refused = graph(&mut c, json!({ "uri": chart }));
+    assert!(refused["error"]["message"].as_str().unwrap_or_default().contains("jr2 graph FILE"), "{refused}");
+    let bad = graph(&mut c, json!({ "uri": u, "format": "png" }));
+    assert!(bad["error"]["message"].as_str().unwrap_or_default().contains("unknown format"), "{bad}");
+    assert!(c.stop().success());
+    let _ = std::fs::remove_dir_all(&root);
+}

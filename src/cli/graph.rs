@@ -1,0 +1,135 @@
+//! `jr2 graph FILE [--format mermaid|dot|svg] [--state PATH]`: a picture of a Machine (`.ts`) or
+//! a Chart (`.json`) from its IR, drawn by the `graph` crate.
+//!
+//! The IR comes as `jr2 ir` makes it. What the picture names beyond the IR (an Agent's model, an
+//! Effect's placement, which Machine slot is an Open body) the CLI reads here, into
+//! `graph::Notes`: from the Machine's carried parts, or for a Chart from its lend manifest, its
+//! wrapper's parts and its own minted `agents`. A named Chart of an Instance
+//! (`workflows/<wrapper>/<chart>.json`) is admitted against its wrapper's Open body, as
+//! `jr2 check DIR` admits it; `--lends` gives the manifest of a Chart outside one.
+
+use super::args::{GraphArgs, GraphFormat};
+use super::input::{self, display};
+use super::{Exit, Result, UsageError};
+use check::compile::{compile_file, Compiled};
+use diagnostics::FileReport;
+use kit::LendManifest;
+use machine::parts::{self, CarriedParts};
+use render::Format;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+
+pub fn graph(args: GraphArgs) -> Result<Exit> {
+    let color = args.color.enabled(std::io::stderr().is_terminal());
+    let is_ts = args.file.extension().is_some_and(|e| e == "ts");
+    let (machine, notes, exit) = if is_ts { machine(&args.file, color)? } else { chart(&args, color)? };
+    let Some(machine) = machine else { return Ok(Exit::Refused) };
+    let options = graph::Options { state: args.state.as_deref(), notes: Some(&notes) };
+    let drawn = match args.format {
+        GraphFormat::Mermaid => graph::mermaid(&machine, options),
+        GraphFormat::Dot => graph::dot(&machine, options),
+        GraphFormat::Svg => graph::svg(&machine, options),
+    };
+    match drawn {
+        Ok(text) => {
+            super::other::print_out(&text);
+            Ok(exit)
+        }
+        // No such state, no Graphviz: the command cannot run as asked (exit 2).
+        Err(e) => Err(UsageError(format!("{}: {e}", display(&args.file)))),
+    }
+}
+
+type Drawn = (Option<ir::Machine>, graph::Notes, Exit);
+
+fn report(reports: &[FileReport], color: bool) {
+    if reports.iter().any(|r| !r.diagnostics.is_empty()) {
+        eprint!("{}", render::render(Format::Human { color }, reports, &check::rules::all()));
+    }
+}
+
+/// A Machine: its IR (drawn even where the walk refused it, as `jr2 ir` prints it, exit 1) and
+/// notes from its carried parts.
+fn machine(path: &Path, color: bool) -> Result<Drawn> {
+    let compiled = compile(path)?;
+    report(&super::machine::reports_of(&compiled), color);
+    let exit = if compiled.has_errors() { Exit::Refused } else { Exit::Clean };
+    let notes = compiled.value().map(|v| notes_of_parts(&parts::parts_of(v))).unwrap_or_default();
+    Ok((compiled.machine.clone(), notes, exit))
+}
+
+fn compile(path: &Path) -> Result<Compiled> {
+    if !path.is_file() {
+        return Err(UsageError(format!("cannot read {}: no such file", display(path))));
+    }
+    Ok(compile_file(path))
+}
+
+/// What a Machine's parts say of its slots, read from their JSON (`jr2 parts`'s).
+fn notes_of_parts(p: &CarriedParts) -> graph::Notes {
+    serde_json::to_value(p).map(|v| graph::Notes::from_parts(&v)).unwrap_or_default()
+}
+
+/// A Chart: admitted with `--lends`, or as a named Chart against its wrapper's Open body, or
+/// with no manifest; its IR and notes from the manifest, the wrapper and its own `agents`.
+fn chart(args: &GraphArgs, color: bool) -> Result<Drawn> {
+    let text = input::read_text(&args.file)?;
+    let name = if args.file.as_os_str() == "-" { "<stdin>".to_string() } else { display(&args.file) };
+    let mut wrapper_parts = None;
+    let manifest = match &args.lends {
+        Some(path) => Some(input::read_lends(path)?),
+        None => match named_chart_wrapper(&args.file) {
+            Some(wrapper) => {
+                let compiled = compile(&wrapper)?;
+                let Some(value) = compiled.value() else {
+                    report(&super::machine::reports_of(&compiled), color);
+                    eprintln!("jr2: {name}: its wrapper {} does not compile", display(&wrapper));
+                    return Ok((None, graph::Notes::default(), Exit::Refused));
+                };
+                let carried = parts::parts_of(value);
+                let manifests: Vec<LendManifest> = carried
+                    .open_bodies
+                    .iter()
+                    .filter(|o| o.path.is_empty())
+                    .filter_map(|o| parts::lend_manifest(value, &o.slot).ok())
+                    .collect();
+                wrapper_parts = Some(carried);
+                // The Open body the Chart fits; the first where it fits none (its refusals follow).
+                let fits = manifests.iter().position(|m| check::door::admit(&text, Some(m)).admitted());
+                fits.or((!manifests.is_empty()).then_some(0)).map(|i| manifests[i].clone())
+            }
+            None => None,
+        },
+    };
+    let Some(admission) = super::check::admit(&name, &text, manifest.as_ref()) else {
+        return Ok((None, graph::Notes::default(), Exit::Refused));
+    };
+    let admitted = admission.admitted();
+    let report_of = FileReport { path: name, text: text.clone(), diagnostics: admission.diagnostics };
+    report(std::slice::from_ref(&report_of), color);
+    if !admitted {
+        return Ok((None, graph::Notes::default(), Exit::Refused));
+    }
+    let mut notes = wrapper_parts.as_ref().map(notes_of_parts).unwrap_or_default();
+    notes.lend(&manifest.as_ref().and_then(|m| serde_json::to_value(m).ok()).unwrap_or_default());
+    if let Ok(doc) = serde_json::from_str::<serde_json::Value>(&text) {
+        notes.mint(&doc);
+    }
+    Ok((admission.machine, notes, Exit::Clean))
+}
+
+/// `ROOT/workflows/WRAPPER.ts` for a Chart at `ROOT/workflows/WRAPPER/CHART.json` in an Instance.
+fn named_chart_wrapper(path: &Path) -> Option<PathBuf> {
+    if path.as_os_str() == "-" {
+        return None; // stdin is no named Chart
+    }
+    let path = std::path::absolute(path).ok()?;
+    let wrapper_dir = path.parent()?;
+    let workflows = wrapper_dir.parent()?;
+    let root = workflows.parent()?;
+    if workflows.file_name()? != "workflows" || !check::instance::is_instance(root) {
+        return None;
+    }
+    let wrapper = workflows.join(format!("{}.ts", wrapper_dir.file_name()?.to_str()?));
+    wrapper.is_file().then_some(wrapper)
+}
