@@ -354,7 +354,7 @@ fn a_broken_instance_is_refused_with_each_rule() {
     let expected = [
         ("workflows/Bad_Name.ts", "workflow-stem", "error"),
         ("workflows/caller.ts", "unknown-callee", "error"),
-        ("workflows/caller.ts", "unknown-callee", "warning"),
+        ("workflows/caller.ts", "unlisted-chart", "warning"),
         ("workflows/caller.ts", "dispatch-target-url", "error"),
         ("workflows/caller.ts", "secret-in-target", "error"),
         ("workflows/notes/refused.json", "unknown-src", "error"),
