@@ -1,30 +1,25 @@
 //! Byte offsets and LSP positions (0-based lines, columns in UTF-16 code units), and an
 //! editor's incremental edits applied to a text.
 
+use base::line_index::{LineIndex, Utf16Position};
 use tower_lsp_server::ls_types::{Position, Range, TextDocumentContentChangeEvent};
 
-/// The line starts of one text.
+/// A text and its line index (`base::line_index`, the one of every layer), in the LSP's
+/// positions.
 pub struct Lines<'t> {
     text: &'t str,
-    starts: Vec<usize>,
+    index: LineIndex,
 }
 
 impl<'t> Lines<'t> {
     pub fn new(text: &'t str) -> Self {
-        let mut starts = vec![0];
-        // `match_indices` of a `char` finds them with `memchr`.
-        starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
-        Lines { text, starts }
+        Lines { text, index: LineIndex::new(text) }
     }
 
     /// The position of a byte offset (clamped to the text; inside a character: that character).
     pub fn position(&self, offset: usize) -> Position {
-        let offset = offset.min(self.text.len());
-        let line = self.starts.partition_point(|&s| s <= offset) - 1;
-        let start = self.starts[line];
-        let character: usize =
-            self.text[start..].char_indices().take_while(|(i, _)| start + i < offset).map(|(_, c)| c.len_utf16()).sum();
-        Position { line: line as u32, character: character as u32 }
+        let p = self.index.utf16(self.text, offset);
+        Position { line: p.line, character: p.character }
     }
 
     pub fn range(&self, start: u32, end: u32) -> Range {
@@ -34,16 +29,7 @@ impl<'t> Lines<'t> {
     /// The byte offset of a position: past the line's end it is the line's end, past the last
     /// line the text's end.
     pub fn offset(&self, p: Position) -> usize {
-        let Some(&start) = self.starts.get(p.line as usize) else { return self.text.len() };
-        let end = self.starts.get(p.line as usize + 1).map_or(self.text.len(), |&e| e);
-        let mut units = 0usize;
-        for (i, c) in self.text[start..end].char_indices() {
-            if units >= p.character as usize || c == '\n' {
-                return start + i;
-            }
-            units += c.len_utf16();
-        }
-        end
+        self.index.offset_of_utf16(self.text, Utf16Position { line: p.line, character: p.character })
     }
 }
 

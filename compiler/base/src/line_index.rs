@@ -1,9 +1,21 @@
-//! Byte offsets to 1-based lines and character columns.
+//! Byte offsets to positions, and back: the one line index of every layer. The renderers and the
+//! JSON parser's messages count 1-based lines and columns in characters (Unicode scalar values);
+//! the LSP counts 0-based lines and columns in UTF-16 code units ([`LineIndex::utf16`],
+//! [`LineIndex::offset_of_utf16`]).
+//!
+//! Columns are found from a count of the characters before each block of [`BLOCK`] bytes, so a
+//! column on a line of megabytes (a one-line Chart) costs one block's scan, not the line's.
 
-/// Line starts of one text, for turning byte offsets into positions.
+/// Bytes per block of the character counts.
+const BLOCK: usize = 256;
+
+/// Line starts and per-block character counts of one text. It holds no text: each query is given
+/// the text it was made from.
 #[derive(Clone, Debug)]
 pub struct LineIndex {
     line_starts: Vec<u32>,
+    /// The number of characters before each block of [`BLOCK`] bytes.
+    chars_before_block: Vec<u32>,
 }
 
 /// A 1-based line and a 1-based column counted in characters (Unicode scalar values).
@@ -13,22 +25,127 @@ pub struct Position {
     pub column: u32,
 }
 
+/// A 0-based line and a 0-based column counted in UTF-16 code units: the LSP's position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Utf16Position {
+    pub line: u32,
+    pub character: u32,
+}
+
+/// Is this byte the first of a character (not a UTF-8 continuation byte)?
+fn starts_char(b: u8) -> bool {
+    b & 0xC0 != 0x80
+}
+
 impl LineIndex {
     pub fn new(text: &str) -> Self {
         let mut line_starts = vec![0];
-        line_starts.extend(text.bytes().enumerate().filter(|(_, b)| *b == b'\n').map(|(i, _)| i as u32 + 1));
-        LineIndex { line_starts }
+        // `match_indices` of a `char` finds them with `memchr`.
+        line_starts.extend(text.match_indices('\n').map(|(i, _)| i as u32 + 1));
+        let bytes = text.as_bytes();
+        let mut chars_before_block = Vec::with_capacity(bytes.len() / BLOCK + 2);
+        let mut chars = 0u32;
+        for block in bytes.chunks(BLOCK) {
+            chars_before_block.push(chars);
+            chars += block.iter().filter(|&&b| starts_char(b)).count() as u32;
+        }
+        chars_before_block.push(chars);
+        LineIndex { line_starts, chars_before_block }
     }
 
-    /// The position of a byte offset. An offset inside a character counts as that character.
+    /// The number of lines (a text with no newline has one).
+    pub fn lines(&self) -> usize {
+        self.line_starts.len()
+    }
+
+    /// The byte offset where 0-based line `line` starts, if there is such a line.
+    pub fn line_start(&self, line: usize) -> Option<usize> {
+        self.line_starts.get(line).map(|&s| s as usize)
+    }
+
+    /// The 0-based line of a byte offset (clamped to the text).
+    fn line_of(&self, text: &str, offset: usize) -> usize {
+        let offset = offset.min(text.len());
+        self.line_starts.partition_point(|&s| s as usize <= offset) - 1
+    }
+
+    /// The number of characters before `offset` (a character that `offset` falls inside counts).
+    fn chars_before(&self, bytes: &[u8], offset: usize) -> u32 {
+        let block = offset / BLOCK;
+        let from = block * BLOCK;
+        self.chars_before_block[block] + bytes[from..offset].iter().filter(|&&b| starts_char(b)).count() as u32
+    }
+
+    /// The position of a byte offset (clamped to the text). An offset inside a character counts
+    /// as that character.
     pub fn position(&self, text: &str, offset: u32) -> Position {
         let offset = (offset as usize).min(text.len());
-        let line = self.line_starts.partition_point(|&s| s as usize <= offset) - 1;
+        let line = self.line_of(text, offset);
+        let bytes = text.as_bytes();
+        let column = self.chars_before(bytes, offset) - self.chars_before(bytes, self.line_starts[line] as usize);
+        Position { line: line as u32 + 1, column: column + 1 }
+    }
+
+    /// The LSP position of a byte offset (clamped to the text; inside a character: that
+    /// character).
+    pub fn utf16(&self, text: &str, offset: usize) -> Utf16Position {
+        let offset = offset.min(text.len());
+        let line = self.line_of(text, offset);
         let start = self.line_starts[line] as usize;
-        let column = text.get(start..offset).map_or_else(
-            || text[start..].char_indices().take_while(|(i, _)| start + i < offset).count(),
-            |s| s.chars().count(),
-        );
-        Position { line: line as u32 + 1, column: column as u32 + 1 }
+        let character: usize =
+            text[start..].char_indices().take_while(|(i, _)| start + i < offset).map(|(_, c)| c.len_utf16()).sum();
+        Utf16Position { line: line as u32, character: character as u32 }
+    }
+
+    /// The byte offset of an LSP position: past the line's end it is the line's end, past the
+    /// last line the text's end.
+    pub fn offset_of_utf16(&self, text: &str, p: Utf16Position) -> usize {
+        let Some(start) = self.line_start(p.line as usize) else { return text.len() };
+        let end = self.line_start(p.line as usize + 1).unwrap_or(text.len()).min(text.len());
+        let mut units = 0usize;
+        for (i, c) in text[start..end].char_indices() {
+            if units >= p.character as usize || c == '\n' {
+                return start + i;
+            }
+            units += c.len_utf16();
+        }
+        end
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Columns count characters on any line, the long ones too, and agree with a plain count.
+    #[test]
+    fn positions_count_characters() {
+        let text = format!("[\"{}\",\n\"{}\", {{\"a\": [1\r\n\n", "x".repeat(1000), "é😀".repeat(300));
+        let index = LineIndex::new(&text);
+        for (offset, _) in text.char_indices().chain([(text.len(), ' ')]) {
+            let p = index.position(&text, offset as u32);
+            let before = &text[..offset];
+            let line = before.matches('\n').count() as u32 + 1;
+            let start = before.rfind('\n').map_or(0, |i| i + 1);
+            assert_eq!(p, Position { line, column: text[start..offset].chars().count() as u32 + 1 }, "{offset}");
+        }
+        // Inside a character: that character.
+        let at = text.find('é').unwrap();
+        assert_eq!(index.position(&text, at as u32 + 1), Position { line: 2, column: 3 });
+        assert_eq!(index.position(&text, u32::MAX), index.position(&text, text.len() as u32));
+    }
+
+    /// UTF-16 positions go there and back for every character boundary.
+    #[test]
+    fn utf16_positions_round_trip() {
+        let text = "a😀b\nπ\n\nlast";
+        let index = LineIndex::new(text);
+        assert_eq!(index.utf16(text, 5), Utf16Position { line: 0, character: 3 });
+        for (offset, _) in text.char_indices().chain([(text.len(), ' ')]) {
+            let p = index.utf16(text, offset);
+            assert_eq!(index.offset_of_utf16(text, p), offset, "{p:?}");
+        }
+        assert_eq!(index.offset_of_utf16(text, Utf16Position { line: 0, character: 99 }), 6);
+        assert_eq!(index.offset_of_utf16(text, Utf16Position { line: 9, character: 0 }), text.len());
     }
 }

@@ -5,6 +5,7 @@
 //! siblings. Depth and size are bounded: past them the parser reports one error and skips, so no
 //! input can overflow the stack or hang it.
 
+use base::line_index::LineIndex;
 use base::Span;
 
 /// One JSON value with its span.
@@ -211,47 +212,6 @@ pub fn parse_with(text: &str, limits: Limits) -> Parsed {
 /// a file of junk costs linear time and bounded memory.
 pub const MAX_ERRORS: usize = 10_000;
 
-/// Line starts and running character counts, to turn a byte offset into a line and a character
-/// column in time bounded by [`Lines::BLOCK`], whatever the length of the line.
-struct Lines {
-    /// Offsets where lines start (after each `\n`), the first being 0.
-    starts: Vec<usize>,
-    /// The number of characters before each block of `BLOCK` bytes.
-    chars_before_block: Vec<usize>,
-}
-
-impl Lines {
-    const BLOCK: usize = 256;
-
-    fn new(bytes: &[u8]) -> Self {
-        let mut starts = vec![0];
-        starts.extend(bytes.iter().enumerate().filter(|(_, &b)| b == b'\n').map(|(i, _)| i + 1));
-        let mut chars_before_block = Vec::with_capacity(bytes.len() / Self::BLOCK + 1);
-        let mut chars = 0;
-        for block in bytes.chunks(Self::BLOCK) {
-            chars_before_block.push(chars);
-            chars += block.iter().filter(|&&b| b & 0xC0 != 0x80).count();
-        }
-        chars_before_block.push(chars);
-        Lines { starts, chars_before_block }
-    }
-
-    /// The number of characters before `offset`.
-    fn chars_before(&self, bytes: &[u8], offset: usize) -> usize {
-        let block = offset / Self::BLOCK;
-        let from = block * Self::BLOCK;
-        self.chars_before_block[block] + bytes[from..offset].iter().filter(|&&b| b & 0xC0 != 0x80).count()
-    }
-
-    /// The 1-based line and character column of `offset`.
-    fn position(&self, bytes: &[u8], offset: usize) -> (usize, usize) {
-        let offset = offset.min(bytes.len());
-        let line = self.starts.partition_point(|&s| s <= offset) - 1;
-        let column = self.chars_before(bytes, offset) - self.chars_before(bytes, self.starts[line]) + 1;
-        (line + 1, column)
-    }
-}
-
 /// What a container loop expects next.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Expect {
@@ -278,7 +238,7 @@ struct Parser<'a> {
     unclosed: Vec<(u8, usize)>,
     /// Where the end of the text was first met inside a container.
     unclosed_at: usize,
-    lines: Option<Lines>,
+    lines: Option<LineIndex>,
     /// The end of the last unterminated string: its missing quote already explains a missing
     /// comma there.
     unterminated_end: usize,
@@ -375,9 +335,9 @@ impl<'a> Parser<'a> {
 
     /// "line L, column C" of a byte offset.
     fn position(&mut self, offset: usize) -> String {
-        let bytes = self.bytes;
-        let lines = self.lines.get_or_insert_with(|| Lines::new(bytes));
-        let (line, column) = lines.position(bytes, offset);
+        let text = self.text;
+        let lines = self.lines.get_or_insert_with(|| LineIndex::new(text));
+        let base::line_index::Position { line, column } = lines.position(text, offset as u32);
         format!("line {line}, column {column}")
     }
 
@@ -1332,12 +1292,6 @@ mod tests {
     #[test]
     fn positions_count_characters() {
         let text = format!("[\"{}\",\n\"{}\", {{\"a\": [1", "x".repeat(1000), "é😀".repeat(300));
-        let lines = Lines::new(text.as_bytes());
-        let index = base::line_index::LineIndex::new(&text);
-        for (offset, _) in text.char_indices().chain([(text.len(), ' ')]) {
-            let p = index.position(&text, offset as u32);
-            assert_eq!(lines.position(text.as_bytes(), offset), (p.line as usize, p.column as usize));
-        }
         let parsed = parse(&text);
         let message =
             "missing `]}]` at the end of the file; the innermost unclosed array was opened at line 2, column 611";
