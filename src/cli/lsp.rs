@@ -4,6 +4,6 @@ use super::{Exit, Result};
 
 /// Serves one editor on stdin and stdout until it says `exit`.
 pub fn lsp() -> Result<Exit> {
-    jr2_lsp::run_stdio();
+    let _ = jr2_lsp::run_stdio();
     Ok(Exit::Clean)
 }
