@@ -1,5 +1,6 @@
 //! `jr2 lsp` against malformed input: each malformed message is answered with JSON-RPC's error
-//! and the next request still gets its answer; a huge `Content-Length` is not allocated.
+//! and the next request still gets its answer; a huge `Content-Length` is not allocated; `exit`
+//! without `shutdown` is status 1.
 
 use crate::client::{copy_fixture, Client};
 use serde_json::{json, Value};
@@ -121,5 +122,15 @@ fn a_malformed_message_before_initialize_is_answered_too() {
     // Before `initialize`, a request is refused (the server is not initialized), but answered.
     assert_eq!(answer["error"]["code"], -32002, "{answer}");
     assert_eq!(errors(&mut c), [(-32700, Value::Null)]);
-    assert!(c.exit().code().is_some());
+    assert_eq!(c.exit().code(), Some(1));
+}
+
+#[test]
+fn exit_without_shutdown_is_status_1() {
+    let root = copy_fixture("exit");
+    let mut c = Client::start();
+    c.initialize(&root);
+    let status = c.exit();
+    assert_eq!(status.code(), Some(1), "{status:?}");
+    let _ = std::fs::remove_dir_all(&root);
 }
