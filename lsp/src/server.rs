@@ -510,10 +510,31 @@ impl Worker {
         }
     }
 
+    /// The diagnostics of the file at `path`, as `jr2 check` reports them; for a new file of an
+    /// Instance that is not on disk yet (an editor's unsaved buffer, which the Instance's
+    /// listing, read from disk, does not hold), those of the file alone, as `jr2 check FILE`
+    /// gives them: its own compilation (a Workflow) or the door with no lend manifest (a Chart).
+    fn found(&mut self, path: &Path) -> Vec<Diagnostic> {
+        let unlisted = std::fs::symlink_metadata(path).is_err() && self.db.instance_of(path).is_some();
+        if !unlisted {
+            return self.db.diagnostics(path);
+        }
+        if path.extension().is_some_and(|e| e == "ts") {
+            let Some(compiled) = self.db.compiled(path) else { return Vec::new() };
+            return compiled.diagnostics.iter().filter(|d| d.file.0 == 0).map(|d| d.diagnostic.clone()).collect();
+        }
+        match self.db.text(path) {
+            Some(text) if path.extension().is_some_and(|e| e == "json") => {
+                compiler::chart::admit(&text, None).diagnostics
+            }
+            _ => Vec::new(),
+        }
+    }
+
     /// An open document's diagnostics in LSP terms.
     fn diagnostics(&mut self, uri: &Uri) -> Option<Vec<LspDiagnostic>> {
         let path = self.docs.get(uri)?.path.clone();
-        let found = self.db.diagnostics(&path);
+        let found = self.found(&path);
         let recovered =
             if path.extension().is_some_and(|e| e == "json") { self.db.recovered_chart(&path) } else { Vec::new() };
         let mut out: Vec<LspDiagnostic> = Vec::new();
@@ -555,7 +576,7 @@ impl Worker {
                 return Some(markdown(md, Some(lines.range(a as u32, b as u32))));
             }
         }
-        let found = self.db.diagnostics(&path);
+        let found = self.found(&path);
         let d = found.iter().find(|d| d.span.start as usize <= offset && offset <= d.span.end as usize)?;
         let rule = compiler::rules::find(d.code)?;
         Some(markdown(rule.markdown(), Some(lines.range(d.span.start, d.span.end))))
@@ -568,7 +589,7 @@ impl Worker {
         let (a, b) = (lines.offset(range.start), lines.offset(range.end));
         let compiled = self.db.compiled(&path);
         let mut out = Vec::new();
-        for d in self.db.diagnostics(&path) {
+        for d in self.found(&path) {
             let (s, e) = (d.span.start as usize, d.span.end as usize);
             if e < a || s > b {
                 continue;

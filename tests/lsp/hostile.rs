@@ -1,8 +1,8 @@
 //! `jr2 lsp` against malformed input: each malformed message is answered with JSON-RPC's error
 //! and the next request still gets its answer; a huge `Content-Length` is not allocated; `exit`
-//! without `shutdown` is status 1.
+//! without `shutdown` is status 1; a new file not on disk yet gets diagnostics.
 
-use crate::client::{copy_fixture, Client};
+use crate::client::{copy_fixture, uri, Client};
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
 
@@ -132,5 +132,32 @@ fn exit_without_shutdown_is_status_1() {
     c.initialize(&root);
     let status = c.exit();
     assert_eq!(status.code(), Some(1), "{status:?}");
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+#[test]
+fn a_new_file_not_on_disk_gets_diagnostics() {
+    let root = copy_fixture("unsaved");
+    let mut c = Client::start();
+    c.initialize(&root);
+    for (name, text, code) in [
+        (
+            "workflows/brand-new.ts",
+            "import { createMachine } from \"xstate\";\nexport const machine = createMachine({ ) });\n",
+            "ts-syntax",
+        ),
+        ("workflows/notes/new-chart.json", "{ \"id\": \"new-chart\" }", "chart-grammar"),
+        // Outside any Instance.
+        ("../jr2-lsp-unsaved-elsewhere/lone.json", "{ \"id\": 5 }", "chart-grammar"),
+    ] {
+        let path = root.join(name);
+        assert!(!path.exists());
+        c.open(&path, text);
+        let published = c.diagnostics_of(&uri(&path));
+        let codes: Vec<&str> =
+            published["diagnostics"].as_array().expect("a list").iter().filter_map(|d| d["code"].as_str()).collect();
+        assert!(codes.contains(&code), "{name}: {published}");
+    }
+    assert!(c.stop().success());
     let _ = std::fs::remove_dir_all(&root);
 }
