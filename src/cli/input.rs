@@ -27,14 +27,42 @@ pub fn display(path: &Path) -> String {
     }
 }
 
+/// The most `jr2` reads of one input (a Chart, a lend manifest, a schema, stdin): 64 MiB. The
+/// door's own size ceiling is each Open body's (`ceilings.size`, a diagnostic); this bound is
+/// for what no Chart comes near (`/dev/zero` as stdin), so a read ends, and says so.
+pub const MAX_INPUT: u64 = 64 << 20;
+
+/// The message for an input past [`MAX_INPUT`].
+fn too_large(what: &str) -> UsageError {
+    UsageError(format!("cannot read {what}: larger than {MAX_INPUT} bytes (64 MiB)"))
+}
+
+/// Reads at most [`MAX_INPUT`] bytes of `from`; more is an error naming `what`.
+fn read_bounded(from: impl Read, what: &str) -> Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    from.take(MAX_INPUT + 1).read_to_end(&mut bytes).map_err(|e| UsageError(format!("cannot read {what}: {e}")))?;
+    if bytes.len() as u64 > MAX_INPUT {
+        return Err(too_large(what));
+    }
+    Ok(bytes)
+}
+
+/// A file's bytes, at most [`MAX_INPUT`] of them; `-` reads stdin.
+fn read_bytes(path: &Path) -> Result<Vec<u8>> {
+    if path == Path::new("-") {
+        return read_bounded(std::io::stdin().lock(), "stdin");
+    }
+    let shown = display(path);
+    let file = std::fs::File::open(path).map_err(|e| UsageError(format!("cannot read {shown}: {e}")))?;
+    read_bounded(file, &shown)
+}
+
 /// A file's text, UTF-8; `-` reads stdin.
 pub fn read_text(path: &Path) -> Result<String> {
+    let bytes = read_bytes(path)?;
     if path == Path::new("-") {
-        let mut bytes = Vec::new();
-        std::io::stdin().read_to_end(&mut bytes).map_err(|e| UsageError(format!("cannot read stdin: {e}")))?;
         return String::from_utf8(bytes).map_err(|_| UsageError("stdin is not UTF-8 text".to_string()));
     }
-    let bytes = std::fs::read(path).map_err(|e| UsageError(format!("cannot read {}: {e}", display(path))))?;
     String::from_utf8(bytes).map_err(|_| UsageError(format!("cannot read {}: not UTF-8 text", display(path))))
 }
 

@@ -3,4 +3,5 @@
 mod cli;
 mod docs;
 mod foreign;
+mod hostile;
 mod up;

@@ -1,0 +1,132 @@
+//! The `jr2` binary against hostile input (issue 16): reads with no end (`/dev/zero`, a FIFO),
+//! unreadable paths, bytes a terminal would obey. Every run is bounded: it must end within 10 s
+//! (else it is killed and the test fails), under 2 GB of address space (where `prlimit` is
+//! there to hold it), with no signal, the contract's exit code, under 20 MB of output, and no
+//! byte of its environment in that output.
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// A value in every run's environment, which no output may carry.
+const SECRET: &str = "JR2_HOSTILE_SECRET_41c7e2";
+const LIMIT: Duration = Duration::from_secs(10);
+const MAX_OUTPUT: usize = 20 << 20;
+
+pub struct Run {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+/// How a run's stdin is given.
+pub enum Input<'a> {
+    Nothing,
+    File(&'a Path),
+}
+
+/// A fresh folder for one test.
+pub fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("jr2-hostile-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch folder");
+    dir
+}
+
+fn exists(tool: &str) -> bool {
+    Command::new(tool).arg("--version").stdout(Stdio::null()).stderr(Stdio::null()).status().is_ok()
+}
+
+/// Runs `jr2 ARGS` in `cwd`, bounded as the module says; `prefix` runs it under another
+/// command (`setpriv`, to drop root's way past file modes).
+pub fn run_in(cwd: &Path, args: &[&str], stdin: Input<'_>, prefix: &[&str]) -> Run {
+    let mut argv: Vec<String> = prefix.iter().map(|s| s.to_string()).collect();
+    if exists("prlimit") {
+        argv.extend(["prlimit".into(), format!("--as={}", 2u64 << 30), "--".into()]);
+    }
+    argv.push(env!("CARGO_BIN_EXE_jr2").into());
+    argv.extend(args.iter().map(|s| s.to_string()));
+    let mut cmd = Command::new(&argv[0]);
+    cmd.args(&argv[1..])
+        .current_dir(cwd)
+        .env("NO_COLOR", "1")
+        .env("JR2_HOSTILE", SECRET)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    match stdin {
+        Input::Nothing => cmd.stdin(Stdio::null()),
+        Input::File(p) => cmd.stdin(std::fs::File::open(p).expect("stdin file")),
+    };
+    let started = Instant::now();
+    let mut child = cmd.spawn().expect("run jr2");
+    let capture = |pipe: Option<Box<dyn Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut out = Vec::new();
+            if let Some(p) = pipe {
+                let _ = p.take(MAX_OUTPUT as u64 + 1).read_to_end(&mut out);
+            }
+            out
+        })
+    };
+    let out = capture(child.stdout.take().map(|p| Box::new(p) as Box<dyn Read + Send>));
+    let err = capture(child.stderr.take().map(|p| Box::new(p) as Box<dyn Read + Send>));
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status;
+        }
+        if started.elapsed() > LIMIT {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("jr2 {args:?} ran past {LIMIT:?}");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    let (stdout, stderr) = (out.join().expect("stdout"), err.join().expect("stderr"));
+    let code = status.code().unwrap_or_else(|| panic!("jr2 {args:?} ended by a signal: {status:?}"));
+    for (name, bytes) in [("stdout", &stdout), ("stderr", &stderr)] {
+        assert!(bytes.len() <= MAX_OUTPUT, "jr2 {args:?}: {name} is over {MAX_OUTPUT} bytes");
+        let text = String::from_utf8_lossy(bytes);
+        assert!(!text.contains(SECRET), "jr2 {args:?}: {name} carries the environment: {text}");
+    }
+    Run { code, stdout: String::from_utf8_lossy(&stdout).into(), stderr: String::from_utf8_lossy(&stderr).into() }
+}
+
+fn lends() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/cli/lends.json")
+}
+
+fn chart() -> &'static str {
+    r#"{ "id": "ok", "initial": "a", "states": { "a": { "type": "final" } } }"#
+}
+
+/// `/dev/zero` as a Chart (a link to it, and through stdin), as a lend manifest, as a schema:
+/// each read ends, exit 2, saying why.
+#[test]
+fn dev_zero_is_read_no_further_than_the_bound() {
+    if !Path::new("/dev/zero").exists() {
+        return;
+    }
+    let dir = scratch("zero");
+    std::fs::write(dir.join("ok.json"), chart()).expect("write");
+    std::os::unix::fs::symlink("/dev/zero", dir.join("zero.json")).expect("symlink");
+    let lends = lends();
+    let lends = lends.to_str().expect("path");
+    let cases: Vec<(Vec<&str>, Input<'_>)> = vec![
+        (vec!["check", "zero.json"], Input::Nothing),
+        (vec!["check", "--lends", "/dev/zero", "ok.json"], Input::Nothing),
+        (vec!["chart", "check", "ok.json", "--lends", "/dev/zero"], Input::Nothing),
+        (vec!["chart", "check", "-", "--lends", lends], Input::File(Path::new("/dev/zero"))),
+        (vec!["ir", "-"], Input::File(Path::new("/dev/zero"))),
+        (vec!["schema", "chart", "--lends", "/dev/zero"], Input::Nothing),
+        (vec!["schema", "compat", "--slot", "-", "--door", "ok.json"], Input::File(Path::new("/dev/zero"))),
+    ];
+    for (args, stdin) in cases {
+        let r = run_in(&dir, &args, stdin, &[]);
+        assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);
+        assert!(r.stdout.is_empty(), "{args:?}: {}", r.stdout);
+        let said = &r.stderr;
+        assert!(said.contains("larger than 67108864 bytes") || said.contains("not a regular file"), "{args:?}: {said}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
