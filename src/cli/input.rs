@@ -47,11 +47,48 @@ fn read_bounded(from: impl Read, what: &str) -> Result<Vec<u8>> {
     Ok(bytes)
 }
 
+/// What a file that is not a regular one is, for a message: reading a FIFO waits for a writer
+/// that may never come, a device may never end.
+pub fn kind_of(file_type: std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if file_type.is_fifo() {
+            return "a FIFO";
+        }
+        if file_type.is_socket() {
+            return "a socket";
+        }
+        if file_type.is_char_device() {
+            return "a character device";
+        }
+        if file_type.is_block_device() {
+            return "a block device";
+        }
+    }
+    if file_type.is_dir() {
+        return "a folder";
+    }
+    "not a file"
+}
+
+/// The metadata of the regular file at `path` (a symlink followed): anything else is refused
+/// before it is opened, as opening a FIFO waits for a writer.
+pub fn regular_file(path: &Path) -> Result<std::fs::Metadata> {
+    let meta = std::fs::metadata(path).map_err(|e| UsageError(format!("cannot read {}: {e}", display(path))))?;
+    if !meta.is_file() {
+        let kind = kind_of(meta.file_type());
+        return Err(UsageError(format!("cannot read {}: not a regular file ({kind})", display(path))));
+    }
+    Ok(meta)
+}
+
 /// A file's bytes, at most [`MAX_INPUT`] of them; `-` reads stdin.
 fn read_bytes(path: &Path) -> Result<Vec<u8>> {
     if path == Path::new("-") {
         return read_bounded(std::io::stdin().lock(), "stdin");
     }
+    regular_file(path)?;
     let shown = display(path);
     let file = std::fs::File::open(path).map_err(|e| UsageError(format!("cannot read {shown}: {e}")))?;
     read_bounded(file, &shown)
@@ -99,6 +136,9 @@ pub fn collect(paths: &[PathBuf]) -> Result<Inputs> {
             }
         } else if meta.is_dir() {
             walk(path, &mut inputs)?;
+        } else if !meta.is_file() {
+            let kind = kind_of(meta.file_type());
+            return Err(UsageError(format!("cannot check {}: not a regular file ({kind})", display(path))));
         } else if has_ext(path, "json") {
             inputs.charts.push(path.clone());
         } else if has_ext(path, "ts") {
@@ -132,6 +172,14 @@ fn skipped_dir(name: &str) -> bool {
     name.starts_with('.') || name == "node_modules" || name == "target"
 }
 
+/// A FIFO, socket or device met in a walk, whose name says Chart or Machine: not read (it may
+/// never end), said on stderr.
+fn skip_not_regular(name: &str, path: &Path, file_type: std::fs::FileType) {
+    if is_chart_name(name) || (name.ends_with(".ts") && !name.ends_with(".d.ts")) {
+        eprintln!("jr2: skipped {}: not a regular file ({})", display(path), kind_of(file_type));
+    }
+}
+
 fn walk(dir: &Path, inputs: &mut Inputs) -> Result<()> {
     let read = std::fs::read_dir(dir).map_err(|e| UsageError(format!("cannot read {}: {e}", display(dir))))?;
     let mut entries: Vec<(String, PathBuf, bool)> = Vec::new();
@@ -144,8 +192,15 @@ fn walk(dir: &Path, inputs: &mut Inputs) -> Result<()> {
             // A symlink to a file is followed; to a folder, not (no cycles); a dangling one is skipped.
             match std::fs::metadata(&path) {
                 Ok(meta) if meta.is_file() => false,
+                Ok(meta) if !meta.is_dir() => {
+                    skip_not_regular(&name, &path, meta.file_type());
+                    continue;
+                }
                 _ => continue,
             }
+        } else if !file_type.is_dir() && !file_type.is_file() {
+            skip_not_regular(&name, &path, file_type);
+            continue;
         } else {
             file_type.is_dir()
         };

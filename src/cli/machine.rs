@@ -58,9 +58,7 @@ fn check_each(paths: &[PathBuf]) -> Vec<(FileReport, bool)> {
 }
 
 fn compiled(path: &Path) -> Result<Compiled> {
-    if !path.is_file() {
-        return Err(UsageError(format!("cannot read {}: no such file", display(path))));
-    }
+    super::input::regular_file(path)?;
     Ok(compile_file(path))
 }
 

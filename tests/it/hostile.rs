@@ -130,3 +130,54 @@ fn dev_zero_is_read_no_further_than_the_bound() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+fn mkfifo(path: &Path) -> bool {
+    Command::new("mkfifo").arg(path).status().is_ok_and(|s| s.success())
+}
+
+/// A FIFO (and a socket) where a file is named: refused before it is opened, exit 2, for every
+/// command that reads a path; met in a walked folder, skipped with a line on stderr while the
+/// rest is checked.
+#[test]
+fn a_fifo_or_socket_is_not_read() {
+    let dir = scratch("fifo");
+    if !mkfifo(&dir.join("pipe.json")) || !mkfifo(&dir.join("pipe.ts")) {
+        eprintln!("no mkfifo here: skipped");
+        return;
+    }
+    let _socket = std::os::unix::net::UnixListener::bind(dir.join("sock.json")).expect("a socket");
+    std::fs::write(dir.join("ok.json"), chart()).expect("write");
+    let lends = lends();
+    let lends = lends.to_str().expect("path");
+    let cases: Vec<Vec<&str>> = vec![
+        vec!["check", "pipe.json"],
+        vec!["check", "pipe.ts"],
+        vec!["check", "sock.json"],
+        vec!["check", "--lends", "pipe.json", "ok.json"],
+        vec!["chart", "check", "pipe.json", "--lends", lends],
+        vec!["chart", "check", "ok.json", "--lends", "pipe.json"],
+        vec!["ir", "pipe.json"],
+        vec!["ir", "pipe.ts"],
+        vec!["parts", "pipe.ts"],
+        vec!["schema", "briefing", "--lends", "pipe.json"],
+        vec!["schema", "compat", "--slot", "pipe.json", "--door", "ok.json"],
+    ];
+    for args in cases {
+        let r = run_in(&dir, &args, Input::Nothing, &[]);
+        assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);
+        assert!(
+            r.stderr.contains("not a regular file (a FIFO)") || r.stderr.contains("(a socket)"),
+            "{args:?}: {}",
+            r.stderr
+        );
+    }
+    // A walked folder: the FIFOs and the socket are skipped, the Chart beside them checked.
+    let r = run_in(&dir, &["check", ".", "--format", "json"], Input::Nothing, &[]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    let doc: serde_json::Value = serde_json::from_str(&r.stdout).expect("one JSON document");
+    assert_eq!(doc["summary"]["files"], 1, "{doc}");
+    for name in ["pipe.json", "pipe.ts", "sock.json"] {
+        assert!(r.stderr.contains(&format!("skipped {name}: not a regular file")), "{}", r.stderr);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
