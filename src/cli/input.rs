@@ -103,6 +103,26 @@ pub fn read_text(path: &Path) -> Result<String> {
     String::from_utf8(bytes).map_err(|_| UsageError(format!("cannot read {}: not UTF-8 text", display(path))))
 }
 
+/// A Chart's text as `check` reads it: its text, or, where it is no UTF-8 text (so no JSON
+/// text), its lossy text (each bad byte run one U+FFFD) and the offset of the first bad byte.
+pub enum ChartText {
+    Text(String),
+    NotUtf8 { lossy: String, at: usize },
+}
+
+/// A Chart file for `check`: bounded and regular as [`read_text`], but a text that is not
+/// UTF-8 is the Chart's refusal (a `json-syntax` diagnostic), not the run's end.
+pub fn read_chart(path: &Path) -> Result<ChartText> {
+    let bytes = read_bytes(path)?;
+    Ok(match String::from_utf8(bytes) {
+        Ok(text) => ChartText::Text(text),
+        Err(e) => {
+            let at = e.utf8_error().valid_up_to();
+            ChartText::NotUtf8 { lossy: String::from_utf8_lossy(e.as_bytes()).into_owned(), at }
+        }
+    })
+}
+
 /// A lend manifest; a bad one names the file and serde's line and column.
 pub fn read_lends(path: &Path) -> Result<LendManifest> {
     let text = read_text(path)?;

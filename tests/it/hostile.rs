@@ -92,6 +92,10 @@ pub fn run_in(cwd: &Path, args: &[&str], stdin: Input<'_>, prefix: &[&str]) -> R
     Run { code, stdout: String::from_utf8_lossy(&stdout).into(), stderr: String::from_utf8_lossy(&stderr).into() }
 }
 
+pub fn run(cwd: &Path, args: &[&str]) -> Run {
+    run_in(cwd, args, Input::Nothing, &[])
+}
+
 fn lends() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/cli/lends.json")
 }
@@ -179,5 +183,25 @@ fn a_fifo_or_socket_is_not_read() {
     for name in ["pipe.json", "pipe.ts", "sock.json"] {
         assert!(r.stderr.contains(&format!("skipped {name}: not a regular file")), "{}", r.stderr);
     }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// One Chart that is no UTF-8 text among others: a json-syntax diagnostic at its first bad
+/// byte, the others checked, one JSON document, exit 1.
+#[test]
+fn a_chart_that_is_not_utf8_is_refused_and_the_rest_checked() {
+    let dir = scratch("not-utf8");
+    std::fs::write(dir.join("a.json"), chart()).expect("write");
+    std::fs::write(dir.join("b.json"), b"{ \"id\": \"b\xff\xfe\" }").expect("write");
+    std::fs::write(dir.join("c.json"), chart()).expect("write");
+    let r = run(&dir, &["check", ".", "--format", "json"]);
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    let doc: serde_json::Value = serde_json::from_str(&r.stdout).expect("one JSON document");
+    assert_eq!(doc["summary"]["files"], 3, "{doc}");
+    let found = doc["diagnostics"].as_array().expect("a list");
+    assert_eq!(found.len(), 1, "{doc}");
+    assert_eq!(found[0]["file"], "b.json");
+    assert_eq!(found[0]["code"], "json-syntax");
+    assert_eq!(found[0]["byte_range"], serde_json::json!([10, 13]), "{doc}");
     let _ = std::fs::remove_dir_all(&dir);
 }
