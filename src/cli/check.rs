@@ -18,6 +18,15 @@ pub fn check(args: CheckArgs) -> Result<Exit> {
     for path in &inputs.charts {
         texts.push((display(path), input::read_chart(path)?));
     }
+    for path in &inputs.machines {
+        let file_type = std::fs::metadata(path)
+            .map_err(|e| super::UsageError(format!("cannot read {}: {e}", display(path))))?
+            .file_type();
+        input::check_readable(path, file_type)?;
+    }
+    for root in &inputs.instances {
+        input::check_instance_files(root, false)?;
+    }
     let mut reports = check_all(texts, manifest.as_ref());
     reports.extend(super::machine::check_machines(&inputs.machines));
     // An Instance's named Charts get their wrapper's manifest; `--lends` is for Charts outside one.

@@ -123,6 +123,70 @@ pub fn read_chart(path: &Path) -> Result<ChartText> {
     })
 }
 
+/// Checks, before the Instance check reads them, the folders and files it will read under
+/// `root` (as `compiler::instance` lists them: `workflows/*.ts`, `workflows/<wrapper>/*.json`,
+/// and `jr2.config.ts` with `config`): a folder it cannot list, a file it cannot open, a FIFO,
+/// socket or device, a file past [`MAX_INPUT`] is the run's end (exit 2), said as the system
+/// says it. The Instance check itself would list nothing of an unreadable folder ("no
+/// problems"), wait forever on a FIFO, and report a file it cannot open as one that is not UTF-8.
+pub fn check_instance_files(root: &Path, config: bool) -> Result<()> {
+    let skipped = |name: &str| name.starts_with('.') || name == "node_modules";
+    for (name, path, file_type) in listed(&root.join("workflows"))? {
+        if skipped(&name) {
+            continue;
+        }
+        if file_type.is_dir() {
+            for (chart, chart_path, chart_type) in listed(&path)? {
+                let named_chart = chart.ends_with(".json") && !chart.ends_with(".lends.json") && chart != "lends.json";
+                if !skipped(&chart) && named_chart && !chart_type.is_dir() {
+                    check_readable(&chart_path, chart_type)?;
+                }
+            }
+        } else if name.ends_with(".ts") && !name.ends_with(".d.ts") {
+            check_readable(&path, file_type)?;
+        }
+    }
+    let config_file = root.join("jr2.config.ts");
+    if let (true, Ok(meta)) = (config, std::fs::symlink_metadata(&config_file)) {
+        check_readable(&config_file, meta.file_type())?;
+    }
+    Ok(())
+}
+
+/// A folder's entries: name, path, type (a symlink not followed).
+fn listed(dir: &Path) -> Result<Vec<(String, PathBuf, std::fs::FileType)>> {
+    let cannot = |e: std::io::Error| UsageError(format!("cannot read {}: {e}", display(dir)));
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).map_err(cannot)? {
+        let entry = entry.map_err(cannot)?;
+        let file_type = entry.file_type().map_err(cannot)?;
+        out.push((entry.file_name().to_string_lossy().into_owned(), entry.path(), file_type));
+    }
+    Ok(out)
+}
+
+/// A file the compiler will read (a Machine, an Instance's file), checked before it does: a
+/// regular file, at most [`MAX_INPUT`] bytes, that opens. A symlink to anything but a file is
+/// skipped by the Instance's listing, so it passes here.
+pub fn check_readable(path: &Path, file_type: std::fs::FileType) -> Result<()> {
+    let cannot = |e: std::io::Error| UsageError(format!("cannot read {}: {e}", display(path)));
+    let meta = if file_type.is_symlink() {
+        match std::fs::metadata(path) {
+            Ok(meta) if meta.is_file() => meta,
+            _ => return Ok(()),
+        }
+    } else if file_type.is_file() {
+        std::fs::metadata(path).map_err(cannot)?
+    } else {
+        let kind = kind_of(file_type);
+        return Err(UsageError(format!("cannot check {}: not a regular file ({kind})", display(path))));
+    };
+    if meta.len() > MAX_INPUT {
+        return Err(too_large(&display(path)));
+    }
+    std::fs::File::open(path).map(drop).map_err(cannot)
+}
+
 /// A lend manifest; a bad one names the file and serde's line and column.
 pub fn read_lends(path: &Path) -> Result<LendManifest> {
     let text = read_text(path)?;

@@ -58,7 +58,9 @@ fn check_each(paths: &[PathBuf]) -> Vec<(FileReport, bool)> {
 }
 
 fn compiled(path: &Path) -> Result<Compiled> {
-    super::input::regular_file(path)?;
+    let meta = super::input::regular_file(path)?;
+    // An entry file it cannot open the compiler reports as an unresolved import (exit 1).
+    super::input::check_readable(path, meta.file_type())?;
     Ok(compile_file(path))
 }
 

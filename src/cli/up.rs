@@ -27,6 +27,7 @@ pub fn up(args: UpArgs) -> Result<Exit> {
             display(dir)
         )));
     }
+    super::input::check_instance_files(dir, true)?;
     // Foreign doors are read over HTTP unless `--offline`, as `jr2 check` does.
     let doors = (!args.offline).then(super::doors::HttpDoors::new);
     let up = check_up_with(dir, doors.as_ref().map(|d| d as &dyn compiler::doors::DoorSource));

@@ -186,6 +186,107 @@ fn a_fifo_or_socket_is_not_read() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A prefix under which file modes hold (`None`: there is none here, so the test is skipped):
+/// nothing for a user, `setpriv` without root's two capabilities past them for root.
+fn unprivileged() -> Option<Vec<&'static str>> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let uid = status.lines().find(|l| l.starts_with("Uid:"))?.split_whitespace().nth(1)?.to_string();
+    if uid != "0" {
+        return Some(Vec::new());
+    }
+    let prefix = vec!["setpriv", "--bounding-set=-dac_override,-dac_read_search"];
+    let works = Command::new(prefix[0]).args(&prefix[1..]).arg("true").status().is_ok_and(|s| s.success());
+    works.then_some(prefix)
+}
+
+fn chmod(path: &Path, mode: u32) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).expect("chmod");
+}
+
+/// The bundled example Instance in a fresh folder.
+fn instance(name: &str) -> PathBuf {
+    let to = scratch(name);
+    copy_dir(&PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("examples/instance"), &to);
+    to
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("mkdir");
+    for e in std::fs::read_dir(from).expect("read_dir") {
+        let e = e.expect("entry");
+        if e.file_type().expect("type").is_dir() {
+            copy_dir(&e.path(), &to.join(e.file_name()));
+        } else {
+            std::fs::copy(e.path(), to.join(e.file_name())).expect("copy");
+        }
+    }
+}
+
+/// Unreadable paths are exit 2, said as the system says it ("Permission denied"): an
+/// Instance's `workflows/` folder (it said "no problems", exit 0), a Workflow in it (exit 1,
+/// unresolved-import), a named Chart (exit 1, "not UTF-8"), a Machine or Chart argument.
+#[test]
+fn an_unreadable_path_is_exit_2_and_says_why() {
+    let Some(prefix) = unprivileged() else {
+        eprintln!("no way to obey file modes here: skipped");
+        return;
+    };
+    let cases = [("workflows", "folder"), ("workflows/triage.ts", "workflow"), ("workflows/notes/post.json", "chart")];
+    for (path, name) in cases {
+        let root = instance(&format!("unreadable-{name}"));
+        chmod(&root.join(path), 0);
+        for args in [vec!["check", "--offline", "."], vec!["up", "--check", "--offline", "."]] {
+            let r = run_in(&root, &args, Input::Nothing, &prefix);
+            assert_eq!(r.code, 2, "{path}: {args:?}: {}{}", r.stdout, r.stderr);
+            assert!(r.stderr.contains(path) && r.stderr.contains("Permission denied"), "{path}: {}", r.stderr);
+            assert!(r.stdout.is_empty(), "{path}: {}", r.stdout);
+        }
+        chmod(&root.join(path), 0o755);
+        let _ = std::fs::remove_dir_all(&root);
+    }
+    let dir = scratch("unreadable-files");
+    std::fs::write(dir.join("a.json"), chart()).expect("write");
+    std::fs::write(dir.join("m.ts"), "export const machine = 1;\n").expect("write");
+    for file in ["a.json", "m.ts"] {
+        chmod(&dir.join(file), 0);
+        for args in [vec!["check", file], vec!["check", "."], vec!["ir", file]] {
+            let r = run_in(&dir, &args, Input::Nothing, &prefix);
+            assert_eq!(r.code, 2, "{args:?}: {}{}", r.stdout, r.stderr);
+            assert!(r.stderr.contains("Permission denied") && !r.stderr.contains("UTF-8"), "{args:?}: {}", r.stderr);
+        }
+        chmod(&dir.join(file), 0o644);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A FIFO where an Instance names a Workflow, a named Chart or its config: exit 2, at once.
+#[test]
+fn a_fifo_in_an_instance_is_not_read() {
+    for (path, args) in [
+        ("workflows/pipe.ts", vec!["check", "--offline", "."]),
+        ("workflows/notes/pipe.json", vec!["check", "--offline", "."]),
+        ("workflows/pipe.ts", vec!["up", "--check", "--offline", "."]),
+    ] {
+        let root = instance("fifo-instance");
+        if !mkfifo(&root.join(path)) {
+            return;
+        }
+        let r = run_in(&root, &args, Input::Nothing, &[]);
+        assert_eq!(r.code, 2, "{path}: {}{}", r.stdout, r.stderr);
+        assert!(r.stderr.contains(path) && r.stderr.contains("not a regular file (a FIFO)"), "{}", r.stderr);
+        let _ = std::fs::remove_dir_all(&root);
+    }
+    let root = instance("fifo-config");
+    std::fs::remove_file(root.join("jr2.config.ts")).expect("the example's config");
+    if mkfifo(&root.join("jr2.config.ts")) {
+        let r = run_in(&root, &["up", "--check", "--offline", "."], Input::Nothing, &[]);
+        assert_eq!(r.code, 2, "{}{}", r.stdout, r.stderr);
+        assert!(r.stderr.contains("jr2.config.ts: not a regular file"), "{}", r.stderr);
+    }
+    let _ = std::fs::remove_dir_all(&root);
+}
+
 /// One Chart that is no UTF-8 text among others: a json-syntax diagnostic at its first bad
 /// byte, the others checked, one JSON document, exit 1.
 #[test]
