@@ -125,7 +125,10 @@ fn check_all(texts: Vec<(String, ChartText)>, manifest: Option<&LendManifest>) -
 /// Prints the reports in the chosen format and picks the exit code.
 pub(super) fn finish(checked: Vec<(FileReport, bool)>, output: &OutputArgs) -> Exit {
     let crashed = checked.iter().any(|(_, ok)| !ok);
-    let reports: Vec<FileReport> = checked.into_iter().map(|(r, _)| r).collect();
+    let mut reports: Vec<FileReport> = checked.into_iter().map(|(r, _)| r).collect();
+    if matches!(output.format, FormatArg::Human | FormatArg::Github) {
+        super::terminal::reports(&mut reports);
+    }
     let format = match output.format {
         FormatArg::Human => Format::Human { color: output.color.enabled(std::io::stdout().is_terminal()) },
         FormatArg::Json => Format::Json,

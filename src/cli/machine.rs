@@ -67,7 +67,8 @@ fn compiled(path: &Path) -> Result<Compiled> {
 /// `jr2 ir WORKFLOW.ts`: the IR as JSON; diagnostics go to stderr.
 pub fn ir(path: &Path, color: bool) -> Result<(Option<serde_json::Value>, Exit)> {
     let compiled = compiled(path)?;
-    let reports = reports_of(&compiled);
+    let mut reports = reports_of(&compiled);
+    super::terminal::reports(&mut reports);
     if reports.iter().any(|r| !r.diagnostics.is_empty()) {
         eprint!("{}", compiler::diagnostics::render(compiler::diagnostics::Format::Human { color }, &reports));
     }
@@ -83,7 +84,8 @@ pub fn ir(path: &Path, color: bool) -> Result<(Option<serde_json::Value>, Exit)>
 pub fn parts(args: &PartsArgs) -> Result<(Option<serde_json::Value>, Exit)> {
     let compiled = compiled(&args.workflow)?;
     let Some(value) = compiled.value() else {
-        let reports = reports_of(&compiled);
+        let mut reports = reports_of(&compiled);
+        super::terminal::reports(&mut reports);
         eprint!("{}", compiler::diagnostics::render(compiler::diagnostics::Format::Human { color: false }, &reports));
         return Ok((None, Exit::Refused));
     };

@@ -36,16 +36,26 @@ pub fn up(args: UpArgs) -> Result<Exit> {
         eprintln!("jr2: internal error while checking {}; this is a bug in jr2, please report it", display(path));
     }
     let crashed = !up.report.internal_errors.is_empty();
-    let reports: Vec<FileReport> = up
+    let mut reports: Vec<FileReport> = up
         .report
         .files
         .into_iter()
         .map(|f| FileReport { path: display(&f.path), text: f.text, diagnostics: f.diagnostics })
         .collect();
+    if matches!(args.output.format, FormatArg::Human | FormatArg::Github) {
+        super::terminal::reports(&mut reports);
+    }
     let text = match args.output.format {
         FormatArg::Human => {
             let color = args.output.color.enabled(std::io::stdout().is_terminal());
-            listing::human(&up.workflows, color) + &diagnostics::render(Format::Human { color }, &reports)
+            // The listing's names come from the Workflows; without colour it has no escape of
+            // its own, so all of it is made printable (with colour, its names are not: see
+            // issue 16's report).
+            let mut listed = listing::human(&up.workflows, color);
+            if !color {
+                listed = super::terminal::printable(&listed).into_owned();
+            }
+            listed + &diagnostics::render(Format::Human { color }, &reports)
         }
         FormatArg::Json => {
             let mut doc = diagnostics::json::document(&reports);

@@ -306,3 +306,31 @@ fn a_chart_that_is_not_utf8_is_refused_and_the_rest_checked() {
     assert_eq!(found[0]["byte_range"], serde_json::json!([10, 13]), "{doc}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Escape sequences from the input (raw in a source line, decoded from `\u001b` in a name, in
+/// a file's name) reach no terminal: human and GitHub output, a usage error's message.
+#[test]
+fn escape_bytes_from_the_input_are_not_printed_raw() {
+    let dir = scratch("escapes");
+    // A raw ESC in a string is a JSON error: the source line is shown.
+    std::fs::write(dir.join("raw.json"), b"{ \"id\": \"a\x1b[2J\x1b]0;owned\x07\xc2\x9b31m\" }\n").expect("write");
+    // Decoded escapes in names: the messages quote them.
+    let named = r#"{ "id": "n", "initial": "a\u001b[2J", "states": { "b\u001b]0;x\u0007": { "type": "final" } } }"#;
+    std::fs::write(dir.join("named.json"), named).expect("write");
+    std::fs::write(dir.join("x\x1b[31m.json"), "{").expect("write");
+    let control =
+        |s: &str| s.chars().any(|c| (c < ' ' && c != '\n' && c != '\t') || ('\u{7f}'..='\u{9f}').contains(&c));
+    for format in ["human", "github"] {
+        let r = run(&dir, &["check", ".", "--format", format]);
+        assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+        assert!(r.stdout.contains("json-syntax") || r.stdout.contains("title=json-syntax"), "{}", r.stdout);
+        assert!(!control(&r.stdout) && !control(&r.stderr), "{format}: {:?}", r.stdout);
+    }
+    let r = run(&dir, &["check", "no\x1b[2Jsuch.json"]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("no?[2Jsuch.json") && !control(&r.stderr), "{:?}", r.stderr);
+    // JSON keeps the text as it is (escaped by JSON itself).
+    let r = run(&dir, &["check", "named.json", "--format", "json"]);
+    assert!(r.stdout.contains("\\u001b"), "{}", r.stdout);
+    let _ = std::fs::remove_dir_all(&dir);
+}
