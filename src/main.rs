@@ -19,7 +19,7 @@ fn main() -> ExitCode {
     match cli::run(args) {
         Ok(code) => code.into(),
         Err(e) => {
-            eprintln!("jr2: {e}");
+            eprintln!("jr2: {}", cli::shown(&e));
             cli::Exit::Usage.into()
         }
     }

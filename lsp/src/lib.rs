@@ -22,20 +22,25 @@
 //! Workflow's diagnostics stay those of `jr2 check`.
 
 mod actions;
+pub mod framing;
 mod server;
 mod text;
 
-pub use server::{serve, Backend};
+pub use server::{serve, Backend, Ending};
 pub use text::Lines;
 
-/// Runs the server on stdin and stdout until the client says `exit`.
-pub fn run_stdio() {
+/// Runs the server on stdin and stdout until the client says `exit` (or closes stdin).
+pub fn run_stdio() -> Ending {
     let runtime = match tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build() {
         Ok(r) => r,
         Err(e) => {
             eprintln!("jr2 lsp: cannot start: {e}");
-            return;
+            return Ending::Unclean;
         }
     };
-    runtime.block_on(serve(tokio::io::stdin(), tokio::io::stdout()));
+    let ending = runtime.block_on(serve(tokio::io::stdin(), tokio::io::stdout()));
+    // A read of stdin may still wait on its thread (nothing is read after `exit`, but the
+    // client need not close stdin): the process does not wait for it.
+    runtime.shutdown_background();
+    ending
 }

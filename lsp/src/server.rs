@@ -1,26 +1,141 @@
 //! The Language Server: the protocol side (`Backend`, async) and the worker (sync, salsa).
 
 use crate::actions::{self, Action};
+use crate::framing::{self, Incoming};
 use crate::text::{self, Lines};
 use check::compile::Compiled;
 use db::Database;
 use diagnostics::{Diagnostic, Severity};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc};
+use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::sync::{mpsc as tmpsc, oneshot};
 use tower_lsp_server::jsonrpc::{Error, Result};
 use tower_lsp_server::ls_types::*;
 use tower_lsp_server::{Client, LanguageServer, LspService, Server};
 
-/// Serves one client on `input` / `output` until it says `exit`.
-pub async fn serve<I, O>(input: I, output: O)
+/// How a session ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// The client asked for `shutdown` before it said `exit` (or closed the input).
+    Clean,
+    /// `exit`, or the end of the input, with no `shutdown` before: the protocol's exit status 1.
+    Unclean,
+}
+
+/// How many frames wait for the output at most.
+const OUTPUT_QUEUE: usize = 64;
+
+/// Serves one client on `input` / `output` until it says `exit` or its input ends.
+///
+/// ```text
+/// input ─► framing::Reader ─► well-formed messages ─► tower-lsp-server ─► its frames ─┐
+///                 └─► malformed ones' error answers ───────────────────────────────────┴─► output
+/// ```
+///
+/// A malformed message is answered here and the next one read (tower-lsp-server's own reader
+/// would end the session at it); one writer puts each frame on the output whole.
+pub async fn serve<I, O>(input: I, output: O) -> Ending
 where
-    I: tokio::io::AsyncRead + Unpin,
-    O: tokio::io::AsyncWrite,
+    I: AsyncRead + Unpin,
+    O: AsyncWrite + Unpin,
 {
     let (service, socket) = LspService::new(Backend::new);
-    Server::new(input, output, socket).serve(service).await;
+    let (server_in, mut feed) = tokio::io::duplex(1 << 16);
+    let (server_frames, server_out) = tokio::io::duplex(1 << 16);
+    // Frames for the output; `None`: the server's output ended, so does the session's.
+    let (out, mut queued) = tmpsc::channel::<Option<Vec<u8>>>(OUTPUT_QUEUE);
+    let shutdown = AtomicBool::new(false);
+
+    let server = Server::new(server_in, server_out, socket).serve(service);
+    let server_output = {
+        let out = out.clone();
+        async move {
+            let mut frames = tokio::io::BufReader::new(server_frames);
+            while let Some(frame) = server_frame(&mut frames).await {
+                if out.send(Some(frame)).await.is_err() {
+                    break;
+                }
+            }
+            let _ = out.send(None).await;
+        }
+    };
+    let write = async move {
+        let mut output = output;
+        while let Some(Some(frame)) = queued.recv().await {
+            if output.write_all(&frame).await.is_err() || output.flush().await.is_err() {
+                break;
+            }
+        }
+    };
+    let read = async {
+        let mut reader = framing::Reader::new(input);
+        while let Some(incoming) = reader.next().await {
+            match incoming {
+                Incoming::Message { frame, method } => {
+                    if feed.write_all(&frame).await.is_err() {
+                        break;
+                    }
+                    match method.as_deref() {
+                        Some("shutdown") => shutdown.store(true, Ordering::Relaxed),
+                        // Nothing is read after `exit`.
+                        Some("exit") => break,
+                        _ => {}
+                    }
+                }
+                Incoming::Malformed { frame, why } => {
+                    eprintln!("jr2 lsp: answered a malformed message: {why}");
+                    if out.send(Some(frame)).await.is_err() {
+                        break;
+                    }
+                }
+            }
+        }
+        // The server's input ends with ours.
+        drop(feed);
+    };
+    let session = async { tokio::join!(server, server_output, write) };
+    tokio::pin!(session, read);
+    tokio::select! {
+        _ = &mut session => {}
+        // The input ended (or `exit` came): the server ends with it.
+        _ = &mut read => {
+            session.await;
+        }
+    }
+    if shutdown.load(Ordering::Relaxed) {
+        Ending::Clean
+    } else {
+        Ending::Unclean
+    }
+}
+
+/// The next frame tower-lsp-server wrote (its header block, then as many bytes as its
+/// `Content-Length` says), whole; `None` at the end of its output.
+async fn server_frame<R: AsyncBufRead + Unpin>(from: &mut R) -> Option<Vec<u8>> {
+    let mut frame = Vec::new();
+    let mut length = None;
+    loop {
+        let start = frame.len();
+        if from.read_until(b'\n', &mut frame).await.ok()? == 0 {
+            return None;
+        }
+        let line = std::str::from_utf8(&frame[start..]).ok()?.trim_end();
+        if line.is_empty() {
+            break;
+        }
+        if let Some((name, value)) = line.split_once(':') {
+            if name.eq_ignore_ascii_case("content-length") {
+                length = value.trim().parse::<usize>().ok();
+            }
+        }
+    }
+    let start = frame.len();
+    frame.resize(start + length?, 0);
+    from.read_exact(&mut frame[start..]).await.ok()?;
+    Some(frame)
 }
 
 /// A request's answer, sent back from the worker.
@@ -441,10 +556,29 @@ impl Worker {
         }
     }
 
+    /// The diagnostics of the file at `path`, as `jr2 check` reports them; for a new file of an
+    /// Instance that is not on disk yet (an editor's unsaved buffer, which the Instance's
+    /// listing, read from disk, does not hold), those of the file alone, as `jr2 check FILE`
+    /// gives them: its own compilation (a Workflow) or the door with no lend manifest (a Chart).
+    fn found(&mut self, path: &Path) -> Vec<Diagnostic> {
+        let unlisted = std::fs::symlink_metadata(path).is_err() && self.db.instance_of(path).is_some();
+        if !unlisted {
+            return self.db.diagnostics(path);
+        }
+        if path.extension().is_some_and(|e| e == "ts") {
+            let Some(compiled) = self.db.compiled(path) else { return Vec::new() };
+            return compiled.diagnostics.iter().filter(|d| d.file.0 == 0).map(|d| d.diagnostic.clone()).collect();
+        }
+        match self.db.text(path) {
+            Some(text) if path.extension().is_some_and(|e| e == "json") => check::door::admit(&text, None).diagnostics,
+            _ => Vec::new(),
+        }
+    }
+
     /// An open document's diagnostics in LSP terms.
     fn diagnostics(&mut self, uri: &Uri) -> Option<Vec<LspDiagnostic>> {
         let path = self.docs.get(uri)?.path.clone();
-        let found = self.db.diagnostics(&path);
+        let found = self.found(&path);
         let recovered =
             if path.extension().is_some_and(|e| e == "json") { self.db.recovered_chart(&path) } else { Vec::new() };
         let mut out: Vec<LspDiagnostic> = Vec::new();
@@ -486,7 +620,7 @@ impl Worker {
                 return Some(markdown(md, Some(lines.range(a as u32, b as u32))));
             }
         }
-        let found = self.db.diagnostics(&path);
+        let found = self.found(&path);
         let d = found.iter().find(|d| d.span.start as usize <= offset && offset <= d.span.end as usize)?;
         let rule = check::rules::find(d.code)?;
         Some(markdown(rule.markdown(), Some(lines.range(d.span.start, d.span.end))))
@@ -528,7 +662,7 @@ impl Worker {
         let (a, b) = (lines.offset(range.start), lines.offset(range.end));
         let compiled = self.db.compiled(&path);
         let mut out = Vec::new();
-        for d in self.db.diagnostics(&path) {
+        for d in self.found(&path) {
             let (s, e) = (d.span.start as usize, d.span.end as usize);
             if e < a || s > b {
                 continue;

@@ -2,7 +2,7 @@
 //! folder's check, with its foreign dispatch targets' doors read over HTTP unless `--offline`.
 
 use super::args::{ChartCheckArgs, CheckArgs, FormatArg, OutputArgs};
-use super::input::{self, display};
+use super::input::{self, display, ChartText};
 use super::{Exit, Result};
 use diagnostics::{FileReport, Summary};
 use kit::LendManifest;
@@ -13,10 +13,20 @@ use std::io::{IsTerminal, Write};
 pub fn check(args: CheckArgs) -> Result<Exit> {
     let manifest = input::read_optional_lends(args.lends.as_deref())?;
     let inputs = input::collect(&args.paths)?;
-    // Read every file first, so an unreadable one stops the run before any output.
+    // Read every file first, so an unreadable one stops the run before any output. A Chart that
+    // is no UTF-8 text is refused (json-syntax) and the rest checked.
     let mut texts = Vec::with_capacity(inputs.charts.len());
     for path in &inputs.charts {
-        texts.push((display(path), input::read_text(path)?));
+        texts.push((display(path), input::read_chart(path)?));
+    }
+    for path in &inputs.machines {
+        let file_type = std::fs::metadata(path)
+            .map_err(|e| super::UsageError(format!("cannot read {}: {e}", display(path))))?
+            .file_type();
+        input::check_readable(path, file_type)?;
+    }
+    for root in &inputs.instances {
+        input::check_instance_files(root, false)?;
     }
     let mut reports = check_all(texts, manifest.as_ref());
     reports.extend(super::machine::check_machines(&inputs.machines));
@@ -54,7 +64,7 @@ pub(super) fn say_skipped(skipped: usize) {
 /// `jr2 chart check CHART.json --lends LENDS.json`.
 pub fn chart_check(args: ChartCheckArgs) -> Result<Exit> {
     let manifest = input::read_lends(&args.lends)?;
-    let text = input::read_text(&args.chart)?;
+    let text = input::read_chart(&args.chart)?;
     let name = if args.chart.as_os_str() == "-" { "<stdin>".to_string() } else { display(&args.chart) };
     let reports = check_all(vec![(name, text)], Some(&manifest));
     Ok(finish(reports, &args.output))
@@ -71,10 +81,25 @@ pub fn admit(path: &str, text: &str, manifest: Option<&LendManifest>) -> Option<
     }
 }
 
+/// The refusal of a Chart that is no UTF-8 text (so no JSON text), at its first bad byte (in
+/// its lossy text, the same offset: all before it is the same).
+fn not_utf8(lossy: &str, at: usize) -> diagnostics::Diagnostic {
+    let end = lossy[at..].chars().next().map_or(at, |c| at + c.len_utf8());
+    let span = base::Span::new(at.min(u32::MAX as usize) as u32, end.min(u32::MAX as usize) as u32);
+    check::rules::chart::json_syntax::JSON_SYNTAX.at(span, "the Chart file is not UTF-8 text, so it is no JSON text")
+}
+
 /// Checks the texts on up to two threads (or as many as the machine has), keeping their order.
-fn check_all(texts: Vec<(String, String)>, manifest: Option<&LendManifest>) -> Vec<(FileReport, bool)> {
+fn check_all(texts: Vec<(String, ChartText)>, manifest: Option<&LendManifest>) -> Vec<(FileReport, bool)> {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, 8);
-    let check_one = |(path, text): (String, String)| -> (FileReport, bool) {
+    let check_one = |(path, text): (String, ChartText)| -> (FileReport, bool) {
+        let text = match text {
+            ChartText::Text(text) => text,
+            ChartText::NotUtf8 { lossy, at } => {
+                let diagnostics = vec![not_utf8(&lossy, at)];
+                return (FileReport { path, text: lossy, diagnostics }, true);
+            }
+        };
         match admit(&path, &text, manifest) {
             Some(a) => (FileReport { path, text, diagnostics: a.diagnostics }, true),
             None => (FileReport { path, text, diagnostics: Vec::new() }, false),
@@ -84,7 +109,7 @@ fn check_all(texts: Vec<(String, String)>, manifest: Option<&LendManifest>) -> V
         return texts.into_iter().map(check_one).collect();
     }
     let chunk = texts.len().div_ceil(threads);
-    let mut chunks: Vec<Vec<(String, String)>> = Vec::new();
+    let mut chunks: Vec<Vec<(String, ChartText)>> = Vec::new();
     let mut rest = texts.into_iter().peekable();
     while rest.peek().is_some() {
         chunks.push(rest.by_ref().take(chunk).collect());
@@ -101,7 +126,10 @@ fn check_all(texts: Vec<(String, String)>, manifest: Option<&LendManifest>) -> V
 /// Prints the reports in the chosen format and picks the exit code.
 pub(super) fn finish(checked: Vec<(FileReport, bool)>, output: &OutputArgs) -> Exit {
     let crashed = checked.iter().any(|(_, ok)| !ok);
-    let reports: Vec<FileReport> = checked.into_iter().map(|(r, _)| r).collect();
+    let mut reports: Vec<FileReport> = checked.into_iter().map(|(r, _)| r).collect();
+    if matches!(output.format, FormatArg::Human | FormatArg::Github) {
+        super::terminal::reports(&mut reports);
+    }
     let format = match output.format {
         FormatArg::Human => Format::Human { color: output.color.enabled(std::io::stdout().is_terminal()) },
         FormatArg::Json => Format::Json,

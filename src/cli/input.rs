@@ -27,15 +27,164 @@ pub fn display(path: &Path) -> String {
     }
 }
 
+/// The most `jr2` reads of one input (a Chart, a lend manifest, a schema, stdin): 64 MiB. The
+/// door's own size ceiling is each Open body's (`ceilings.size`, a diagnostic); this bound is
+/// for what no Chart comes near (`/dev/zero` as stdin), so a read ends, and says so.
+pub const MAX_INPUT: u64 = 64 << 20;
+
+/// The message for an input past [`MAX_INPUT`].
+fn too_large(what: &str) -> UsageError {
+    UsageError(format!("cannot read {what}: larger than {MAX_INPUT} bytes (64 MiB)"))
+}
+
+/// Reads at most [`MAX_INPUT`] bytes of `from`; more is an error naming `what`.
+fn read_bounded(from: impl Read, what: &str) -> Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    from.take(MAX_INPUT + 1).read_to_end(&mut bytes).map_err(|e| UsageError(format!("cannot read {what}: {e}")))?;
+    if bytes.len() as u64 > MAX_INPUT {
+        return Err(too_large(what));
+    }
+    Ok(bytes)
+}
+
+/// What a file that is not a regular one is, for a message: reading a FIFO waits for a writer
+/// that may never come, a device may never end.
+pub fn kind_of(file_type: std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if file_type.is_fifo() {
+            return "a FIFO";
+        }
+        if file_type.is_socket() {
+            return "a socket";
+        }
+        if file_type.is_char_device() {
+            return "a character device";
+        }
+        if file_type.is_block_device() {
+            return "a block device";
+        }
+    }
+    if file_type.is_dir() {
+        return "a folder";
+    }
+    "not a file"
+}
+
+/// The metadata of the regular file at `path` (a symlink followed): anything else is refused
+/// before it is opened, as opening a FIFO waits for a writer.
+pub fn regular_file(path: &Path) -> Result<std::fs::Metadata> {
+    let meta = std::fs::metadata(path).map_err(|e| UsageError(format!("cannot read {}: {e}", display(path))))?;
+    if !meta.is_file() {
+        let kind = kind_of(meta.file_type());
+        return Err(UsageError(format!("cannot read {}: not a regular file ({kind})", display(path))));
+    }
+    Ok(meta)
+}
+
+/// A file's bytes, at most [`MAX_INPUT`] of them; `-` reads stdin.
+fn read_bytes(path: &Path) -> Result<Vec<u8>> {
+    if path == Path::new("-") {
+        return read_bounded(std::io::stdin().lock(), "stdin");
+    }
+    regular_file(path)?;
+    let shown = display(path);
+    let file = std::fs::File::open(path).map_err(|e| UsageError(format!("cannot read {shown}: {e}")))?;
+    read_bounded(file, &shown)
+}
+
 /// A file's text, UTF-8; `-` reads stdin.
 pub fn read_text(path: &Path) -> Result<String> {
+    let bytes = read_bytes(path)?;
     if path == Path::new("-") {
-        let mut bytes = Vec::new();
-        std::io::stdin().read_to_end(&mut bytes).map_err(|e| UsageError(format!("cannot read stdin: {e}")))?;
         return String::from_utf8(bytes).map_err(|_| UsageError("stdin is not UTF-8 text".to_string()));
     }
-    let bytes = std::fs::read(path).map_err(|e| UsageError(format!("cannot read {}: {e}", display(path))))?;
     String::from_utf8(bytes).map_err(|_| UsageError(format!("cannot read {}: not UTF-8 text", display(path))))
+}
+
+/// A Chart's text as `check` reads it: its text, or, where it is no UTF-8 text (so no JSON
+/// text), its lossy text (each bad byte run one U+FFFD) and the offset of the first bad byte.
+pub enum ChartText {
+    Text(String),
+    NotUtf8 { lossy: String, at: usize },
+}
+
+/// A Chart file for `check`: bounded and regular as [`read_text`], but a text that is not
+/// UTF-8 is the Chart's refusal (a `json-syntax` diagnostic), not the run's end.
+pub fn read_chart(path: &Path) -> Result<ChartText> {
+    let bytes = read_bytes(path)?;
+    Ok(match String::from_utf8(bytes) {
+        Ok(text) => ChartText::Text(text),
+        Err(e) => {
+            let at = e.utf8_error().valid_up_to();
+            ChartText::NotUtf8 { lossy: String::from_utf8_lossy(e.as_bytes()).into_owned(), at }
+        }
+    })
+}
+
+/// Checks, before the Instance check reads them, the folders and files it will read under
+/// `root` (as `check::instance` lists them: `workflows/*.ts`, `workflows/<wrapper>/*.json`,
+/// and `jr2.config.ts` with `config`): a folder it cannot list, a file it cannot open, a FIFO,
+/// socket or device, a file past [`MAX_INPUT`] is the run's end (exit 2), said as the system
+/// says it. The Instance check itself would list nothing of an unreadable folder ("no
+/// problems"), wait forever on a FIFO, and report a file it cannot open as one that is not UTF-8.
+pub fn check_instance_files(root: &Path, config: bool) -> Result<()> {
+    let skipped = |name: &str| name.starts_with('.') || name == "node_modules";
+    for (name, path, file_type) in listed(&root.join("workflows"))? {
+        if skipped(&name) {
+            continue;
+        }
+        if file_type.is_dir() {
+            for (chart, chart_path, chart_type) in listed(&path)? {
+                let named_chart = chart.ends_with(".json") && !chart.ends_with(".lends.json") && chart != "lends.json";
+                if !skipped(&chart) && named_chart && !chart_type.is_dir() {
+                    check_readable(&chart_path, chart_type)?;
+                }
+            }
+        } else if name.ends_with(".ts") && !name.ends_with(".d.ts") {
+            check_readable(&path, file_type)?;
+        }
+    }
+    let config_file = root.join("jr2.config.ts");
+    if let (true, Ok(meta)) = (config, std::fs::symlink_metadata(&config_file)) {
+        check_readable(&config_file, meta.file_type())?;
+    }
+    Ok(())
+}
+
+/// A folder's entries: name, path, type (a symlink not followed).
+fn listed(dir: &Path) -> Result<Vec<(String, PathBuf, std::fs::FileType)>> {
+    let cannot = |e: std::io::Error| UsageError(format!("cannot read {}: {e}", display(dir)));
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).map_err(cannot)? {
+        let entry = entry.map_err(cannot)?;
+        let file_type = entry.file_type().map_err(cannot)?;
+        out.push((entry.file_name().to_string_lossy().into_owned(), entry.path(), file_type));
+    }
+    Ok(out)
+}
+
+/// A file the compiler will read (a Machine, an Instance's file), checked before it does: a
+/// regular file, at most [`MAX_INPUT`] bytes, that opens. A symlink to anything but a file is
+/// skipped by the Instance's listing, so it passes here.
+pub fn check_readable(path: &Path, file_type: std::fs::FileType) -> Result<()> {
+    let cannot = |e: std::io::Error| UsageError(format!("cannot read {}: {e}", display(path)));
+    let meta = if file_type.is_symlink() {
+        match std::fs::metadata(path) {
+            Ok(meta) if meta.is_file() => meta,
+            _ => return Ok(()),
+        }
+    } else if file_type.is_file() {
+        std::fs::metadata(path).map_err(cannot)?
+    } else {
+        let kind = kind_of(file_type);
+        return Err(UsageError(format!("cannot check {}: not a regular file ({kind})", display(path))));
+    };
+    if meta.len() > MAX_INPUT {
+        return Err(too_large(&display(path)));
+    }
+    std::fs::File::open(path).map(drop).map_err(cannot)
 }
 
 /// A lend manifest; a bad one names the file and serde's line and column.
@@ -71,6 +220,9 @@ pub fn collect(paths: &[PathBuf]) -> Result<Inputs> {
             }
         } else if meta.is_dir() {
             walk(path, &mut inputs)?;
+        } else if !meta.is_file() {
+            let kind = kind_of(meta.file_type());
+            return Err(UsageError(format!("cannot check {}: not a regular file ({kind})", display(path))));
         } else if has_ext(path, "json") {
             inputs.charts.push(path.clone());
         } else if has_ext(path, "ts") {
@@ -104,6 +256,14 @@ fn skipped_dir(name: &str) -> bool {
     name.starts_with('.') || name == "node_modules" || name == "target"
 }
 
+/// A FIFO, socket or device met in a walk, whose name says Chart or Machine: not read (it may
+/// never end), said on stderr.
+fn skip_not_regular(name: &str, path: &Path, file_type: std::fs::FileType) {
+    if is_chart_name(name) || (name.ends_with(".ts") && !name.ends_with(".d.ts")) {
+        eprintln!("jr2: skipped {}: not a regular file ({})", display(path), kind_of(file_type));
+    }
+}
+
 fn walk(dir: &Path, inputs: &mut Inputs) -> Result<()> {
     let read = std::fs::read_dir(dir).map_err(|e| UsageError(format!("cannot read {}: {e}", display(dir))))?;
     let mut entries: Vec<(String, PathBuf, bool)> = Vec::new();
@@ -116,8 +276,15 @@ fn walk(dir: &Path, inputs: &mut Inputs) -> Result<()> {
             // A symlink to a file is followed; to a folder, not (no cycles); a dangling one is skipped.
             match std::fs::metadata(&path) {
                 Ok(meta) if meta.is_file() => false,
+                Ok(meta) if !meta.is_dir() => {
+                    skip_not_regular(&name, &path, meta.file_type());
+                    continue;
+                }
                 _ => continue,
             }
+        } else if !file_type.is_dir() && !file_type.is_file() {
+            skip_not_regular(&name, &path, file_type);
+            continue;
         } else {
             file_type.is_dir()
         };

@@ -58,16 +58,17 @@ fn check_each(paths: &[PathBuf]) -> Vec<(FileReport, bool)> {
 }
 
 fn compiled(path: &Path) -> Result<Compiled> {
-    if !path.is_file() {
-        return Err(UsageError(format!("cannot read {}: no such file", display(path))));
-    }
+    let meta = super::input::regular_file(path)?;
+    // An entry file it cannot open the compiler reports as an unresolved import (exit 1).
+    super::input::check_readable(path, meta.file_type())?;
     Ok(compile_file(path))
 }
 
 /// `jr2 ir WORKFLOW.ts`: the IR as JSON; diagnostics go to stderr.
 pub fn ir(path: &Path, color: bool) -> Result<(Option<serde_json::Value>, Exit)> {
     let compiled = compiled(path)?;
-    let reports = reports_of(&compiled);
+    let mut reports = reports_of(&compiled);
+    super::terminal::reports(&mut reports);
     if reports.iter().any(|r| !r.diagnostics.is_empty()) {
         eprint!("{}", render::render(render::Format::Human { color }, &reports, &check::rules::all()));
     }
@@ -83,7 +84,8 @@ pub fn ir(path: &Path, color: bool) -> Result<(Option<serde_json::Value>, Exit)>
 pub fn parts(args: &PartsArgs) -> Result<(Option<serde_json::Value>, Exit)> {
     let compiled = compiled(&args.workflow)?;
     let Some(value) = compiled.value() else {
-        let reports = reports_of(&compiled);
+        let mut reports = reports_of(&compiled);
+        super::terminal::reports(&mut reports);
         eprint!("{}", render::render(render::Format::Human { color: false }, &reports, &check::rules::all()));
         return Ok((None, Exit::Refused));
     };

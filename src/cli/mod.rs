@@ -9,6 +9,7 @@ mod input;
 mod lsp;
 mod machine;
 mod other;
+mod terminal;
 mod up;
 
 use args::{Cli, Command, SchemaCommand};
@@ -45,6 +46,12 @@ impl fmt::Display for UsageError {
 impl std::error::Error for UsageError {}
 
 pub type Result<T> = std::result::Result<T, UsageError>;
+
+/// A usage error's message as stderr shows it: a path or name from the input in it can hold
+/// no escape sequence a terminal would obey.
+pub fn shown(e: &UsageError) -> String {
+    terminal::printable(&e.0).into_owned()
+}
 
 /// Runs one command.
 pub fn run(cli: Cli) -> Result<Exit> {

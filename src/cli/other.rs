@@ -59,9 +59,10 @@ pub fn ir(args: IrArgs) -> Result<Exit> {
     };
     let admitted = admission.admitted();
     let has_diagnostics = !admission.diagnostics.is_empty();
-    let report = FileReport { path: name.clone(), text, diagnostics: admission.diagnostics };
+    let mut report = FileReport { path: name.clone(), text, diagnostics: admission.diagnostics };
     if has_diagnostics {
         let color = args.color.enabled(std::io::stderr().is_terminal());
+        super::terminal::reports(std::slice::from_mut(&mut report));
         eprint!("{}", render::render(Format::Human { color }, std::slice::from_ref(&report), &check::rules::all()));
     }
     if !admitted {

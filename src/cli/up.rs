@@ -28,6 +28,7 @@ pub fn up(args: UpArgs) -> Result<Exit> {
             display(dir)
         )));
     }
+    super::input::check_instance_files(dir, true)?;
     // Foreign doors are read over HTTP unless `--offline`, as `jr2 check` does.
     let doors = (!args.offline).then(super::doors::HttpDoors::new);
     let up = check_up_with(dir, doors.as_ref().map(|d| d as &dyn check::doors::DoorSource));
@@ -36,17 +37,26 @@ pub fn up(args: UpArgs) -> Result<Exit> {
         eprintln!("jr2: internal error while checking {}; this is a bug in jr2, please report it", display(path));
     }
     let crashed = !up.report.internal_errors.is_empty();
-    let reports: Vec<FileReport> = up
+    let mut reports: Vec<FileReport> = up
         .report
         .files
         .into_iter()
         .map(|f| FileReport { path: display(&f.path), text: f.text, diagnostics: f.diagnostics })
         .collect();
+    if matches!(args.output.format, FormatArg::Human | FormatArg::Github) {
+        super::terminal::reports(&mut reports);
+    }
     let text = match args.output.format {
         FormatArg::Human => {
             let color = args.output.color.enabled(std::io::stdout().is_terminal());
-            listing::human(&up.workflows, color)
-                + &render::render(Format::Human { color }, &reports, &check::rules::all())
+            // The listing's names come from the Workflows; without colour it has no escape of
+            // its own, so all of it is made printable (with colour, its names are not: see
+            // issue 16's report).
+            let mut listed = listing::human(&up.workflows, color);
+            if !color {
+                listed = super::terminal::printable(&listed).into_owned();
+            }
+            listed + &render::render(Format::Human { color }, &reports, &check::rules::all())
         }
         FormatArg::Json => {
             let mut doc = render::json::document(&reports);

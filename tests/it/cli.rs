@@ -101,10 +101,12 @@ fn missing_path_is_a_usage_error() {
 }
 
 #[test]
-fn non_utf8_file_is_a_usage_error() {
-    let o = jr2(&["check", "not-utf8.json"]);
-    assert_eq!(code(&o), 2);
-    assert!(stderr(&o).contains("UTF-8"), "{}", stderr(&o));
+fn non_utf8_file_is_refused_with_json_syntax() {
+    let o = jr2(&["check", "not-utf8.json", "--format", "json"]);
+    assert_eq!(code(&o), 1, "{}", stderr(&o));
+    let doc = json(&o);
+    assert_eq!(codes(&doc), ["json-syntax"], "{doc}");
+    assert!(doc["diagnostics"][0]["message"].as_str().is_some_and(|m| m.contains("UTF-8")), "{doc}");
 }
 
 #[test]

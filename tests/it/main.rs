@@ -4,5 +4,6 @@ mod cli;
 mod docs;
 mod foreign;
 mod graph;
+mod hostile;
 mod layers;
 mod up;

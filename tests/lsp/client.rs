@@ -19,8 +19,14 @@ pub struct Client {
 impl Client {
     /// Starts `jr2 lsp`.
     pub fn start() -> Client {
+        Client::start_with(&[])
+    }
+
+    /// Starts `jr2 lsp` with these environment variables set.
+    pub fn start_with(env: &[(&str, &str)]) -> Client {
         let mut child = Command::new(env!("CARGO_BIN_EXE_jr2"))
             .arg("lsp")
+            .envs(env.iter().copied())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
@@ -57,6 +63,34 @@ impl Client {
             }
         });
         Client { child, stdin, incoming, next_id: 1, notifications: Vec::new() }
+    }
+
+    /// Writes bytes as they are: a malformed message.
+    pub fn write_raw(&mut self, bytes: &[u8]) {
+        self.stdin.write_all(bytes).expect("write to jr2 lsp");
+        self.stdin.flush().expect("flush");
+    }
+
+    /// The process's id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Says `exit` (with no `shutdown` before, unless the test sent one); the exit status.
+    pub fn exit(mut self) -> std::process::ExitStatus {
+        self.notify("exit", Value::Null);
+        self.wait()
+    }
+
+    fn wait(&mut self) -> std::process::ExitStatus {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            if let Some(status) = self.child.try_wait().expect("wait") {
+                return status;
+            }
+            assert!(Instant::now() < deadline, "jr2 lsp did not exit");
+            std::thread::sleep(Duration::from_millis(20));
+        }
     }
 
     fn write(&mut self, v: &Value) {
@@ -136,14 +170,7 @@ impl Client {
         let answer = self.request("shutdown", Value::Null);
         assert!(answer.get("error").is_none(), "{answer}");
         self.notify("exit", Value::Null);
-        let deadline = Instant::now() + Duration::from_secs(20);
-        loop {
-            if let Some(status) = self.child.try_wait().expect("wait") {
-                return status;
-            }
-            assert!(Instant::now() < deadline, "jr2 lsp did not exit");
-            std::thread::sleep(Duration::from_millis(20));
-        }
+        self.wait()
     }
 
     pub fn initialize(&mut self, root: &Path) {

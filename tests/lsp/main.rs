@@ -2,6 +2,7 @@
 //! by Neovim headless (a real editor's client), and by thousands of random edits.
 
 mod client;
+mod hostile;
 mod nvim;
 mod random;
 

@@ -1,0 +1,336 @@
+//! The `jr2` binary against hostile input (issue 16): reads with no end (`/dev/zero`, a FIFO),
+//! unreadable paths, bytes a terminal would obey. Every run is bounded: it must end within 10 s
+//! (else it is killed and the test fails), under 2 GB of address space (where `prlimit` is
+//! there to hold it), with no signal, the contract's exit code, under 20 MB of output, and no
+//! byte of its environment in that output.
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// A value in every run's environment, which no output may carry.
+const SECRET: &str = "JR2_HOSTILE_SECRET_41c7e2";
+const LIMIT: Duration = Duration::from_secs(10);
+const MAX_OUTPUT: usize = 20 << 20;
+
+pub struct Run {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+/// How a run's stdin is given.
+pub enum Input<'a> {
+    Nothing,
+    File(&'a Path),
+}
+
+/// A fresh folder for one test.
+pub fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("jr2-hostile-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch folder");
+    dir
+}
+
+fn exists(tool: &str) -> bool {
+    Command::new(tool).arg("--version").stdout(Stdio::null()).stderr(Stdio::null()).status().is_ok()
+}
+
+/// Runs `jr2 ARGS` in `cwd`, bounded as the module says; `prefix` runs it under another
+/// command (`setpriv`, to drop root's way past file modes).
+pub fn run_in(cwd: &Path, args: &[&str], stdin: Input<'_>, prefix: &[&str]) -> Run {
+    let mut argv: Vec<String> = prefix.iter().map(|s| s.to_string()).collect();
+    if exists("prlimit") {
+        argv.extend(["prlimit".into(), format!("--as={}", 2u64 << 30), "--".into()]);
+    }
+    argv.push(env!("CARGO_BIN_EXE_jr2").into());
+    argv.extend(args.iter().map(|s| s.to_string()));
+    let mut cmd = Command::new(&argv[0]);
+    cmd.args(&argv[1..])
+        .current_dir(cwd)
+        .env("NO_COLOR", "1")
+        .env("JR2_HOSTILE", SECRET)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    match stdin {
+        Input::Nothing => cmd.stdin(Stdio::null()),
+        Input::File(p) => cmd.stdin(std::fs::File::open(p).expect("stdin file")),
+    };
+    let started = Instant::now();
+    let mut child = cmd.spawn().expect("run jr2");
+    let capture = |pipe: Option<Box<dyn Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut out = Vec::new();
+            if let Some(p) = pipe {
+                let _ = p.take(MAX_OUTPUT as u64 + 1).read_to_end(&mut out);
+            }
+            out
+        })
+    };
+    let out = capture(child.stdout.take().map(|p| Box::new(p) as Box<dyn Read + Send>));
+    let err = capture(child.stderr.take().map(|p| Box::new(p) as Box<dyn Read + Send>));
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status;
+        }
+        if started.elapsed() > LIMIT {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("jr2 {args:?} ran past {LIMIT:?}");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    let (stdout, stderr) = (out.join().expect("stdout"), err.join().expect("stderr"));
+    let code = status.code().unwrap_or_else(|| panic!("jr2 {args:?} ended by a signal: {status:?}"));
+    for (name, bytes) in [("stdout", &stdout), ("stderr", &stderr)] {
+        assert!(bytes.len() <= MAX_OUTPUT, "jr2 {args:?}: {name} is over {MAX_OUTPUT} bytes");
+        let text = String::from_utf8_lossy(bytes);
+        assert!(!text.contains(SECRET), "jr2 {args:?}: {name} carries the environment: {text}");
+    }
+    Run { code, stdout: String::from_utf8_lossy(&stdout).into(), stderr: String::from_utf8_lossy(&stderr).into() }
+}
+
+pub fn run(cwd: &Path, args: &[&str]) -> Run {
+    run_in(cwd, args, Input::Nothing, &[])
+}
+
+fn lends() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/cli/lends.json")
+}
+
+fn chart() -> &'static str {
+    r#"{ "id": "ok", "initial": "a", "states": { "a": { "type": "final" } } }"#
+}
+
+/// `/dev/zero` as a Chart (a link to it, and through stdin), as a lend manifest, as a schema:
+/// each read ends, exit 2, saying why.
+#[test]
+fn dev_zero_is_read_no_further_than_the_bound() {
+    if !Path::new("/dev/zero").exists() {
+        return;
+    }
+    let dir = scratch("zero");
+    std::fs::write(dir.join("ok.json"), chart()).expect("write");
+    std::os::unix::fs::symlink("/dev/zero", dir.join("zero.json")).expect("symlink");
+    let lends = lends();
+    let lends = lends.to_str().expect("path");
+    let cases: Vec<(Vec<&str>, Input<'_>)> = vec![
+        (vec!["check", "zero.json"], Input::Nothing),
+        (vec!["check", "--lends", "/dev/zero", "ok.json"], Input::Nothing),
+        (vec!["chart", "check", "ok.json", "--lends", "/dev/zero"], Input::Nothing),
+        (vec!["chart", "check", "-", "--lends", lends], Input::File(Path::new("/dev/zero"))),
+        (vec!["ir", "-"], Input::File(Path::new("/dev/zero"))),
+        (vec!["schema", "chart", "--lends", "/dev/zero"], Input::Nothing),
+        (vec!["schema", "compat", "--slot", "-", "--door", "ok.json"], Input::File(Path::new("/dev/zero"))),
+    ];
+    for (args, stdin) in cases {
+        let r = run_in(&dir, &args, stdin, &[]);
+        assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);
+        assert!(r.stdout.is_empty(), "{args:?}: {}", r.stdout);
+        let said = &r.stderr;
+        assert!(said.contains("larger than 67108864 bytes") || said.contains("not a regular file"), "{args:?}: {said}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn mkfifo(path: &Path) -> bool {
+    Command::new("mkfifo").arg(path).status().is_ok_and(|s| s.success())
+}
+
+/// A FIFO (and a socket) where a file is named: refused before it is opened, exit 2, for every
+/// command that reads a path; met in a walked folder, skipped with a line on stderr while the
+/// rest is checked.
+#[test]
+fn a_fifo_or_socket_is_not_read() {
+    let dir = scratch("fifo");
+    if !mkfifo(&dir.join("pipe.json")) || !mkfifo(&dir.join("pipe.ts")) {
+        eprintln!("no mkfifo here: skipped");
+        return;
+    }
+    let _socket = std::os::unix::net::UnixListener::bind(dir.join("sock.json")).expect("a socket");
+    std::fs::write(dir.join("ok.json"), chart()).expect("write");
+    let lends = lends();
+    let lends = lends.to_str().expect("path");
+    let cases: Vec<Vec<&str>> = vec![
+        vec!["check", "pipe.json"],
+        vec!["check", "pipe.ts"],
+        vec!["check", "sock.json"],
+        vec!["check", "--lends", "pipe.json", "ok.json"],
+        vec!["chart", "check", "pipe.json", "--lends", lends],
+        vec!["chart", "check", "ok.json", "--lends", "pipe.json"],
+        vec!["ir", "pipe.json"],
+        vec!["ir", "pipe.ts"],
+        vec!["parts", "pipe.ts"],
+        vec!["schema", "briefing", "--lends", "pipe.json"],
+        vec!["schema", "compat", "--slot", "pipe.json", "--door", "ok.json"],
+    ];
+    for args in cases {
+        let r = run_in(&dir, &args, Input::Nothing, &[]);
+        assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);
+        assert!(
+            r.stderr.contains("not a regular file (a FIFO)") || r.stderr.contains("(a socket)"),
+            "{args:?}: {}",
+            r.stderr
+        );
+    }
+    // A walked folder: the FIFOs and the socket are skipped, the Chart beside them checked.
+    let r = run_in(&dir, &["check", ".", "--format", "json"], Input::Nothing, &[]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    let doc: serde_json::Value = serde_json::from_str(&r.stdout).expect("one JSON document");
+    assert_eq!(doc["summary"]["files"], 1, "{doc}");
+    for name in ["pipe.json", "pipe.ts", "sock.json"] {
+        assert!(r.stderr.contains(&format!("skipped {name}: not a regular file")), "{}", r.stderr);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A prefix under which file modes hold (`None`: there is none here, so the test is skipped):
+/// nothing for a user, `setpriv` without root's two capabilities past them for root.
+fn unprivileged() -> Option<Vec<&'static str>> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let uid = status.lines().find(|l| l.starts_with("Uid:"))?.split_whitespace().nth(1)?.to_string();
+    if uid != "0" {
+        return Some(Vec::new());
+    }
+    let prefix = vec!["setpriv", "--bounding-set=-dac_override,-dac_read_search"];
+    let works = Command::new(prefix[0]).args(&prefix[1..]).arg("true").status().is_ok_and(|s| s.success());
+    works.then_some(prefix)
+}
+
+fn chmod(path: &Path, mode: u32) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).expect("chmod");
+}
+
+/// The bundled example Instance in a fresh folder.
+fn instance(name: &str) -> PathBuf {
+    let to = scratch(name);
+    copy_dir(&PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("examples/instance"), &to);
+    to
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("mkdir");
+    for e in std::fs::read_dir(from).expect("read_dir") {
+        let e = e.expect("entry");
+        if e.file_type().expect("type").is_dir() {
+            copy_dir(&e.path(), &to.join(e.file_name()));
+        } else {
+            std::fs::copy(e.path(), to.join(e.file_name())).expect("copy");
+        }
+    }
+}
+
+/// Unreadable paths are exit 2, said as the system says it ("Permission denied"): an
+/// Instance's `workflows/` folder (it said "no problems", exit 0), a Workflow in it (exit 1,
+/// unresolved-import), a named Chart (exit 1, "not UTF-8"), a Machine or Chart argument.
+#[test]
+fn an_unreadable_path_is_exit_2_and_says_why() {
+    let Some(prefix) = unprivileged() else {
+        eprintln!("no way to obey file modes here: skipped");
+        return;
+    };
+    let cases = [("workflows", "folder"), ("workflows/triage.ts", "workflow"), ("workflows/notes/post.json", "chart")];
+    for (path, name) in cases {
+        let root = instance(&format!("unreadable-{name}"));
+        chmod(&root.join(path), 0);
+        for args in [vec!["check", "--offline", "."], vec!["up", "--check", "--offline", "."]] {
+            let r = run_in(&root, &args, Input::Nothing, &prefix);
+            assert_eq!(r.code, 2, "{path}: {args:?}: {}{}", r.stdout, r.stderr);
+            assert!(r.stderr.contains(path) && r.stderr.contains("Permission denied"), "{path}: {}", r.stderr);
+            assert!(r.stdout.is_empty(), "{path}: {}", r.stdout);
+        }
+        chmod(&root.join(path), 0o755);
+        let _ = std::fs::remove_dir_all(&root);
+    }
+    let dir = scratch("unreadable-files");
+    std::fs::write(dir.join("a.json"), chart()).expect("write");
+    std::fs::write(dir.join("m.ts"), "export const machine = 1;\n").expect("write");
+    for file in ["a.json", "m.ts"] {
+        chmod(&dir.join(file), 0);
+        for args in [vec!["check", file], vec!["check", "."], vec!["ir", file]] {
+            let r = run_in(&dir, &args, Input::Nothing, &prefix);
+            assert_eq!(r.code, 2, "{args:?}: {}{}", r.stdout, r.stderr);
+            assert!(r.stderr.contains("Permission denied") && !r.stderr.contains("UTF-8"), "{args:?}: {}", r.stderr);
+        }
+        chmod(&dir.join(file), 0o644);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A FIFO where an Instance names a Workflow, a named Chart or its config: exit 2, at once.
+#[test]
+fn a_fifo_in_an_instance_is_not_read() {
+    for (path, args) in [
+        ("workflows/pipe.ts", vec!["check", "--offline", "."]),
+        ("workflows/notes/pipe.json", vec!["check", "--offline", "."]),
+        ("workflows/pipe.ts", vec!["up", "--check", "--offline", "."]),
+    ] {
+        let root = instance("fifo-instance");
+        if !mkfifo(&root.join(path)) {
+            return;
+        }
+        let r = run_in(&root, &args, Input::Nothing, &[]);
+        assert_eq!(r.code, 2, "{path}: {}{}", r.stdout, r.stderr);
+        assert!(r.stderr.contains(path) && r.stderr.contains("not a regular file (a FIFO)"), "{}", r.stderr);
+        let _ = std::fs::remove_dir_all(&root);
+    }
+    let root = instance("fifo-config");
+    std::fs::remove_file(root.join("jr2.config.ts")).expect("the example's config");
+    if mkfifo(&root.join("jr2.config.ts")) {
+        let r = run_in(&root, &["up", "--check", "--offline", "."], Input::Nothing, &[]);
+        assert_eq!(r.code, 2, "{}{}", r.stdout, r.stderr);
+        assert!(r.stderr.contains("jr2.config.ts: not a regular file"), "{}", r.stderr);
+    }
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+/// One Chart that is no UTF-8 text among others: a json-syntax diagnostic at its first bad
+/// byte, the others checked, one JSON document, exit 1.
+#[test]
+fn a_chart_that_is_not_utf8_is_refused_and_the_rest_checked() {
+    let dir = scratch("not-utf8");
+    std::fs::write(dir.join("a.json"), chart()).expect("write");
+    std::fs::write(dir.join("b.json"), b"{ \"id\": \"b\xff\xfe\" }").expect("write");
+    std::fs::write(dir.join("c.json"), chart()).expect("write");
+    let r = run(&dir, &["check", ".", "--format", "json"]);
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    let doc: serde_json::Value = serde_json::from_str(&r.stdout).expect("one JSON document");
+    assert_eq!(doc["summary"]["files"], 3, "{doc}");
+    let found = doc["diagnostics"].as_array().expect("a list");
+    assert_eq!(found.len(), 1, "{doc}");
+    assert_eq!(found[0]["file"], "b.json");
+    assert_eq!(found[0]["code"], "json-syntax");
+    assert_eq!(found[0]["byte_range"], serde_json::json!([10, 13]), "{doc}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Escape sequences from the input (raw in a source line, decoded from `\u001b` in a name, in
+/// a file's name) reach no terminal: human and GitHub output, a usage error's message.
+#[test]
+fn escape_bytes_from_the_input_are_not_printed_raw() {
+    let dir = scratch("escapes");
+    // A raw ESC in a string is a JSON error: the source line is shown.
+    std::fs::write(dir.join("raw.json"), b"{ \"id\": \"a\x1b[2J\x1b]0;owned\x07\xc2\x9b31m\" }\n").expect("write");
+    // Decoded escapes in names: the messages quote them.
+    let named = r#"{ "id": "n", "initial": "a\u001b[2J", "states": { "b\u001b]0;x\u0007": { "type": "final" } } }"#;
+    std::fs::write(dir.join("named.json"), named).expect("write");
+    std::fs::write(dir.join("x\x1b[31m.json"), "{").expect("write");
+    let control =
+        |s: &str| s.chars().any(|c| (c < ' ' && c != '\n' && c != '\t') || ('\u{7f}'..='\u{9f}').contains(&c));
+    for format in ["human", "github"] {
+        let r = run(&dir, &["check", ".", "--format", format]);
+        assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+        assert!(r.stdout.contains("json-syntax") || r.stdout.contains("title=json-syntax"), "{}", r.stdout);
+        assert!(!control(&r.stdout) && !control(&r.stderr), "{format}: {:?}", r.stdout);
+    }
+    let r = run(&dir, &["check", "no\x1b[2Jsuch.json"]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("no?[2Jsuch.json") && !control(&r.stderr), "{:?}", r.stderr);
+    // JSON keeps the text as it is (escaped by JSON itself).
+    let r = run(&dir, &["check", "named.json", "--format", "json"]);
+    assert!(r.stdout.contains("\\u001b"), "{}", r.stdout);
+    let _ = std::fs::remove_dir_all(&dir);
+}
