@@ -1,0 +1,246 @@
+//! The core over small Charts (lowered by the Chart front end, a dev-dependency): each test names
+//! the semantic rule of xstate v5 it pins.
+
+use super::*;
+
+fn machine(text: &str) -> Machine {
+    let parsed = syntax::json::parse(text);
+    assert!(parsed.errors.is_empty(), "{:?}", parsed.errors);
+    let lowered = chart::lower::lower(&parsed.value, None);
+    assert!(lowered.faults.is_empty(), "{:?}", lowered.faults);
+    lowered.machine
+}
+
+fn ev(ty: &str) -> Value {
+    json!({ "type": ty })
+}
+
+/// The active atomic states by name.
+fn at(rt: &Runtime, step: &Step) -> Vec<String> {
+    rt.atomic(&step.snapshot).into_iter().map(|s| rt.name(s)).collect()
+}
+
+#[test]
+fn a_toggle_goes_back_and_forth_and_ignores_what_it_does_not_take() {
+    let m = machine(
+        r##"{ "id": "t", "initial": "off", "states": { "off": { "on": { "flip": "on" } }, "on": { "on": { "flip": "off" } } } }"##,
+    );
+    let rt = Runtime::new(&m);
+    let s0 = rt.start(None, 0);
+    assert_eq!(at(&rt, &s0), ["off"]);
+    let s1 = rt.send(&s0.snapshot, ev("flip"), 0);
+    assert_eq!(at(&rt, &s1), ["on"]);
+    let s2 = rt.send(&s1.snapshot, ev("nothing"), 0);
+    assert_eq!(s2.snapshot, s1.snapshot);
+    assert_eq!(at(&rt, &rt.send(&s2.snapshot, ev("flip"), 0)), ["off"]);
+}
+
+/// Entering a compound state enters its initial child, down to an atomic state; a transition to a
+/// sibling exits the whole subtree.
+#[test]
+fn compound_states_enter_their_initial_child_and_exit_their_subtree() {
+    let m = machine(
+        r##"{ "id": "n", "initial": "a", "states": {
+            "a": { "initial": "a1", "states": { "a1": { "initial": "deep", "states": { "deep": {} } }, "a2": {} }, "on": { "go": "b" } },
+            "b": { "on": { "back": "a.a2" } } } }"##,
+    );
+    let rt = Runtime::new(&m);
+    let s0 = rt.start(None, 0);
+    assert_eq!(at(&rt, &s0), ["a.a1.deep"]);
+    assert_eq!(s0.snapshot.configuration.len(), 4, "root, a, a1, deep");
+    let s1 = rt.send(&s0.snapshot, ev("go"), 0);
+    assert_eq!(at(&rt, &s1), ["b"]);
+    assert_eq!(s1.snapshot.configuration.len(), 2);
+    assert_eq!(at(&rt, &rt.send(&s1.snapshot, ev("back"), 0)), ["a.a2"]);
+}
+
+/// A parallel state has every region active; one event moves each region that takes it; when every
+/// region is final, the parallel state is done and its `onDone` is taken.
+#[test]
+fn parallel_regions_move_together_and_are_done_together() {
+    let m = machine(
+        r##"{ "id": "p", "initial": "work", "states": {
+            "work": { "type": "parallel", "onDone": "after", "states": {
+                "left": { "initial": "l1", "states": { "l1": { "on": { "step": "l2" } }, "l2": { "type": "final" } } },
+                "right": { "initial": "r1", "states": { "r1": { "on": { "step": "r2" } }, "r2": { "on": { "finish": "r3" } }, "r3": { "type": "final" } } } } },
+            "after": { "type": "final" } } }"##,
+    );
+    let rt = Runtime::new(&m);
+    let s0 = rt.start(None, 0);
+    assert_eq!(at(&rt, &s0), ["work.left.l1", "work.right.r1"]);
+    let s1 = rt.send(&s0.snapshot, ev("step"), 0);
+    assert_eq!(at(&rt, &s1), ["work.left.l2", "work.right.r2"]);
+    assert_eq!(s1.snapshot.status, Status::Active);
+    let s2 = rt.send(&s1.snapshot, ev("finish"), 0);
+    assert_eq!(at(&rt, &s2), ["after"]);
+    assert_eq!(s2.snapshot.status, Status::Done, "a final state of the root ends the run");
+}
+
+/// Two regions taking one event to one target outside the parallel state conflict: the first in
+/// document order wins, and the target is entered once.
+#[test]
+fn conflicting_transitions_keep_the_first_in_document_order() {
+    let m = machine(
+        r##"{ "id": "c", "initial": "par", "states": {
+            "par": { "type": "parallel", "states": {
+                "x": { "initial": "x1", "states": { "x1": { "on": { "go": "#c.out" } } } },
+                "y": { "initial": "y1", "states": { "y1": { "on": { "go": "#c.other" } } } } } },
+            "out": {}, "other": {} } }"##,
+    );
+    let rt = Runtime::new(&m);
+    let s1 = rt.send(&rt.start(None, 0).snapshot, ev("go"), 0);
+    assert_eq!(at(&rt, &s1), ["out"]);
+}
+
+/// A transition of a deeper state preempts one of its ancestor for the same event.
+#[test]
+fn the_deepest_state_that_takes_an_event_takes_it() {
+    let m = machine(
+        r##"{ "id": "d", "initial": "a", "states": {
+            "a": { "initial": "inner", "on": { "go": "c" }, "states": { "inner": { "on": { "go": "#d.b" } } } },
+            "b": {}, "c": {} } }"##,
+    );
+    let rt = Runtime::new(&m);
+    assert_eq!(at(&rt, &rt.send(&rt.start(None, 0).snapshot, ev("go"), 0)), ["b"]);
+}
+
+/// `after` schedules a timer with a deadline on the host's clock when its state is entered, and
+/// cancels it when the state is left first; the timer's event takes the transition.
+#[test]
+fn after_schedules_a_deadline_and_cancels_it_on_exit() {
+    let m = machine(
+        r##"{ "id": "w", "initial": "wait", "states": {
+            "wait": { "after": { "5000": "late" }, "on": { "hurry": "early" } }, "late": {}, "early": {} } }"##,
+    );
+    let rt = Runtime::new(&m);
+    let s0 = rt.start(None, 1_000);
+    assert_eq!(s0.requests, [Request::Schedule { id: "xstate.after.5000.w.wait".into(), deadline: 6_000 }]);
+    assert_eq!(s0.snapshot.timers[0].deadline, 6_000);
+    let fired = rt.send(&s0.snapshot, ev("xstate.after.5000.w.wait"), 6_000);
+    assert_eq!(at(&rt, &fired), ["late"]);
+    assert!(fired.snapshot.timers.is_empty());
+    let hurried = rt.send(&s0.snapshot, ev("hurry"), 2_000);
+    assert_eq!(at(&rt, &hurried), ["early"]);
+    assert_eq!(hurried.requests, [Request::Cancel { id: "xstate.after.5000.w.wait".into() }]);
+    assert_eq!(delay_ms("2s"), Some(2_000));
+    assert_eq!(delay_ms("10m"), Some(600_000));
+    assert_eq!(delay_ms("soon"), None);
+}
+
+/// An invoke asks the host to start its actor on entry (input evaluated over context and event),
+/// its outcome event takes `onDone`, and leaving the state another way stops it.
+#[test]
+fn invokes_start_on_entry_settle_by_outcome_and_stop_on_exit() {
+    let m = machine(
+        r##"{ "id": "i", "initial": "run", "context": { "who": "ada" }, "states": {
+            "run": { "invoke": { "src": "tests", "input": { "name": { "$ref": "context.who" } }, "onDone": "ok", "onError": "bad" }, "on": { "cancel": "stopped" } },
+            "ok": { "type": "final" }, "bad": {}, "stopped": {} } }"##,
+    );
+    let rt = Runtime::new(&m);
+    let s0 = rt.start(None, 0);
+    let id = "i.run:invocation[0]".to_string();
+    assert_eq!(
+        s0.requests,
+        [Request::Start {
+            id: id.clone(),
+            src: "tests".into(),
+            kind: SlotKind::Unknown,
+            input: Some(json!({ "name": "ada" }))
+        }]
+    );
+    let done = rt.send(&s0.snapshot, json!({ "type": format!("xstate.done.actor.{id}"), "output": 0 }), 0);
+    assert_eq!(at(&rt, &done), ["ok"]);
+    assert_eq!(done.snapshot.status, Status::Done);
+    assert!(done.requests.is_empty(), "a settled actor is not stopped: {:?}", done.requests);
+    let failed = rt.send(&s0.snapshot, json!({ "type": format!("xstate.error.actor.{id}"), "error": "boom" }), 0);
+    assert_eq!(at(&rt, &failed), ["bad"]);
+    let cancelled = rt.send(&s0.snapshot, ev("cancel"), 0);
+    assert_eq!(cancelled.requests, [Request::Stop { id }]);
+    assert!(cancelled.snapshot.actors.is_empty());
+}
+
+/// Eventless transitions are taken in the same macrostep, until none is enabled; an actor started
+/// and stopped within one macrostep asks the host for nothing.
+#[test]
+fn always_runs_to_completion_within_the_macrostep() {
+    let m = machine(
+        r##"{ "id": "e", "initial": "a", "states": {
+            "a": { "on": { "go": "b" } },
+            "b": { "invoke": { "src": "tests" }, "always": "c" },
+            "c": { "always": { "target": "d" } }, "d": {} } }"##,
+    );
+    let rt = Runtime::new(&m);
+    let s = rt.send(&rt.start(None, 0).snapshot, ev("go"), 0);
+    assert_eq!(at(&rt, &s), ["d"]);
+    assert!(s.requests.is_empty(), "{:?}", s.requests);
+}
+
+/// An eventless loop ends the run `error` at the step bound, naming where it loops.
+#[test]
+fn an_eventless_loop_ends_the_run_at_the_step_bound() {
+    let m = machine(r##"{ "id": "l", "initial": "a", "states": { "a": { "always": "b" }, "b": { "always": "a" } } }"##);
+    let mut rt = Runtime::new(&m);
+    rt.step_bound = 100;
+    let s = rt.start(None, 0);
+    assert_eq!(s.snapshot.status, Status::Error);
+    let error = s.snapshot.error.unwrap();
+    assert!(error.contains("more than 100 microsteps"), "{error}");
+}
+
+/// `assign` writes the context from the event; a re-entering self-transition exits and enters.
+#[test]
+fn assign_reads_the_event_and_reenter_reenters() {
+    let m = machine(
+        r##"{ "id": "a", "initial": "idle", "context": { "n": 0 }, "states": {
+            "idle": { "invoke": { "src": "tests" }, "on": {
+                "set": { "actions": [{ "assign": { "n": { "$ref": "event.n" } } }] },
+                "again": { "target": "idle", "reenter": true },
+                "stay": { "target": "idle" } } } } }"##,
+    );
+    let rt = Runtime::new(&m);
+    let s0 = rt.start(None, 0);
+    let s1 = rt.send(&s0.snapshot, json!({ "type": "set", "n": 7 }), 0);
+    assert_eq!(s1.snapshot.context, json!({ "n": 7 }));
+    assert!(s1.requests.is_empty(), "a targetless transition exits nothing");
+    let id = "a.idle:invocation[0]".to_string();
+    let again = rt.send(&s1.snapshot, ev("again"), 0);
+    assert_eq!(again.requests.len(), 2, "stopped and started again: {:?}", again.requests);
+    assert!(matches!(&again.requests[0], Request::Stop { id: i } if *i == id));
+    let stay = rt.send(&s1.snapshot, ev("stay"), 0);
+    assert!(stay.requests.is_empty(), "a transition to itself without reenter exits nothing: {:?}", stay.requests);
+}
+
+/// A named guard is code the IR does not hold: the run says so instead of guessing.
+#[test]
+fn a_named_guard_ends_the_run_error_naming_it() {
+    let m = machine(
+        r##"{ "id": "g", "initial": "a", "states": { "a": { "on": { "go": { "target": "b", "guard": "isReady" } } }, "b": {} } }"##,
+    );
+    let rt = Runtime::new(&m);
+    let s = rt.send(&rt.start(None, 0).snapshot, ev("go"), 0);
+    assert_eq!(s.snapshot.status, Status::Error);
+    assert!(s.snapshot.error.unwrap().contains("\"isReady\""));
+}
+
+#[test]
+fn event_descriptors_match_as_xstate_matches_them() {
+    assert!(matches_descriptor("a.b", "a.b"));
+    assert!(matches_descriptor("anything", "*"));
+    assert!(matches_descriptor("a.b.c", "a.*"));
+    assert!(matches_descriptor("a", "a.*"));
+    assert!(!matches_descriptor("ab.c", "a.*"));
+    assert!(!matches_descriptor("a.b", "a"));
+}
+
+/// A snapshot is data: it goes to JSON and back unchanged, and a run goes on from the copy.
+#[test]
+fn a_snapshot_round_trips_through_json() {
+    let m = machine(
+        r##"{ "id": "s", "initial": "wait", "states": { "wait": { "after": { "10": "next" } }, "next": {} } }"##,
+    );
+    let rt = Runtime::new(&m);
+    let s0 = rt.start(None, 0);
+    let copy: Snapshot = serde_json::from_str(&serde_json::to_string(&s0.snapshot).unwrap()).unwrap();
+    assert_eq!(copy, s0.snapshot);
+    assert_eq!(at(&rt, &rt.send(&copy, ev("xstate.after.10.s.wait"), 10)), ["next"]);
+}
