@@ -33,6 +33,9 @@ pub enum Command {
     /// Draws a Machine (`.ts`) or a Chart (`.json`) from its IR: its states, transitions and what
     /// each state invokes, as Mermaid, Graphviz DOT or SVG (laid out by Graphviz's `dot`).
     Graph(GraphArgs),
+    /// Runs a Machine (`.ts`) or a Chart (`.json`) in memory on a simulated clock, with scripted
+    /// events and actor outcomes, and prints each macrostep: what the Workflow would do.
+    Sim(SimArgs),
     /// Prints the documentation of a diagnostic code.
     Explain(ExplainArgs),
     /// Brings an Instance up; with --check, its pre-flight: the Instance check, the Instance
@@ -151,6 +154,42 @@ pub struct GraphArgs {
     /// When to colour the diagnostics.
     #[arg(long, value_enum, default_value_t = ColorArg::Auto)]
     pub color: ColorArg,
+}
+
+#[derive(Debug, Args)]
+pub struct SimArgs {
+    /// The Chart (`.json`; `-` reads it from stdin) or the Machine (`.ts`).
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+    /// The script, one JSON value a line: an event (`{"type": "done", ...}`), `{"after": MS}` (the
+    /// clock goes on; due timers fire), or `{"outcome": {"actor": ID, "output": ...}}` (or
+    /// `"error"`), an invoked actor settling.
+    #[arg(long, value_name = "EVENTS.jsonl")]
+    pub events: Option<PathBuf>,
+    /// The run's input (JSON).
+    #[arg(long, value_name = "JSON")]
+    pub input: Option<String>,
+    /// Print only the last macrostep.
+    #[arg(long = "final")]
+    pub r#final: bool,
+    /// One JSON line per macrostep, or a line for a person.
+    #[arg(long, value_enum, default_value_t = SimFormat::Json)]
+    pub format: SimFormat,
+    /// How many microsteps one macrostep may take before the run ends `error` (a loop).
+    #[arg(long, value_name = "N")]
+    pub step_bound: Option<usize>,
+    /// The lend manifest of the Open body, for a Chart outside an Instance.
+    #[arg(long, value_name = "LENDS.json")]
+    pub lends: Option<PathBuf>,
+    /// When to colour the diagnostics.
+    #[arg(long, value_enum, default_value_t = ColorArg::Auto)]
+    pub color: ColorArg,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum SimFormat {
+    Json,
+    Human,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]

@@ -21,8 +21,7 @@ use std::path::{Path, PathBuf};
 
 pub fn graph(args: GraphArgs) -> Result<Exit> {
     let color = args.color.enabled(std::io::stderr().is_terminal());
-    let is_ts = args.file.extension().is_some_and(|e| e == "ts");
-    let (machine, notes, exit) = if is_ts { machine(&args.file, color)? } else { chart(&args, color)? };
+    let (machine, notes, exit) = load(&args.file, args.lends.as_deref(), color)?;
     let Some(machine) = machine else { return Ok(Exit::Refused) };
     let options = graph::Options { state: args.state.as_deref(), notes: Some(&notes) };
     let drawn = match args.format {
@@ -41,6 +40,16 @@ pub fn graph(args: GraphArgs) -> Result<Exit> {
 }
 
 type Drawn = (Option<ir::Machine>, graph::Notes, Exit);
+
+/// The IR of a Machine (`.ts`) or a Chart (`.json`, `-`: stdin), with what it was found to be
+/// (its diagnostics printed on stderr) and the notes of its slots; `jr2 sim` runs the same IR.
+pub fn load(file: &Path, lends: Option<&Path>, color: bool) -> Result<Drawn> {
+    if file.extension().is_some_and(|e| e == "ts") {
+        machine(file, color)
+    } else {
+        chart(file, lends, color)
+    }
+}
 
 fn report(reports: &[FileReport], color: bool) {
     if reports.iter().any(|r| !r.diagnostics.is_empty()) {
@@ -72,13 +81,13 @@ fn notes_of_parts(p: &CarriedParts) -> graph::Notes {
 
 /// A Chart: admitted with `--lends`, or as a named Chart against its wrapper's Open body, or
 /// with no manifest; its IR and notes from the manifest, the wrapper and its own `agents`.
-fn chart(args: &GraphArgs, color: bool) -> Result<Drawn> {
-    let text = input::read_text(&args.file)?;
-    let name = if args.file.as_os_str() == "-" { "<stdin>".to_string() } else { display(&args.file) };
+fn chart(file: &Path, lends: Option<&Path>, color: bool) -> Result<Drawn> {
+    let text = input::read_text(file)?;
+    let name = if file.as_os_str() == "-" { "<stdin>".to_string() } else { display(file) };
     let mut wrapper_parts = None;
-    let manifest = match &args.lends {
+    let manifest = match lends {
         Some(path) => Some(input::read_lends(path)?),
-        None => match named_chart_wrapper(&args.file) {
+        None => match named_chart_wrapper(file) {
             Some(wrapper) => {
                 let compiled = compile(&wrapper)?;
                 let Some(value) = compiled.value() else {

@@ -9,6 +9,7 @@ mod input;
 mod lsp;
 mod machine;
 mod other;
+mod sim;
 mod terminal;
 mod up;
 
@@ -64,6 +65,7 @@ pub fn run(cli: Cli) -> Result<Exit> {
         Command::Ir(a) => other::ir(a),
         Command::Parts(a) => other::parts(a),
         Command::Graph(a) => graph::graph(a),
+        Command::Sim(a) => sim::sim(a),
         Command::Explain(a) => other::explain(a),
         Command::Up(a) => up::up(a),
         Command::Lsp => lsp::lsp(),

@@ -6,4 +6,5 @@ mod foreign;
 mod graph;
 mod hostile;
 mod layers;
+mod sim;
 mod up;

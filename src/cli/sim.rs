@@ -1,0 +1,183 @@
+//! `jr2 sim FILE [--events EVENTS.jsonl] [--input JSON] [--final]`: runs a Machine, a Chart (or,
+//! later, an SCXML file) in memory with the runtime's core, on a simulated clock, and prints one
+//! line per macrostep. A Chart's author sees what it would do before any model runs it.
+//!
+//! Each line of EVENTS is an event (`{"type": "done", ...payload}`), `{"after": MS}` (the clock
+//! goes on by MS; every timer due by then fires, in deadline order, each its own macrostep), or
+//! `{"outcome": {"actor": ID, "output": ...}}` / `{"outcome": {"actor": ID, "error": ...}}` (an
+//! actor the run invoked settles). Blank lines are skipped.
+
+use super::args::{SimArgs, SimFormat};
+use super::input::{self, display};
+use super::{Exit, Result, UsageError};
+use runtime::{Request, Runtime, Status, Step};
+use serde_json::{json, Value};
+use std::io::IsTerminal;
+
+pub fn sim(args: SimArgs) -> Result<Exit> {
+    let color = args.color.enabled(std::io::stderr().is_terminal());
+    let (machine, _, exit) = super::graph::load(&args.file, args.lends.as_deref(), color)?;
+    let Some(machine) = machine else { return Ok(Exit::Refused) };
+    if exit == Exit::Refused {
+        eprintln!("jr2: {} has errors; it runs as far as its IR goes", display(&args.file));
+    }
+    let input = match &args.input {
+        Some(text) => {
+            Some(serde_json::from_str::<Value>(text).map_err(|e| UsageError(format!("--input is not JSON: {e}")))?)
+        }
+        None => None,
+    };
+    let events = match &args.events {
+        Some(path) => input::read_text(path)?,
+        None => String::new(),
+    };
+    let mut rt = Runtime::new(&machine);
+    if let Some(bound) = args.step_bound {
+        rt.step_bound = bound;
+    }
+    let mut out = Lines { rt: &rt, format: args.format, last: None, every: !args.r#final, n: 0 };
+    let mut now = 0u64;
+    let mut step = rt.start(input, now);
+    out.push(None, &step);
+    for (i, line) in events.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let at = || format!("{} line {}", display(args.events.as_deref().unwrap_or(std::path::Path::new("-"))), i + 1);
+        let v: Value = serde_json::from_str(line).map_err(|e| UsageError(format!("{}: not JSON: {e}", at())))?;
+        if let Some(ms) = v.get("after") {
+            let ms = ms.as_u64().ok_or_else(|| UsageError(format!("{}: `after` is a number of milliseconds", at())))?;
+            now = now.saturating_add(ms);
+            // Every timer due by now, earliest first; one that a fired timer schedules and that is
+            // due too fires after it.
+            while let Some(t) = step
+                .snapshot
+                .timers
+                .iter()
+                .filter(|t| t.deadline <= now)
+                .min_by_key(|t| (t.deadline, t.id.clone()))
+                .cloned()
+            {
+                let event = json!({ "type": t.id });
+                step = rt.send(&step.snapshot, event.clone(), t.deadline);
+                out.push(Some(event), &step);
+            }
+            continue;
+        }
+        let event = if let Some(outcome) = v.get("outcome") {
+            let Some(actor) = outcome.get("actor").and_then(Value::as_str) else {
+                return Err(UsageError(format!("{}: an outcome names its `actor`", at())));
+            };
+            if !step.snapshot.actors.iter().any(|a| a.id == actor) {
+                let running: Vec<&str> = step.snapshot.actors.iter().map(|a| a.id.as_str()).collect();
+                eprintln!(
+                    "jr2: {}: no actor {actor:?} is running (running: {})",
+                    at(),
+                    if running.is_empty() { "none".to_string() } else { running.join(", ") }
+                );
+            }
+            match (outcome.get("output"), outcome.get("error")) {
+                (_, Some(error)) => {
+                    json!({ "type": format!("xstate.error.actor.{actor}"), "error": error, "actorId": actor })
+                }
+                (output, None) => json!({
+                    "type": format!("xstate.done.actor.{actor}"),
+                    "output": output.cloned().unwrap_or(Value::Null),
+                    "actorId": actor,
+                }),
+            }
+        } else if v.get("type").is_some_and(Value::is_string) {
+            v
+        } else {
+            return Err(UsageError(format!(
+                "{}: a line is an event with a string `type`, `{{\"after\": MS}}` or `{{\"outcome\": ...}}`",
+                at()
+            )));
+        };
+        step = rt.send(&step.snapshot, event.clone(), now);
+        out.push(Some(event), &step);
+    }
+    out.flush();
+    Ok(match step.snapshot.status {
+        Status::Error => Exit::Refused,
+        Status::Active | Status::Done => exit,
+    })
+}
+
+/// The printed lines: every macrostep's, or only the last with `--final`.
+struct Lines<'r, 'm> {
+    rt: &'r Runtime<'m>,
+    format: SimFormat,
+    last: Option<String>,
+    every: bool,
+    n: usize,
+}
+
+impl Lines<'_, '_> {
+    fn push(&mut self, event: Option<Value>, step: &Step) {
+        let started: Vec<&str> = step
+            .requests
+            .iter()
+            .filter_map(|r| match r {
+                Request::Start { id, .. } => Some(id.as_str()),
+                _ => None,
+            })
+            .collect();
+        let stopped: Vec<&str> = step
+            .requests
+            .iter()
+            .filter_map(|r| match r {
+                Request::Stop { id } => Some(id.as_str()),
+                _ => None,
+            })
+            .collect();
+        let configuration: Vec<String> = self.rt.atomic(&step.snapshot).into_iter().map(|s| self.rt.name(s)).collect();
+        let s = &step.snapshot;
+        let text = match self.format {
+            SimFormat::Json => {
+                let mut line = json!({
+                    "step": self.n,
+                    "event": event.unwrap_or(Value::Null),
+                    "configuration": configuration,
+                    "context": s.context,
+                    "started": started,
+                    "stopped": stopped,
+                    "status": s.status,
+                });
+                if let Some(e) = &s.error {
+                    line["error"] = json!(e);
+                }
+                line.to_string()
+            }
+            SimFormat::Human => {
+                let ty = event.as_ref().and_then(|e| e.get("type")).and_then(Value::as_str).unwrap_or("(start)");
+                let mut line = format!("{:>3}  {ty}  ->  {}", self.n, configuration.join(", "));
+                if !started.is_empty() {
+                    line += &format!("  started {}", started.join(", "));
+                }
+                if !stopped.is_empty() {
+                    line += &format!("  stopped {}", stopped.join(", "));
+                }
+                line += &format!("  context {}", s.context);
+                match s.status {
+                    Status::Active => {}
+                    Status::Done => line += "  (done)",
+                    Status::Error => line += &format!("  (error: {})", s.error.as_deref().unwrap_or("")),
+                }
+                super::terminal::printable(&line).into_owned()
+            }
+        };
+        self.n += 1;
+        if self.every {
+            super::other::print_out(&(text + "\n"));
+        } else {
+            self.last = Some(text);
+        }
+    }
+
+    fn flush(&mut self) {
+        if let Some(text) = self.last.take() {
+            super::other::print_out(&(text + "\n"));
+        }
+    }
+}

@@ -1,0 +1,70 @@
+//! `jr2 sim`: a Machine and a Chart run in memory with scripted events, timers and outcomes; the
+//! lines are reviewed snapshots (`snapshots/sim/`), and the exits are the contract's.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn fixtures() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/sim")
+}
+
+fn sim(args: &[&str]) -> (String, String, i32) {
+    let out = Command::new(env!("CARGO_BIN_EXE_jr2")).arg("sim").args(args).current_dir(fixtures()).output().unwrap();
+    (String::from_utf8(out.stdout).unwrap(), String::from_utf8(out.stderr).unwrap(), out.status.code().unwrap_or(-1))
+}
+
+fn snapshot(name: &str, text: &str) {
+    let mut settings = insta::Settings::clone_current();
+    settings.set_snapshot_path(base::workspace::root().join("snapshots/sim"));
+    settings.set_prepend_module_to_snapshot(false);
+    settings.bind(|| insta::assert_snapshot!(name, text));
+}
+
+/// `assign` over context and event, a timer that is not due yet and then is, a final state.
+#[test]
+fn a_machine_counts_waits_and_ends() {
+    let (out, err, code) = sim(&["counter.ts", "--events", "counter.events.jsonl"]);
+    assert_eq!((code, err.as_str()), (0, ""), "{out}");
+    snapshot("counter", &out);
+    let last: serde_json::Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
+    assert_eq!(last["status"], "done");
+    assert_eq!(last["context"]["count"], 5);
+    let (fin, _, _) = sim(&["counter.ts", "--events", "counter.events.jsonl", "--final"]);
+    assert_eq!(fin.trim(), out.lines().last().unwrap());
+}
+
+/// An invoke settled by a scripted outcome, then a parallel state whose regions both end.
+#[test]
+fn a_chart_settles_its_actor_and_its_regions() {
+    let (out, err, code) = sim(&["invoke.json", "--events", "invoke.events.jsonl"]);
+    assert_eq!((code, err.as_str()), (0, ""), "{out}");
+    snapshot("invoke", &out);
+    let (human, _, _) = sim(&["invoke.json", "--events", "invoke.events.jsonl", "--format", "human"]);
+    assert!(human.lines().last().unwrap().ends_with("(done)"), "{human}");
+}
+
+/// A loop ends the run `error` (exit 1) at the step bound; a bad script line is a usage error.
+#[test]
+fn a_loop_is_an_error_and_a_bad_line_a_usage_error() {
+    let dir = tempdir();
+    std::fs::write(
+        dir.join("loop.json"),
+        r#"{ "id": "l", "initial": "a", "states": { "a": { "always": "b" }, "b": { "always": "a" } } }"#,
+    )
+    .unwrap();
+    std::fs::write(dir.join("bad.jsonl"), "{\"nope\": 1}\n").unwrap();
+    let loop_path = dir.join("loop.json");
+    let (out, _, code) = sim(&[loop_path.to_str().unwrap(), "--step-bound", "50"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("more than 50 microsteps"), "{out}");
+    let bad = dir.join("bad.jsonl");
+    let (_, err, code) = sim(&["invoke.json", "--events", bad.to_str().unwrap()]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("line 1"), "{err}");
+}
+
+fn tempdir() -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("jr2-sim-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
