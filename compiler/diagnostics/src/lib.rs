@@ -50,11 +50,70 @@ pub struct Edit {
     pub replacement: String,
 }
 
-/// A machine-applicable fix: what it does, and its edits.
+/// A machine-applicable fix: what it does, its text edits, and a rename of the file.
+///
+/// Both kinds are data about the file of the diagnostic that carries the fix: `edits` are byte
+/// spans in that file's text (none overlapping another), and `rename_to` is a new file name for
+/// it in the same folder (a name, not a path), taken after the edits. A fix has edits, a rename or
+/// both. The LSP offers a fix as a code action (a text edit, a file rename); `jr2 check --fix`
+/// applies it and `--diff` prints it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Fix {
+    /// What the fix does, as a short imperative: `start at "a"`, `rename the file to x.ts`.
     pub message: String,
     pub edits: Vec<Edit>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rename_to: Option<String>,
+}
+
+impl Fix {
+    /// A fix of text edits.
+    pub fn edits(message: impl Into<String>, edits: Vec<Edit>) -> Fix {
+        Fix { message: message.into(), edits, rename_to: None }
+    }
+
+    /// A fix that renames the file to `name` (in its folder).
+    pub fn rename(message: impl Into<String>, name: impl Into<String>) -> Fix {
+        Fix { message: message.into(), edits: Vec::new(), rename_to: Some(name.into()) }
+    }
+
+    /// Do two fixes' edits touch the same text? Two edits overlap when their spans share a byte,
+    /// or when both insert at one offset (their order would be a guess), or when one inserts
+    /// strictly inside the other's span. Two renames of one file always conflict.
+    pub fn overlaps(&self, other: &Fix) -> bool {
+        (self.rename_to.is_some() && other.rename_to.is_some())
+            || self.edits.iter().any(|a| other.edits.iter().any(|b| edits_overlap(a.span, b.span)))
+    }
+}
+
+fn edits_overlap(a: Span, b: Span) -> bool {
+    // Two insertions at one offset; else a shared byte, or an insertion strictly inside a span.
+    (a.start == a.end && b.start == b.end && a.start == b.start) || (a.start < b.end && b.start < a.end)
+}
+
+/// The text with the edits of `fixes` applied, or `None` when an edit does not fit it (a span
+/// past its end, off a character boundary) or two edits overlap ([`Fix::overlaps`]).
+pub fn apply_fixes(text: &str, fixes: &[&Fix]) -> Option<String> {
+    let mut edits: Vec<&Edit> = fixes.iter().flat_map(|f| &f.edits).collect();
+    edits.sort_by_key(|e| (e.span.start, e.span.end));
+    for pair in edits.windows(2) {
+        if edits_overlap(pair[0].span, pair[1].span) {
+            return None;
+        }
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0usize;
+    for e in edits {
+        let (start, end) = (e.span.start as usize, e.span.end as usize);
+        if start < at || end < start || !text.is_char_boundary(start) || !text.is_char_boundary(end) {
+            return None;
+        }
+        out.push_str(text.get(at..start)?);
+        out.push_str(&e.replacement);
+        at = end;
+    }
+    out.push_str(text.get(at..)?);
+    Some(out)
 }
 
 /// One finding, as data. Renderers turn it into text; rules only build it.
@@ -272,4 +331,32 @@ macro_rules! declare_rule {
             doc: concat!($first, "\n", $($doc, "\n",)*),
         };
     };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn edit(start: u32, end: u32, text: &str) -> Edit {
+        Edit { span: Span::new(start, end), replacement: text.to_string() }
+    }
+
+    #[test]
+    fn fixes_apply_together_unless_they_overlap() {
+        let a = Fix::edits("a", vec![edit(0, 1, "A")]);
+        let b = Fix::edits("b", vec![edit(2, 2, "+"), edit(3, 4, "")]);
+        assert_eq!(apply_fixes("abcd", &[&b, &a]).as_deref(), Some("Ab+c"));
+        assert!(!a.overlaps(&b));
+        let inside = Fix::edits("c", vec![edit(1, 1, "x")]);
+        let across = Fix::edits("d", vec![edit(0, 2, "")]);
+        assert!(inside.overlaps(&across) && across.overlaps(&inside));
+        assert!(!inside.overlaps(&a), "an insertion at a span's end is beside it");
+        let same = Fix::edits("e", vec![edit(2, 2, "-")]);
+        assert!(same.overlaps(&b), "two insertions at one offset");
+        assert_eq!(apply_fixes("abcd", &[&b, &same]), None);
+        assert_eq!(apply_fixes("ab", &[&Fix::edits("f", vec![edit(1, 9, "")])]), None, "past the end");
+        assert_eq!(apply_fixes("é", &[&Fix::edits("g", vec![edit(1, 1, "x")])]), None, "off a boundary");
+        let (r1, r2) = (Fix::rename("r", "x.ts"), Fix::rename("r", "y.ts"));
+        assert!(r1.overlaps(&r2) && !r1.overlaps(&a));
+    }
 }

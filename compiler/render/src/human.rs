@@ -220,10 +220,10 @@ mod tests {
         let at = text.find(',').unwrap() as u32;
         let d = Diagnostic::error("json-syntax", Span::new(at, at + 1), "trailing comma")
             .with_label("remove this")
-            .with_fix(Fix {
-                message: "remove the comma".into(),
-                edits: vec![Edit { span: Span::new(at, at + 1), replacement: String::new() }],
-            });
+            .with_fix(Fix::edits(
+                "remove the comma",
+                vec![Edit { span: Span::new(at, at + 1), replacement: String::new() }],
+            ));
         insta::assert_snapshot!(render(&[file("u.json", text, vec![d])], false));
     }
 

@@ -4,7 +4,8 @@
 //! `file`, `severity`, `code`, `message`, `range` (1-based lines, columns in characters),
 //! `byte_range` (0-based, `[start, end)`), then `path` and `rule` when set, and `help`, `notes`,
 //! `secondary`, `related` (places in other files: `file`, `message`, `range`, `byte_range`) and
-//! `fix` when present.
+//! `fix` when present (`message`, `edits`: each `range`, `byte_range`, `replacement`; and
+//! `rename_to`, the file's new name in its folder, when the fix renames the file).
 
 use base::line_index::LineIndex;
 use base::Span;
@@ -88,7 +89,11 @@ pub fn document(reports: &[FileReport]) -> Value {
                         })
                     })
                     .collect();
-                o.insert("fix".into(), json!({ "message": fix.message, "edits": edits }));
+                let mut f = json!({ "message": fix.message, "edits": edits });
+                if let Some(name) = &fix.rename_to {
+                    f["rename_to"] = json!(name);
+                }
+                o.insert("fix".into(), f);
             }
             diagnostics.push(Value::Object(o));
         }
@@ -141,10 +146,7 @@ mod tests {
             .with_help("do this")
             .with_note("because")
             .with_secondary(Span::new(0, 1), "here")
-            .with_fix(Fix {
-                message: "remove".into(),
-                edits: vec![Edit { span: Span::new(at, at + 1), replacement: String::new() }],
-            });
+            .with_fix(Fix::edits("remove", vec![Edit { span: Span::new(at, at + 1), replacement: String::new() }]));
         let reports = [file("a.json", text, vec![plain, full]), file("b.json", "{}", vec![])];
         insta::assert_snapshot!(render(&reports));
     }

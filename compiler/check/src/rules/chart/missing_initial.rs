@@ -37,13 +37,10 @@ pub fn check(cx: &Ctx, sink: &mut Sink) {
             format!("a compound state names its `initial` state; its states: {}", names(&children)),
         );
         if let (Some(first), Some(open)) = (children.first(), json.as_object().map(|_| json.span.start + 1)) {
-            d.fix = Some(Fix {
-                message: format!("start at \"{first}\""),
-                edits: vec![Edit {
-                    span: base::Span::empty_at(open),
-                    replacement: format!(" \"initial\": \"{first}\","),
-                }],
-            });
+            d.fix = Some(Fix::edits(
+                format!("start at \"{first}\""),
+                vec![Edit { span: base::Span::empty_at(open), replacement: format!(" \"initial\": \"{first}\",") }],
+            ));
         }
     }
 }
