@@ -1,6 +1,6 @@
 use base::Span;
 use diagnostics::declare_rule;
-use diagnostics::Diagnostic;
+use diagnostics::{Diagnostic, Fix};
 
 declare_rule! {
     /// Refuses a Workflow whose file stem is outside `[a-z0-9-]`, naming the rename.
@@ -50,14 +50,16 @@ pub fn suggested(name: &str) -> String {
 }
 
 /// The refusal of a stem: `what` is "Workflow" or "Chart", `shown` the file as the user sees it,
-/// `renamed` the same path with the suggested stem.
+/// `renamed` the same path with the suggested stem. Its fix renames the file so.
 pub fn diagnostic(what: &str, stem: &str, shown: &str, renamed: &str) -> Diagnostic {
+    let name = renamed.rsplit('/').next().unwrap_or(renamed);
     WORKFLOW_STEM
         .at(
             Span::new(0, 0),
             format!("the {what} name \"{stem}\" (its file's stem) is outside [a-z0-9-]; rename {shown} to {renamed}"),
         )
         .with_note("`jr2 run`, the door's path and a `dispatch` slot name one set of Workflows, by file stem")
+        .with_fix(Fix::rename(format!("rename the file to {name}"), name))
 }
 
 #[cfg(test)]
@@ -73,5 +75,18 @@ mod tests {
         assert_eq!(suggested("Fix_Tests"), "fix-tests");
         assert_eq!(suggested("__x__y"), "x-y");
         assert_eq!(suggested("_"), "workflow");
+    }
+
+    #[test]
+    fn the_fix_renames_the_file_in_its_folder() {
+        let d = diagnostic(
+            "Chart",
+            "Weekly_Notes",
+            "workflows/notes/Weekly_Notes.json",
+            "workflows/notes/weekly-notes.json",
+        );
+        let fix = d.fix.expect("a fix");
+        assert_eq!(fix.rename_to.as_deref(), Some("weekly-notes.json"));
+        assert!(fix.edits.is_empty());
     }
 }

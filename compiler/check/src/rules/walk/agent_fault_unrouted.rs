@@ -1,4 +1,4 @@
-use super::Ctx;
+use super::{root_route, Ctx};
 use crate::compile::Located;
 use diagnostics::declare_rule;
 use ir::{SlotKind, StateId};
@@ -71,7 +71,7 @@ pub fn check(cx: &Ctx, out: &mut Vec<Located>) {
             continue;
         }
         why.dedup();
-        out.push(cx.at_state(
+        let mut line = cx.at_state(
             &AGENT_FAULT_UNROUTED,
             s,
             format!(
@@ -81,7 +81,10 @@ pub fn check(cx: &Ctx, out: &mut Vec<Located>) {
                 cx.unrouted(s, EVENT),
                 cx.route_place(s),
             ),
-        ));
+        );
+        // The fix: one route on the root, which every state's line shares.
+        line.diagnostic.fix = root_route::fix(cx, line.file, EVENT, "fail");
+        out.push(line);
     }
 }
 

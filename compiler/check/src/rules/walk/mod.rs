@@ -10,6 +10,7 @@ use crate::compile::{Compiled, Located};
 use diagnostics::Diagnostic;
 use ir::{self, StateId, StateKind, Trigger};
 use machine::lower::{is_machine, lower_parts, machine_parts, MachineParts};
+use machine::module::SourceFile;
 use machine::value::{FileId, Loc, Value};
 
 // One line per rule, each with its source, so that rules added in parallel merge line by line.
@@ -24,6 +25,9 @@ family! {
     inline_parts::INLINE_PARTS => check, // parts.ts refuseInlineParts (ours)
 }
 
+/// The fix of the two unrouted-event rules (a route on the root): not a rule.
+pub mod root_route;
+
 /// One walk rule's pass over one Machine.
 type Check = fn(&Ctx, &mut Vec<Located>);
 
@@ -32,15 +36,15 @@ pub fn check(compiled: &Compiled) -> Vec<Located> {
     let mut out = Vec::new();
     let (Some(value), Some(machine)) = (compiled.value(), &compiled.machine) else { return out };
     let Ok(parts) = machine_parts(value) else { return out };
-    walk(machine, &parts, false, &mut out);
+    walk(machine, &parts, &compiled.files, false, &mut out);
     // A child Machine that two actors name is walked twice: one line each.
     let mut seen = std::collections::HashSet::new();
     out.retain(|d| seen.insert((d.file, d.span, d.code)));
     out
 }
 
-fn walk(machine: &ir::Machine, parts: &MachineParts<'_>, nested: bool, out: &mut Vec<Located>) {
-    let cx = Ctx::new(machine, parts, nested);
+fn walk(machine: &ir::Machine, parts: &MachineParts<'_>, files: &[SourceFile], nested: bool, out: &mut Vec<Located>) {
+    let cx = Ctx::new(machine, parts, files, nested);
     for check in CHECKS {
         check(&cx, out);
     }
@@ -54,7 +58,7 @@ fn walk(machine: &ir::Machine, parts: &MachineParts<'_>, nested: bool, out: &mut
         }
         let Ok(child) = machine_parts(actor) else { continue };
         if let Some(m) = lower_parts(&child).machine {
-            walk(&m, &child, true, out);
+            walk(&m, &child, files, true, out);
         }
     }
 }
@@ -65,6 +69,8 @@ pub struct Ctx<'a> {
     pub parts: &'a MachineParts<'a>,
     /// Is this a Machine that the compiled one's setup names as an actor? Its lines name it.
     pub nested: bool,
+    /// The files of the compilation, by [`FileId`]: for a fix's edits.
+    pub files: &'a [SourceFile],
     /// Each state's value and key place, by [`StateId`] (empty where they could not be matched).
     places: Vec<(&'a Value<'a>, Option<Loc>)>,
     /// The `inline-parts` lines of the config, found by the walk of the config that lists
@@ -73,7 +79,7 @@ pub struct Ctx<'a> {
 }
 
 impl<'a> Ctx<'a> {
-    pub fn new(machine: &'a ir::Machine, parts: &'a MachineParts<'a>, nested: bool) -> Self {
+    pub fn new(machine: &'a ir::Machine, parts: &'a MachineParts<'a>, files: &'a [SourceFile], nested: bool) -> Self {
         // One state a place: sized at once, not grown (and copied) as it fills.
         let mut places = Vec::with_capacity(machine.states.len());
         let mut inline = Vec::new();
@@ -81,7 +87,7 @@ impl<'a> Ctx<'a> {
         if places.len() != machine.states.len() {
             places.clear();
         }
-        Ctx { machine, parts, nested, places, inline_parts: inline }
+        Ctx { machine, parts, nested, files, places, inline_parts: inline }
     }
 
     /// The file a state is written in.

@@ -1,4 +1,4 @@
-use super::Ctx;
+use super::{root_route, Ctx};
 use crate::compile::Located;
 use diagnostics::declare_rule;
 use ir::{StateId, StateKind, Trigger};
@@ -55,7 +55,7 @@ pub fn check(cx: &Ctx, out: &mut Vec<Located>) {
         if cx.routed(s, EVENT) {
             continue;
         }
-        out.push(cx.at_state(
+        let mut line = cx.at_state(
             &WORKSPACE_LOST_UNROUTED,
             s,
             format!(
@@ -64,7 +64,10 @@ pub fn check(cx: &Ctx, out: &mut Vec<Located>) {
                 cx.unrouted(s, EVENT),
                 cx.route_place(s),
             ),
-        ));
+        );
+        // The fix: one route on the root, which every state's line shares.
+        line.diagnostic.fix = root_route::fix(cx, line.file, EVENT, "lost");
+        out.push(line);
     }
 }
 

@@ -16,6 +16,7 @@ use diagnostics::Diagnostic;
 use ir::expr::Root;
 use ir::{self, Expr, StateId, StateKind, Trigger};
 use machine::lower::{arg, is_call, items, machine_parts, MachineParts, StateFields};
+use machine::module::SourceFile;
 use machine::value::{Callee, Facts, Loc, Value, ValueKind};
 use smallvec::SmallVec;
 use std::borrow::Cow;
@@ -76,6 +77,8 @@ type EventPick<'v> = (&'v str, &'v Value<'v>, OnceCell<Option<Rc<Pick<'v>>>>);
 pub struct Cx<'v> {
     pub m: &'v ir::Machine,
     pub parts: MachineParts<'v>,
+    /// The files of the compilation, by `FileId`: for a fix's edits.
+    pub files: &'v [SourceFile],
     /// The config value of each state, by [`StateId`]: `None` until asked, then the value (`None`
     /// where it could not be paired). Found with its siblings, from its parent's.
     states: Vec<Cell<Option<Option<&'v Value<'v>>>>>,
@@ -116,6 +119,7 @@ impl<'v> Cx<'v> {
         Some(Cx {
             m,
             parts,
+            files: &compiled.files,
             states: vec![Cell::new(None); m.states.len()],
             transitions: OnceCell::new(),
             transitions_paired: OnceCell::new(),

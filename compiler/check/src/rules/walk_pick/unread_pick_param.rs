@@ -1,5 +1,7 @@
 use super::{pick_entries, reads_on_entry, Cx, Reads, Sink};
+use base::Span;
 use diagnostics::declare_rule;
+use diagnostics::{Edit, Fix};
 use ir::StateId;
 use machine::lower::is_call;
 use machine::value::Value;
@@ -107,8 +109,83 @@ pub fn check(cx: &Cx<'_>, sink: &mut Sink) {
                     inv.src
                 ),
             );
+            // The fix: drop the param from its def, where the def is written out.
+            let text = cx.files.get(loc.file.0 as usize).map(|f| f.text.as_str());
+            if let (Some(line), Some(fix)) =
+                (sink.0.last_mut(), text.and_then(|t| drop_param(t, param, loc.span.start)))
+            {
+                line.diagnostic.fix = Some(fix);
+            }
         }
     }
+}
+
+/// Deletes the object property that starts at `at` (`key: value`), with one comma beside it:
+/// the one after it, or for the last property the one before it. `None` where the text at `at`
+/// is not the property `key` or its end is not found.
+fn drop_param(text: &str, key: &str, at: u32) -> Option<Fix> {
+    let bytes = text.as_bytes();
+    let at = at as usize;
+    // The param's place is its key, bare or quoted.
+    let written = text.get(at..)?;
+    let bare = written.strip_prefix(key).or_else(|| {
+        let quote = *bytes.get(at)?;
+        matches!(quote, b'"' | b'\'').then(|| written[1..].strip_prefix(key)?.strip_prefix(quote as char)).flatten()
+    })?;
+    if !bare.trim_start().starts_with(':') {
+        return None;
+    }
+    // The property ends at the first `,` or closing bracket outside brackets and strings.
+    let (mut depth, mut end, mut quote) = (0i32, None, None::<u8>);
+    let mut i = at;
+    while i < bytes.len() {
+        let b = bytes[i];
+        match quote {
+            Some(_) if b == b'\\' => i += 1,
+            Some(q) if b == q => quote = None,
+            Some(_) => {}
+            None => match b {
+                b'"' | b'\'' | b'`' => quote = Some(b),
+                b'(' | b'[' | b'{' => depth += 1,
+                b')' | b']' | b'}' if depth == 0 => {
+                    end = Some(i);
+                    break;
+                }
+                b')' | b']' | b'}' => depth -= 1,
+                b',' if depth == 0 => {
+                    end = Some(i);
+                    break;
+                }
+                _ => {}
+            },
+        }
+        i += 1;
+    }
+    let end = end?;
+    let (start, end) = if bytes[end] == b',' {
+        // `a, b` → drop `a, `.
+        let mut e = end + 1;
+        while e < bytes.len() && bytes[e] == b' ' {
+            e += 1;
+        }
+        (at, e)
+    } else {
+        // The last property: drop the comma before it, if any, and the spaces after the value.
+        let mut s = at;
+        while s > 0 && bytes[s - 1].is_ascii_whitespace() {
+            s -= 1;
+        }
+        let s = if s > 0 && bytes[s - 1] == b',' { s - 1 } else { at };
+        let mut e = end;
+        while e > at && bytes[e - 1] == b' ' {
+            e -= 1;
+        }
+        (s, e)
+    };
+    Some(Fix::edits(
+        format!("drop \"{key}\" from the event's def"),
+        vec![Edit { span: Span::new(start as u32, end as u32), replacement: String::new() }],
+    ))
 }
 
 /// The (pick, state) pairs judged already: a pair is judged once per state id (xstate's, which
@@ -142,6 +219,22 @@ impl<'p, 'v> Judged<'p, 'v> {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::super::testing::walk;
+    use super::drop_param;
+
+    fn dropped(text: &str, key: &str) -> Option<String> {
+        let fix = drop_param(text, key, text.find(key)? as u32)?;
+        diagnostics::apply_fixes(text, &[&fix])
+    }
+
+    #[test]
+    fn a_param_is_dropped_with_one_comma() {
+        let text = "z.object({ module: z.string(), verbose: z.boolean() })";
+        assert_eq!(dropped(text, "verbose").as_deref(), Some("z.object({ module: z.string() })"));
+        assert_eq!(dropped(text, "module").as_deref(), Some("z.object({ verbose: z.boolean() })"));
+        let nested = "z.object({ a: z.enum([\"x,\", \"y\"]), b: z.string() })";
+        assert_eq!(dropped(nested, "a").as_deref(), Some("z.object({ b: z.string() })"));
+        assert_eq!(dropped(text, "z.boolean"), None, "not a property's key");
+    }
 
     pub(crate) fn machine(input: &str, actions: &str) -> String {
         format!(
