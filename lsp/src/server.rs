@@ -660,52 +660,49 @@ impl Worker {
         let text = self.db.text(&path)?;
         let lines = Lines::new(&text);
         let (a, b) = (lines.offset(range.start), lines.offset(range.end));
-        let compiled = self.db.compiled(&path);
         let mut out = Vec::new();
         for d in self.found(&path) {
             let (s, e) = (d.span.start as usize, d.span.end as usize);
             if e < a || s > b {
                 continue;
             }
+            let Some(Action { title, edits, rename_to }) = actions::action(&d) else { continue };
             let lsp = convert(uri, &lines, &d, &|p: &Path| self.db.text(p));
-            for action in actions::actions(&path, &text, &d, compiled.as_deref()) {
-                let (title, edit) = match action {
-                    Action::Edits { title, edits } => {
-                        let edits = edits
-                            .into_iter()
-                            .map(|e| TextEdit { range: lines.range(e.start as u32, e.end as u32), new_text: e.text })
-                            .collect();
-                        (
-                            title,
-                            WorkspaceEdit {
-                                changes: Some(HashMap::from([(uri.clone(), edits)])),
-                                ..Default::default()
-                            },
-                        )
+            let edits: Vec<TextEdit> = edits
+                .into_iter()
+                .map(|e| TextEdit { range: lines.range(e.start as u32, e.end as u32), new_text: e.text })
+                .collect();
+            let edit = match rename_to {
+                None => WorkspaceEdit { changes: Some(HashMap::from([(uri.clone(), edits)])), ..Default::default() },
+                // The edits (if any) in the file, then the file renamed in its folder.
+                Some(to) => {
+                    let Some(new_uri) = path.parent().and_then(|d| Uri::from_file_path(d.join(&to))) else {
+                        continue;
+                    };
+                    let mut ops = Vec::new();
+                    if !edits.is_empty() {
+                        ops.push(DocumentChangeOperation::Edit(TextDocumentEdit {
+                            text_document: OptionalVersionedTextDocumentIdentifier { uri: uri.clone(), version: None },
+                            edits: edits.into_iter().map(OneOf::Left).collect(),
+                        }));
                     }
-                    Action::Rename { title, to } => {
-                        let Some(new_uri) = path.parent().and_then(|d| Uri::from_file_path(d.join(&to))) else {
-                            continue;
-                        };
-                        let op = ResourceOp::Rename(RenameFile {
-                            old_uri: uri.clone(),
-                            new_uri,
-                            options: None,
-                            annotation_id: None,
-                        });
-                        let changes = DocumentChanges::Operations(vec![DocumentChangeOperation::Op(op)]);
-                        (title, WorkspaceEdit { document_changes: Some(changes), ..Default::default() })
-                    }
-                };
-                out.push(CodeActionOrCommand::CodeAction(CodeAction {
-                    title,
-                    kind: Some(CodeActionKind::QUICKFIX),
-                    diagnostics: Some(vec![lsp.clone()]),
-                    edit: Some(edit),
-                    is_preferred: Some(true),
-                    ..Default::default()
-                }));
-            }
+                    ops.push(DocumentChangeOperation::Op(ResourceOp::Rename(RenameFile {
+                        old_uri: uri.clone(),
+                        new_uri,
+                        options: None,
+                        annotation_id: None,
+                    })));
+                    WorkspaceEdit { document_changes: Some(DocumentChanges::Operations(ops)), ..Default::default() }
+                }
+            };
+            out.push(CodeActionOrCommand::CodeAction(CodeAction {
+                title,
+                kind: Some(CodeActionKind::QUICKFIX),
+                diagnostics: Some(vec![lsp]),
+                edit: Some(edit),
+                is_preferred: Some(true),
+                ..Default::default()
+            }));
         }
         Some(out)
     }
