@@ -405,6 +405,36 @@ impl Database {
         }
     }
 
+    /// Moves the file at `from` to `to` in the database, not on disk (a fix's rename, before it
+    /// is written, or instead): its text, and its entry in its Instance's listing, which names it
+    /// by its new stem, in the order `rescan` would list it.
+    pub fn rename(&mut self, from: &Path, to: &Path) {
+        let (from, to) = (normalize(from), normalize(to));
+        let text = self.text(&from);
+        self.set(&from, None, Durability::LOW);
+        self.set(&to, text, Durability::LOW);
+        let (old, new) = (self.file(&from), self.file(&to));
+        let name = |p: &Path| p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let (name, stem) = (name(&to), to.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default());
+        for inst in self.instances.clone() {
+            let mut workflows = inst.workflows(self).clone();
+            if let Some(entry) = workflows.iter_mut().find(|(_, f)| *f == old) {
+                *entry = (stem.clone(), new);
+                workflows.sort_by_cached_key(|(s, f)| if *f == new { name.clone() } else { format!("{s}.ts") });
+                inst.set_workflows(self).with_durability(Durability::LOW).to(workflows);
+            }
+            let mut charts = inst.charts(self).clone();
+            if let Some(entry) = charts.iter_mut().find(|(_, _, f)| *f == old) {
+                entry.1 = stem.clone();
+                entry.2 = new;
+                charts.sort_by_cached_key(|(w, s, f)| {
+                    (w.clone(), if *f == new { name.clone() } else { format!("{s}.json") })
+                });
+                inst.set_charts(self).with_durability(Durability::LOW).to(charts);
+            }
+        }
+    }
+
     /// The Instance the file at `path` belongs to: the nearest folder above it whose
     /// `workflows/` folder holds it, added on first use.
     pub fn instance_of(&mut self, path: &Path) -> Option<Instance> {

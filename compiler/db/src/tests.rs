@@ -245,3 +245,24 @@ fn the_instance_config_is_read_as_the_config() {
     });
     let _ = std::fs::remove_dir_all(&root);
 }
+
+/// A rename in the database (a fix's, not yet on disk) reports what the same rename on disk
+/// reports: the Chart is listed by its new stem, and its stem's refusal is gone.
+#[test]
+fn a_rename_in_the_database_is_the_rename_on_disk() {
+    let root = normalize(&copy_fixture("rename"));
+    let (from, to) = (root.join("workflows/notes/Draft_Post.json"), root.join("workflows/notes/draft-post.json"));
+    let renamed = on_evaluator_stack(|| {
+        let mut db = Database::new();
+        let before = flatten(&root, db.instance_diagnostics(&root));
+        assert!(before.iter().any(|d| d.1 == "workflow-stem"), "{before:?}");
+        db.rename(&from, &to);
+        flatten(&root, db.instance_diagnostics(&root))
+    });
+    assert!(std::fs::metadata(&from).is_ok(), "the disk is not touched");
+    std::fs::rename(&from, &to).unwrap();
+    let on_disk = cold(&root);
+    assert!(!on_disk.iter().any(|d| d.1 == "workflow-stem"), "{on_disk:?}");
+    assert_eq!(renamed, on_disk);
+    let _ = std::fs::remove_dir_all(&root);
+}
