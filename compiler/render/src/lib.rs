@@ -1,7 +1,9 @@
 //! One renderer per output format, each reading the same data ([`diagnostics::FileReport`]):
-//! `human` (ariadne), `json`, `sarif`, `github`. The LSP's converter lives in the `lsp` crate, the
-//! only one that knows LSP.
+//! `human` (ariadne), `json`, `sarif`, `github`; and `diff`, the unified diff of what
+//! `jr2 check --diff` would change. The LSP's converter lives in the `lsp` crate, the only one
+//! that knows LSP.
 
+pub mod diff;
 pub mod github;
 pub mod human;
 pub mod json;
