@@ -12,7 +12,8 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Checks Charts (`.json`) and Machines (`.ts`) under the paths.
+    /// Checks Charts (`.json`) and Machines (`.ts`) under the paths; with --fix, applies the
+    /// rules' mechanical fixes first, with --diff prints them.
     Check(CheckArgs),
     /// The Chart door.
     Chart {
@@ -87,6 +88,15 @@ pub struct CheckArgs {
     /// Read no foreign dispatch target's door (`GET <url>/workflows/<name>`).
     #[arg(long)]
     pub offline: bool,
+    /// Apply the rules' mechanical fixes to the files (edits and renames), then report what
+    /// remains. A fix is kept only where checking again finds its diagnostic gone and no new
+    /// error (docs/reference/fixes.md).
+    #[arg(long)]
+    pub fix: bool,
+    /// Print the fixes that --fix would apply, as a unified diff (a rename as git's `rename from`
+    /// and `rename to`), and write nothing; exit 1 when there is one.
+    #[arg(long)]
+    pub diff: bool,
     #[command(flatten)]
     pub output: OutputArgs,
 }

@@ -9,25 +9,21 @@ use kit::LendManifest;
 use render::Format;
 use std::io::{IsTerminal, Write};
 
-/// `jr2 check [PATH...]`.
+/// `jr2 check [PATH...]`; with `--fix`, the fixes first (then the check of the fixed files), with
+/// `--diff` the fixes alone, printed.
 pub fn check(args: CheckArgs) -> Result<Exit> {
     let manifest = input::read_optional_lends(args.lends.as_deref())?;
-    let inputs = input::collect(&args.paths)?;
-    // Read every file first, so an unreadable one stops the run before any output. A Chart that
-    // is no UTF-8 text is refused (json-syntax) and the rest checked.
-    let mut texts = Vec::with_capacity(inputs.charts.len());
-    for path in &inputs.charts {
-        texts.push((display(path), input::read_chart(path)?));
+    let mut inputs = input::collect(&args.paths)?;
+    let mut fix_crashed = false;
+    if args.fix || args.diff {
+        match fixes(&args, &inputs, manifest.as_ref())? {
+            Fixed::Diffed(exit) => return Ok(exit),
+            Fixed::Written { crashed } => fix_crashed = crashed,
+        }
+        // A rename moved files: walk the paths again.
+        inputs = input::collect(&args.paths)?;
     }
-    for path in &inputs.machines {
-        let file_type = std::fs::metadata(path)
-            .map_err(|e| super::UsageError(format!("cannot read {}: {e}", display(path))))?
-            .file_type();
-        input::check_readable(path, file_type)?;
-    }
-    for root in &inputs.instances {
-        input::check_instance_files(root, false)?;
-    }
+    let texts = read_inputs(&inputs)?;
     let mut reports = check_all(texts, manifest.as_ref());
     reports.extend(super::machine::check_machines(&inputs.machines));
     // An Instance's named Charts get their wrapper's manifest; `--lends` is for Charts outside one.
@@ -50,7 +46,84 @@ pub fn check(args: CheckArgs) -> Result<Exit> {
         }
     }
     say_skipped(skipped);
-    Ok(finish(reports, &args.output))
+    let exit = finish(reports, &args.output);
+    Ok(if fix_crashed { Exit::Refused } else { exit })
+}
+
+/// Reads every Chart and checks that every other input can be read, so that an unreadable one
+/// stops the run before any output. A Chart that is no UTF-8 text is refused (json-syntax) and
+/// the rest checked.
+fn read_inputs(inputs: &input::Inputs) -> Result<Vec<(String, ChartText)>> {
+    let mut texts = Vec::with_capacity(inputs.charts.len());
+    for path in &inputs.charts {
+        texts.push((display(path), input::read_chart(path)?));
+    }
+    for path in &inputs.machines {
+        let file_type = std::fs::metadata(path)
+            .map_err(|e| super::UsageError(format!("cannot read {}: {e}", display(path))))?
+            .file_type();
+        input::check_readable(path, file_type)?;
+    }
+    for root in &inputs.instances {
+        input::check_instance_files(root, false)?;
+    }
+    Ok(texts)
+}
+
+/// What `--fix` / `--diff` did.
+enum Fixed {
+    /// `--diff` printed the fixes: the run ends with this exit code.
+    Diffed(Exit),
+    /// `--fix` wrote them (`crashed`: working them out hit a bug, and nothing was fixed).
+    Written { crashed: bool },
+}
+
+/// `--fix`: works the fixes out and writes them; `--diff` prints them instead.
+fn fixes(args: &CheckArgs, inputs: &input::Inputs, manifest: Option<&LendManifest>) -> Result<Fixed> {
+    read_inputs(inputs)?;
+    let flag = if args.diff { "--diff" } else { "--fix" };
+    // A panic while working the fixes out is a bug: nothing is fixed, and the run says so.
+    let worked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| super::fix::plan(inputs, manifest)));
+    let crashed = worked.is_err();
+    if crashed {
+        eprintln!("jr2: {flag}: internal error while working out the fixes; this is a bug in jr2, please report it");
+    }
+    let plan = worked.unwrap_or_default();
+    say_left(&plan, flag);
+    let (n, files) = (plan.fixed, plan.files());
+    if args.diff {
+        let mut stdout = std::io::stdout().lock();
+        let _ = stdout.write_all(plan.diff().as_bytes()).and_then(|()| stdout.flush());
+        eprintln!("jr2: --diff: would fix {} in {}", diagnostics_n(n), files_n(files));
+        return Ok(Fixed::Diffed(if plan.changes.is_empty() && !crashed { Exit::Clean } else { Exit::Refused }));
+    }
+    plan.write().map_err(|e| super::UsageError(format!("cannot write the fixes: {e}")))?;
+    eprintln!("jr2: --fix: fixed {} in {}", diagnostics_n(n), files_n(files));
+    Ok(Fixed::Written { crashed })
+}
+
+fn diagnostics_n(n: usize) -> String {
+    if n == 1 {
+        "1 diagnostic".into()
+    } else {
+        format!("{n} diagnostics")
+    }
+}
+
+fn files_n(n: usize) -> String {
+    if n == 1 {
+        "1 file".into()
+    } else {
+        format!("{n} files")
+    }
+}
+
+/// One line on stderr per fixable diagnostic whose fix was not applied, and why (`flag`: `--fix`
+/// or `--diff`).
+fn say_left(plan: &super::fix::Plan, flag: &str) {
+    for l in &plan.left {
+        eprintln!("jr2: {flag}: not fixed: {}: {}: {}", display(&l.path), l.code, l.why);
+    }
 }
 
 /// With `--offline`, one line on stderr: how many foreign doors were not read.

@@ -4,6 +4,7 @@ pub mod args;
 mod check;
 mod compat;
 mod doors;
+mod fix;
 mod graph;
 mod input;
 mod lsp;

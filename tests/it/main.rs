@@ -2,6 +2,7 @@
 
 mod cli;
 mod docs;
+mod fix;
 mod foreign;
 mod graph;
 mod hostile;
