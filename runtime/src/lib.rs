@@ -96,6 +96,16 @@ pub enum Request {
     },
 }
 
+/// Where a transition exits and enters (xstate's transition domain).
+enum Domain {
+    /// A targetless transition exits and enters nothing.
+    Targetless,
+    /// A re-entering transition of the root: no state contains it.
+    Outside,
+    /// The states below this one.
+    In(StateId),
+}
+
 /// A macrostep's result.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Step {
@@ -197,7 +207,7 @@ impl<'m> Runtime<'m> {
             now,
         };
         let event = json!({ "type": "xstate.init", "input": input.unwrap_or(Value::Null) });
-        let mut enter = BTreeSet::new();
+        let mut enter = BTreeSet::from([StateId::ROOT]);
         self.add_descendants(StateId::ROOT, &mut enter);
         let result = self.enter(&mut run, &enter, &event).and_then(|()| self.settle(&mut run, event));
         self.finish(run, result)
@@ -289,30 +299,91 @@ impl<'m> Runtime<'m> {
         Ok(())
     }
 
-    /// The event's type and the transitions it enables, conflicts removed.
+    /// The transitions an event enables, conflicts removed: xstate's `transitionNode` from the
+    /// root down the configuration. A state's own transitions are tried only where nothing below
+    /// it took the event, and a parallel state's only where none of its regions did (so, unlike
+    /// SCXML, one region's transition keeps its siblings from reaching the ancestors' ones).
     fn select(&self, run: &Run, event: &Value) -> Result<Vec<usize>, String> {
         let Some(ty) = event.get("type").and_then(Value::as_str) else {
             return Err(format!("an event has no string `type`: {event}"));
         };
-        self.select_by(run, event, |s, trigger| self.matches(s, trigger, ty))
+        let enabled = self.transition_node(StateId::ROOT, run, event, ty)?;
+        Ok(self.remove_conflicts(&run.config, enabled))
     }
 
+    fn transition_node(&self, s: StateId, run: &Run, event: &Value, ty: &str) -> Result<Vec<usize>, String> {
+        let st = self.machine.state(s);
+        let below = match st.kind {
+            StateKind::Atomic | StateKind::Final => Vec::new(),
+            StateKind::Compound => match st.children.iter().find(|c| run.config.contains(c)) {
+                Some(&child) => self.transition_node(child, run, event, ty)?,
+                None => Vec::new(),
+            },
+            StateKind::Parallel => {
+                let mut all = Vec::new();
+                for &region in st.children.iter().filter(|c| run.config.contains(c)) {
+                    all.extend(self.transition_node(region, run, event, ty)?);
+                }
+                all
+            }
+        };
+        if !below.is_empty() {
+            return Ok(below);
+        }
+        Ok(self.next(s, run, event, ty)?.into_iter().collect())
+    }
+
+    /// xstate's `StateNode.next`: the first of a state's candidates for the event whose guard
+    /// passes. The candidates are the transitions on the event's own type; where there are none,
+    /// those of the wildcard descriptors that match it, the longest descriptor first.
+    fn next(&self, s: StateId, run: &Run, event: &Value, ty: &str) -> Result<Option<usize>, String> {
+        let own = &self.by_source[s.index()];
+        let exact: Vec<usize> = own
+            .iter()
+            .copied()
+            .filter(|&t| match &self.machine.transitions[t].trigger {
+                Trigger::Event(name) => name == ty,
+                Trigger::Always => false,
+                other => self.matches(s, other, ty),
+            })
+            .collect();
+        let candidates = if exact.is_empty() {
+            let mut wild: Vec<(usize, usize)> = own
+                .iter()
+                .copied()
+                .filter_map(|t| match &self.machine.transitions[t].trigger {
+                    Trigger::Event(name) if name != ty && matches_descriptor(ty, name) => Some((name.len(), t)),
+                    _ => None,
+                })
+                .collect();
+            // Stable: among descriptors of one length, in the order written.
+            wild.sort_by_key(|&(len, _)| std::cmp::Reverse(len));
+            wild.into_iter().map(|(_, t)| t).collect()
+        } else {
+            exact
+        };
+        for t in candidates {
+            let pass = match &self.machine.transitions[t].guard {
+                None => true,
+                Some(g) => self.guard(g, &run.context, event)?,
+            };
+            if pass {
+                return Ok(Some(t));
+            }
+        }
+        Ok(None)
+    }
+
+    /// The eventless transitions enabled, conflicts removed: xstate's
+    /// `selectEventlessTransitions`, from each atomic state up, in document order.
     fn select_eventless(&self, run: &Run, event: &Value) -> Result<Vec<usize>, String> {
-        self.select_by(run, event, |_, trigger| matches!(trigger, Trigger::Always))
-    }
-
-    fn select_by(
-        &self,
-        run: &Run,
-        event: &Value,
-        fits: impl Fn(StateId, &Trigger) -> bool,
-    ) -> Result<Vec<usize>, String> {
+        let fits = |trigger: &Trigger| matches!(trigger, Trigger::Always);
         let mut enabled: Vec<usize> = Vec::new();
         for atomic in self.atomic_of(&run.config) {
             'up: for s in std::iter::once(atomic).chain(self.machine.ancestors(atomic)) {
                 for &t in &self.by_source[s.index()] {
                     let tr = &self.machine.transitions[t];
-                    if !fits(s, &tr.trigger) {
+                    if !fits(&tr.trigger) {
                         continue;
                     }
                     let pass = match &tr.guard {
@@ -389,9 +460,19 @@ impl<'m> Runtime<'m> {
 
     /// The states a transition exits (none for a targetless one), xstate's `computeExitSet`.
     fn exit_set(&self, config: &BTreeSet<StateId>, t: usize) -> BTreeSet<StateId> {
+        let tr = &self.machine.transitions[t];
         match self.domain(t) {
-            None => BTreeSet::new(),
-            Some(domain) => config.iter().copied().filter(|&s| self.is_descendant(s, domain)).collect(),
+            Domain::Targetless => BTreeSet::new(),
+            // A re-entering transition of the root: xstate exits nothing (and enters the root again).
+            Domain::Outside => BTreeSet::new(),
+            Domain::In(domain) => {
+                let mut out: BTreeSet<StateId> =
+                    config.iter().copied().filter(|&s| self.is_descendant(s, domain)).collect();
+                if tr.reenter && tr.source == domain {
+                    out.insert(domain);
+                }
+                out
+            }
         }
     }
 
@@ -401,21 +482,24 @@ impl<'m> Runtime<'m> {
     }
 
     /// xstate's `getTransitionDomain`: the state whose descendants the transition exits and
-    /// enters; `None` for a targetless transition.
-    fn domain(&self, t: usize) -> Option<StateId> {
+    /// enters.
+    fn domain(&self, t: usize) -> Domain {
         let tr = &self.machine.transitions[t];
         if tr.targets.is_empty() {
-            return None;
+            return Domain::Targetless;
         }
         if !tr.reenter && tr.targets.iter().all(|&x| x == tr.source || self.is_descendant(x, tr.source)) {
-            return Some(tr.source);
+            return Domain::In(tr.source);
         }
-        // The least common ancestor of the targets and the source, not one of them.
-        let mut all = tr.targets.iter().copied().chain(std::iter::once(tr.source));
-        let head = all.next()?;
-        let rest: Vec<StateId> = all.collect();
-        let lca = self.machine.ancestors(head).find(|&a| rest.iter().all(|&s| self.is_descendant(s, a)));
-        Some(lca.unwrap_or(StateId::ROOT))
+        // The least common ancestor of the targets and the source: a proper ancestor of the first
+        // target that holds the rest below it.
+        let head = tr.targets[0];
+        let rest: Vec<StateId> = tr.targets[1..].iter().copied().chain(std::iter::once(tr.source)).collect();
+        match self.machine.ancestors(head).find(|&a| rest.iter().all(|&s| self.is_descendant(s, a))) {
+            Some(lca) => Domain::In(lca),
+            None if tr.reenter => Domain::Outside,
+            None => Domain::In(StateId::ROOT),
+        }
     }
 
     /// xstate's `removeConflictingTransitions`.
@@ -445,40 +529,51 @@ impl<'m> Runtime<'m> {
         kept
     }
 
-    /// A state and what entering it enters below it (xstate's `addDescendantStatesToEnter`).
+    /// What entering a state enters below it (xstate's `addDescendantStatesToEnter`; the state
+    /// itself is its caller's to add).
     fn add_descendants(&self, s: StateId, out: &mut BTreeSet<StateId>) {
-        out.insert(s);
         let st = self.machine.state(s);
         match st.kind {
             StateKind::Compound => {
                 if let Some(initial) = st.initial.or_else(|| st.children.first().copied()) {
+                    out.insert(initial);
                     self.add_descendants(initial, out);
-                    self.add_ancestors(initial, s, out);
+                    self.add_ancestors(&self.proper_ancestors(initial, Some(s)), None, out);
                 }
             }
-            StateKind::Parallel => {
-                for &c in &st.children {
-                    if !out.iter().any(|&x| x == c || self.is_descendant(x, c)) {
-                        self.add_descendants(c, out);
-                    }
-                }
-            }
+            StateKind::Parallel => self.add_regions(s, out),
             StateKind::Atomic | StateKind::Final => {}
         }
     }
 
-    /// The proper ancestors of `s` below `to`, and each parallel one's other regions
-    /// (xstate's `addAncestorStatesToEnter`).
-    fn add_ancestors(&self, s: StateId, to: StateId, out: &mut BTreeSet<StateId>) {
-        let ancestors: Vec<StateId> = self.machine.ancestors(s).take_while(|&a| a != to).collect();
-        for a in ancestors {
-            out.insert(a);
+    /// Each region of a parallel state that nothing entered yet, with what it enters.
+    fn add_regions(&self, s: StateId, out: &mut BTreeSet<StateId>) {
+        for &c in &self.machine.state(s).children {
+            if !out.iter().any(|&x| self.is_descendant(x, c)) {
+                out.insert(c);
+                self.add_descendants(c, out);
+            }
+        }
+    }
+
+    /// The ancestors of `s` up to `to` (not included; all of them when `to` is `None`), nearest
+    /// first: xstate's `getProperAncestors`.
+    fn proper_ancestors(&self, s: StateId, to: Option<StateId>) -> Vec<StateId> {
+        if to == Some(s) {
+            return Vec::new();
+        }
+        self.machine.ancestors(s).take_while(|&a| Some(a) != to).collect()
+    }
+
+    /// xstate's `addAncestorStatesToEnter`: each ancestor inside the re-entrancy domain (all, with
+    /// none), and each parallel one's regions that nothing entered yet.
+    fn add_ancestors(&self, ancestors: &[StateId], domain: Option<StateId>, out: &mut BTreeSet<StateId>) {
+        for &a in ancestors {
+            if domain.is_none_or(|d| self.is_descendant(a, d)) {
+                out.insert(a);
+            }
             if self.machine.state(a).kind == StateKind::Parallel {
-                for &c in &self.machine.state(a).children {
-                    if !out.iter().any(|&x| x == c || self.is_descendant(x, c)) {
-                        self.add_descendants(c, out);
-                    }
-                }
+                self.add_regions(a, out);
             }
         }
     }
@@ -507,17 +602,31 @@ impl<'m> Runtime<'m> {
         for &t in ts {
             self.actions(run, &self.machine.transitions[t].actions, event)?;
         }
+        // xstate's `computeEntrySet`.
         let mut enter = BTreeSet::new();
         for &t in ts {
             let tr = &self.machine.transitions[t];
-            let Some(domain) = self.domain(t) else { continue };
+            let domain = match self.domain(t) {
+                Domain::Targetless => continue,
+                Domain::Outside => None,
+                Domain::In(d) => Some(d),
+            };
             for &target in &tr.targets {
+                // A transition to its own source that does not re-enter it enters only below it.
+                if tr.source != target || domain != Some(tr.source) || tr.reenter {
+                    enter.insert(target);
+                }
                 self.add_descendants(target, &mut enter);
-                self.add_ancestors(target, domain, &mut enter);
+            }
+            for &target in &tr.targets {
+                let mut ancestors = self.proper_ancestors(target, domain);
+                if let Some(d) = domain.filter(|&d| self.machine.state(d).kind == StateKind::Parallel) {
+                    ancestors.push(d);
+                }
+                let reentrancy = if tr.source == StateId::ROOT && tr.reenter { None } else { domain };
+                self.add_ancestors(&ancestors, reentrancy, &mut enter);
             }
         }
-        // A state already active is not entered again (a target inside the domain that stays).
-        enter.retain(|s| !run.config.contains(s));
         self.enter(run, &enter, event)
     }
 
