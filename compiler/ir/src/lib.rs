@@ -1,8 +1,10 @@
 //! The IR: one statechart form for Charts now and Machines next.
 //!
 //! Plain data (serde), no borrowed source trees: the state tree, transitions (and their petgraph
-//! view), invokes with their actor slot kinds, expressions and references as data, and a span
-//! back to the source for everything a diagnostic may point at. The durable runtime executes it.
+//! view), invokes with their actor slot kinds, expressions and references as data. Where each
+//! node was written (its file, span and dotted path) is not in it but beside it, in its
+//! [`SourceMap`]: an IR says what runs, so its serialized form (what the durable runtime stores
+//! and hashes) does not change when only whitespace or comments do.
 //!
 //! Invariant: the IR knows no parser and no rule. Front ends lower into it; passes read it.
 //!
@@ -18,12 +20,13 @@ pub mod eval;
 pub mod expr;
 mod graph;
 pub mod json;
+pub mod source_map;
 pub mod targets;
 
 pub use expr::Expr;
 pub use json::{Json, JsonMap};
+pub use source_map::{NodeSource, SourceMap, StateSource};
 
-use base::Span;
 use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 
@@ -90,11 +93,9 @@ pub enum StateKind {
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct State {
-    /// Its key in its parent's `states`; empty for the root.
+    /// Its key in its parent's `states`; empty for the root. (Its dotted path, `states.review`,
+    /// is in the [`SourceMap`].)
     pub key: Name,
-    /// Its dotted path from the root, as the door's lines name it (`states.review`); inline up to
-    /// 24 bytes, as about half of a Workflow's state, invoke and transition paths are.
-    pub path: Name,
     /// Its `id`, for `#id` targets.
     pub id: Option<String>,
     pub kind: StateKind,
@@ -105,10 +106,6 @@ pub struct State {
     pub invokes: InvokeList,
     pub entry: Vec<Action>,
     pub exit: Vec<Action>,
-    /// The span of the state's value (the object).
-    pub span: Span,
-    /// The span of its key, where it has one.
-    pub key_span: Option<Span>,
 }
 
 /// What a transition waits for.
@@ -138,9 +135,6 @@ pub struct Transition {
     pub guard: Option<Guard>,
     pub actions: Vec<Action>,
     pub reenter: bool,
-    /// The dotted path of the transition's value.
-    pub path: Name,
-    pub span: Span,
 }
 
 /// A guard as data.
@@ -218,8 +212,6 @@ pub struct Invoke {
     pub kind: SlotKind,
     /// Shared with the function it was lowered from (a mapper's `lowered`), not copied.
     pub input: Option<std::sync::Arc<Expr>>,
-    pub path: Name,
-    pub span: Span,
 }
 
 /// A declared event (a pick).
