@@ -171,7 +171,7 @@ pub fn lower<'a>(chart: &'a Json, manifest: Option<&LendManifest>) -> Lowered<'a
         transitions,
         events,
         slots,
-        context: chart.get("context").map(Json::to_value),
+        context: chart.get("context").map(|c| ir::Json::from(c.to_value())),
     };
     Lowered {
         machine,

@@ -78,8 +78,9 @@ pub struct Machine {
     pub events: FxIndexMap<Name, EventDecl>,
     /// The actor slots that invokes name, by `src`.
     pub slots: FxIndexMap<Name, Slot>,
-    /// The initial context.
-    pub context: Option<serde_json::Value>,
+    /// The initial context ([`Json`], the IR's one JSON type: serializes as `serde_json::Value`
+    /// does).
+    pub context: Option<Json>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

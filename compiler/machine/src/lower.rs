@@ -463,7 +463,7 @@ pub fn lower_parts_for<'v>(parts: &MachineParts<'v>, purpose: Purpose) -> Lowere
     }
 
     let events = lw.events();
-    let context = config.get("context").and_then(Value::to_json);
+    let context = config.get("context").and_then(Value::to_ir_json);
     let machine = ir::Machine { id, origin: Origin::Machine, states: lw.states, transitions, events, slots, context };
     let values = NodeValues {
         states: lw.values.iter().map(|(v, _, _)| *v).collect(),
