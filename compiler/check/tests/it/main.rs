@@ -6,6 +6,7 @@ mod doors;
 mod expr_crosscheck;
 mod fixture;
 mod instance_fixtures;
+mod ir_stable;
 mod machine_snapshots;
 mod sarif;
 mod seed_texts;
