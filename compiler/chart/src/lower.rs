@@ -10,7 +10,7 @@ use base::{FileId, Loc, Span};
 use ir::expr::{parse_reference, placeholders, TemplatePart};
 use ir::{
     Action, EventDecl, Expr, FxIndexMap, Guard, Invoke, Machine, Name, NodeSource, Origin, Slot, SlotKind, SourceMap,
-    State, StateId, StateKind, StateSource, TargetList, Transition, Trigger,
+    State, StateId, StateKind, StateSource, Statechart, TargetList, Transition, Trigger,
 };
 use kit::lends::LendManifest;
 use syntax::json::JsonKind;
@@ -164,7 +164,7 @@ pub fn lower<'a>(chart: &'a Json, manifest: Option<&LendManifest>) -> Lowered<'a
                 .collect()
         })
         .unwrap_or_default();
-    let machine = Machine {
+    let machine = Machine::lowered(Statechart {
         id,
         origin: Origin::Chart,
         states: lw.states,
@@ -172,7 +172,7 @@ pub fn lower<'a>(chart: &'a Json, manifest: Option<&LendManifest>) -> Lowered<'a
         events,
         slots,
         context: chart.get("context").map(|c| ir::Json::from(c.to_value())),
-    };
+    });
     Lowered {
         machine,
         source_map: lw.map,

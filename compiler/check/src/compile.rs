@@ -32,7 +32,7 @@ pub struct Compiled {
     /// The entry file's exports with their arena ([`Values`]); [`Compiled::value`] is the Machine.
     /// A caller done with the values drops them by setting `Values::empty()`.
     pub values: Values,
-    pub machine: Option<ir::Machine>,
+    pub machine: Option<Ir>,
     /// Where each node of `machine` was written (its file among `files`, its span, its path);
     /// empty without a Machine.
     pub source_map: ir::SourceMap,
@@ -47,9 +47,39 @@ pub struct Compiled {
 #[derive(Clone, Copy)]
 pub struct Lowering<'v> {
     pub parts: &'v MachineParts<'v>,
-    pub machine: &'v ir::Machine,
+    pub machine: &'v ir::Statechart,
     pub map: &'v ir::SourceMap,
     pub values: &'v NodeValues<'v>,
+}
+
+/// A compiled Workflow's IR: lowered whole (an executable [`ir::Machine`]: [`compile_file`],
+/// [`compile_text`], [`compile_with`]) or for a check only ([`ir::CheckedMachine`]:
+/// [`compile_file_for_check`]). Both read as a statechart ([`std::ops::Deref`]); only the first is
+/// [`Ir::executable`].
+#[derive(Clone, Debug, PartialEq)]
+pub enum Ir {
+    Full(ir::Machine),
+    Check(ir::CheckedMachine),
+}
+
+impl Ir {
+    /// The executable IR, where it was lowered whole.
+    pub fn executable(&self) -> Option<&ir::Machine> {
+        match self {
+            Ir::Full(m) => Some(m),
+            Ir::Check(_) => None,
+        }
+    }
+}
+
+impl std::ops::Deref for Ir {
+    type Target = ir::Statechart;
+    fn deref(&self) -> &ir::Statechart {
+        match self {
+            Ir::Full(m) => m,
+            Ir::Check(m) => m,
+        }
+    }
 }
 
 impl Compiled {
@@ -106,7 +136,10 @@ fn compile(ev: Evaluated, purpose: Purpose) -> Compiled {
             (None, ir::SourceMap::default())
         }
         Ok(parts) => {
-            let lowered = lower::lower_parts_for(&parts, purpose);
+            let lowered = match purpose {
+                Purpose::Full => lower::lower_parts(&parts).map(Ir::Full),
+                Purpose::Check => lower::lower_parts_for_check(&parts).map(Ir::Check),
+            };
             diagnostics.extend(lowered.faults.into_iter().map(rules::machine::diagnostic));
             if let Some(m) = &lowered.machine {
                 // The walk: the kit's load-time refusals, over the IR and the values lowering
@@ -180,6 +213,9 @@ mod tests {
             lines(&check)
         );
         let (full, check) = (full.machine.expect("a Machine"), check.machine.expect("a Machine"));
+        // The check's IR is of its own type: no executable IR comes of it.
+        assert!(matches!(full, Ir::Full(_)) && full.executable().is_some());
+        assert!(matches!(check, Ir::Check(_)) && check.executable().is_none());
         assert!(full.events["go"].input.is_some());
         assert!(check.events["go"].input.is_none());
         assert_eq!(check.events.len(), full.events.len());

@@ -44,7 +44,7 @@ pub type TargetList = smallvec::SmallVec<[StateId; 2]>;
 /// A state's invokes: one (the usual count) inline, more on the heap.
 pub type InvokeList = smallvec::SmallVec<[Invoke; 1]>;
 
-/// An index into [`Machine::states`]; the root is `StateId(0)`.
+/// An index into [`Statechart::states`]; the root is `StateId(0)`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct StateId(pub u32);
 
@@ -66,9 +66,11 @@ pub enum Origin {
     Machine,
 }
 
-/// One statechart.
+/// One statechart, as every reader reads it (a check, a pass, the runtime). An IR comes as an
+/// executable [`Machine`] (lowered whole) or as a [`CheckedMachine`] (lowered for a check only);
+/// both read as this.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Machine {
+pub struct Statechart {
     pub id: String,
     pub origin: Origin,
     /// The state tree in pre-order; `states[0]` is the root.
@@ -220,13 +222,61 @@ pub struct Invoke {
 pub struct EventDecl {
     pub description: Option<String>,
     /// Its payload as JSON Schema ([`Json`]: serializes as `serde_json::Value` does). `None` where
-    /// it has none, and in an IR lowered for a check only (`machine::lower::Purpose::Check`, which
+    /// it has none, and in an IR lowered for a check only (a [`CheckedMachine`], whose lowering
     /// reads the schema for its faults and writes none).
     pub input: Option<Json>,
     pub audience: Option<String>,
 }
 
+/// An executable IR: a statechart lowered whole, with everything the runtime reads (the events'
+/// input schemas too). What `jr2 ir` prints and a runtime stores; it serializes as its
+/// statechart does, and reads as one ([`std::ops::Deref`]). A [`CheckedMachine`] is never one.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Machine(Statechart);
+
 impl Machine {
+    /// A statechart lowered whole, as an executable IR: what a front end lowering for the runtime
+    /// gives (`chart::lower`, `machine::lower::lower_parts`), never one lowered for a check.
+    pub fn lowered(chart: Statechart) -> Machine {
+        Machine(chart)
+    }
+
+    /// The statechart it is.
+    pub fn statechart(&self) -> &Statechart {
+        &self.0
+    }
+}
+
+impl std::ops::Deref for Machine {
+    type Target = Statechart;
+    fn deref(&self) -> &Statechart {
+        &self.0
+    }
+}
+
+/// An IR lowered for a check only (`machine::lower::lower_parts_for_check`): the events' input
+/// schemas were read, for their faults, and not written ([`EventDecl::input`] is `None`). A type
+/// of its own, so that it is never taken for an executable [`Machine`]: it reads as a statechart
+/// ([`std::ops::Deref`]) and nothing makes a `Machine` of it; it does not serialize either.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CheckedMachine(Statechart);
+
+impl CheckedMachine {
+    /// A statechart lowered for a check.
+    pub fn lowered_for_check(chart: Statechart) -> CheckedMachine {
+        CheckedMachine(chart)
+    }
+}
+
+impl std::ops::Deref for CheckedMachine {
+    type Target = Statechart;
+    fn deref(&self) -> &Statechart {
+        &self.0
+    }
+}
+
+impl Statechart {
     pub fn state(&self, id: StateId) -> &State {
         &self.states[id.index()]
     }

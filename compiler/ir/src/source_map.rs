@@ -4,7 +4,7 @@
 //! The IR is what a runtime stores and hashes: it says what runs, not where it was written, so
 //! its serialized form does not change when only whitespace or comments do. Everything a
 //! diagnostic points at is here, by the node's id: a state by its [`StateId`], a transition by its
-//! index in [`Machine::transitions`](crate::Machine), an invoke by its state and its index in the
+//! index in [`Statechart::transitions`](crate::Statechart), an invoke by its state and its index in the
 //! state's invokes (what [`Trigger::InvokeDone`](crate::Trigger) names). A front end returns one
 //! beside each IR it lowers, and fills it as it adds each node.
 //!

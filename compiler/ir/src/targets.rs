@@ -43,7 +43,7 @@ pub struct Targets<'a> {
 const NARROW: usize = 16;
 
 impl<'a> Targets<'a> {
-    /// `states` in pre-order with the root first, as [`super::Machine::states`], each state's
+    /// `states` in pre-order with the root first, as [`super::Statechart::states`], each state's
     /// `children` listed in order.
     pub fn new(states: &'a [State], machine_id: &'a str) -> Self {
         Self::build(states, machine_id, false)

@@ -2,7 +2,7 @@
 //!
 //! Input: `jr2Setup(setup).createMachine(config)` or xstate's `setup(setup).createMachine(config)`,
 //! possibly wrapped in `workspace(body, options)` and `customize(machine, options)` (any depth).
-//! Output: an [`ir::Machine`] with `origin: Machine`, in the conventions of `chart/lower.rs`: states
+//! Output: an [`ir::Machine`] (or, for a check, an [`ir::CheckedMachine`]) with `origin: Machine`, in the conventions of `chart/lower.rs`: states
 //! in pre-order with dotted paths (`states.coding.states.ready`), transitions in the order
 //! `on`, `after`, `always`, `onDone`, then each invoke's `onDone`/`onError`, targets resolved as
 //! xstate resolves them ([`ir::targets`]).
@@ -45,8 +45,9 @@ use std::sync::Arc;
 /// The IR of a Machine, where each of its nodes was written, the value each was lowered from,
 /// and what lowering could not read. (Serialized, it is the IR and the faults.)
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Lowered<'v> {
-    pub machine: Option<ir::Machine>,
+pub struct Lowered<'v, M = ir::Machine> {
+    /// The IR: an executable [`ir::Machine`], or an [`ir::CheckedMachine`] lowered for a check.
+    pub machine: Option<M>,
     /// Each state's, transition's and invoke's file, span and path (empty without a Machine).
     #[serde(skip)]
     pub source_map: SourceMap,
@@ -317,44 +318,49 @@ pub fn classify_actor(v: &Value) -> ActorClass {
 /// What of the IR its caller reads: all of it, or what the check reads.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Purpose {
-    /// The whole IR (`jr2 compile`, the LSP, the pre-flight, the runtime).
+    /// The whole IR, an [`ir::Machine`] (`jr2 ir`, the LSP, the pre-flight, the runtime).
     #[default]
     Full,
-    /// What `jr2 check` reads: the same IR but for the events' input schemas, which are read (a
-    /// schema with no JSON Schema reading is the same `event-schema` warning) and not written, as
-    /// no check reads them ([`EventDecl::input`] is `None`). Writing them was ~2.4% of a check's
-    /// cost (docs/benchmarks.md).
+    /// What `jr2 check` reads, an [`ir::CheckedMachine`]: the same IR but for the events' input
+    /// schemas, which are read (a schema with no JSON Schema reading is the same `event-schema`
+    /// warning) and not written, as no check reads them ([`EventDecl::input`] is `None`). Writing
+    /// them was ~2.4% of a check's cost (docs/benchmarks.md).
     Check,
 }
 
 /// Lowers a Machine value.
 pub fn lower_machine<'v>(value: &'v Value<'v>) -> Lowered<'v> {
-    lower_machine_for(value, Purpose::Full)
-}
-
-/// Lowers a Machine value for `purpose`.
-pub fn lower_machine_for<'v>(value: &'v Value<'v>, purpose: Purpose) -> Lowered<'v> {
-    let parts = match machine_parts(value) {
-        Ok(p) => p,
-        Err(f) => return Lowered::none(vec![f]),
-    };
-    lower_parts_for(&parts, purpose)
+    match machine_parts(value) {
+        Ok(parts) => lower_parts(&parts),
+        Err(f) => Lowered::none(vec![f]),
+    }
 }
 
 /// Lowers a Machine already taken apart.
 pub fn lower_parts<'v>(parts: &MachineParts<'v>) -> Lowered<'v> {
-    lower_parts_for(parts, Purpose::Full)
+    lower_statechart(parts, Purpose::Full).map(ir::Machine::lowered)
 }
 
-impl Lowered<'_> {
+/// Lowers a Machine already taken apart for a check only ([`Purpose::Check`]): an
+/// [`ir::CheckedMachine`], with the same faults as [`lower_parts`].
+pub fn lower_parts_for_check<'v>(parts: &MachineParts<'v>) -> Lowered<'v, ir::CheckedMachine> {
+    lower_statechart(parts, Purpose::Check).map(ir::CheckedMachine::lowered_for_check)
+}
+
+impl<'v, M> Lowered<'v, M> {
     /// No Machine: only faults.
     fn none(faults: Vec<Fault>) -> Self {
         Lowered { machine: None, source_map: SourceMap::default(), values: NodeValues::default(), faults }
     }
+
+    /// The same lowering with its IR made another type (the map and the values are the IR's).
+    pub fn map<N>(self, f: impl FnOnce(M) -> N) -> Lowered<'v, N> {
+        Lowered { machine: self.machine.map(f), source_map: self.source_map, values: self.values, faults: self.faults }
+    }
 }
 
-/// Lowers a Machine already taken apart, for `purpose`.
-pub fn lower_parts_for<'v>(parts: &MachineParts<'v>, purpose: Purpose) -> Lowered<'v> {
+/// Lowers a Machine already taken apart, for `purpose`, into a statechart.
+fn lower_statechart<'v>(parts: &MachineParts<'v>, purpose: Purpose) -> Lowered<'v, ir::Statechart> {
     let config = parts.config;
     // The state vectors are allocated once, at their size (about one invoke a state).
     let n = if config.props().is_some() { count_states(config) } else { 0 };
@@ -464,7 +470,8 @@ pub fn lower_parts_for<'v>(parts: &MachineParts<'v>, purpose: Purpose) -> Lowere
 
     let events = lw.events();
     let context = config.get("context").and_then(Value::to_ir_json);
-    let machine = ir::Machine { id, origin: Origin::Machine, states: lw.states, transitions, events, slots, context };
+    let machine =
+        ir::Statechart { id, origin: Origin::Machine, states: lw.states, transitions, events, slots, context };
     let values = NodeValues {
         states: lw.values.iter().map(|(v, _, _)| *v).collect(),
         invokes: lw.invoke_values,

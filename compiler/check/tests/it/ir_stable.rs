@@ -15,7 +15,7 @@ fn machine_of(path: &Path, text: &str) -> (ir::Machine, ir::SourceMap) {
     let errors: Vec<String> =
         compiled.diagnostics.iter().filter(|d| d.is_error()).map(|d| format!("{}: {}", d.code, d.message)).collect();
     assert!(errors.is_empty(), "{}: {errors:?}", path.display());
-    let machine = compiled.machine.unwrap_or_else(|| panic!("{}: no Machine", path.display()));
+    let Some(check::compile::Ir::Full(machine)) = compiled.machine else { panic!("{}: no Machine", path.display()) };
     (machine, compiled.source_map)
 }
 

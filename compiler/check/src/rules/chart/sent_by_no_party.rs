@@ -33,7 +33,7 @@ pub fn parties(cx: &Ctx) -> (Vec<String>, Vec<String>) {
 /// A Machine's parties (a Chart's or a TypeScript Machine's): its Agent slots and its Gates'
 /// invoke ids, in state order.
 /// (An unnamed Gate's id is its state's key path, read off the state's path in `map`.)
-pub fn parties_of(machine: &ir::Machine, map: &ir::SourceMap) -> (Vec<String>, Vec<String>) {
+pub fn parties_of(machine: &ir::Statechart, map: &ir::SourceMap) -> (Vec<String>, Vec<String>) {
     let mut agents: Vec<String> = Vec::new();
     let mut gates: Vec<String> = Vec::new();
     // Each once, in state order (a set beside each list: a search per push is quadratic).
@@ -68,7 +68,7 @@ pub fn parties_of(machine: &ir::Machine, map: &ir::SourceMap) -> (Vec<String>, V
 /// Gate invoke's own `id` (an unnamed Gate's id is its state's key path, which only `parties_of`
 /// writes out). Allocates nothing for a Machine of a few parties: a rule asks this first and makes
 /// the lists only for an id it does not hold.
-pub fn named_parties(machine: &ir::Machine) -> SmallSet<&str> {
+pub fn named_parties(machine: &ir::Statechart) -> SmallSet<&str> {
     let mut named = SmallSet::default();
     for inv in machine.states.iter().flat_map(|st| &st.invokes) {
         match inv.kind {

@@ -84,7 +84,7 @@ fn walk(lowering: &Lowering<'_>, nested: bool, out: &mut Vec<Located>) {
 /// What a walk rule reads: one Machine's IR, its parts, where each of its states is (the source
 /// map) and the value each was lowered from.
 pub struct Ctx<'a> {
-    pub machine: &'a ir::Machine,
+    pub machine: &'a ir::Statechart,
     pub parts: &'a MachineParts<'a>,
     pub map: &'a SourceMap,
     values: &'a NodeValues<'a>,

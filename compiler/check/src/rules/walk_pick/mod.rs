@@ -81,7 +81,7 @@ type EventPick<'v> = (&'v str, &'v Value<'v>, OnceCell<Option<Rc<Pick<'v>>>>);
 /// A lowered Machine beside its values: each IR state, invoke and transition with the value
 /// lowering made it from ([`NodeValues`]), and its place and path ([`SourceMap`]).
 pub struct Cx<'v> {
-    pub m: &'v ir::Machine,
+    pub m: &'v ir::Statechart,
     pub map: &'v SourceMap,
     pub parts: &'v MachineParts<'v>,
     values: &'v NodeValues<'v>,
@@ -312,7 +312,7 @@ fn zod_object_literal<'v>(v: &Value<'v>) -> Option<&'v Value<'v>> {
 }
 
 /// Writes `.key` for each state from below the root down to `s` (nothing for the root).
-fn push_keys(m: &ir::Machine, s: StateId, out: &mut String) {
+fn push_keys(m: &ir::Statechart, s: StateId, out: &mut String) {
     if s == StateId::ROOT {
         return;
     }
@@ -326,7 +326,7 @@ fn push_keys(m: &ir::Machine, s: StateId, out: &mut String) {
 /// What a transition to each state enters ([`Cx::entered`]): the state, then the initial states
 /// down from it (every region of a parallel state); every state's run in one list, and where each
 /// run starts (one more entry: where the last ends).
-fn entering(m: &ir::Machine) -> (Vec<StateId>, Vec<u32>) {
+fn entering(m: &ir::Statechart) -> (Vec<StateId>, Vec<u32>) {
     let mut out = Vec::with_capacity(m.states.len() * 2);
     let mut at = Vec::with_capacity(m.states.len() + 1);
     for target in m.ids() {
@@ -350,7 +350,7 @@ fn entering(m: &ir::Machine) -> (Vec<StateId>, Vec<u32>) {
 /// The states whose entering enters `s` (the inverse of [`entering`], by the same rule): `s`, and
 /// each ancestor it is entered from, up through initial children of compounds and regions of
 /// parallels. Walks up (not a search of every state's entered list: linear in the depth).
-pub fn entered_from(m: &ir::Machine, s: StateId) -> SmallVec<[StateId; 8]> {
+pub fn entered_from(m: &ir::Statechart, s: StateId) -> SmallVec<[StateId; 8]> {
     let mut from: SmallVec<[StateId; 8]> = smallvec::smallvec![s];
     let mut y = s;
     while let Some(p) = m.state(y).parent {
