@@ -191,7 +191,7 @@ impl<'m> Runtime<'m> {
 
     /// The run's first macrostep: the initial context, the initial states entered.
     pub fn start(&self, input: Option<Value>, now: u64) -> Step {
-        let mut context = self.machine.context.clone().unwrap_or(Value::Object(Map::new()));
+        let mut context = self.machine.context.clone().map(Value::from).unwrap_or(Value::Object(Map::new()));
         if let (Some(input), Value::Object(map)) = (input.as_ref(), &mut context) {
             map.entry("input").or_insert_with(|| input.clone());
         }

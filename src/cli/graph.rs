@@ -64,7 +64,7 @@ fn machine(path: &Path, color: bool) -> Result<Drawn> {
     report(&super::machine::reports_of(&compiled), color);
     let exit = if compiled.has_errors() { Exit::Refused } else { Exit::Clean };
     let notes = compiled.value().map(|v| notes_of_parts(&parts::parts_of(v))).unwrap_or_default();
-    Ok((compiled.machine.clone(), notes, exit))
+    Ok((compiled.machine.as_ref().and_then(|ir| ir.executable()).cloned(), notes, exit))
 }
 
 fn compile(path: &Path) -> Result<Compiled> {

@@ -73,7 +73,7 @@ pub fn ir(path: &Path, color: bool) -> Result<(Option<serde_json::Value>, Exit)>
         eprint!("{}", render::render(render::Format::Human { color }, &reports, &check::rules::all()));
     }
     let exit = if compiled.has_errors() { Exit::Refused } else { Exit::Clean };
-    let value = match &compiled.machine {
+    let value = match compiled.machine.as_ref().and_then(|m| m.executable()) {
         Some(m) => Some(serde_json::to_value(m).map_err(|e| UsageError(format!("cannot write the IR: {e}")))?),
         None => None,
     };

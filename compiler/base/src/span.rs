@@ -1,4 +1,4 @@
-//! Byte spans into one source text.
+//! Byte spans into one source text, the files they are in, and a span in its file.
 
 use serde::{Deserialize, Serialize};
 
@@ -33,5 +33,23 @@ impl Span {
     /// The smallest span covering both.
     pub fn cover(self, other: Span) -> Span {
         Span { start: self.start.min(other.start), end: self.end.max(other.end) }
+    }
+}
+
+/// A source file, by index into its compilation's file table: a Machine's files in the order
+/// the evaluator read them (the entry file is `FileId(0)`); a Chart is one file, `FileId(0)`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct FileId(pub u32);
+
+/// A place in a source file: the file and the span in it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Loc {
+    pub file: FileId,
+    pub span: Span,
+}
+
+impl Loc {
+    pub const fn new(file: FileId, span: Span) -> Self {
+        Loc { file, span }
     }
 }

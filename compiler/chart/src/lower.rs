@@ -6,11 +6,11 @@
 
 use crate::Json;
 use base::path::join;
-use base::Span;
+use base::{FileId, Loc, Span};
 use ir::expr::{parse_reference, placeholders, TemplatePart};
 use ir::{
-    Action, EventDecl, Expr, FxIndexMap, Guard, Invoke, Machine, Name, Origin, Slot, SlotKind, State, StateId,
-    StateKind, TargetList, Transition, Trigger,
+    Action, EventDecl, Expr, FxIndexMap, Guard, Invoke, Machine, Name, NodeSource, Origin, Slot, SlotKind, SourceMap,
+    State, StateId, StateKind, StateSource, Statechart, TargetList, Transition, Trigger,
 };
 use kit::lends::LendManifest;
 use syntax::json::JsonKind;
@@ -28,9 +28,12 @@ pub enum LowerFault {
     UnknownInitial { state: StateId, span: Span, initial: String },
 }
 
-/// The IR of a Chart and the faults of lowering. `state_json[i]` is the JSON of `StateId(i)`.
+/// The IR of a Chart, its source map and the faults of lowering. `state_json[i]` is the JSON of
+/// `StateId(i)`.
 pub struct Lowered<'a> {
     pub machine: Machine,
+    /// Where each state, transition and invoke is (a Chart is one file: `FileId(0)`).
+    pub source_map: SourceMap,
     pub state_json: Vec<&'a Json>,
     /// `transition_json[i]` is the JSON of `machine.transitions[i]`.
     pub transition_json: Vec<&'a Json>,
@@ -126,6 +129,7 @@ pub fn lower<'a>(chart: &'a Json, manifest: Option<&LendManifest>) -> Lowered<'a
         chart,
         manifest,
         states: Vec::new(),
+        map: SourceMap::default(),
         state_json: Vec::new(),
         transition_json: Vec::new(),
         faults: Vec::new(),
@@ -160,22 +164,34 @@ pub fn lower<'a>(chart: &'a Json, manifest: Option<&LendManifest>) -> Lowered<'a
                 .collect()
         })
         .unwrap_or_default();
-    let machine = Machine {
+    let machine = Machine::lowered(Statechart {
         id,
         origin: Origin::Chart,
         states: lw.states,
         transitions,
         events,
         slots,
-        context: chart.get("context").map(Json::to_value),
-    };
-    Lowered { machine, state_json: lw.state_json, transition_json: lw.transition_json, faults: lw.faults }
+        context: chart.get("context").map(|c| ir::Json::from(c.to_value())),
+    });
+    Lowered {
+        machine,
+        source_map: lw.map,
+        state_json: lw.state_json,
+        transition_json: lw.transition_json,
+        faults: lw.faults,
+    }
+}
+
+/// A place in the Chart, its one file.
+fn at(span: Span) -> Loc {
+    Loc::new(FileId(0), span)
 }
 
 struct Lowerer<'a, 'm> {
     chart: &'a Json,
     manifest: Option<&'m LendManifest>,
     states: Vec<State>,
+    map: SourceMap,
     state_json: Vec<&'a Json>,
     transition_json: Vec<&'a Json>,
     faults: Vec<LowerFault>,
@@ -198,6 +214,7 @@ impl<'a> Lowerer<'a, '_> {
             _ if children_json.is_some_and(|c| c.entries().next().is_some()) => StateKind::Compound,
             _ => StateKind::Atomic,
         };
+        let first_invoke = self.map.next_invoke();
         let invokes = json
             .get("invoke")
             .map(|v| one_or_many(v, &join(&path, "invoke")))
@@ -205,13 +222,12 @@ impl<'a> Lowerer<'a, '_> {
             .into_iter()
             .map(|(ipath, inv)| {
                 let src = Name::from(inv.get("src").and_then(Json::as_str).unwrap_or_default());
+                self.map.push_invoke(NodeSource { path: ipath.into(), loc: at(inv.span) });
                 Invoke {
                     kind: classify_src(self.chart, self.manifest, &src).slot_kind(),
                     src,
                     id: inv.get("id").and_then(Json::as_str).map(Name::from),
                     input: inv.get("input").map(|i| std::sync::Arc::new(expr(i))),
-                    path: ipath.into(),
-                    span: inv.span,
                 }
             })
             .collect();
@@ -220,7 +236,6 @@ impl<'a> Lowerer<'a, '_> {
         self.states.push(State {
             key,
             id: json.get("id").and_then(Json::as_str).map(str::to_string),
-            path: path.as_str().into(),
             kind,
             parent,
             children: Vec::new(),
@@ -228,9 +243,11 @@ impl<'a> Lowerer<'a, '_> {
             invokes,
             entry,
             exit,
-            span: json.span,
-            key_span,
         });
+        self.map.push_state(
+            StateSource { path: path.as_str().into(), loc: at(json.span), key: key_span.map(at) },
+            first_invoke,
+        );
         self.state_json.push(json);
         if let Some(children) = children_json {
             let base = join(&path, "states");
@@ -334,7 +351,7 @@ impl<'a> Lowerer<'a, '_> {
 
     fn lower_transitions(&mut self, sid: StateId, chart_id: &str, out: &mut Vec<Transition>) {
         let json = self.state_json[sid.index()];
-        let path = self.states[sid.index()].path.clone();
+        let path = self.map.state(sid).path.clone();
         let mut groups: Vec<(Trigger, String, &'a Json)> = Vec::new();
         for (field, make) in [("on", Trigger::Event as fn(Name) -> Trigger), ("after", Trigger::After)] {
             if let Some(map) = json.get(field) {
@@ -353,7 +370,7 @@ impl<'a> Lowerer<'a, '_> {
         if let Some(inv) = json.get("invoke") {
             // The invokes' paths are the IR's, made when the state was added.
             for (i, inv) in items(inv).enumerate() {
-                let Some(ipath) = self.states[sid.index()].invokes.get(i).map(|x| &x.path) else { break };
+                let Some(ipath) = self.map.invoke(sid, i).map(|x| &x.path) else { break };
                 if let Some(v) = inv.get("onDone") {
                     groups.push((Trigger::InvokeDone(i), join(ipath, "onDone"), v));
                 }
@@ -399,9 +416,8 @@ impl<'a> Lowerer<'a, '_> {
                     guard: t.get("guard").map(guard),
                     actions: actions_of(t.get("actions")),
                     reenter: t.get("reenter").and_then(Json::as_bool).unwrap_or(false),
-                    path: tpath.into(),
-                    span: t.span,
                 });
+                self.map.push_transition(NodeSource { path: tpath.into(), loc: at(t.span) });
             }
         }
     }

@@ -5,7 +5,7 @@
 use crate::rules;
 use diagnostics::Diagnostic;
 use machine::eval;
-use machine::lower::{self, Purpose};
+use machine::lower::{self, machine_parts, MachineParts, NodeValues, Purpose};
 use machine::module::{Evaluated, SourceFile, Sources};
 use machine::value::{FileId, Value, Values};
 use std::path::Path;
@@ -24,19 +24,64 @@ impl std::ops::Deref for Located {
     }
 }
 
-/// A compiled Workflow: the files read (the entry first), its `machine` export as a value, its IR,
-/// and what was found, each in its file.
+/// A compiled Workflow: the files read (the entry first), its `machine` export as a value, its IR
+/// and the IR's source map, and what was found, each in its file.
 #[derive(Debug)]
 pub struct Compiled {
     pub files: Vec<SourceFile>,
     /// The entry file's exports with their arena ([`Values`]); [`Compiled::value`] is the Machine.
     /// A caller done with the values drops them by setting `Values::empty()`.
     pub values: Values,
-    pub machine: Option<ir::Machine>,
+    pub machine: Option<Ir>,
+    /// Where each node of `machine` was written (its file among `files`, its span, its path);
+    /// empty without a Machine.
+    pub source_map: ir::SourceMap,
     pub diagnostics: Vec<Located>,
     /// False when no `dispatch(...)` call was evaluated: the value holds none
     /// (`Evaluated::may_dispatch`).
     pub may_dispatch: bool,
+}
+
+/// A lowered Machine as the walk reads it: its parts (as values), its IR, the IR's source map, and
+/// the value each IR node was lowered from (so that no rule pairs a node with its value by search).
+#[derive(Clone, Copy)]
+pub struct Lowering<'v> {
+    pub parts: &'v MachineParts<'v>,
+    pub machine: &'v ir::Statechart,
+    pub map: &'v ir::SourceMap,
+    pub values: &'v NodeValues<'v>,
+    /// The files of the compilation, by `FileId`: a fix's edits read them.
+    pub files: &'v [SourceFile],
+}
+
+/// A compiled Workflow's IR: lowered whole (an executable [`ir::Machine`]: [`compile_file`],
+/// [`compile_text`], [`compile_with`]) or for a check only ([`ir::CheckedMachine`]:
+/// [`compile_file_for_check`]). Both read as a statechart ([`std::ops::Deref`]); only the first is
+/// [`Ir::executable`].
+#[derive(Clone, Debug, PartialEq)]
+pub enum Ir {
+    Full(ir::Machine),
+    Check(ir::CheckedMachine),
+}
+
+impl Ir {
+    /// The executable IR, where it was lowered whole.
+    pub fn executable(&self) -> Option<&ir::Machine> {
+        match self {
+            Ir::Full(m) => Some(m),
+            Ir::Check(_) => None,
+        }
+    }
+}
+
+impl std::ops::Deref for Ir {
+    type Target = ir::Statechart;
+    fn deref(&self) -> &ir::Statechart {
+        match self {
+            Ir::Full(m) => m,
+            Ir::Check(m) => m,
+        }
+    }
 }
 
 impl Compiled {
@@ -73,9 +118,9 @@ pub fn compile_with(sources: &dyn Sources, path: &Path) -> Compiled {
 }
 
 fn compile(ev: Evaluated, purpose: Purpose) -> Compiled {
-    let mut diagnostics: Vec<Located> = ev.faults.into_iter().map(rules::machine::diagnostic).collect();
-    let lowered = ev.exports.get("machine").map(|value| lower::lower_machine_for(value, purpose));
-    let Some(lowered) = lowered else {
+    let Evaluated { files, exports, faults, may_dispatch } = ev;
+    let mut diagnostics: Vec<Located> = faults.into_iter().map(rules::machine::diagnostic).collect();
+    let Some(value) = exports.get("machine") else {
         // A file that failed to parse has said so already.
         if !diagnostics.iter().any(|d| d.is_error()) {
             diagnostics.push(Located {
@@ -84,27 +129,37 @@ fn compile(ev: Evaluated, purpose: Purpose) -> Compiled {
                     .at(base::Span::new(0, 0), "the Workflow exports no `machine`"),
             });
         }
-        return Compiled {
-            files: ev.files,
-            values: ev.exports,
-            machine: None,
-            diagnostics,
-            may_dispatch: ev.may_dispatch,
-        };
+        let source_map = ir::SourceMap::default();
+        return Compiled { files, values: exports, machine: None, source_map, diagnostics, may_dispatch };
     };
-    diagnostics.extend(lowered.faults.into_iter().map(rules::machine::diagnostic));
-    let mut compiled = Compiled {
-        files: ev.files,
-        values: ev.exports,
-        machine: lowered.machine,
-        diagnostics,
-        may_dispatch: ev.may_dispatch,
+    let (machine, source_map) = match machine_parts(value) {
+        Err(fault) => {
+            diagnostics.push(rules::machine::diagnostic(fault));
+            (None, ir::SourceMap::default())
+        }
+        Ok(parts) => {
+            let lowered = match purpose {
+                Purpose::Full => lower::lower_parts(&parts).map(Ir::Full),
+                Purpose::Check => lower::lower_parts_for_check(&parts).map(Ir::Check),
+            };
+            diagnostics.extend(lowered.faults.into_iter().map(rules::machine::diagnostic));
+            if let Some(m) = &lowered.machine {
+                // The walk: the kit's load-time refusals, over the IR and the values lowering
+                // read each node from.
+                let lowering = Lowering {
+                    parts: &parts,
+                    machine: m,
+                    map: &lowered.source_map,
+                    values: &lowered.values,
+                    files: &files,
+                };
+                diagnostics.extend(rules::walk::check(&lowering));
+                diagnostics.extend(rules::walk_pick::check(&lowering));
+            }
+            (lowered.machine, lowered.source_map)
+        }
     };
-    // The walk: the kit's load-time refusals, over the IR and the values.
-    let mut walked = rules::walk::check(&compiled);
-    walked.extend(rules::walk_pick::check(&compiled));
-    compiled.diagnostics.extend(walked);
-    compiled
+    Compiled { files, values: exports, machine, source_map, diagnostics, may_dispatch }
 }
 
 #[cfg(test)]
@@ -165,6 +220,9 @@ mod tests {
             lines(&check)
         );
         let (full, check) = (full.machine.expect("a Machine"), check.machine.expect("a Machine"));
+        // The check's IR is of its own type: no executable IR comes of it.
+        assert!(matches!(full, Ir::Full(_)) && full.executable().is_some());
+        assert!(matches!(check, Ir::Check(_)) && check.executable().is_none());
         assert!(full.events["go"].input.is_some());
         assert!(check.events["go"].input.is_none());
         assert_eq!(check.events.len(), full.events.len());

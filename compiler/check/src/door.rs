@@ -15,11 +15,14 @@ use ir::{self, StateId};
 use kit::lends::{LendManifest, Lends};
 use syntax::json::{self, Json};
 
-/// The door's verdict on one Chart text: its diagnostics, and its IR where the grammar admitted it.
+/// The door's verdict on one Chart text: its diagnostics, and its IR and the IR's source map where
+/// the grammar admitted it.
 #[derive(Clone, Debug)]
 pub struct Admission {
     pub diagnostics: Vec<Diagnostic>,
     pub machine: Option<ir::Machine>,
+    /// Where each node of `machine` is in the Chart (empty without one).
+    pub source_map: ir::SourceMap,
 }
 
 impl Admission {
@@ -35,7 +38,7 @@ pub fn admit(text: &str, manifest: Option<&LendManifest>) -> Admission {
     let parsed = json::parse(text);
     if !parsed.errors.is_empty() {
         let diagnostics = parsed.errors.iter().map(crate::rules::chart::json_syntax::diagnostic).collect();
-        return Admission { diagnostics, machine: None };
+        return Admission { diagnostics, machine: None, source_map: ir::SourceMap::default() };
     }
     admit_json(&parsed.value, text.len(), manifest)
 }
@@ -46,15 +49,14 @@ pub fn admit_json(chart: &Json, size: usize, manifest: Option<&LendManifest>) ->
     crate::rules::chart::too_large::check(chart, size, manifest, &mut sink);
     sink.diagnostics.extend(crate::rules::chart::grammar_check(chart));
     if sink.has_errors() {
-        return Admission { diagnostics: sink.diagnostics, machine: None };
+        return Admission { diagnostics: sink.diagnostics, machine: None, source_map: ir::SourceMap::default() };
     }
     let lowered = lower::lower(chart, manifest);
-    let cx =
-        Ctx::new(chart, manifest, &lowered.machine, &lowered.state_json, &lowered.transition_json, &lowered.faults);
+    let cx = Ctx::new(chart, manifest, &lowered);
     for check in crate::rules::chart::CHECKS {
         check(&cx, &mut sink);
     }
-    Admission { diagnostics: sink.diagnostics, machine: Some(lowered.machine) }
+    Admission { diagnostics: sink.diagnostics, machine: Some(lowered.machine), source_map: lowered.source_map }
 }
 
 /// Where rules put their lines.
@@ -86,11 +88,13 @@ impl Sink {
     }
 }
 
-/// What the door's rules read: the Chart's JSON, the Open body, the IR.
+/// What the door's rules read: the Chart's JSON, the Open body, the IR and its source map.
 pub struct Ctx<'a> {
     pub chart: &'a Json,
     pub manifest: Option<&'a LendManifest>,
     pub machine: &'a ir::Machine,
+    /// Where each state, transition and invoke of `machine` is.
+    pub map: &'a ir::SourceMap,
     /// `state_json[i]` is the JSON of `StateId(i)`.
     pub state_json: &'a [&'a Json],
     pub faults: &'a [LowerFault],
@@ -122,26 +126,20 @@ pub struct TransitionAt<'a> {
 
 impl<'a> Ctx<'a> {
     /// The context of one Chart; what every rule visits is collected once, here.
-    pub fn new(
-        chart: &'a Json,
-        manifest: Option<&'a LendManifest>,
-        machine: &'a ir::Machine,
-        state_json: &'a [&'a Json],
-        transition_json: &[&'a Json],
-        faults: &'a [LowerFault],
-    ) -> Self {
+    pub fn new(chart: &'a Json, manifest: Option<&'a LendManifest>, lowered: &'a lower::Lowered<'a>) -> Self {
         let mut cx = Ctx {
             chart,
             manifest,
-            machine,
-            state_json,
-            faults,
+            machine: &lowered.machine,
+            map: &lowered.source_map,
+            state_json: &lowered.state_json,
+            faults: &lowered.faults,
             invokes: Vec::new(),
             transitions: Vec::new(),
             all_guards: Vec::new(),
         };
         cx.invokes = cx.collect_invokes();
-        cx.transitions = cx.collect_transitions(transition_json);
+        cx.transitions = cx.collect_transitions(&lowered.transition_json);
         cx.all_guards = cx.collect_all_guards();
         cx
     }
@@ -171,7 +169,7 @@ impl<'a> Ctx<'a> {
 
     /// The dotted path of a state (`(chart)` for the root).
     pub fn doc(&self, id: StateId) -> &'a str {
-        path_text(&self.machine.state(id).path)
+        path_text(self.map.state_path(id))
     }
 
     pub fn classify(&self, src: &str) -> SrcClass {
@@ -188,7 +186,7 @@ impl<'a> Ctx<'a> {
         for id in self.machine.ids() {
             let state = self.state_json(id);
             let Some(inv) = state.get("invoke") else { continue };
-            let path = join(&self.machine.state(id).path, "invoke");
+            let path = join(self.map.state_path(id), "invoke");
             for (index, (ipath, json)) in one_or_many(inv, &path).into_iter().enumerate() {
                 let src = json.get("src").and_then(Json::as_str).unwrap_or_default();
                 out.push(InvokeAt { state: id, index, json, path: ipath, src, class: self.classify(src) });
@@ -199,11 +197,13 @@ impl<'a> Ctx<'a> {
 
     /// The transitions as lowering found them, each with its JSON.
     fn collect_transitions(&self, transition_json: &[&'a Json]) -> Vec<TransitionAt<'a>> {
+        let map: &'a ir::SourceMap = self.map;
         self.machine
             .transitions
             .iter()
             .zip(transition_json)
-            .map(|(t, json)| TransitionAt { state: t.source, json, path: &t.path })
+            .zip(map.transitions())
+            .map(|((t, json), source)| TransitionAt { state: t.source, json, path: &source.path })
             .collect()
     }
 
@@ -251,7 +251,7 @@ impl<'a> Ctx<'a> {
             let state = self.state_json(id);
             for field in ["entry", "exit"] {
                 if let Some(v) = state.get(field) {
-                    out.extend(one_or_many(v, &join(&self.machine.state(id).path, field)));
+                    out.extend(one_or_many(v, &join(self.map.state_path(id), field)));
                 }
             }
         }
@@ -296,14 +296,7 @@ pub fn run_check(text: &str, manifest: Option<&LendManifest>, check: fn(&Ctx, &m
     let parsed = json::parse(text);
     assert!(parsed.errors.is_empty(), "{:?}", parsed.errors);
     let lowered = lower::lower(&parsed.value, manifest);
-    let cx = Ctx::new(
-        &parsed.value,
-        manifest,
-        &lowered.machine,
-        &lowered.state_json,
-        &lowered.transition_json,
-        &lowered.faults,
-    );
+    let cx = Ctx::new(&parsed.value, manifest, &lowered);
     let mut sink = Sink::default();
     check(&cx, &mut sink);
     sink.diagnostics

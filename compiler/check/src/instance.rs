@@ -168,6 +168,7 @@ fn check(root: &Path, doors: Option<&dyn DoorSource>, keep_compiled: bool) -> In
             }
             if !keep_compiled {
                 compiled.machine = None;
+                compiled.source_map = ir::SourceMap::default();
                 // Phase two reads a wrapper's value and a dispatching Workflow's dispatches.
                 if !dispatches && !wrappers.contains(stem.as_str()) {
                     compiled.values = Values::empty();

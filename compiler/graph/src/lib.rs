@@ -22,7 +22,7 @@ mod mermaid;
 mod notes;
 mod view;
 
-use ir::Machine;
+use ir::Statechart as Machine;
 use std::collections::BTreeMap;
 use std::fmt;
 

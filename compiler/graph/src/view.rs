@@ -5,7 +5,7 @@
 //! the same text for the same Machine.
 
 use crate::{Error, Notes};
-use ir::{Guard, Invoke, Machine, SlotKind, State, StateId, StateKind, Transition, Trigger};
+use ir::{Guard, Invoke, SlotKind, State, StateId, StateKind, Statechart as Machine, Transition, Trigger};
 
 /// One end of an edge.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -272,7 +272,10 @@ fn find(m: &Machine, path: &str) -> Option<StateId> {
     if path.is_empty() {
         return Some(StateId::ROOT);
     }
-    m.ids().find(|&s| m.state(s).path == path).or_else(|| m.ids().skip(1).find(|&s| key_path(m, s) == path))
+    // The IR path is the key path with `states.` before each key (the source map holds it too;
+    // the picture reads the IR alone).
+    let ir_path = |s: StateId| format!("states.{}", key_path(m, s).replace('.', ".states."));
+    m.ids().skip(1).find(|&s| ir_path(s) == path).or_else(|| m.ids().skip(1).find(|&s| key_path(m, s) == path))
 }
 
 #[cfg(test)]

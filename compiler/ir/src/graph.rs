@@ -1,11 +1,11 @@
 //! The transitions as a petgraph graph, for passes that walk it.
 
-use super::{Machine, StateId};
+use super::{StateId, Statechart};
 use petgraph::graph::{DiGraph, NodeIndex};
 
-impl Machine {
+impl Statechart {
     /// The transition graph: a node per state (node `i` is `StateId(i)`), an edge per
-    /// (transition, target) weighted by the transition's index in [`Machine::transitions`].
+    /// (transition, target) weighted by the transition's index in [`Statechart::transitions`].
     /// A targetless transition has no edge.
     pub fn graph(&self) -> DiGraph<StateId, usize> {
         let mut g = DiGraph::with_capacity(self.states.len(), self.transitions.len());

@@ -1,6 +1,7 @@
-//! A JSON value as the IR keeps a JSON Schema it made (an event's `input`, rendered from zod):
-//! an object is its entries in order in one list (no hash map: a schema's objects have a handful of
-//! keys, looked up rarely), a string is inline up to 24 bytes ([`Name`]).
+//! A JSON value as the IR keeps one, the IR's one JSON type (a JSON Schema it made, an event's
+//! `input` rendered from zod; a literal; a Machine's initial `context`): an object is its entries
+//! in order in one list (no hash map: a schema's objects have a handful of keys, looked up
+//! rarely), a string is inline up to 24 bytes ([`Name`]).
 //!
 //! It serializes exactly as the same `serde_json::Value` (with `preserve_order`) does, key order
 //! included, so the IR's JSON does not depend on which of the two holds a schema; it converts from

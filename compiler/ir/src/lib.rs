@@ -1,8 +1,10 @@
 //! The IR: one statechart form for Charts now and Machines next.
 //!
 //! Plain data (serde), no borrowed source trees: the state tree, transitions (and their petgraph
-//! view), invokes with their actor slot kinds, expressions and references as data, and a span
-//! back to the source for everything a diagnostic may point at. The durable runtime executes it.
+//! view), invokes with their actor slot kinds, expressions and references as data. Where each
+//! node was written (its file, span and dotted path) is not in it but beside it, in its
+//! [`SourceMap`]: an IR says what runs, so its serialized form (what the durable runtime stores
+//! and hashes) does not change when only whitespace or comments do.
 //!
 //! Invariant: the IR knows no parser and no rule. Front ends lower into it; passes read it.
 //!
@@ -18,12 +20,13 @@ pub mod eval;
 pub mod expr;
 mod graph;
 pub mod json;
+pub mod source_map;
 pub mod targets;
 
 pub use expr::Expr;
 pub use json::{Json, JsonMap};
+pub use source_map::{NodeSource, SourceMap, StateSource};
 
-use base::Span;
 use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 
@@ -41,7 +44,7 @@ pub type TargetList = smallvec::SmallVec<[StateId; 2]>;
 /// A state's invokes: one (the usual count) inline, more on the heap.
 pub type InvokeList = smallvec::SmallVec<[Invoke; 1]>;
 
-/// An index into [`Machine::states`]; the root is `StateId(0)`.
+/// An index into [`Statechart::states`]; the root is `StateId(0)`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct StateId(pub u32);
 
@@ -63,9 +66,11 @@ pub enum Origin {
     Machine,
 }
 
-/// One statechart.
+/// One statechart, as every reader reads it (a check, a pass, the runtime). An IR comes as an
+/// executable [`Machine`] (lowered whole) or as a [`CheckedMachine`] (lowered for a check only);
+/// both read as this.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Machine {
+pub struct Statechart {
     pub id: String,
     pub origin: Origin,
     /// The state tree in pre-order; `states[0]` is the root.
@@ -75,8 +80,9 @@ pub struct Machine {
     pub events: FxIndexMap<Name, EventDecl>,
     /// The actor slots that invokes name, by `src`.
     pub slots: FxIndexMap<Name, Slot>,
-    /// The initial context.
-    pub context: Option<serde_json::Value>,
+    /// The initial context ([`Json`], the IR's one JSON type: serializes as `serde_json::Value`
+    /// does).
+    pub context: Option<Json>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -90,11 +96,9 @@ pub enum StateKind {
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct State {
-    /// Its key in its parent's `states`; empty for the root.
+    /// Its key in its parent's `states`; empty for the root. (Its dotted path, `states.review`,
+    /// is in the [`SourceMap`].)
     pub key: Name,
-    /// Its dotted path from the root, as the door's lines name it (`states.review`); inline up to
-    /// 24 bytes, as about half of a Workflow's state, invoke and transition paths are.
-    pub path: Name,
     /// Its `id`, for `#id` targets.
     pub id: Option<String>,
     pub kind: StateKind,
@@ -105,10 +109,6 @@ pub struct State {
     pub invokes: InvokeList,
     pub entry: Vec<Action>,
     pub exit: Vec<Action>,
-    /// The span of the state's value (the object).
-    pub span: Span,
-    /// The span of its key, where it has one.
-    pub key_span: Option<Span>,
 }
 
 /// What a transition waits for.
@@ -138,9 +138,6 @@ pub struct Transition {
     pub guard: Option<Guard>,
     pub actions: Vec<Action>,
     pub reenter: bool,
-    /// The dotted path of the transition's value.
-    pub path: Name,
-    pub span: Span,
 }
 
 /// A guard as data.
@@ -218,8 +215,6 @@ pub struct Invoke {
     pub kind: SlotKind,
     /// Shared with the function it was lowered from (a mapper's `lowered`), not copied.
     pub input: Option<std::sync::Arc<Expr>>,
-    pub path: Name,
-    pub span: Span,
 }
 
 /// A declared event (a pick).
@@ -227,13 +222,61 @@ pub struct Invoke {
 pub struct EventDecl {
     pub description: Option<String>,
     /// Its payload as JSON Schema ([`Json`]: serializes as `serde_json::Value` does). `None` where
-    /// it has none, and in an IR lowered for a check only (`machine::lower::Purpose::Check`, which
+    /// it has none, and in an IR lowered for a check only (a [`CheckedMachine`], whose lowering
     /// reads the schema for its faults and writes none).
     pub input: Option<Json>,
     pub audience: Option<String>,
 }
 
+/// An executable IR: a statechart lowered whole, with everything the runtime reads (the events'
+/// input schemas too). What `jr2 ir` prints and a runtime stores; it serializes as its
+/// statechart does, and reads as one ([`std::ops::Deref`]). A [`CheckedMachine`] is never one.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Machine(Statechart);
+
 impl Machine {
+    /// A statechart lowered whole, as an executable IR: what a front end lowering for the runtime
+    /// gives (`chart::lower`, `machine::lower::lower_parts`), never one lowered for a check.
+    pub fn lowered(chart: Statechart) -> Machine {
+        Machine(chart)
+    }
+
+    /// The statechart it is.
+    pub fn statechart(&self) -> &Statechart {
+        &self.0
+    }
+}
+
+impl std::ops::Deref for Machine {
+    type Target = Statechart;
+    fn deref(&self) -> &Statechart {
+        &self.0
+    }
+}
+
+/// An IR lowered for a check only (`machine::lower::lower_parts_for_check`): the events' input
+/// schemas were read, for their faults, and not written ([`EventDecl::input`] is `None`). A type
+/// of its own, so that it is never taken for an executable [`Machine`]: it reads as a statechart
+/// ([`std::ops::Deref`]) and nothing makes a `Machine` of it; it does not serialize either.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CheckedMachine(Statechart);
+
+impl CheckedMachine {
+    /// A statechart lowered for a check.
+    pub fn lowered_for_check(chart: Statechart) -> CheckedMachine {
+        CheckedMachine(chart)
+    }
+}
+
+impl std::ops::Deref for CheckedMachine {
+    type Target = Statechart;
+    fn deref(&self) -> &Statechart {
+        &self.0
+    }
+}
+
+impl Statechart {
     pub fn state(&self, id: StateId) -> &State {
         &self.states[id.index()]
     }

@@ -43,7 +43,7 @@ pub struct Targets<'a> {
 const NARROW: usize = 16;
 
 impl<'a> Targets<'a> {
-    /// `states` in pre-order with the root first, as [`super::Machine::states`], each state's
+    /// `states` in pre-order with the root first, as [`super::Statechart::states`], each state's
     /// `children` listed in order.
     pub fn new(states: &'a [State], machine_id: &'a str) -> Self {
         Self::build(states, machine_id, false)
@@ -211,7 +211,6 @@ fn one(found: SmallVec<[StateId; 2]>) -> Result<StateId, Vec<StateId>> {
 mod tests {
     use super::*;
     use crate::StateKind;
-    use base::Span;
 
     /// A state tree from (key, parent, own id), in pre-order.
     fn tree(nodes: &[(&str, Option<u32>, Option<&str>)]) -> Vec<State> {
@@ -219,7 +218,6 @@ mod tests {
             .iter()
             .map(|(key, parent, id)| State {
                 key: crate::Name::from(*key),
-                path: Default::default(),
                 id: id.map(str::to_string),
                 kind: StateKind::Atomic,
                 parent: parent.map(StateId),
@@ -228,8 +226,6 @@ mod tests {
                 invokes: crate::InvokeList::new(),
                 entry: Vec::new(),
                 exit: Vec::new(),
-                span: Span::new(0, 0),
-                key_span: None,
             })
             .collect();
         for i in 0..states.len() {

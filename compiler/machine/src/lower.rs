@@ -2,7 +2,7 @@
 //!
 //! Input: `jr2Setup(setup).createMachine(config)` or xstate's `setup(setup).createMachine(config)`,
 //! possibly wrapped in `workspace(body, options)` and `customize(machine, options)` (any depth).
-//! Output: an [`ir::Machine`] with `origin: Machine`, in the conventions of `chart/lower.rs`: states
+//! Output: an [`ir::Machine`] (or, for a check, an [`ir::CheckedMachine`]) with `origin: Machine`, in the conventions of `chart/lower.rs`: states
 //! in pre-order with dotted paths (`states.coding.states.ready`), transitions in the order
 //! `on`, `after`, `always`, `onDone`, then each invoke's `onDone`/`onError`, targets resolved as
 //! xstate resolves them ([`ir::targets`]).
@@ -35,18 +35,56 @@ use base::path::{join, push_segment, Path};
 use ir::expr::{Reference, Root};
 use ir::targets::Targets;
 use ir::{
-    self, Action, EventDecl, Expr, FxIndexMap, Guard, Invoke, InvokeList, Name, Origin, Slot, SlotKind, State, StateId,
-    StateKind, TargetList, Transition, Trigger,
+    self, Action, EventDecl, Expr, FxIndexMap, Guard, Invoke, InvokeList, Name, NodeSource, Origin, Slot, SlotKind,
+    SourceMap, State, StateId, StateKind, StateSource, TargetList, Transition, Trigger,
 };
 use serde::Serialize;
 use std::fmt::Display;
 use std::sync::Arc;
 
-/// The IR of a Machine and what lowering could not read.
+/// The IR of a Machine, where each of its nodes was written, the value each was lowered from,
+/// and what lowering could not read. (Serialized, it is the IR and the faults.)
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Lowered {
-    pub machine: Option<ir::Machine>,
+pub struct Lowered<'v, M = ir::Machine> {
+    /// The IR: an executable [`ir::Machine`], or an [`ir::CheckedMachine`] lowered for a check.
+    pub machine: Option<M>,
+    /// Each state's, transition's and invoke's file, span and path (empty without a Machine).
+    #[serde(skip)]
+    pub source_map: SourceMap,
+    /// The config value of each node (empty without a Machine).
+    #[serde(skip)]
+    pub values: NodeValues<'v>,
     pub faults: Vec<Fault>,
+}
+
+/// The value each IR node was lowered from, by the node's id, as lowering read it: what a reader
+/// of the values beside the IR (the walk) pairs a node with, with no search. Borrowed from the
+/// evaluation's arena.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct NodeValues<'v> {
+    /// A state's object, by [`StateId`].
+    pub states: Vec<&'v Value<'v>>,
+    /// Every state's invokes' objects, state after state (index: [`SourceMap::invoke_index`]).
+    pub invokes: Vec<&'v Value<'v>>,
+    /// A transition's value (a target string, `undefined` or an object), by its index.
+    pub transitions: Vec<&'v Value<'v>>,
+}
+
+impl<'v> NodeValues<'v> {
+    /// A state's object.
+    pub fn state(&self, s: StateId) -> Option<&'v Value<'v>> {
+        self.states.get(s.index()).copied()
+    }
+
+    /// A state's `k`-th invoke's object (`map` is the same lowering's).
+    pub fn invoke(&self, map: &SourceMap, s: StateId, k: usize) -> Option<&'v Value<'v>> {
+        self.invokes.get(map.invoke_index(s, k)?).copied()
+    }
+
+    /// The value of the transition at index `ti`.
+    pub fn transition(&self, ti: usize) -> Option<&'v Value<'v>> {
+        self.transitions.get(ti).copied()
+    }
 }
 
 /// A wrapper around a Machine body: `workspace(body, options)` or `customize(machine, options)`.
@@ -280,37 +318,49 @@ pub fn classify_actor(v: &Value) -> ActorClass {
 /// What of the IR its caller reads: all of it, or what the check reads.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Purpose {
-    /// The whole IR (`jr2 compile`, the LSP, the pre-flight, the runtime).
+    /// The whole IR, an [`ir::Machine`] (`jr2 ir`, the LSP, the pre-flight, the runtime).
     #[default]
     Full,
-    /// What `jr2 check` reads: the same IR but for the events' input schemas, which are read (a
-    /// schema with no JSON Schema reading is the same `event-schema` warning) and not written, as
-    /// no check reads them ([`EventDecl::input`] is `None`). Writing them was ~2.4% of a check's
-    /// cost (docs/benchmarks.md).
+    /// What `jr2 check` reads, an [`ir::CheckedMachine`]: the same IR but for the events' input
+    /// schemas, which are read (a schema with no JSON Schema reading is the same `event-schema`
+    /// warning) and not written, as no check reads them ([`EventDecl::input`] is `None`). Writing
+    /// them was ~2.4% of a check's cost (docs/benchmarks.md).
     Check,
 }
 
 /// Lowers a Machine value.
-pub fn lower_machine(value: &Value) -> Lowered {
-    lower_machine_for(value, Purpose::Full)
-}
-
-/// Lowers a Machine value for `purpose`.
-pub fn lower_machine_for(value: &Value, purpose: Purpose) -> Lowered {
-    let parts = match machine_parts(value) {
-        Ok(p) => p,
-        Err(f) => return Lowered { machine: None, faults: vec![f] },
-    };
-    lower_parts_for(&parts, purpose)
+pub fn lower_machine<'v>(value: &'v Value<'v>) -> Lowered<'v> {
+    match machine_parts(value) {
+        Ok(parts) => lower_parts(&parts),
+        Err(f) => Lowered::none(vec![f]),
+    }
 }
 
 /// Lowers a Machine already taken apart.
-pub fn lower_parts(parts: &MachineParts<'_>) -> Lowered {
-    lower_parts_for(parts, Purpose::Full)
+pub fn lower_parts<'v>(parts: &MachineParts<'v>) -> Lowered<'v> {
+    lower_statechart(parts, Purpose::Full).map(ir::Machine::lowered)
 }
 
-/// Lowers a Machine already taken apart, for `purpose`.
-pub fn lower_parts_for(parts: &MachineParts<'_>, purpose: Purpose) -> Lowered {
+/// Lowers a Machine already taken apart for a check only ([`Purpose::Check`]): an
+/// [`ir::CheckedMachine`], with the same faults as [`lower_parts`].
+pub fn lower_parts_for_check<'v>(parts: &MachineParts<'v>) -> Lowered<'v, ir::CheckedMachine> {
+    lower_statechart(parts, Purpose::Check).map(ir::CheckedMachine::lowered_for_check)
+}
+
+impl<'v, M> Lowered<'v, M> {
+    /// No Machine: only faults.
+    fn none(faults: Vec<Fault>) -> Self {
+        Lowered { machine: None, source_map: SourceMap::default(), values: NodeValues::default(), faults }
+    }
+
+    /// The same lowering with its IR made another type (the map and the values are the IR's).
+    pub fn map<N>(self, f: impl FnOnce(M) -> N) -> Lowered<'v, N> {
+        Lowered { machine: self.machine.map(f), source_map: self.source_map, values: self.values, faults: self.faults }
+    }
+}
+
+/// Lowers a Machine already taken apart, for `purpose`, into a statechart.
+fn lower_statechart<'v>(parts: &MachineParts<'v>, purpose: Purpose) -> Lowered<'v, ir::Statechart> {
     let config = parts.config;
     // The state vectors are allocated once, at their size (about one invoke a state).
     let n = if config.props().is_some() { count_states(config) } else { 0 };
@@ -318,8 +368,11 @@ pub fn lower_parts_for(parts: &MachineParts<'_>, purpose: Purpose) -> Lowered {
         parts,
         purpose,
         states: Vec::with_capacity(n),
+        map: SourceMap::with_capacity(n, 0),
         values: Vec::with_capacity(n),
         invoke_groups: Vec::with_capacity(n),
+        invoke_values: Vec::with_capacity(n),
+        transition_values: Vec::new(),
         undeclared_srcs: Vec::new(),
         transition_count: 0,
         faults: Vec::new(),
@@ -332,7 +385,7 @@ pub fn lower_parts_for(parts: &MachineParts<'_>, purpose: Purpose) -> Lowered {
             "",
             format!("the `createMachine` config is {}, not an object", describe(config)),
         );
-        return Lowered { machine: None, faults: lw.faults };
+        return Lowered::none(lw.faults);
     }
     let id = match config.get("id") {
         Some(v) => match v.as_str() {
@@ -391,6 +444,8 @@ pub fn lower_parts_for(parts: &MachineParts<'_>, purpose: Purpose) -> Lowered {
     // A state's children are the keys of its `states` object, each there once.
     let targets = Targets::with_unique_siblings(&states, &id);
     let mut transitions = Vec::with_capacity(lw.transition_count);
+    lw.map.reserve_transitions(lw.transition_count);
+    lw.transition_values.reserve_exact(lw.transition_count);
     // The buffer the transitions' paths are written in (the states' one, free now): no
     // allocation of its own.
     let mut buf = std::mem::take(&mut lw.buf);
@@ -414,9 +469,15 @@ pub fn lower_parts_for(parts: &MachineParts<'_>, purpose: Purpose) -> Lowered {
     }
 
     let events = lw.events();
-    let context = config.get("context").and_then(Value::to_json);
-    let machine = ir::Machine { id, origin: Origin::Machine, states: lw.states, transitions, events, slots, context };
-    Lowered { machine: Some(machine), faults: lw.faults }
+    let context = config.get("context").and_then(Value::to_ir_json);
+    let machine =
+        ir::Statechart { id, origin: Origin::Machine, states: lw.states, transitions, events, slots, context };
+    let values = NodeValues {
+        states: lw.values.iter().map(|(v, _, _)| *v).collect(),
+        invokes: lw.invoke_values,
+        transitions: lw.transition_values,
+    };
+    Lowered { machine: Some(machine), source_map: lw.map, values, faults: lw.faults }
 }
 
 /// How many states a config holds: what `add_state` pushes, or a few more where a child is no
@@ -444,10 +505,9 @@ fn actor_class<'a>(actors: &'a [(&str, ActorClass)], name: &str) -> Option<&'a A
     actors.iter().find(|(k, _)| *k == name).map(|(_, c)| c)
 }
 
-/// What the transitions of one state are lowered with: the states, the state, the targets, the
-/// buffer their paths are written in, and where they go.
+/// What the transitions of one state are lowered with: the state, the targets, the buffer their
+/// paths are written in, and where they go.
 struct GroupCx<'a, 't> {
-    states: &'a [State],
     sid: StateId,
     targets: &'a Targets<'t>,
     buf: &'a mut String,
@@ -491,8 +551,8 @@ macro_rules! object_fields {
 }
 
 object_fields! {
-    /// The fields of a state's config object that lowering (and the walk's `walk_pick`) read.
-    pub struct StateFields {
+    /// The fields of a state's config object that lowering reads.
+    struct StateFields {
         states: "states",
         ty: "type",
         id: "id",
@@ -521,12 +581,18 @@ struct Lowerer<'p, 'v> {
     parts: &'p MachineParts<'v>,
     purpose: Purpose,
     states: Vec<State>,
+    /// Where each state, invoke and transition was written, as they are added.
+    map: SourceMap,
     /// The config value of each state, its fields, and where its invokes' groups start in
     /// `invoke_groups`.
     values: Vec<(&'v Value<'v>, StateFields<'v>, usize)>,
     /// The `onDone` and `onError` of every invoke kept in the IR, in the order of the states and
     /// their invokes: read when the invoke is, lowered with the state's transitions.
     invoke_groups: Vec<(Option<&'v Value<'v>>, Option<&'v Value<'v>>)>,
+    /// The object of every invoke kept in the IR, in the same order.
+    invoke_values: Vec<&'v Value<'v>>,
+    /// The value of every transition, in order.
+    transition_values: Vec<&'v Value<'v>>,
     /// The invokes (state, index) whose `src` names no actor of the setup, in order.
     undeclared_srcs: Vec<(StateId, usize)>,
     /// At least the number of transitions the states hold (each item of each group), so that the
@@ -621,6 +687,7 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                 map.props().unwrap_or_default().iter().map(|p| items(&p.value).len()).sum::<usize>();
         }
         let invoke_start = self.invoke_groups.len();
+        let first_invoke = self.map.next_invoke();
         let invokes = self.invokes(sid, f.invoke, &path, actors);
         let entry = self.actions(f.entry, at.child("entry"));
         let exit = self.actions(f.exit, at.child("exit"));
@@ -637,7 +704,6 @@ impl<'p, 'v> Lowerer<'p, 'v> {
         let child_props = children.and_then(Value::props).unwrap_or_default();
         self.states.push(State {
             key,
-            path,
             id,
             kind,
             parent,
@@ -646,15 +712,14 @@ impl<'p, 'v> Lowerer<'p, 'v> {
             invokes,
             entry,
             exit,
-            span: v.loc.span,
-            key_span: key_loc.map(|l| l.span),
         });
+        self.map.push_state(StateSource { path, loc: v.loc, key: key_loc }, first_invoke);
         self.values.push((v, f, invoke_start));
         for p in child_props {
             // A child's path, `<path>.states.<key>`, written in the lowerer's buffer: a path of up
             // to 24 bytes is inline in its `Name`, no allocation.
             self.buf.clear();
-            self.buf.push_str(&self.states[sid.index()].path);
+            self.buf.push_str(&self.map.state(sid).path);
             push_segment(&mut self.buf, "states");
             push_segment(&mut self.buf, p.key);
             let cpath = Name::from(self.buf.as_str());
@@ -742,7 +807,9 @@ impl<'p, 'v> Lowerer<'p, 'v> {
             if !declared {
                 self.undeclared_srcs.push((sid, out.len()));
             }
-            out.push(Invoke { src, id, kind, input, path: ipath, span: item.loc.span });
+            self.map.push_invoke(NodeSource { path: ipath, loc: item.loc });
+            self.invoke_values.push(item);
+            out.push(Invoke { src, id, kind, input });
         }
         out
     }
@@ -967,12 +1034,12 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                 None => self.fault(
                     v,
                     FaultKind::MissingInitial,
-                    self.states[i].path.clone(),
+                    self.map.state(StateId(i as u32)).path.clone(),
                     format!("compound state \"{}\" has no `initial`", self.name_of(i)),
                 ),
                 Some(init) => {
                     let Some(name) = init.as_str() else {
-                        let path = join(&self.states[i].path, "initial");
+                        let path = join(&self.map.state(StateId(i as u32)).path, "initial");
                         self.odd(init, path, "`initial`", "a string");
                         continue;
                     };
@@ -980,7 +1047,7 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                     match found {
                         Some(c) => self.states[i].initial = Some(c),
                         None => {
-                            let path = join(&self.states[i].path, "initial");
+                            let path = join(&self.map.state(StateId(i as u32)).path, "initial");
                             let msg = format!("initial state \"{name}\" is no child of \"{}\"", self.name_of(i));
                             self.fault(init, FaultKind::UnknownInitial, path, msg);
                         }
@@ -991,11 +1058,11 @@ impl<'p, 'v> Lowerer<'p, 'v> {
     }
 
     fn name_of(&self, i: usize) -> String {
-        name_of(&self.states, i)
+        name_of(&self.map, i)
     }
 
     /// The transitions of a state, in the order `on`, `after`, `always`, `onDone`, then each
-    /// invoke's `onDone` and `onError` (`rules::walk_pick` reads their values in this order).
+    /// invoke's `onDone` and `onError`.
     /// `buf` (where each transition's path is written, then copied out at its exact length) is a
     /// buffer, reused from state to state.
     fn lower_transitions(
@@ -1011,12 +1078,12 @@ impl<'p, 'v> Lowerer<'p, 'v> {
         // An `on` or `after` that is no object is reported before any transition's fault.
         for (field, value) in [("on", f.on), ("after", f.after)] {
             if let Some(map) = value.filter(|m| m.props().is_none()) {
-                let at = Path::ROOT.child(state.path.as_str());
-                self.odd(map, at.child(field), &format!("`{field}`"), "an object");
+                let spath = self.map.state(sid).path.clone();
+                self.odd(map, Path::ROOT.child(spath.as_str()).child(field), &format!("`{field}`"), "an object");
             }
         }
         // Each group is lowered as it is found (no list of groups is made first).
-        let mut cx = GroupCx { states, sid, targets, buf, out };
+        let mut cx = GroupCx { sid, targets, buf, out };
         for (field, value, make) in
             [("on", f.on, Trigger::Event as fn(Name) -> Trigger), ("after", f.after, Trigger::After)]
         {
@@ -1044,23 +1111,21 @@ impl<'p, 'v> Lowerer<'p, 'v> {
 
     /// The transitions of one group (one item, or each item of a list) of a state.
     fn lower_group(&mut self, cx: &mut GroupCx<'_, '_>, trigger: Trigger, gpath: GroupPath<'_>, value: &'v Value<'v>) {
-        let GroupCx { states, sid, targets, ref mut buf, ref mut out } = *cx;
-        let state = &states[sid.index()];
-        let path = state.path.as_str();
+        let GroupCx { sid, targets, ref mut buf, ref mut out } = *cx;
         let mut trigger = Some(trigger);
         let list = value.as_array();
         let n = list.map_or(1, <[Value]>::len);
         buf.clear();
         match gpath {
             GroupPath::State(field, key) => {
-                buf.push_str(path);
+                buf.push_str(&self.map.state(sid).path);
                 push_segment(buf, field);
                 if let Some(key) = key {
                     push_segment(buf, key);
                 }
             }
             GroupPath::Invoke(i, field) => {
-                buf.push_str(&state.invokes[i].path);
+                buf.push_str(self.map.invoke(sid, i).map_or("", |x| x.path.as_str()));
                 push_segment(buf, field);
             }
         }
@@ -1110,16 +1175,12 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                 match targets.resolve(sid, target) {
                     Ok(s) => resolved.push(s),
                     Err(which_states) if which_states.len() > 1 => {
-                        let which: Vec<&str> = which_states.iter().map(|s| states[s.index()].path.as_str()).collect();
-                        self.fault(
-                            tv,
-                            FaultKind::AmbiguousTarget,
-                            tp,
-                            format!("target \"{target}\" names more than one state ({})", which.join(", ")),
-                        );
+                        let which: Vec<&str> = which_states.iter().map(|s| self.map.state_path(*s)).collect();
+                        let msg = format!("target \"{target}\" names more than one state ({})", which.join(", "));
+                        self.fault(tv, FaultKind::AmbiguousTarget, tp, msg);
                     }
                     Err(_) => {
-                        let from = name_of(states, sid.index());
+                        let from = name_of(&self.map, sid.index());
                         self.fault(
                             tv,
                             FaultKind::UnknownTarget,
@@ -1145,9 +1206,9 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                 guard,
                 actions,
                 reenter,
-                path: tpath,
-                span: t.loc.span,
             });
+            self.map.push_transition(NodeSource { path: tpath, loc: t.loc });
+            self.transition_values.push(t);
         }
     }
 
@@ -1215,8 +1276,8 @@ impl<'p, 'v> Lowerer<'p, 'v> {
 }
 
 /// A state's path for a message: `(root)` for the root.
-fn name_of(states: &[State], i: usize) -> String {
-    let p = &states[i].path;
+fn name_of(map: &SourceMap, i: usize) -> String {
+    let p = map.state_path(StateId(i as u32));
     if p.is_empty() {
         "(root)".into()
     } else {
@@ -1305,7 +1366,8 @@ mod tests {
     #[test]
     fn fix_tests_example() {
         reset();
-        let low = lower_machine(&fix_tests());
+        let v = fix_tests();
+        let low = lower_machine(&v);
         let m = low.machine.as_ref().expect("a machine");
         // Only the zod placeholder's warnings: the example lowers with no error.
         assert!(low.faults.iter().all(|f| f.kind == FaultKind::EventSchema), "{:#?}", low.faults);
@@ -1316,7 +1378,8 @@ mod tests {
     #[test]
     fn notes_sent_by_and_gate() {
         reset();
-        let low = lower_machine(&notes());
+        let v = notes();
+        let low = lower_machine(&v);
         let m = low.machine.as_ref().expect("a machine");
         let done: Vec<_> = m.transitions.iter().filter(|t| t.trigger == Trigger::Event("done".into())).collect();
         assert_eq!(done[0].guard, Some(Guard::SentBy { id: "writer".into() }));
@@ -1547,7 +1610,8 @@ mod tests {
         reset();
         assert_eq!(lowered(&s("x"))["faults"][0]["code"], "not-machine");
         assert_eq!(lowered(&kit("workspace", vec![]))["faults"][0]["code"], "not-machine");
-        let low = lower_machine(&machine(obj(vec![]), arr(vec![])));
+        let v = machine(obj(vec![]), arr(vec![]));
+        let low = lower_machine(&v);
         assert!(low.machine.is_none());
         assert_eq!(low.faults[0].kind, FaultKind::NotObject);
         // customize(workspace(body)) unwraps to the body.

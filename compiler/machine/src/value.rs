@@ -19,7 +19,6 @@
 //! Invariant: plain data; no oxc type appears here, so the passes after evaluation know no parser.
 //! No node of the tree needs a drop (checked at compile time): an arena frees without one.
 
-use base::Span;
 use ir::Expr;
 use serde::Serialize;
 use std::sync::Arc;
@@ -27,16 +26,9 @@ use std::sync::Arc;
 /// An IR name ([`ir::Name`]): what a key or a string of the value model becomes in the IR.
 pub use ir::Name;
 
-/// A source file of the Instance, by index into the evaluator's file table.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
-pub struct FileId(pub u32);
-
-/// A place in a source file.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
-pub struct Loc {
-    pub file: FileId,
-    pub span: Span,
-}
+/// A source file of the Instance, by index into the evaluator's file table; a place in one
+/// (`base`'s, which the IR's source map uses too).
+pub use base::{FileId, Loc};
 
 /// A value with its place. It lives in its evaluation's [`Arena`] (`'v`), and is a copy of a
 /// few words: its strings, lists and calls are references into the arena, so copying one copies

@@ -22,7 +22,8 @@ fn seed_workflows_ir_and_parts() {
             .map(|d| format!("{}: {}", d.code, d.message))
             .collect();
         assert!(errors.is_empty(), "{name}: {errors:?}");
-        let machine = compiled.machine.as_ref().unwrap_or_else(|| panic!("{name}: no Machine"));
+        let machine = compiled.machine.as_ref().and_then(|m| m.executable());
+        let machine = machine.unwrap_or_else(|| panic!("{name}: no Machine"));
         let value = compiled.value().expect("a Machine has its value");
         let doc = serde_json::json!({
             "ir": machine,

@@ -6,6 +6,7 @@ mod doors;
 mod expr_crosscheck;
 mod fixture;
 mod instance_fixtures;
+mod ir_stable;
 mod machine_fixtures;
 mod machine_snapshots;
 mod sarif;

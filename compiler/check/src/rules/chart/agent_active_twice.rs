@@ -30,8 +30,8 @@ pub fn check(cx: &Ctx, sink: &mut Sink) {
     for clash in slot_clashes(cx.machine) {
         let docs: Vec<&str> = clash.states.iter().map(|s| cx.doc(*s)).collect();
         let span_of = |s: ir::StateId| {
-            let st = cx.machine.state(s);
-            st.invokes.iter().find(|i| i.src == clash.slot).map_or(st.span, |i| i.span)
+            let k = cx.machine.state(s).invokes.iter().position(|i| i.src == clash.slot);
+            k.and_then(|k| cx.map.invoke(s, k)).map_or(cx.map.state(s).loc.span, |i| i.span())
         };
         let mut d = AGENT_ACTIVE_TWICE
             .at(

@@ -31,8 +31,8 @@ pub fn check(cx: &Ctx, sink: &mut Sink) {
             format!("\"{target}\" is ambiguous: {} states answer to it ({})", states.len(), docs.join(", ")),
         );
         for s in states {
-            let st = cx.machine.state(*s);
-            d.secondary.push(diagnostics::Label { span: st.key_span.unwrap_or(st.span), message: "this state".into() });
+            let span = cx.map.state(*s).key_or_value().span;
+            d.secondary.push(diagnostics::Label { span, message: "this state".into() });
         }
         d.help = Some("give each state its own `id`".into());
     }

@@ -29,11 +29,12 @@ pub fn check(cx: &Ctx, sink: &mut Sink) {
         let st = cx.machine.state(*state);
         let children: Vec<&str> = st.children.iter().map(|c| cx.machine.state(*c).key.as_str()).collect();
         let json = cx.state_json(*state);
-        let span = st.key_span.unwrap_or(json.span);
+        let source = cx.map.state(*state);
+        let span = source.key.map_or(json.span, |k| k.span);
         let d = sink.line(
             &MISSING_INITIAL,
             span,
-            &st.path,
+            &source.path,
             format!("a compound state names its `initial` state; its states: {}", names(&children)),
         );
         if let (Some(first), Some(open)) = (children.first(), json.as_object().map(|_| json.span.start + 1)) {

@@ -27,12 +27,13 @@ declare_rule! {
 
 /// The Chart's parties: its Agent slots and its Gates' invoke ids, in state order.
 pub fn parties(cx: &Ctx) -> (Vec<String>, Vec<String>) {
-    parties_of(cx.machine)
+    parties_of(cx.machine, cx.map)
 }
 
 /// A Machine's parties (a Chart's or a TypeScript Machine's): its Agent slots and its Gates'
 /// invoke ids, in state order.
-pub fn parties_of(machine: &ir::Machine) -> (Vec<String>, Vec<String>) {
+/// (An unnamed Gate's id is its state's key path, read off the state's path in `map`.)
+pub fn parties_of(machine: &ir::Statechart, map: &ir::SourceMap) -> (Vec<String>, Vec<String>) {
     let mut agents: Vec<String> = Vec::new();
     let mut gates: Vec<String> = Vec::new();
     // Each once, in state order (a set beside each list: a search per push is quadratic).
@@ -48,9 +49,9 @@ pub fn parties_of(machine: &ir::Machine) -> (Vec<String>, Vec<String>) {
                     // The state's key path: its dotted path without the `states` segments.
                     None if unnamed > 1 => {
                         ordinal += 1;
-                        format!("{}.{}", key_path(&st.path), ordinal - 1)
+                        format!("{}.{}", key_path(map.state_path(id)), ordinal - 1)
                     }
-                    None => key_path(&st.path),
+                    None => key_path(map.state_path(id)),
                 };
                 if seen_gates.insert(gid.clone()) {
                     gates.push(gid);
@@ -67,7 +68,7 @@ pub fn parties_of(machine: &ir::Machine) -> (Vec<String>, Vec<String>) {
 /// Gate invoke's own `id` (an unnamed Gate's id is its state's key path, which only `parties_of`
 /// writes out). Allocates nothing for a Machine of a few parties: a rule asks this first and makes
 /// the lists only for an id it does not hold.
-pub fn named_parties(machine: &ir::Machine) -> SmallSet<&str> {
+pub fn named_parties(machine: &ir::Statechart) -> SmallSet<&str> {
     let mut named = SmallSet::default();
     for inv in machine.states.iter().flat_map(|st| &st.invokes) {
         match inv.kind {

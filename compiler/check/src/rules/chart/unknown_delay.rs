@@ -53,7 +53,7 @@ pub fn check(cx: &Ctx, sink: &mut Sink) {
             sink.line(
                 &UNKNOWN_DELAY,
                 m.key_span,
-                &join(&join(&cx.machine.state(id).path, "after"), &m.key),
+                &join(&join(cx.map.state_path(id), "after"), &m.key),
                 format!(
                     "\"{}\" is not a lent delay or a duration like \"30s\", \"5m\" or \"500ms\"; lent delays: {}",
                     m.key,

@@ -30,7 +30,7 @@ pub fn check(cx: &Ctx, sink: &mut Sink) {
         let d = sink.line(
             &UNKNOWN_INITIAL,
             *span,
-            &join(&st.path, "initial"),
+            &join(cx.map.state_path(*state), "initial"),
             format!("\"{initial}\" is not a state of {}; its states: {}", cx.doc(*state), names(&children)),
         );
         if let Some(close) = super::unknown_target::closest(initial, &children) {

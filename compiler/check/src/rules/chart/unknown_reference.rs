@@ -123,7 +123,7 @@ pub fn check(cx: &Ctx, sink: &mut Sink) {
         }
     }
     for id in cx.machine.ids() {
-        let path = &cx.machine.state(id).path;
+        let path = cx.map.state_path(id);
         if let Some(out) = cx.state_json(id).get("output") {
             check_value(&join(path, "output"), out, &none, sink);
         }

@@ -57,33 +57,17 @@ pub fn check(cx: &Ctx, out: &mut Vec<Located>) {
     // The config's lines were found by `Ctx::new`'s scan (see [`scan_config`]); usually none.
     out.extend(cx.inline_parts.iter().cloned());
     if let Some(props) = cx.parts.setup.and_then(Value::props) {
-        let mut scan = Scan { at: Where::Setup, out, places: None };
+        let mut scan = Scan { at: Where::Setup, out };
         for p in props.iter().filter(|p| p.key != "actors") {
             scan.value(&p.value, &Path::ROOT.child(p.key));
         }
     }
 }
 
-/// Scans the `createMachine` config for inline Parts (their lines into `out`) and, in the same
-/// walk, lists each state's value and key place in the pre-order lowering builds (`places`, for
-/// [`Ctx`]): one walk of the config for both, where the states were a second walk.
-///
-/// The states are the config and, below a state, each object entry of its `states` (an entry
-/// that is no object is no state, as in `machine/lower.rs`); the scan visits every object of the
-/// config in order, depth first, so it meets them in pre-order.
-pub(super) fn scan_config<'a>(
-    config: &'a Value<'a>,
-    places: &mut Vec<(&'a Value<'a>, Option<Loc>)>,
-    out: &mut Vec<Located>,
-) {
-    let mut scan = Scan { at: Where::Config, out, places: Some(places) };
-    match config.kind {
-        ValueKind::Object { props } => {
-            scan.push_place(config, None);
-            scan.object(props, &Path::ROOT, Role::STATE);
-        }
-        _ => scan.value(config, &Path::ROOT),
-    }
+/// Scans the `createMachine` config for inline Parts (their lines into `out`). (Each state's value
+/// is lowering's to give: `machine::lower::NodeValues`.)
+pub(super) fn scan_config<'a>(config: &'a Value<'a>, out: &mut Vec<Located>) {
+    Scan { at: Where::Config, out }.value(config, &Path::ROOT);
 }
 
 /// Where a value is written: in the `createMachine` config, or in the setup (out of `actors`).
@@ -94,35 +78,29 @@ enum Where {
 }
 
 /// What an object is, for the scan: an invoke's object (whose `src` is lowering's to judge,
-/// `inline-src`), a state (whose `states` entry lists its children), a `states` object (each of
-/// whose object entries is a state). A state named `invoke` is both a state and an invoke.
+/// `inline-src`), or another.
 #[derive(Clone, Copy)]
 struct Role {
     invoke: bool,
-    state: bool,
-    states: bool,
 }
 
 impl Role {
-    const PLAIN: Role = Role { invoke: false, state: false, states: false };
-    const STATE: Role = Role { invoke: false, state: true, states: false };
+    const PLAIN: Role = Role { invoke: false };
 }
 
-/// One scan of the config or of the setup: where it is, the lines it makes, and (of a config)
-/// the state places it lists (see [`scan_config`]).
+/// One scan of the config or of the setup: where it is and the lines it makes.
 ///
 /// It visits every value of the config (~100 a Workflow), so each value's kind is matched once,
 /// in [`Scan::value`], inlined where a value is met: scalars (most of a config: targets, `type`,
 /// numbers) and functions whose body builds no Part (guards, mappers) end there with no call;
 /// only objects, arrays and calls are walked by a call. The path is a breadcrumb on the stack
 /// ([`Path`]), written out only in [`report`].
-struct Scan<'o, 'a> {
+struct Scan<'o> {
     at: Where,
     out: &'o mut Vec<Located>,
-    places: Option<&'o mut Vec<(&'a Value<'a>, Option<Loc>)>>,
 }
 
-impl<'a> Scan<'_, 'a> {
+impl<'a> Scan<'_> {
     /// Reports every Part in `v`, written at `path` (dotted, from the config or the setup).
     #[inline(always)]
     fn value(&mut self, v: &'a Value<'a>, path: &Path) {
@@ -133,12 +111,6 @@ impl<'a> Scan<'_, 'a> {
             ValueKind::Function(f) if !f.facts.parts.is_empty() => self.function(v, f, path),
             ValueKind::Imported { .. } => self.imported(v, path),
             _ => {}
-        }
-    }
-
-    fn push_place(&mut self, state: &'a Value<'a>, key: Option<Loc>) {
-        if let Some(places) = self.places.as_deref_mut() {
-            places.push((state, key));
         }
     }
 
@@ -156,20 +128,12 @@ impl<'a> Scan<'_, 'a> {
                 // of them), only an object under a state's `states` a list of states: the key is
                 // compared for those alone.
                 ValueKind::Object { props } => {
-                    let config = self.at == Where::Config;
-                    let deeper = Role {
-                        invoke: config && p.key == "invoke",
-                        state: role.states,
-                        states: role.state && p.key == "states",
-                    };
-                    if deeper.state {
-                        self.push_place(&p.value, Some(p.key_loc));
-                    }
+                    let deeper = Role { invoke: self.at == Where::Config && p.key == "invoke" };
                     self.object(props, &path.child(p.key), deeper);
                 }
                 ValueKind::Array { items } if self.at == Where::Config && p.key == "invoke" => {
                     let deeper = path.child(p.key);
-                    let invoke = Role { invoke: true, ..Role::PLAIN };
+                    let invoke = Role { invoke: true };
                     for (i, item) in items.iter().enumerate() {
                         match item.kind {
                             ValueKind::Object { props } => self.object(props, &deeper.child(i), invoke),

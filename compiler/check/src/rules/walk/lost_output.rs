@@ -98,7 +98,8 @@ pub fn check(cx: &Ctx, out: &mut Vec<Located>) {
             )
         };
         let mut d = LOST_OUTPUT.at(prop.key_loc.span, message);
-        let path = if st.path.is_empty() { "output".to_string() } else { format!("{}.output", st.path) };
+        let spath = cx.map.state_path(s);
+        let path = if spath.is_empty() { "output".to_string() } else { format!("{spath}.output") };
         d = d.with_path(path);
         out.push(Located { file: prop.key_loc.file, diagnostic: d });
     }

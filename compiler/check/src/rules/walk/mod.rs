@@ -6,12 +6,12 @@
 //! actor (the kit refuses at every `createMachine`), and places each line in its file.
 
 use super::Rule;
-use crate::compile::{Compiled, Located};
+use crate::compile::{Located, Lowering};
 use diagnostics::Diagnostic;
-use ir::{self, StateId, StateKind, Trigger};
-use machine::lower::{is_machine, lower_parts, machine_parts, MachineParts};
+use ir::{self, SourceMap, StateId, StateKind, Trigger};
+use machine::lower::{is_machine, lower_parts, machine_parts, MachineParts, NodeValues};
 use machine::module::SourceFile;
-use machine::value::{FileId, Loc, Value};
+use machine::value::{FileId, Value};
 
 // One line per rule, each with its source, so that rules added in parallel merge line by line.
 family! {
@@ -31,23 +31,22 @@ pub mod root_route;
 /// One walk rule's pass over one Machine.
 type Check = fn(&Ctx, &mut Vec<Located>);
 
-/// Runs every walk rule over a compiled Machine and the Machines its setup names as actors.
-pub fn check(compiled: &Compiled) -> Vec<Located> {
+/// Runs every walk rule over a lowered Machine and the Machines its setup names as actors.
+pub fn check(lowering: &Lowering<'_>) -> Vec<Located> {
     let mut out = Vec::new();
-    let (Some(value), Some(machine)) = (compiled.value(), &compiled.machine) else { return out };
-    let Ok(parts) = machine_parts(value) else { return out };
-    walk(machine, &parts, &compiled.files, false, &mut out);
+    walk(lowering, false, &mut out);
     // A child Machine that two actors name is walked twice: one line each.
     let mut seen = std::collections::HashSet::new();
     out.retain(|d| seen.insert((d.file, d.span, d.code)));
     out
 }
 
-fn walk(machine: &ir::Machine, parts: &MachineParts<'_>, files: &[SourceFile], nested: bool, out: &mut Vec<Located>) {
-    let cx = Ctx::new(machine, parts, files, nested);
+fn walk(lowering: &Lowering<'_>, nested: bool, out: &mut Vec<Located>) {
+    let cx = Ctx::new(lowering, nested);
     for check in CHECKS {
         check(&cx, out);
     }
+    let parts = lowering.parts;
     // The setup's actors read in place (no list of them made).
     let actors = parts.setup.and_then(|s| s.get("actors")).and_then(Value::props).unwrap_or_default();
     for actor in actors.iter().map(|p| &p.value) {
@@ -57,62 +56,63 @@ fn walk(machine: &ir::Machine, parts: &MachineParts<'_>, files: &[SourceFile], n
             continue;
         }
         let Ok(child) = machine_parts(actor) else { continue };
-        if let Some(m) = lower_parts(&child).machine {
-            walk(&m, &child, files, true, out);
+        let lowered = lower_parts(&child);
+        if let Some(m) = &lowered.machine {
+            let lowering = Lowering {
+                parts: &child,
+                machine: m,
+                map: &lowered.source_map,
+                values: &lowered.values,
+                files: lowering.files,
+            };
+            walk(&lowering, true, out);
         }
     }
 }
 
-/// What a walk rule reads: one Machine's IR, its parts, and where each of its states is.
+/// What a walk rule reads: one Machine's IR, its parts, where each of its states is (the source
+/// map) and the value each was lowered from.
 pub struct Ctx<'a> {
-    pub machine: &'a ir::Machine,
+    pub machine: &'a ir::Statechart,
     pub parts: &'a MachineParts<'a>,
+    pub map: &'a SourceMap,
+    values: &'a NodeValues<'a>,
     /// Is this a Machine that the compiled one's setup names as an actor? Its lines name it.
     pub nested: bool,
     /// The files of the compilation, by [`FileId`]: for a fix's edits.
     pub files: &'a [SourceFile],
-    /// Each state's value and key place, by [`StateId`] (empty where they could not be matched).
-    places: Vec<(&'a Value<'a>, Option<Loc>)>,
-    /// The `inline-parts` lines of the config, found by the walk of the config that lists
-    /// `places` ([`inline_parts::scan_config`]); [`inline_parts::check`] gives them in its turn.
+    /// The `inline-parts` lines of the config, found by the walk of the config
+    /// ([`inline_parts::scan_config`]); [`inline_parts::check`] gives them in its turn.
     inline_parts: Vec<Located>,
 }
 
 impl<'a> Ctx<'a> {
-    pub fn new(machine: &'a ir::Machine, parts: &'a MachineParts<'a>, files: &'a [SourceFile], nested: bool) -> Self {
-        // One state a place: sized at once, not grown (and copied) as it fills.
-        let mut places = Vec::with_capacity(machine.states.len());
+    pub fn new(lowering: &Lowering<'a>, nested: bool) -> Self {
         let mut inline = Vec::new();
-        inline_parts::scan_config(parts.config, &mut places, &mut inline);
-        if places.len() != machine.states.len() {
-            places.clear();
-        }
-        Ctx { machine, parts, nested, files, places, inline_parts: inline }
+        inline_parts::scan_config(lowering.parts.config, &mut inline);
+        let Lowering { machine, parts, map, values, files } = *lowering;
+        Ctx { machine, parts, map, values, files, nested, inline_parts: inline }
     }
 
     /// The file a state is written in.
     pub fn file_of(&self, s: StateId) -> FileId {
-        self.places.get(s.index()).map_or(self.parts.config.loc.file, |(v, _)| v.loc.file)
+        self.map.state(s).loc.file
     }
 
-    /// A state's value as written (its object in the config), where it could be matched.
+    /// A state's value as written (its object in the config).
     pub fn state_value(&self, s: StateId) -> Option<&'a Value<'a>> {
-        self.places.get(s.index()).map(|(v, _)| *v)
+        self.values.state(s)
     }
 
     /// A diagnostic at a state: at its key, or its value for the root; with its path.
     pub fn at_state(&self, rule: &'static Rule, s: StateId, message: String) -> Located {
-        let st = self.machine.state(s);
-        let span = st.key_span.unwrap_or(st.span);
-        let file = match self.places.get(s.index()) {
-            Some((_, Some(k))) if st.key_span.is_some() => k.file,
-            _ => self.file_of(s),
-        };
-        let mut d: Diagnostic = rule.at(span, message);
-        if !st.path.is_empty() {
-            d = d.with_path(st.path.clone());
+        let source = self.map.state(s);
+        let at = source.key_or_value();
+        let mut d: Diagnostic = rule.at(at.span, message);
+        if !source.path.is_empty() {
+            d = d.with_path(source.path.clone());
         }
-        Located { file, diagnostic: d }
+        Located { file: at.file, diagnostic: d }
     }
 
     /// A state as a line names it: its keys from the root (`coding.ready`), or the root; and its

@@ -63,7 +63,7 @@ pub fn check(cx: &Cx<'_>, sink: &mut Sink) {
                 {
                     continue;
                 }
-                let path = base::path::join(&cx.m.state(sid).path, place);
+                let path = base::path::join(cx.map.state_path(sid), place);
                 let path = if v.as_array().is_some() { base::path::join(&path, i) } else { path };
                 sink.push(
                     &ANSWER_BELOW_NO_AGENT,

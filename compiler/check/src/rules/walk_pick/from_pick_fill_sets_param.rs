@@ -49,7 +49,7 @@ pub fn check(cx: &Cx<'_>, sink: &mut Sink) {
             sink.push(
                 &FROM_PICK_FILL_SETS_PARAM,
                 fill.loc,
-                &base::path::join(&inv.path, "input"),
+                &base::path::join(cx.map.invoke_path(fp.state, fp.invoke), "input"),
                 format!(
                     "machine \"{}\": pick \"{}\" enters state \"{}\" (Effect \"{}\"): `fill` sets \"{param}\", which is also a param of the pick — the Machine's value wins and the Agent's is dropped; rename one, or drop it from the def",
                     cx.m.id,

@@ -50,7 +50,12 @@ pub fn check(cx: &Cx<'_>, sink: &mut Sink) {
         let from = super::entered_from(cx.m, fp.state);
         // Entered at start: in the initial configuration.
         if from.contains(&StateId::ROOT) {
-            sink.push(&FROM_PICK_OTHER_EVENT, fp.call.loc, &at_path(&inv.path), message("xstate.init"));
+            sink.push(
+                &FROM_PICK_OTHER_EVENT,
+                fp.call.loc,
+                &at_path(cx.map.invoke_path(fp.state, fp.invoke)),
+                message("xstate.init"),
+            );
         }
         let mut into: SmallVec<[u32; 8]> = from.iter().flat_map(|&x| cx.incoming(x)).copied().collect();
         into.sort_unstable();
@@ -63,7 +68,7 @@ pub fn check(cx: &Cx<'_>, sink: &mut Sink) {
             }
             let Some(event) = cx.event_of(t) else { continue };
             let loc = cx.transition(ti).map_or(fp.call.loc, |v| v.loc);
-            sink.push(&FROM_PICK_OTHER_EVENT, loc, &t.path, message(&event));
+            sink.push(&FROM_PICK_OTHER_EVENT, loc, cx.map.transition_path(ti), message(&event));
         }
     }
 }

@@ -60,7 +60,7 @@ pub fn check(cx: &Cx<'_>, sink: &mut Sink) {
             sink.push(
                 &FROM_PICK_UNKNOWN_KEY,
                 *loc,
-                &base::path::join(&inv.path, "input"),
+                &base::path::join(cx.map.invoke_path(fp.state, fp.invoke), "input"),
                 format!(
                     "machine \"{}\": pick \"{}\" enters state \"{}\" (Effect \"{}\") with fromPick: \"{param}\" is no key of the Effect's input ({}), and nothing else reads it — the Agent supplies it and it reaches nothing; name an argv slot for it, read it in `fill`, store it with assign, or drop it from the def",
                     cx.m.id,

@@ -4,23 +4,24 @@
 //!
 //! Each rule reads the IR for the state tree and the evaluator's [`Value`]s for what the IR does
 //! not keep: the place (file and span) of each value, functions and their [`Facts`], the pick
-//! defs. [`Cx`] pairs the two: the config value of an IR state, invoke or transition, found when a
-//! rule asks for it (a rule asks the IR first, and reads the values only where it may find
+//! defs. [`Cx`] has both: the config value of an IR state, invoke or transition is the one
+//! lowering made it from (`machine::lower::NodeValues`), and its place and path are in the
+//! source map (a rule asks the IR first, and reads the values only where it may find
 //! something).
 
 use super::Rule;
-use crate::compile::Compiled;
 use crate::compile::Located;
+use crate::compile::Lowering;
 use base::small_set::SmallSet;
 use diagnostics::Diagnostic;
 use ir::expr::Root;
-use ir::{self, Expr, StateId, StateKind, Trigger};
-use machine::lower::{arg, is_call, items, machine_parts, MachineParts, StateFields};
+use ir::{self, Expr, SourceMap, StateId, StateKind, Trigger};
+use machine::lower::{arg, is_call, items, MachineParts, NodeValues};
 use machine::module::SourceFile;
 use machine::value::{Callee, Facts, Loc, Value, ValueKind};
 use smallvec::SmallVec;
 use std::borrow::Cow;
-use std::cell::{Cell, OnceCell};
+use std::cell::OnceCell;
 use std::rc::Rc;
 
 family! {
@@ -34,9 +35,9 @@ family! {
     answer_below_no_agent::ANSWER_BELOW_NO_AGENT,
 }
 
-/// Runs every rule over a compiled Machine (nothing when it did not lower).
-pub fn check(compiled: &Compiled) -> Vec<Located> {
-    let Some(cx) = Cx::new(compiled) else { return Vec::new() };
+/// Runs every rule over a lowered Machine.
+pub fn check(lowering: &Lowering<'_>) -> Vec<Located> {
+    let cx = Cx::new(lowering);
     let mut out = Sink::default();
     slot_active_twice::check(&cx, &mut out);
     sent_by_unknown_party::check(&cx, &mut out);
@@ -66,28 +67,15 @@ impl Sink {
 /// An event of the setup's `events`: its name, its def object, and its pick once read.
 type EventPick<'v> = (&'v str, &'v Value<'v>, OnceCell<Option<Rc<Pick<'v>>>>);
 
-/// A lowered Machine beside its values.
-///
-/// The values are found when a rule first asks for them, not read in one pass up front: most
-/// states, invokes and transitions of a Workflow are never asked for (a rule asks the IR first),
-/// and lowering read them already. Each IR state, invoke and transition is paired with the value
-/// lowering made it from, as lowering reads them (a state's children are the objects of its
-/// `states`, in order; its invokes the objects of its `invoke`; its transitions those of
-/// [`transition_values`]); the spans, which lowering copies, check each pairing.
+/// A lowered Machine beside its values: each IR state, invoke and transition with the value
+/// lowering made it from ([`NodeValues`]), and its place and path ([`SourceMap`]).
 pub struct Cx<'v> {
-    pub m: &'v ir::Machine,
-    pub parts: MachineParts<'v>,
+    pub m: &'v ir::Statechart,
+    pub map: &'v SourceMap,
+    pub parts: &'v MachineParts<'v>,
+    values: &'v NodeValues<'v>,
     /// The files of the compilation, by `FileId`: for a fix's edits.
     pub files: &'v [SourceFile],
-    /// The config value of each state, by [`StateId`]: `None` until asked, then the value (`None`
-    /// where it could not be paired). Found with its siblings, from its parent's.
-    states: Vec<Cell<Option<Option<&'v Value<'v>>>>>,
-    /// The value of each IR transition, by index into `m.transitions`, paired state by state when
-    /// one of the state's is first asked (read by [`Cx::transition`]); `None` where they could not
-    /// be paired.
-    transitions: OnceCell<Vec<Cell<Option<&'v Value<'v>>>>>,
-    /// Whose transitions were paired already, by [`StateId`].
-    transitions_paired: OnceCell<Vec<Cell<bool>>>,
     /// The picks of the setup's `events`, read once: each name (its first `defineEvent`), its
     /// def object, and its pick where its `input` is a `z.object` the analysis can read.
     picks: Vec<EventPick<'v>>,
@@ -103,9 +91,8 @@ pub struct Cx<'v> {
 }
 
 impl<'v> Cx<'v> {
-    pub fn new(compiled: &'v Compiled) -> Option<Cx<'v>> {
-        let m = compiled.machine.as_ref()?;
-        let parts = machine_parts(compiled.value()?).ok()?;
+    pub fn new(lowering: &Lowering<'v>) -> Cx<'v> {
+        let Lowering { parts, machine: m, map, values, files } = *lowering;
         let mut picks: Vec<EventPick> = Vec::new();
         let events = parts.setup.and_then(|s| s.get("events")).and_then(Value::as_array).unwrap_or_default();
         for item in events {
@@ -116,44 +103,23 @@ impl<'v> Cx<'v> {
             }
         }
         let (entered, entered_at) = entering(m);
-        Some(Cx {
+        Cx {
             m,
+            map,
             parts,
-            files: &compiled.files,
-            states: vec![Cell::new(None); m.states.len()],
-            transitions: OnceCell::new(),
-            transitions_paired: OnceCell::new(),
+            values,
+            files,
             picks,
             from_picks: OnceCell::new(),
             entered,
             entered_at,
             incoming: OnceCell::new(),
-        })
+        }
     }
 
-    /// A state's config value (`None` where it could not be paired with the IR's state).
+    /// A state's config value.
     pub fn state_value(&self, s: StateId) -> Option<&'v Value<'v>> {
-        let cell = self.states.get(s.index())?;
-        if let Some(found) = cell.get() {
-            return found;
-        }
-        match self.m.state(s).parent {
-            None => {
-                let config = Some(self.parts.config).filter(|v| v.loc.span == self.m.state(s).span);
-                cell.set(Some(config));
-            }
-            // Every child of the parent at once: the i-th is the i-th object of its `states`, as
-            // lowering made them (linear in the children however many are asked).
-            Some(p) => {
-                let props = self.state_value(p).and_then(|v| v.get("states")).and_then(Value::props);
-                let mut objects = props.unwrap_or_default().iter().map(|p| &p.value).filter(|v| v.props().is_some());
-                for &child in &self.m.state(p).children {
-                    let v = objects.next().filter(|v| v.loc.span == self.m.state(child).span);
-                    self.states[child.index()].set(Some(v));
-                }
-            }
-        }
-        cell.get().flatten()
+        self.values.state(s)
     }
 
     /// A state's `entry` (one action or a list), as written.
@@ -228,52 +194,14 @@ impl<'v> Cx<'v> {
         }
     }
 
-    /// The value of the IR transition `ti` (its index in `m.transitions`), where it was paired.
+    /// The value of the IR transition `ti` (its index in `m.transitions`).
     pub fn transition(&self, ti: usize) -> Option<&'v Value<'v>> {
-        let t = self.m.transitions.get(ti)?;
-        let values = self.transitions.get_or_init(|| vec![Cell::new(None); self.m.transitions.len()]);
-        let paired = self.transitions_paired.get_or_init(|| vec![Cell::new(false); self.m.states.len()]);
-        let done = paired.get(t.source.index())?;
-        if !done.get() {
-            done.set(true);
-            self.pair_transitions(t.source, values);
-        }
-        values[ti].get()
+        self.values.transition(ti)
     }
 
-    /// Pairs the transitions of state `s` with their values: lowering makes them state after
-    /// state (so a state's are one run of `m.transitions`, found by a binary search) and, within
-    /// one, in the order of [`transition_values`].
-    fn pair_transitions(&self, s: StateId, out: &[Cell<Option<&'v Value<'v>>>]) {
-        let ts = &self.m.transitions;
-        let (a, b) = (ts.partition_point(|t| t.source < s), ts.partition_point(|t| t.source <= s));
-        let Some(v) = self.state_value(s) else { return };
-        let fields = StateFields::of(v);
-        let invokes: SmallVec<[&Value; 4]> =
-            (0..self.m.state(s).invokes.len()).map_while(|k| self.invoke(s, k)).collect();
-        if invokes.len() != self.m.state(s).invokes.len() {
-            return;
-        }
-        let mut values: SmallVec<[&Value; 8]> = SmallVec::new();
-        transition_values(&fields, &invokes, &mut values);
-        if values.len() == b - a && values.iter().zip(&ts[a..b]).all(|(v, t)| v.loc.span == t.span) {
-            for (cell, v) in out[a..b].iter().zip(values) {
-                cell.set(Some(v));
-            }
-        }
-    }
-
-    /// A state's `k`-th invoke item (the `k`-th object of its `invoke`, as lowering made its
-    /// `k`-th IR invoke).
+    /// A state's `k`-th invoke item (the object lowering made its `k`-th IR invoke from).
     pub fn invoke(&self, s: StateId, k: usize) -> Option<&'v Value<'v>> {
-        let span = self.m.state(s).invokes.get(k)?.span;
-        let items = items(self.state_value(s)?.get("invoke")?);
-        // Every item an object (the usual): the `k`-th is the `k`-th item.
-        let found = match items.get(k) {
-            Some(v) if v.loc.span == span && v.props().is_some() => v,
-            _ => items.iter().filter(|x| x.props().is_some()).nth(k)?,
-        };
-        Some(found).filter(|v| v.loc.span == span)
+        self.values.invoke(self.map, s, k)
     }
 
     /// The event a transition is taken on, as xstate names it; `None` for an eventless one.
@@ -386,7 +314,7 @@ fn zod_object_literal<'v>(v: &Value<'v>) -> Option<&'v Value<'v>> {
 }
 
 /// Writes `.key` for each state from below the root down to `s` (nothing for the root).
-fn push_keys(m: &ir::Machine, s: StateId, out: &mut String) {
+fn push_keys(m: &ir::Statechart, s: StateId, out: &mut String) {
     if s == StateId::ROOT {
         return;
     }
@@ -400,7 +328,7 @@ fn push_keys(m: &ir::Machine, s: StateId, out: &mut String) {
 /// What a transition to each state enters ([`Cx::entered`]): the state, then the initial states
 /// down from it (every region of a parallel state); every state's run in one list, and where each
 /// run starts (one more entry: where the last ends).
-fn entering(m: &ir::Machine) -> (Vec<StateId>, Vec<u32>) {
+fn entering(m: &ir::Statechart) -> (Vec<StateId>, Vec<u32>) {
     let mut out = Vec::with_capacity(m.states.len() * 2);
     let mut at = Vec::with_capacity(m.states.len() + 1);
     for target in m.ids() {
@@ -424,7 +352,7 @@ fn entering(m: &ir::Machine) -> (Vec<StateId>, Vec<u32>) {
 /// The states whose entering enters `s` (the inverse of [`entering`], by the same rule): `s`, and
 /// each ancestor it is entered from, up through initial children of compounds and regions of
 /// parallels. Walks up (not a search of every state's entered list: linear in the depth).
-pub fn entered_from(m: &ir::Machine, s: StateId) -> SmallVec<[StateId; 8]> {
+pub fn entered_from(m: &ir::Statechart, s: StateId) -> SmallVec<[StateId; 8]> {
     let mut from: SmallVec<[StateId; 8]> = smallvec::smallvec![s];
     let mut y = s;
     while let Some(p) = m.state(y).parent {
@@ -441,35 +369,6 @@ pub fn entered_from(m: &ir::Machine, s: StateId) -> SmallVec<[StateId; 8]> {
         y = p;
     }
     from
-}
-
-/// The values of a state's transitions in the order lowering makes them: `on`, `after`,
-/// `always`, `onDone`, then each invoke's `onDone` and `onError`; each one or a list, an item that
-/// is no target string, `undefined` or object skipped (lowering reports it and makes none).
-fn transition_values<'v>(state: &StateFields<'v>, invokes: &[&'v Value<'v>], out: &mut impl Extend<&'v Value<'v>>) {
-    let mut group = |g: &'v Value<'v>| {
-        let is_transition =
-            |t: &&Value| matches!(t.kind, ValueKind::String { .. } | ValueKind::Undefined | ValueKind::Object { .. });
-        match g.as_array() {
-            Some(items) => out.extend(items.iter().filter(is_transition)),
-            None => out.extend(Some(g).filter(is_transition)),
-        }
-    };
-    for field in [state.on, state.after] {
-        if let Some(props) = field.and_then(Value::props) {
-            props.iter().for_each(|p| group(&p.value));
-        }
-    }
-    for x in [state.always, state.on_done].into_iter().flatten() {
-        group(x);
-    }
-    for item in invokes {
-        for field in ["onDone", "onError"] {
-            if let Some(x) = item.get(field) {
-                group(x);
-            }
-        }
-    }
 }
 
 /// What some values read of a pick's params.
@@ -700,16 +599,23 @@ export const machine = setup({}).createMachine({
                     from.contains(&t),
                     entered_by(t).contains(&s),
                     "{} from {}",
-                    m.state(s).path,
-                    m.state(t).path
+                    compiled.source_map.state_path(s),
+                    compiled.source_map.state_path(t)
                 );
             }
         }
     }
 
-    /// The (code, message) of each of this walk's diagnostics of a Workflow's text.
+    /// The (code, message) of each of this walk's diagnostics of a Workflow's text (the
+    /// compilation's, of this walk's rules, in order).
     pub fn walk(text: &str) -> Vec<(String, String)> {
         let compiled = compile_text(Path::new("/virtual/workflow.ts"), text);
-        super::check(&compiled).into_iter().map(|d| (d.code.to_string(), d.message.clone())).collect()
+        let codes: Vec<&str> = super::all().iter().map(|r| r.code).collect();
+        compiled
+            .diagnostics
+            .iter()
+            .filter(|d| codes.contains(&d.code))
+            .map(|d| (d.code.to_string(), d.message.clone()))
+            .collect()
     }
 }

@@ -95,14 +95,14 @@ pub fn check(cx: &Cx<'_>, sink: &mut Sink) {
             if named.contains(party) {
                 return;
             }
-            let (agents, gates) = parties.get_or_insert_with(|| parties_of(cx.m));
+            let (agents, gates) = parties.get_or_insert_with(|| parties_of(cx.m, cx.map));
             if agents.iter().any(|a| a == party) || gates.iter().any(|x| x == party) {
                 return;
             }
             sink.push(
                 &SENT_BY_UNKNOWN_PARTY,
                 g.loc,
-                &base::path::join(&t.path, "guard"),
+                &base::path::join(cx.map.transition_path(ti), "guard"),
                 format!(
                     "machine \"{}\": sentBy(\"{party}\") on \"{event}\" at \"{}\" names no party of this Machine (Agent slots: {}; Gate invoke ids: {})",
                     cx.m.id,

@@ -56,7 +56,7 @@ pub fn check(cx: &Cx<'_>, sink: &mut Sink) {
         sink.push(
             &SLOT_ACTIVE_TWICE,
             at.loc,
-            &cx.m.state(pair.b).invokes[pair.b_invoke].path,
+            cx.map.invoke_path(pair.b, pair.b_invoke),
             format!(
                 "machine \"{}\": Agent \"{}\" would run two Turns at once: {how}. A slot is one Agent, with \
                  one sender and one conversation, so `sentBy` cannot tell its two Turns apart and `continue` cannot \

@@ -73,7 +73,14 @@ pub fn check(cx: &Cx<'_>, sink: &mut Sink) {
         // The Effect's own mapper the analysis cannot follow: the seed's "could not probe".
         if let Some(mapper) = input.filter(|i| i.as_function().is_some_and(|f| !f.facts.complete)) {
             let state = cx.node_id(entry.state);
-            super::unprobed_mapper::report(sink, mapper, &inv.path, entry.pick.name, &state, &inv.src);
+            super::unprobed_mapper::report(
+                sink,
+                mapper,
+                cx.map.invoke_path(entry.state, entry.invoke),
+                entry.pick.name,
+                &state,
+                &inv.src,
+            );
             continue;
         }
         // The Effect's own input reads every param (the usual): nothing is unread, whatever the
@@ -100,7 +107,7 @@ pub fn check(cx: &Cx<'_>, sink: &mut Sink) {
             sink.push(
                 &UNREAD_PICK_PARAM,
                 *loc,
-                &cx.m.transitions[entry.transition].path,
+                cx.map.transition_path(entry.transition),
                 format!(
                     "machine \"{}\": pick \"{}\" enters state \"{}\" (Effect \"{}\"), which never reads \"{param}\": the Agent supplies it and nothing uses it — map it in an invoke's input, store it with assign, or drop it from the def",
                     cx.m.id,
