@@ -4,6 +4,7 @@
 
 pub mod line_index;
 pub mod path;
+pub mod read;
 pub mod small_set;
 pub mod span;
 pub mod workspace;
