@@ -334,3 +334,66 @@ fn escape_bytes_from_the_input_are_not_printed_raw() {
     assert!(r.stdout.contains("\\u001b"), "{}", r.stdout);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Nesting oxc's parser recurses into, past the parser's budget (issue 16, item 1: 80 000
+/// ternaries, arrows, assignments or `yield`s, 44 000 type arguments, 720 000 `!`): `ts-syntax`,
+/// exit 1, in `check`, `ir`, `parts`, and `up --check` through `jr2.config.ts`; never a signal.
+#[test]
+fn deep_nesting_is_refused_not_overflowed() {
+    let dir = scratch("nesting");
+    let r = |s: &str, n: usize| s.repeat(n);
+    let cases = [
+        ("ternary", format!("export const x = {}a{};\n", r("a ? ", 80_000), r(" : a", 80_000))),
+        ("arrow", format!("export const x = {}a;\n", r("a => ", 80_000))),
+        ("assignment", format!("let a;\n{}1;\n", r("a = ", 80_000))),
+        ("yield", format!("function* f() {{ {}1 }}\n", r("yield ", 80_000))),
+        ("generics", format!("let x: {}number{};\n", r("Array<", 44_000), r(">", 44_000))),
+        ("not", format!("export const x = {}a;\n", r("!", 720_000))),
+    ];
+    for (name, text) in &cases {
+        let file = format!("{name}.ts");
+        std::fs::write(dir.join(&file), text).expect("write");
+        for args in [vec!["check", file.as_str()], vec!["ir", file.as_str()], vec!["parts", file.as_str()]] {
+            let out = run(&dir, &args);
+            assert_eq!(out.code, 1, "jr2 {args:?}: {}{}", out.stdout, out.stderr);
+            assert!(
+                format!("{}{}", out.stdout, out.stderr).contains("nests deeper than"),
+                "jr2 {args:?}: {}",
+                out.stdout
+            );
+        }
+    }
+    let root = instance("nesting-config");
+    std::fs::write(root.join("jr2.config.ts"), &cases[0].1).expect("write");
+    let out = run(&root, &["up", "--check", "--offline", "."]);
+    assert!(out.code == 1 || out.code == 2, "up --check: {}{}", out.stdout, out.stderr);
+}
+
+/// An import of a file out of the Instance (`/proc/self/environ`, `/etc/passwd`), and a named
+/// Chart or a Workflow that is a symbolic link out of it, are refused, and nothing of what they
+/// lead to is printed (issue 16, item 2). The environment is the run's own: a Chart linked to
+/// `/proc/self/environ` would print `JR2_HOSTILE=...`.
+#[test]
+fn no_file_out_of_the_instance_is_read() {
+    let root = instance("secrets");
+    let deep = "../".repeat(16);
+    for (stem, spec) in [("environ", format!("{deep}proc/self/environ")), ("passwd", format!("{deep}etc/passwd"))] {
+        let text = format!("import {{ x }} from \"{spec}\";\nexport const y = x;\n");
+        std::fs::write(root.join(format!("workflows/{stem}.ts")), text).expect("write");
+    }
+    if Path::new("/proc/self/environ").exists() {
+        std::os::unix::fs::symlink("/proc/self/environ", root.join("workflows/notes/x.json")).expect("symlink");
+        std::os::unix::fs::symlink("/proc/self/environ", root.join("workflows/linked.ts")).expect("symlink");
+    }
+    for format in ["human", "json"] {
+        let out = run(&root, &["check", "--offline", ".", "--format", format]);
+        assert_eq!(out.code, 1, "{format}: {}{}", out.stdout, out.stderr);
+        let all = format!("{}{}", out.stdout, out.stderr);
+        assert!(!all.contains("root:"), "{format}: /etc/passwd printed: {all}");
+        assert!(all.contains("leads out of the Instance folder"), "{format}: {all}");
+    }
+    // The same Workflow checked alone.
+    let out = run(&root, &["check", "workflows/passwd.ts"]);
+    assert_eq!(out.code, 1, "{}{}", out.stdout, out.stderr);
+    assert!(!out.stdout.contains("root:"), "{}", out.stdout);
+}
