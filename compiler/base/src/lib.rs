@@ -3,6 +3,7 @@
 //! input. Knows no format, no rule and no parser.
 
 pub mod line_index;
+pub mod list;
 pub mod path;
 pub mod read;
 pub mod small_set;

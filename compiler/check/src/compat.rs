@@ -204,7 +204,7 @@ impl Walk {
             }
         }
         if let Some(allowed) = door.get("enum").and_then(Json::as_array) {
-            let list = allowed.iter().map(show).collect::<Vec<_>>().join(", ");
+            let list = base::list::listed(allowed.iter().map(show));
             match values {
                 None => self.mismatch(
                     Side::Slot,

@@ -586,7 +586,7 @@ fn check_dispatch(call: &Value<'_>, assembly: &Assembly) -> Vec<(FileId, Diagnos
         if xs.is_empty() {
             "none".to_string()
         } else {
-            xs.iter().cloned().collect::<Vec<_>>().join(", ")
+            base::list::listed(xs)
         }
     };
     match callee.split_once('/') {
