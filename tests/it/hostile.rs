@@ -419,3 +419,24 @@ fn a_huge_chart_is_refused_from_its_count_and_a_bom_is_read_past() {
     let out = run(&dir, &["schema", "chart", "--lends", "bom.lends.json"]);
     assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
 }
+
+/// Door compatibility of two schemas of 20 000 required properties: one pass, not a scan of the
+/// others for each (11.8 s before in a debug build, 0.4 s now).
+#[test]
+fn compat_is_linear_in_properties() {
+    let dir = scratch("compat-wide");
+    let n = 20_000;
+    let props: Vec<String> = (0..n).map(|i| format!("\"p{i}\": {{ \"type\": \"string\" }}")).collect();
+    let required: Vec<String> = (0..n).map(|i| format!("\"p{i}\"")).collect();
+    let schema = format!(
+        "{{ \"type\": \"object\", \"properties\": {{ {} }}, \"required\": [{}] }}",
+        props.join(", "),
+        required.join(", ")
+    );
+    std::fs::write(dir.join("slot.json"), &schema).expect("write");
+    std::fs::write(dir.join("door.json"), &schema).expect("write");
+    let started = Instant::now();
+    let out = run(&dir, &["schema", "compat", "--slot", "slot.json", "--door", "door.json"]);
+    assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
+    assert!(started.elapsed() < Duration::from_secs(5), "{:?}", started.elapsed());
+}
