@@ -187,10 +187,12 @@ pub fn check_readable(path: &Path, file_type: std::fs::FileType) -> Result<()> {
     std::fs::File::open(path).map(drop).map_err(cannot)
 }
 
-/// A lend manifest; a bad one names the file and serde's line and column.
+/// A lend manifest; a bad one names the file and serde's line and column. A byte order mark
+/// first is read past, as a Chart's is.
 pub fn read_lends(path: &Path) -> Result<LendManifest> {
     let text = read_text(path)?;
-    serde_json::from_str(&text).map_err(|e| UsageError(format!("bad lend manifest {}: {e}", display(path))))
+    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+    serde_json::from_str(text).map_err(|e| UsageError(format!("bad lend manifest {}: {e}", display(path))))
 }
 
 /// An optional lend manifest.

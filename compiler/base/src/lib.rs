@@ -3,7 +3,9 @@
 //! and a small set for bookkeeping on big input. Knows no format, no rule and no parser.
 
 pub mod line_index;
+pub mod list;
 pub mod path;
+pub mod read;
 pub mod small_set;
 pub mod span;
 pub mod workspace;

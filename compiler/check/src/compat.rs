@@ -204,7 +204,7 @@ impl Walk {
             }
         }
         if let Some(allowed) = door.get("enum").and_then(Json::as_array) {
-            let list = allowed.iter().map(show).collect::<Vec<_>>().join(", ");
+            let list = base::list::listed(allowed.iter().map(show));
             match values {
                 None => self.mismatch(
                     Side::Slot,
@@ -397,18 +397,20 @@ impl Walk {
         let slot_props = slot.get("properties").filter(|p| p.is_object()).unwrap_or(&empty);
         let door_props = door_props.filter(|p| p.is_object()).unwrap_or(&empty);
         let base = join(&at.path, "properties");
-        let slot_required = strings(slot.get("required"));
-        let mut seen: Vec<&str> = Vec::new();
+        // Each lookup hashed, not scanned: a schema of thousands of properties is compared in one
+        // pass over them (it was a scan of the others for each).
+        let slot_required: std::collections::HashSet<&str> = strings(slot.get("required")).into_iter().collect();
+        let (slot_index, door_index) = (members(slot_props), members(door_props));
+        let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
         for req in door.get("required").and_then(Json::as_array).unwrap_or(&[]) {
             let Some(name) = req.as_str() else { continue };
-            if seen.contains(&name) {
+            if !seen.insert(name) {
                 continue;
             }
-            seen.push(name);
             let path = join(&base, name);
-            match slot_props.member(name) {
+            match slot_index.get(name).copied() {
                 None => {
-                    let span = door_props.member(name).map_or(req.span, |m| m.key_span);
+                    let span = door_index.get(name).map_or(req.span, |m| m.key_span);
                     self.mismatch(
                         Side::Door,
                         span,
@@ -431,7 +433,7 @@ impl Walk {
         }
         for sm in slot_props.entries() {
             let path = join(&base, &sm.key);
-            match door_props.member(&sm.key) {
+            match door_index.get(sm.key.as_str()).copied() {
                 Some(dm) => {
                     let sub = At { path, slot: sm.key_span };
                     self.node(&sm.value, &dm.value, &sub);
@@ -507,6 +509,11 @@ fn type_taken(sent: &str, door: &[String]) -> bool {
 
 fn quoted_or(items: &[String]) -> String {
     items.iter().map(|t| format!("\"{t}\"")).collect::<Vec<_>>().join(" or ")
+}
+
+/// An object's members by key, the last of a repeated key (as [`Json::member`] finds it).
+fn members(node: &Json) -> std::collections::HashMap<&str, &syntax::json::Member> {
+    node.as_object().unwrap_or(&[]).iter().map(|m| (m.key.as_str(), m)).collect()
 }
 
 fn strings(node: Option<&Json>) -> Vec<&str> {

@@ -51,6 +51,11 @@ pub fn admit_json(chart: &Json, size: usize, manifest: Option<&LendManifest>) ->
     if sink.has_errors() {
         return Admission { diagnostics: sink.diagnostics, machine: None, source_map: ir::SourceMap::default() };
     }
+    use crate::rules::chart::too_many_states;
+    if too_many_states::declared(chart, too_many_states::LOWERED_AT_MOST) > too_many_states::LOWERED_AT_MOST {
+        too_many_states::refuse_unlowered(chart, &mut sink);
+        return Admission { diagnostics: sink.diagnostics, machine: None, source_map: ir::SourceMap::default() };
+    }
     let lowered = lower::lower(chart, manifest);
     let cx = Ctx::new(chart, manifest, &lowered);
     for check in crate::rules::chart::CHECKS {

@@ -352,7 +352,7 @@ fn slot_label(d: Diagnostic, slot: &Value<'_>, f: &Finding, caller: &[SourceFile
 fn with_place(d: Diagnostic, files: &[SourceFile], loc: Loc, what: &str) -> Diagnostic {
     match files.get(loc.file.0 as usize) {
         Some(file) if file.text.is_empty() => {
-            let text = std::fs::read_to_string(&file.path).unwrap_or_default();
+            let text = base::read::read_text(&file.path).unwrap_or_default();
             d.with_related(shown(&file.path), &text, loc.span, what)
         }
         Some(file) => d.with_related(shown(&file.path), &file.text, loc.span, what),

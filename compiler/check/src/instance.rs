@@ -280,7 +280,7 @@ fn check(root: &Path, doors: Option<&dyn DoorSource>, keep_compiled: bool) -> In
             (Some(Found::Chart(file)), _) => merge(&mut report.files, &mut index, file),
             _ => {
                 report.internal_errors.push(path.clone());
-                let text = std::fs::read_to_string(&path).unwrap_or_default();
+                let text = base::read::read_text(&path).unwrap_or_default();
                 let file = CheckedFile { path, text, diagnostics: Vec::new() };
                 merge(&mut report.files, &mut index, file);
             }
@@ -393,7 +393,9 @@ fn discover(root: &Path) -> (Vec<(String, PathBuf)>, Vec<ChartFile>) {
     (workflows, charts)
 }
 
-/// A folder's entries (name, path, is a folder), sorted by name; symlinks to files followed.
+/// A folder's entries (name, path, is a folder), sorted by name: folders and regular files only
+/// (a FIFO, a socket or a device is no Workflow or Chart: reading one would block or never end),
+/// symlinks to files followed.
 fn entries(dir: &Path) -> Vec<(String, PathBuf, bool)> {
     let Ok(read) = std::fs::read_dir(dir) else { return Vec::new() };
     let mut out: Vec<(String, PathBuf, bool)> = read
@@ -406,7 +408,11 @@ fn entries(dir: &Path) -> Vec<(String, PathBuf, bool)> {
                     _ => return None,
                 }
             } else {
-                e.file_type().ok()?.is_dir()
+                let kind = e.file_type().ok()?;
+                if !kind.is_dir() && !kind.is_file() {
+                    return None;
+                }
+                kind.is_dir()
             };
             // The name as read, moved (copied only where it is no UTF-8, to its lossy text).
             let name = e.file_name().into_string().unwrap_or_else(|n| n.to_string_lossy().into_owned());
@@ -581,7 +587,7 @@ fn check_dispatch(call: &Value<'_>, assembly: &Assembly) -> Vec<(FileId, Diagnos
         if xs.is_empty() {
             "none".to_string()
         } else {
-            xs.iter().cloned().collect::<Vec<_>>().join(", ")
+            base::list::listed(xs)
         }
     };
     match callee.split_once('/') {
@@ -619,7 +625,11 @@ fn open_secrets<'a, 'v>(v: &'a Value<'v>, out: &mut Vec<&'a Value<'v>>) {
 
 /// The door over one named Chart, against its wrapper's Open body.
 fn check_chart(root: &Path, c: &ChartFile, workflows: &[Workflow]) -> CheckedFile {
-    let text = match std::fs::read(&c.path).map(String::from_utf8) {
+    if !machine::module::within(root, &c.path) {
+        let d = chart_wrapper::diagnostic(Refusal::LeadsOut);
+        return CheckedFile { path: c.path.clone(), text: String::new(), diagnostics: vec![d] };
+    }
+    let text = match base::read::read_bytes(&c.path).map(String::from_utf8) {
         Ok(Ok(t)) => t,
         Ok(Err(_)) | Err(_) => {
             let d = chart_wrapper::diagnostic(Refusal::Unreadable);

@@ -86,7 +86,8 @@ impl Db for Database {
         }
         // A file read from disk changes seldom (a save elsewhere, a checkout): HIGH durability,
         // so an edit to an open buffer (LOW) does not re-verify what reads only the disk.
-        let text = std::fs::read_to_string(&path).ok();
+        // Bounded, regular files only: a FIFO in `workflows/` would block the worker for ever.
+        let text = base::read::read_text(&path).ok();
         let f = File::builder(path.clone(), text).durability(Durability::HIGH).new(self);
         files.insert(path, f);
         f
@@ -358,7 +359,7 @@ impl Database {
 
     /// Reads the file at `path` from disk again (a closed buffer, a file changed on disk).
     pub fn reload(&mut self, path: &Path) {
-        let text = std::fs::read_to_string(path).ok();
+        let text = base::read::read_text(path).ok();
         self.set(path, text, Durability::HIGH);
     }
 

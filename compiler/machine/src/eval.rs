@@ -97,17 +97,29 @@ const STACK: usize = 64 * 1024 * 1024;
 
 /// Evaluates the Workflow file at `path` and the files it imports.
 pub fn evaluate_file(path: &Path) -> Evaluated {
-    match std::fs::read_to_string(path) {
+    if let Some(out) = leads_out(path) {
+        return out;
+    }
+    match base::read::read_text(path) {
         // On the evaluator's stack (a check of an Instance), the text read becomes the file
         // table's without a copy. A panic is a bug; the file still gets an answer.
         Ok(text) if ON_EVALUATOR_STACK.get() => {
             let run = std::panic::AssertUnwindSafe(|| run_graph(&Disk, path.to_path_buf(), text));
             std::panic::catch_unwind(run)
-                .unwrap_or_else(|_| internal_error(path, &std::fs::read_to_string(path).unwrap_or_default()))
+                .unwrap_or_else(|_| internal_error(path, &base::read::read_text(path).unwrap_or_default()))
         }
         Ok(text) => evaluate_text(path, &text),
         Err(e) => unreadable(path, e),
     }
+}
+
+/// An entry file that is a symbolic link leading out of its Instance folder (`module::root_of`)
+/// is not read: what it leads to (`/proc/self/environ`) is no Workflow, and a syntax error's
+/// excerpt would print it.
+fn leads_out(path: &Path) -> Option<Evaluated> {
+    let link = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
+    (link && !module::within(&module::root_of(path), path))
+        .then(|| unreadable(path, "it is a symbolic link that leads out of the Instance folder"))
 }
 
 fn unreadable(path: &Path, e: impl std::fmt::Display) -> Evaluated {
@@ -127,6 +139,9 @@ fn unreadable(path: &Path, e: impl std::fmt::Display) -> Evaluated {
 /// database). Runs on the caller's thread when it is on the evaluator's stack
 /// ([`on_evaluator_stack`]), on a scoped thread with that stack otherwise.
 pub fn evaluate_with(sources: &dyn Sources, path: &Path) -> Evaluated {
+    if let Some(out) = leads_out(path) {
+        return out;
+    }
     let Some(text) = sources.read(path) else { return unreadable(path, "no such file") };
     let run = || {
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run_graph(sources, path.to_path_buf(), text.clone())))
@@ -314,6 +329,16 @@ impl<'s, 'v> Graph<'s, 'v> {
         self.files.push(SourceFile { path, text });
         self.states.push(ModState::Evaluating);
         id
+    }
+
+    /// The folder the graph's imports stay in (`module::root_of` the entry file).
+    fn root(&self) -> PathBuf {
+        module::identity(&module::root_of(&self.files[0].path))
+    }
+
+    /// Is the file at `path` inside [`Self::root`] (a symbolic link followed)?
+    fn inside_root(&self, path: &Path) -> bool {
+        module::within(&self.root(), path)
     }
 
     /// The file at `path`, evaluated (or being evaluated, in a cycle).
@@ -906,6 +931,17 @@ impl<'a, 'g, 's, 'v> Cx<'a, 'g, 's, 'v> {
                 // The importer's folder, found here: most Workflows import no file of their own.
                 let dir = self.g.files[self.file.0 as usize].path.parent().map(Path::to_path_buf).unwrap_or_default();
                 match module::resolve(self.g.sources, &dir, &spec) {
+                    Some(path) if !self.g.inside_root(&path) => {
+                        self.g.faults.push(Fault::new(
+                            FaultKind::UnresolvedImport,
+                            Loc { file: self.file, span: span(source.span) },
+                            format!(
+                                "\"{spec}\" leads out of the Instance folder ({}); jr2 reads no file outside it",
+                                self.g.root().display()
+                            ),
+                        ));
+                        Source::File(None)
+                    }
                     Some(path) => Source::File(Some(self.g.load(&path))),
                     None => {
                         let tried: Vec<String> =

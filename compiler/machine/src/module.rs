@@ -62,9 +62,10 @@ pub struct Disk;
 
 impl Sources for Disk {
     fn read(&self, path: &Path) -> Option<String> {
-        std::fs::read_to_string(path).ok()
+        base::read::read_text(path).ok()
     }
     fn is_file(&self, path: &Path) -> bool {
+        // Regular files only (a link followed): a FIFO or a device is no source.
         path.is_file()
     }
     fn identity(&self, path: &Path) -> PathBuf {
@@ -102,8 +103,9 @@ pub fn classify(spec: &str) -> Specifier {
 }
 
 /// The candidate files of a relative specifier, in the order they are tried: the path as
-/// written when it ends in `.ts`; `x.js` as `x.ts` then `x.js`; otherwise `x.ts`, `x/index.ts`
-/// and `x` itself.
+/// written when it ends in `.ts` (`.mts`, `.tsx`); `x.js` as `x.ts` then `x.js` (`.mjs` so);
+/// otherwise `x.ts` and `x/index.ts`. Only source files: a specifier naming any other file
+/// (`../../etc/passwd`) has no candidate it could be.
 pub fn candidates(from_dir: &Path, spec: &str) -> Vec<PathBuf> {
     let base = normalize(&from_dir.join(spec));
     let s = base.to_string_lossy().to_string();
@@ -112,7 +114,7 @@ pub fn candidates(from_dir: &Path, spec: &str) -> Vec<PathBuf> {
     } else if let Some(stem) = s.strip_suffix(".js").or_else(|| s.strip_suffix(".mjs")) {
         vec![PathBuf::from(format!("{stem}.ts")), base]
     } else {
-        vec![PathBuf::from(format!("{s}.ts")), base.join("index.ts"), base]
+        vec![PathBuf::from(format!("{s}.ts")), base.join("index.ts")]
     }
 }
 
@@ -121,17 +123,44 @@ pub fn resolve(sources: &dyn Sources, from_dir: &Path, spec: &str) -> Option<Pat
     candidates(from_dir, spec).into_iter().find(|p| sources.is_file(p))
 }
 
-/// `a/./b/../c` as `a/c`, without touching the disk.
+/// The folder a module graph's imports stay in: the Instance folder, which is the entry file's
+/// folder's parent when that folder is `workflows` (a Workflow, checked alone or in its Instance),
+/// and the entry file's own folder otherwise (`jr2.config.ts` at an Instance's root, a lone file:
+/// its folder and those under it). An import that leads out of it (by `..` or by a symbolic
+/// link) is not read.
+pub fn root_of(entry: &Path) -> PathBuf {
+    let dir = entry.parent().map(Path::to_path_buf).unwrap_or_default();
+    let root = match (dir.file_name(), dir.parent()) {
+        (Some(name), Some(parent)) if name == "workflows" => parent.to_path_buf(),
+        _ => dir,
+    };
+    if root.as_os_str().is_empty() {
+        PathBuf::from(".")
+    } else {
+        root
+    }
+}
+
+/// Is `path` inside `root`? Both as the disk has them ([`identity`]: a symbolic link is followed,
+/// a relative path made absolute), so a link inside the root that leads out of it is out.
+pub fn within(root: &Path, path: &Path) -> bool {
+    identity(path).starts_with(identity(root))
+}
+
+/// `a/./b/../c` as `a/c`, without touching the disk: `..` takes off the last name, stays at the
+/// root (`/..` is `/`), and is kept where there is no name to take off (`../../a`).
 pub fn normalize(path: &Path) -> PathBuf {
     let mut out = PathBuf::new();
     for c in path.components() {
         match c {
             Component::CurDir => {}
-            Component::ParentDir => {
-                if !out.pop() {
-                    out.push("..");
+            Component::ParentDir => match out.components().next_back() {
+                Some(Component::Normal(_)) => {
+                    out.pop();
                 }
-            }
+                Some(Component::RootDir | Component::Prefix(_)) => {}
+                _ => out.push(".."),
+            },
             c => out.push(c.as_os_str()),
         }
     }
@@ -164,11 +193,36 @@ mod tests {
         assert_eq!(candidates(d, "../lib/a.js"), vec![PathBuf::from("/w/lib/a.ts"), PathBuf::from("/w/lib/a.js")]);
         assert_eq!(
             candidates(d, "./parts"),
-            vec![
-                PathBuf::from("/w/flows/parts.ts"),
-                PathBuf::from("/w/flows/parts/index.ts"),
-                PathBuf::from("/w/flows/parts")
-            ]
+            vec![PathBuf::from("/w/flows/parts.ts"), PathBuf::from("/w/flows/parts/index.ts")]
         );
+        // No file but a source file is a candidate.
+        assert_eq!(
+            candidates(d, "../../../../proc/self/environ"),
+            vec![PathBuf::from("/proc/self/environ.ts"), PathBuf::from("/proc/self/environ/index.ts")]
+        );
+    }
+
+    /// `..` past the root stays at the root; past a relative path's start it is kept, each one.
+    #[test]
+    fn normalize_cleans_every_parent() {
+        let n = |s: &str| normalize(Path::new(s));
+        assert_eq!(n("/w/flows/../../../../proc/self/environ"), PathBuf::from("/proc/self/environ"));
+        assert_eq!(n("/.."), PathBuf::from("/"));
+        assert_eq!(n("../../a"), PathBuf::from("../../a"));
+        assert_eq!(n("a/../../b"), PathBuf::from("../b"));
+        assert_eq!(n("a/./b/../c"), PathBuf::from("a/c"));
+        assert_eq!(n("./a/b/../../.."), PathBuf::from(".."));
+    }
+
+    #[test]
+    fn the_root_is_the_instance_folder() {
+        assert_eq!(root_of(Path::new("/i/workflows/a.ts")), PathBuf::from("/i"));
+        assert_eq!(root_of(Path::new("/i/jr2.config.ts")), PathBuf::from("/i"));
+        assert_eq!(root_of(Path::new("/tmp/lone.ts")), PathBuf::from("/tmp"));
+        assert_eq!(root_of(Path::new("workflows/a.ts")), PathBuf::from("."));
+        assert_eq!(root_of(Path::new("lone.ts")), PathBuf::from("."));
+        assert!(within(Path::new("/i"), Path::new("/i/lib/x.ts")));
+        assert!(!within(Path::new("/i"), Path::new("/proc/self/environ.ts")));
+        assert!(!within(Path::new("/i"), Path::new("/i2/x.ts")));
     }
 }

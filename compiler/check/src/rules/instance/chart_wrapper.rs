@@ -38,6 +38,8 @@ declare_rule! {
 pub enum Refusal<'a> {
     /// The Chart file is not UTF-8 text.
     Unreadable,
+    /// The Chart file is a symbolic link that leads out of the Instance folder: not read.
+    LeadsOut,
     /// No `workflows/<wrapper>.ts`.
     NoWrapper { name: &'a str, wrapper: &'a str },
     /// The wrapper has no Open body slot.
@@ -55,6 +57,10 @@ pub enum Refusal<'a> {
 pub fn diagnostic(refusal: Refusal<'_>) -> Diagnostic {
     let message = match refusal {
         Refusal::Unreadable => "cannot read the Chart file as UTF-8 text".to_string(),
+        Refusal::LeadsOut => {
+            "the Chart file is a symbolic link that leads out of the Instance folder; jr2 reads no file outside it"
+                .to_string()
+        }
         Refusal::NoWrapper { name, wrapper } => format!(
             "the named Chart {name:?} has no wrapper: add workflows/{wrapper}.ts, a Workflow with an Open body slot (open({{ lends, allows, ceilings }}))"
         ),
