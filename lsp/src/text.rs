@@ -1,7 +1,7 @@
 //! Byte offsets and LSP positions (0-based lines, columns in UTF-16 code units), and an
 //! editor's incremental edits applied to a text.
 
-use base::line_index::{LineIndex, Utf16Position};
+use base::line_index::{utf16_column_offset, LineIndex, Utf16Position};
 use tower_lsp_server::ls_types::{Position, Range, TextDocumentContentChangeEvent};
 
 /// A text and its line index (`base::line_index`, the one of every layer), in the LSP's
@@ -99,14 +99,7 @@ fn offset_of(text: &str, p: Position) -> usize {
         }
     };
     let end = text[start..].find('\n').map_or(text.len(), |i| start + i + 1);
-    let mut units = 0usize;
-    for (i, c) in text[start..end].char_indices() {
-        if units >= p.character as usize || c == '\n' {
-            return start + i;
-        }
-        units += c.len_utf16();
-    }
-    end
+    start + utf16_column_offset(&text[start..end], p.character)
 }
 
 #[cfg(test)]

@@ -102,15 +102,21 @@ impl LineIndex {
     pub fn offset_of_utf16(&self, text: &str, p: Utf16Position) -> usize {
         let Some(start) = self.line_start(p.line as usize) else { return text.len() };
         let end = self.line_start(p.line as usize + 1).unwrap_or(text.len()).min(text.len());
-        let mut units = 0usize;
-        for (i, c) in text[start..end].char_indices() {
-            if units >= p.character as usize || c == '\n' {
-                return start + i;
-            }
-            units += c.len_utf16();
-        }
-        end
+        start + utf16_column_offset(&text[start..end], p.character)
     }
+}
+
+/// The byte offset in one line's text (its `\n` with it or not) of the UTF-16 column `character`:
+/// the line's end, before its `\n`, past its last column.
+pub fn utf16_column_offset(line: &str, character: u32) -> usize {
+    let mut units = 0usize;
+    for (i, c) in line.char_indices() {
+        if units >= character as usize || c == '\n' {
+            return i;
+        }
+        units += c.len_utf16();
+    }
+    line.len()
 }
 
 #[cfg(test)]
