@@ -15,36 +15,15 @@
 //! code.
 
 use super::fixture;
-use base::line_index::LineIndex;
-use check::compile::compile_text;
-use machine::value::FileId;
-use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
 fn fixtures_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/machine")
 }
 
+/// A fault may leave no Machine (a syntax error, no Machine exported): the faults are the test.
 fn run_fixture(path: &Path) -> Result<String, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
-    let fixture::Fixture { clean, expects, .. } = fixture::read(&text);
-    // A fault may leave no Machine (a syntax error, no Machine exported): the faults are the test.
-    let compiled = compile_text(path, &clean);
-    let index = LineIndex::new(&clean);
-    let mut got = Vec::new();
-    let mut snapshot = String::new();
-    for d in compiled.diagnostics.iter().filter(|d| d.file == FileId(0)) {
-        let (expect, head) = fixture::located(&index, &clean, d);
-        got.push(expect);
-        // The folders an import was looked for in, written from the fixtures' root: a snapshot
-        // holds no path of the machine it was made on.
-        let message = d.message.replace(&fixtures_root().display().to_string(), "<fixtures>");
-        writeln!(snapshot, "{head} {}: {message}", d.path.as_deref().unwrap_or("-")).unwrap();
-    }
-    if !compiled.has_errors() {
-        snapshot.push_str("clean\n");
-    }
-    fixture::compare(path, got, expects, snapshot)
+    super::walk_fixtures::run_compiled(path, &fixtures_root(), false)
 }
 
 /// Every rule of the Machine front end (`check::rules::machine`) has its fixture folder.
