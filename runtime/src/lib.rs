@@ -314,7 +314,7 @@ impl<'m> Runtime<'m> {
     fn transition_node(&self, s: StateId, run: &Run, event: &Value, ty: &str) -> Result<Vec<usize>, String> {
         let st = self.machine.state(s);
         let below = match st.kind {
-            StateKind::Atomic | StateKind::Final => Vec::new(),
+            StateKind::Atomic | StateKind::Final | StateKind::History => Vec::new(),
             StateKind::Compound => match st.children.iter().find(|c| run.config.contains(c)) {
                 Some(&child) => self.transition_node(child, run, event, ty)?,
                 None => Vec::new(),
@@ -410,7 +410,7 @@ impl<'m> Runtime<'m> {
             Trigger::InvokeDone(i) => ty.strip_prefix("xstate.done.actor.") == Some(self.invoke_id(s, *i).as_str()),
             Trigger::InvokeError(i) => ty.strip_prefix("xstate.error.actor.") == Some(self.invoke_id(s, *i).as_str()),
             Trigger::StateDone => ty.strip_prefix("xstate.done.state.") == Some(self.node_ids[s.index()].as_str()),
-            Trigger::Always => false,
+            Trigger::Always | Trigger::HistoryDefault => false,
         }
     }
 
@@ -450,6 +450,7 @@ impl<'m> Runtime<'m> {
             Guard::Named { name, .. } => {
                 return Err(format!("the guard {name:?} is code the IR does not hold, so this run cannot evaluate it"))
             }
+            Guard::Expr { expr } => value_of(expr, context, event)?.is_some_and(|v| truthy(&v)),
             Guard::SentBy { id } => {
                 return Err(format!(
                     "the guard jr2.sentBy({id:?}) needs the Turn's sender, which this run does not know"
@@ -542,7 +543,7 @@ impl<'m> Runtime<'m> {
                 }
             }
             StateKind::Parallel => self.add_regions(s, out),
-            StateKind::Atomic | StateKind::Final => {}
+            StateKind::Atomic | StateKind::Final | StateKind::History => {}
         }
     }
 
@@ -700,7 +701,7 @@ impl<'m> Runtime<'m> {
             }
             StateKind::Parallel => st.children.iter().all(|&c| self.in_final(config, c)),
             StateKind::Final => true,
-            StateKind::Atomic => false,
+            StateKind::Atomic | StateKind::History => false,
         }
     }
 
@@ -735,6 +736,17 @@ impl<'m> Runtime<'m> {
 fn value_of(e: &ir::Expr, context: &Value, event: &Value) -> Result<Option<Value>, String> {
     let scope = Scope::new(Some(context), Some(event), None);
     evaluate(e, &scope).map(|v| v.to_json()).map_err(|e| e.to_string())
+}
+
+/// JavaScript's truthiness of a JSON value.
+fn truthy(v: &Value) -> bool {
+    match v {
+        Value::Null => false,
+        Value::Bool(b) => *b,
+        Value::Number(n) => n.as_f64().is_some_and(|f| f != 0.0 && !f.is_nan()),
+        Value::String(s) => !s.is_empty(),
+        Value::Array(_) | Value::Object(_) => true,
+    }
 }
 
 /// xstate v5's event descriptor match: the type itself, `*`, or a prefix ending in `.*`.

@@ -172,6 +172,8 @@ pub fn lower<'a>(chart: &'a Json, manifest: Option<&LendManifest>) -> Lowered<'a
         events,
         slots,
         context: chart.get("context").map(|c| ir::Json::from(c.to_value())),
+        context_expr: None,
+        output: None,
     });
     Lowered {
         machine,
@@ -228,6 +230,8 @@ impl<'a> Lowerer<'a, '_> {
                     src,
                     id: inv.get("id").and_then(Json::as_str).map(Name::from),
                     input: inv.get("input").map(|i| std::sync::Arc::new(expr(i))),
+                    machine: None,
+                    autoforward: false,
                 }
             })
             .collect();
@@ -243,6 +247,9 @@ impl<'a> Lowerer<'a, '_> {
             invokes,
             entry,
             exit,
+            history: None,
+            output: None,
+            tags: Vec::new(),
         });
         self.map.push_state(
             StateSource { path: path.as_str().into(), loc: at(json.span), key: key_span.map(at) },

@@ -211,6 +211,7 @@ impl<'m> View<'m> {
             Trigger::InvokeDone(i) => format!("{} onDone", invoke(*i)),
             Trigger::InvokeError(i) => format!("{} onError", invoke(*i)),
             Trigger::StateDone => "onDone".to_string(),
+            Trigger::HistoryDefault => "default".to_string(),
         };
         if let Some(g) = &t.guard {
             text.push_str(" [");
@@ -249,6 +250,7 @@ pub fn guard(g: &Guard, nested: bool) -> String {
         Guard::Named { name, params: Some(_) } => format!("{name}(…)"),
         Guard::Named { name, params: None } => name.to_string(),
         Guard::SentBy { id } => format!("sentBy {id}"),
+        Guard::Expr { .. } => "inline guard".to_string(),
         Guard::Not { guard: inner } => format!("!{}", guard(inner, true)),
         Guard::And { guards } => joined(guards, " && "),
         Guard::Or { guards } => joined(guards, " || "),

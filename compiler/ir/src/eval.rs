@@ -24,7 +24,8 @@
 //! module constant inlined as a literal is therefore a new object at each read, where JavaScript
 //! would share one (`X === X`): the one known difference.
 
-use super::expr::{BinaryOp, Expr, LogicalOp, Reference, Root, TemplatePart, UnaryOp};
+use super::expr::{BinaryOp, Builtin, Expr, LogicalOp, Reference, Root, TemplatePart, UnaryOp};
+use super::{Name, StateId};
 use serde_json::Value as J;
 use std::rc::Rc;
 
@@ -49,12 +50,19 @@ pub enum JsValue {
 pub enum EvalError {
     /// Nested deeper than [`MAX_EVAL_DEPTH`].
     TooDeep,
+    /// A [`Expr::Global`] the run does not provide.
+    Unbound(Name),
+    /// A call whose arguments the function does not take (`paramsOf` of an event of another
+    /// pick, say), with the reason.
+    Call(String),
 }
 
 impl std::fmt::Display for EvalError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             EvalError::TooDeep => write!(f, "the expression is nested deeper than {MAX_EVAL_DEPTH}"),
+            EvalError::Unbound(name) => write!(f, "`{name}` is not defined"),
+            EvalError::Call(reason) => f.write_str(reason),
         }
     }
 }
@@ -67,13 +75,17 @@ pub struct Scope {
     pub context: JsValue,
     pub event: JsValue,
     pub input: JsValue,
+    /// The run's named values ([`Expr::Global`]), by name.
+    pub globals: Vec<(Name, JsValue)>,
+    /// The active states, ascending, for [`Expr::InState`]; empty outside a run.
+    pub active: Rc<[StateId]>,
 }
 
 impl Scope {
     /// The arguments from their JSON values; a missing one is `undefined`.
     pub fn new(context: Option<&J>, event: Option<&J>, input: Option<&J>) -> Scope {
         let js = |j: Option<&J>| j.map_or(JsValue::Undefined, JsValue::from_json);
-        Scope { context: js(context), event: js(event), input: js(input) }
+        Scope { context: js(context), event: js(event), input: js(input), globals: Vec::new(), active: Rc::from([]) }
     }
 
     /// The arguments from one JSON object `{ context, event, input }`; a missing one is
@@ -169,6 +181,51 @@ fn eval(e: &Expr, scope: &Scope, depth: usize) -> Result<JsValue, EvalError> {
                 eval(alternate, scope, d)?
             }
         }
+        Expr::Member { object, property } => {
+            let o = eval(object, scope, d)?;
+            o.member(&eval(property, scope, d)?.to_js_string())
+        }
+        Expr::Global(name) => match scope.globals.iter().find(|(n, _)| n == name) {
+            Some((_, v)) => v.clone(),
+            None => return Err(EvalError::Unbound(name.clone())),
+        },
+        Expr::InState(id) => JsValue::Bool(scope.active.binary_search(id).is_ok()),
+        Expr::Call { func, args } => {
+            let args = args.iter().map(|x| eval(x, scope, d)).collect::<Result<Vec<_>, _>>()?;
+            call(*func, &args)?
+        }
+    })
+}
+
+/// A builtin's value. The kit's brands are the runtime's convention (the host writes them):
+/// a Failure is an error object whose `"jr2"` member is `"failure"`; a ready output is an object
+/// whose `ready` member is `true`.
+fn call(func: Builtin, args: &[JsValue]) -> Result<JsValue, EvalError> {
+    let arg = |i: usize| args.get(i).cloned().unwrap_or(JsValue::Undefined);
+    Ok(match func {
+        Builtin::IsFailure => JsValue::Bool(strict_eq(&arg(0).member("jr2"), &JsValue::String("failure".into()))),
+        Builtin::IsReady => JsValue::Bool(matches!(arg(0).member("ready"), JsValue::Bool(true))),
+        Builtin::ParamsOf => {
+            let (event, pick) = (arg(0), arg(1).to_js_string());
+            let ty = event.member("type").to_js_string();
+            if ty != pick {
+                return Err(EvalError::Call(format!(
+                    "state entered by \"{ty}\", but its input reads the params of pick \"{pick}\""
+                )));
+            }
+            match &event {
+                JsValue::Object(props) => JsValue::object(props.iter().filter(|(k, _)| k != "type").cloned().collect()),
+                _ => JsValue::Undefined,
+            }
+        }
+        Builtin::JsonStringify => match arg(0).to_json() {
+            Some(j) => JsValue::String(j.to_string().into()),
+            None => JsValue::Undefined,
+        },
+        Builtin::IsArray => JsValue::Bool(matches!(arg(0), JsValue::Array(_))),
+        Builtin::String => JsValue::String(arg(0).to_js_string().into()),
+        Builtin::Number => JsValue::Number(if args.is_empty() { 0.0 } else { arg(0).to_number() }),
+        Builtin::Boolean => JsValue::Bool(arg(0).truthy()),
     })
 }
 

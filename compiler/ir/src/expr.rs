@@ -1,6 +1,7 @@
 //! Expressions as data: literals, references to `context`, `input` and `event`, templates, and
 //! the operators of a pure JavaScript expression (comparisons, `!`, `typeof`, arithmetic, `&&`,
-//! `||`, `??` and the ternary). `super::eval` evaluates them with JavaScript's semantics.
+//! `||`, `??` and the ternary), members of any value, the run's globals, state membership and
+//! calls of the kit's predicates. `super::eval` evaluates them with JavaScript's semantics.
 //!
 //! Every form serializes as `{ "kind": ..., "value": ... }`; an operator's `value` is an object
 //! that names its operator as JavaScript writes it (`"==="`, `"??"`, `"typeof"`).
@@ -48,6 +49,47 @@ pub enum Expr {
         consequent: Box<Expr>,
         alternate: Box<Expr>,
     },
+    /// `object[property]` or `object.name` (the property a string literal): a member of any
+    /// value, read as a [`Expr::Ref`]'s path is (leniently: `undefined` of a missing one).
+    Member {
+        object: Box<Expr>,
+        property: Box<Expr>,
+    },
+    /// A value the run provides by name, not one of the three roots: SCXML's `_event`,
+    /// `_sessionid`, `_name` and `_ioprocessors`. An unknown name is an evaluation error.
+    Global(Name),
+    /// Is this state active? xstate's `stateIn("#id")` and SCXML's `In("id")`, resolved to the
+    /// state when lowered.
+    InState(super::StateId),
+    /// A call of one of the kit's (or the run's) functions, by name.
+    Call {
+        func: Builtin,
+        args: Vec<Expr>,
+    },
+}
+
+/// The functions an expression may call: the kit's predicates, and what xstate's and
+/// ECMAScript's pure surface give that the front ends lower.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Builtin {
+    /// The kit's `isFailure(error)`: is the error a Failure (a value the kit's `fail()` threw),
+    /// not a defect?
+    IsFailure,
+    /// The kit's `isReady(output)`: did a Gate's or a cut's output say ready?
+    IsReady,
+    /// The kit's `paramsOf(event, pick)`: the params of a pick's event.
+    ParamsOf,
+    /// `JSON.stringify(x)`.
+    JsonStringify,
+    /// `Array.isArray(x)`.
+    IsArray,
+    /// `String(x)`.
+    String,
+    /// `Number(x)`.
+    Number,
+    /// `Boolean(x)`.
+    Boolean,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -130,6 +172,12 @@ impl Expr {
                 consequent.for_each_ref(f);
                 alternate.for_each_ref(f);
             }
+            Expr::Member { object, property } => {
+                object.for_each_ref(f);
+                property.for_each_ref(f);
+            }
+            Expr::Global(_) | Expr::InState(_) => {}
+            Expr::Call { args, .. } => args.iter().for_each(|x| x.for_each_ref(f)),
         }
     }
 }

@@ -23,7 +23,7 @@ pub mod json;
 pub mod source_map;
 pub mod targets;
 
-pub use expr::Expr;
+pub use expr::{Builtin, Expr};
 pub use json::{Json, JsonMap};
 pub use source_map::{NodeSource, SourceMap, StateSource};
 
@@ -83,6 +83,15 @@ pub struct Statechart {
     /// The initial context ([`Json`], the IR's one JSON type: serializes as `serde_json::Value`
     /// does).
     pub context: Option<Json>,
+    /// The initial context as an expression of the input, where it is not a constant (xstate's
+    /// `context: ({ input }) => ...`, SCXML's `<data expr>`); it is evaluated at start, over
+    /// `input`, and its fields are set over [`Statechart::context`]'s.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub context_expr: Option<Expr>,
+    /// The Machine's output when its root reaches a final state (xstate's `output` mapper, over
+    /// `context` and the done event); `None` is no output.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub output: Option<Expr>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -92,6 +101,18 @@ pub enum StateKind {
     Compound,
     Parallel,
     Final,
+    /// A history pseudo-state ([`State::history`] says which); never active itself.
+    History,
+}
+
+/// What a history state remembers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum HistoryKind {
+    /// The parent's active children.
+    Shallow,
+    /// The parent's active atomic descendants.
+    Deep,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -109,6 +130,38 @@ pub struct State {
     pub invokes: InvokeList,
     pub entry: Vec<Action>,
     pub exit: Vec<Action>,
+    /// A history state's kind; `None` for every other state. Its default (where its parent has
+    /// no history yet) is its [`Trigger::HistoryDefault`] transition, or its parent's initial
+    /// state where it has none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub history: Option<HistoryKind>,
+    /// A final state's output (xstate's `output`, SCXML's `<donedata>`): the data of the done
+    /// event its parent raises, over `context` and the event that entered it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub output: Option<Expr>,
+    /// Its tags (xstate's `tags`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tags: Vec<Name>,
+}
+
+impl State {
+    /// A state with nothing in it yet: no id, children, invokes or actions.
+    pub fn new(key: Name, kind: StateKind, parent: Option<StateId>) -> State {
+        State {
+            key,
+            id: None,
+            kind,
+            parent,
+            children: Vec::new(),
+            initial: None,
+            invokes: InvokeList::new(),
+            entry: Vec::new(),
+            exit: Vec::new(),
+            history: None,
+            output: None,
+            tags: Vec::new(),
+        }
+    }
 }
 
 /// What a transition waits for.
@@ -127,6 +180,9 @@ pub enum Trigger {
     InvokeError(usize),
     /// The state's own `onDone` (a compound or parallel state that reached its final).
     StateDone,
+    /// A history state's default transition: taken when the history state is entered and its
+    /// parent has no history yet. Never selected by an event.
+    HistoryDefault,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -153,6 +209,11 @@ pub enum Guard {
     SentBy {
         id: Name,
     },
+    /// A pure function guard (`({ context, event }) => ...`), lowered to its expression, or an
+    /// SCXML `cond`: true where its value is truthy.
+    Expr {
+        expr: Expr,
+    },
     Not {
         guard: Box<Guard>,
     },
@@ -173,6 +234,78 @@ pub enum Action {
     /// Context updates: each context path gets a value (shared with the function it was lowered
     /// from, where it was one, as an invoke's input is).
     Assign { updates: FxIndexMap<Name, std::sync::Arc<Expr>> },
+    /// A whole new context: `assign(({ context }) => ({ ...context, a: 1 }))`'s value.
+    AssignContext { value: Expr },
+    /// SCXML's `<assign location expr>`: the value at a location, a [`Expr::Ref`] of `context`
+    /// or a [`Expr::Member`] chain over one (its keys evaluated at the assignment).
+    AssignTo { location: Expr, value: Expr },
+    /// xstate's `raise` and SCXML's `<raise>`: an event (an object with its `type`) to the
+    /// machine itself: on the internal queue, or after `delay` (a number of milliseconds or a
+    /// duration string) as a scheduled event that `id` can cancel.
+    Raise {
+        event: Expr,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        delay: Option<Expr>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        id: Option<Expr>,
+    },
+    /// xstate's `sendTo` / `sendParent` and SCXML's `<send>`: an event to another actor (or to
+    /// the machine's own external queue), now or after `delay`.
+    Send {
+        to: SendTo,
+        event: Expr,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        delay: Option<Expr>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        id: Option<Expr>,
+    },
+    /// xstate's `cancel` and SCXML's `<cancel>`: the delayed event with this id is not sent.
+    Cancel { id: Expr },
+    /// xstate's `emit`: an event to the machine's listeners (the host).
+    Emit { event: Expr },
+    /// xstate's `log` and SCXML's `<log>`.
+    Log {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        label: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        value: Option<Expr>,
+    },
+    /// SCXML's `<if>/<elseif>/<else>`: the first branch whose condition is truthy (`None` is
+    /// `<else>`) runs.
+    If { branches: Vec<Branch> },
+    /// SCXML's `<foreach array item index>`: the actions once per item of a copy of the array,
+    /// with `item` (and `index`) set in the context first.
+    Foreach {
+        array: Expr,
+        item: Name,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        index: Option<Name>,
+        actions: Vec<Action>,
+    },
+    /// An action the IR cannot run, kept with the reason (a run refuses the Machine; a check
+    /// reads past it).
+    Opaque { reason: String },
+}
+
+/// One branch of an [`Action::If`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Branch {
+    /// `None` for `<else>`.
+    pub cond: Option<Expr>,
+    pub actions: Vec<Action>,
+}
+
+/// Where an [`Action::Send`] sends.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", content = "value", rename_all = "camelCase")]
+pub enum SendTo {
+    /// The machine's own external queue (SCXML's `<send>` with no target).
+    Own,
+    /// The machine's parent (`sendParent`, `#_parent`).
+    Parent,
+    /// A child actor by its id (`sendTo("child")`, `#_<invokeid>`), or an SCXML target
+    /// expression the run resolves (`#_internal`, `#_scxml_<session>`, `#_parent`).
+    Actor(Expr),
 }
 
 /// What kind of actor an invoke's `src` names.
@@ -215,6 +348,13 @@ pub struct Invoke {
     pub kind: SlotKind,
     /// Shared with the function it was lowered from (a mapper's `lowered`), not copied.
     pub input: Option<std::sync::Arc<Expr>>,
+    /// An inline child statechart (SCXML's `<invoke><content><scxml>`), run as the child
+    /// actor; a named child Machine is its [`Slot`] instead.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub machine: Option<Box<Statechart>>,
+    /// SCXML's `autoforward`: every external event the machine takes is sent to the child too.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub autoforward: bool,
 }
 
 /// A declared event (a pick).

@@ -217,15 +217,8 @@ mod tests {
         let mut states: Vec<State> = nodes
             .iter()
             .map(|(key, parent, id)| State {
-                key: crate::Name::from(*key),
                 id: id.map(str::to_string),
-                kind: StateKind::Atomic,
-                parent: parent.map(StateId),
-                children: Vec::new(),
-                initial: None,
-                invokes: crate::InvokeList::new(),
-                entry: Vec::new(),
-                exit: Vec::new(),
+                ..State::new(crate::Name::from(*key), StateKind::Atomic, parent.map(StateId))
             })
             .collect();
         for i in 0..states.len() {

@@ -470,8 +470,17 @@ fn lower_statechart<'v>(parts: &MachineParts<'v>, purpose: Purpose) -> Lowered<'
 
     let events = lw.events();
     let context = config.get("context").and_then(Value::to_ir_json);
-    let machine =
-        ir::Statechart { id, origin: Origin::Machine, states: lw.states, transitions, events, slots, context };
+    let machine = ir::Statechart {
+        id,
+        origin: Origin::Machine,
+        states: lw.states,
+        transitions,
+        events,
+        slots,
+        context,
+        context_expr: None,
+        output: None,
+    };
     let values = NodeValues {
         states: lw.values.iter().map(|(v, _, _)| *v).collect(),
         invokes: lw.invoke_values,
@@ -712,6 +721,9 @@ impl<'p, 'v> Lowerer<'p, 'v> {
             invokes,
             entry,
             exit,
+            history: None,
+            output: None,
+            tags: Vec::new(),
         });
         self.map.push_state(StateSource { path, loc: v.loc, key: key_loc }, first_invoke);
         self.values.push((v, f, invoke_start));
@@ -809,7 +821,7 @@ impl<'p, 'v> Lowerer<'p, 'v> {
             }
             self.map.push_invoke(NodeSource { path: ipath, loc: item.loc });
             self.invoke_values.push(item);
-            out.push(Invoke { src, id, kind, input });
+            out.push(Invoke { src, id, kind, input, machine: None, autoforward: false });
         }
         out
     }

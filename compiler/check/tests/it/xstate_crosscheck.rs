@@ -59,6 +59,7 @@ fn kind_text(kind: StateKind) -> &'static str {
         StateKind::Compound => "compound",
         StateKind::Parallel => "parallel",
         StateKind::Final => "final",
+        StateKind::History => "history",
     }
 }
 
@@ -70,6 +71,7 @@ fn trigger_text(trigger: &Trigger) -> String {
         Trigger::InvokeDone(i) => format!("done.invoke:{i}"),
         Trigger::InvokeError(i) => format!("error.invoke:{i}"),
         Trigger::StateDone => "done.state".to_string(),
+        Trigger::HistoryDefault => "history.default".to_string(),
     }
 }
 

@@ -43,7 +43,7 @@ pub fn check(cx: &Cx<'_>, sink: &mut Sink) {
             Action::Named { name, .. } => {
                 name == "jr2.answer" || cx.named_action(name).is_some_and(|v| is_call(v, "answer"))
             }
-            Action::Assign { .. } => false,
+            _ => false,
         })
     };
     for sid in cx.m.ids() {

@@ -69,7 +69,7 @@ fn sent_bys<'v>(g: &'v Value<'v>, found: &mut impl FnMut(&'v Value<'v>, &'v Valu
 fn names_no_party<'m>(named: &SmallSet<&'m str>, g: &'m Guard) -> bool {
     match g {
         Guard::SentBy { id } => !named.contains(id.as_str()),
-        Guard::Named { .. } => false,
+        Guard::Named { .. } | Guard::Expr { .. } => false,
         Guard::Not { guard } => names_no_party(named, guard),
         Guard::And { guards } | Guard::Or { guards } => guards.iter().any(|g| names_no_party(named, g)),
     }
