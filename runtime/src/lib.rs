@@ -410,7 +410,7 @@ impl<'m> Runtime<'m> {
             Trigger::InvokeDone(i) => ty.strip_prefix("xstate.done.actor.") == Some(self.invoke_id(s, *i).as_str()),
             Trigger::InvokeError(i) => ty.strip_prefix("xstate.error.actor.") == Some(self.invoke_id(s, *i).as_str()),
             Trigger::StateDone => ty.strip_prefix("xstate.done.state.") == Some(self.node_ids[s.index()].as_str()),
-            Trigger::Always | Trigger::HistoryDefault => false,
+            Trigger::Always | Trigger::HistoryDefault | Trigger::Initial => false,
         }
     }
 

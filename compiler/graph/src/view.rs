@@ -212,6 +212,7 @@ impl<'m> View<'m> {
             Trigger::InvokeError(i) => format!("{} onError", invoke(*i)),
             Trigger::StateDone => "onDone".to_string(),
             Trigger::HistoryDefault => "default".to_string(),
+            Trigger::Initial => "initial".to_string(),
         };
         if let Some(g) = &t.guard {
             text.push_str(" [");

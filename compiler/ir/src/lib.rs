@@ -64,6 +64,10 @@ pub enum Origin {
     Chart,
     /// A TypeScript Machine.
     Machine,
+    /// An SCXML document. Its events carry their payload in `data` (`{ "type": "t", "data":
+    /// ... }`), its data model is the context, and `_event`, `_sessionid`, `_name` and
+    /// `_ioprocessors` are [`Expr::Global`]s.
+    Scxml,
 }
 
 /// One statechart, as every reader reads it (a check, a pass, the runtime). An IR comes as an
@@ -183,6 +187,10 @@ pub enum Trigger {
     /// A history state's default transition: taken when the history state is entered and its
     /// parent has no history yet. Never selected by an event.
     HistoryDefault,
+    /// A compound state's initial transition (SCXML's `<initial>` or an `initial` naming deeper
+    /// or several states): where it has one, entering the state with no target below it takes
+    /// this transition's targets and runs its actions, instead of [`State::initial`].
+    Initial,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -258,6 +266,9 @@ pub enum Action {
         delay: Option<Expr>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         id: Option<Expr>,
+        /// SCXML's `idlocation`: where the run writes the id it makes for this send.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        id_location: Option<Expr>,
     },
     /// xstate's `cancel` and SCXML's `<cancel>`: the delayed event with this id is not sent.
     Cancel { id: Expr },

@@ -72,6 +72,7 @@ fn trigger_text(trigger: &Trigger) -> String {
         Trigger::InvokeError(i) => format!("error.invoke:{i}"),
         Trigger::StateDone => "done.state".to_string(),
         Trigger::HistoryDefault => "history.default".to_string(),
+        Trigger::Initial => "initial".to_string(),
     }
 }
 

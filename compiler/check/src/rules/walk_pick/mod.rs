@@ -218,7 +218,7 @@ impl<'v> Cx<'v> {
         Some(match &t.trigger {
             Trigger::Event(name) => name.to_string(),
             Trigger::After(delay) => format!("xstate.after.{delay}.{source}"),
-            Trigger::Always | Trigger::HistoryDefault => return None,
+            Trigger::Always | Trigger::HistoryDefault | Trigger::Initial => return None,
             Trigger::InvokeDone(i) => format!("xstate.done.actor.{}", invoke_id(*i)),
             Trigger::InvokeError(i) => format!("xstate.error.actor.{}", invoke_id(*i)),
             Trigger::StateDone => format!("xstate.done.state.{source}"),
