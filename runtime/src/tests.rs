@@ -244,3 +244,197 @@ fn a_snapshot_round_trips_through_json() {
     assert_eq!(copy, s0.snapshot);
     assert_eq!(at(&rt, &rt.send(&copy, ev("xstate.after.10.s.wait"), 10)), ["next"]);
 }
+
+/// A Chart's IR, changed by `edit` into what Charts cannot write (history states, raise, ...).
+fn edited(text: &str, edit: impl FnOnce(&mut ir::Statechart)) -> Machine {
+    let mut chart = machine(text).statechart().clone();
+    edit(&mut chart);
+    Machine::lowered(chart)
+}
+
+/// The state of this key path.
+fn sid(chart: &ir::Statechart, path: &str) -> StateId {
+    let mut at = StateId::ROOT;
+    for key in path.split('.') {
+        at = *chart.state(at).children.iter().find(|&&c| chart.state(c).key == key).expect(path);
+    }
+    at
+}
+
+fn history(chart: &mut ir::Statechart, path: &str, kind: ir::HistoryKind) {
+    let h = sid(chart, path);
+    chart.states[h.index()].kind = StateKind::History;
+    chart.states[h.index()].history = Some(kind);
+}
+
+const REMEMBERS: &str = r##"{ "id": "h", "initial": "a", "states": {
+    "a": { "initial": "a1", "on": { "out": "b" }, "states": {
+        "a1": { "on": { "next": "a2" } },
+        "a2": { "initial": "x", "states": { "x": { "on": { "deeper": "y" } }, "y": {} } },
+        "hist": {} } },
+    "b": { "on": { "back": "a.hist" } } } }"##;
+
+/// A shallow history state enters again the child its parent had when it was exited (and that
+/// child's initial state below it); before any exit, its parent's initial state.
+#[test]
+fn shallow_history_enters_the_remembered_child_again() {
+    let m = edited(REMEMBERS, |c| history(c, "a.hist", ir::HistoryKind::Shallow));
+    let rt = Runtime::new(&m);
+    let s0 = rt.start(None, 0);
+    let first = rt.send(&rt.send(&s0.snapshot, ev("out"), 0).snapshot, ev("back"), 0);
+    assert_eq!(at(&rt, &first), ["a.a1"], "no history yet: the parent's initial state");
+    let mut s = s0.snapshot;
+    for e in ["next", "deeper", "out"] {
+        s = rt.send(&s, ev(e), 0).snapshot;
+    }
+    assert_eq!(at(&rt, &rt.send(&s, ev("back"), 0)), ["a.a2.x"], "shallow: a2 again, from its initial");
+}
+
+/// A deep history state enters again the atomic states its parent had.
+#[test]
+fn deep_history_enters_the_remembered_atomic_states_again() {
+    let m = edited(REMEMBERS, |c| history(c, "a.hist", ir::HistoryKind::Deep));
+    let rt = Runtime::new(&m);
+    let mut s = rt.start(None, 0).snapshot;
+    for e in ["next", "deeper", "out"] {
+        s = rt.send(&s, ev(e), 0).snapshot;
+    }
+    assert_eq!(s.history.len(), 1);
+    let back = rt.send(&s, ev("back"), 0);
+    assert_eq!(at(&rt, &back), ["a.a2.y"]);
+    assert!(!back.snapshot.configuration.contains(&sid(&m, "a.hist")), "a history state is never active");
+}
+
+fn raise(ty: &str) -> ir::Action {
+    ir::Action::Raise { event: ir::Expr::Literal(ir::Json::String(ty.into())), delay: None, id: None }
+}
+
+/// A raised event goes on the internal queue: it is taken in the same macrostep, after the
+/// current microstep, before any external event, in the order raised.
+#[test]
+fn raised_events_are_taken_in_order_within_the_macrostep() {
+    let m = edited(
+        r##"{ "id": "r", "initial": "a", "states": {
+            "a": { "on": { "go": "b" } },
+            "b": { "on": { "one": "c" } },
+            "c": { "on": { "two": "d", "one": "a" } },
+            "d": {} } }"##,
+        |c| {
+            let b = sid(c, "b");
+            c.states[b.index()].entry = vec![raise("one"), raise("two")];
+        },
+    );
+    let rt = Runtime::new(&m);
+    let s = rt.send(&rt.start(None, 0).snapshot, ev("go"), 0);
+    assert_eq!(at(&rt, &s), ["d"]);
+}
+
+/// A delayed raise is a timer with the send's id; `cancel` by that id drops it.
+#[test]
+fn a_delayed_raise_is_a_timer_that_cancel_drops() {
+    let m = edited(
+        r##"{ "id": "d", "initial": "a", "states": {
+            "a": { "on": { "late": "b", "stop": "c" } }, "b": {}, "c": { "on": { "late": "b" } } } }"##,
+        |c| {
+            let lit = |s: &str| ir::Expr::Literal(ir::Json::String(s.into()));
+            let a = sid(c, "a");
+            c.states[a.index()].entry = vec![ir::Action::Raise {
+                event: lit("late"),
+                delay: Some(ir::Expr::Literal(ir::Json::String("2s".into()))),
+                id: Some(lit("t1")),
+            }];
+            let stop = c.transitions.iter().position(|t| t.trigger == Trigger::Event("stop".into())).unwrap();
+            c.transitions[stop].actions = vec![ir::Action::Cancel { id: lit("t1") }];
+        },
+    );
+    let rt = Runtime::new(&m);
+    let s0 = rt.start(None, 100);
+    assert_eq!(s0.requests, [Request::Schedule { id: "t1".into(), deadline: 2_100 }]);
+    assert_eq!(at(&rt, &rt.fire(&s0.snapshot, "t1", 2_100)), ["b"]);
+    let stopped = rt.send(&s0.snapshot, ev("stop"), 500);
+    assert_eq!(stopped.requests, [Request::Cancel { id: "t1".into() }]);
+    assert!(stopped.snapshot.timers.is_empty());
+    assert_eq!(at(&rt, &rt.fire(&stopped.snapshot, "t1", 2_100)), ["c"], "a cancelled timer does nothing");
+}
+
+/// An expression guard reads the context and the event; `InState` reads the configuration.
+#[test]
+fn expression_guards_read_context_event_and_the_configuration() {
+    let text = r##"{ "id": "g", "type": "parallel", "states": {
+        "left": { "initial": "off", "states": { "off": { "on": { "flip": "on" } }, "on": {} } },
+        "right": { "initial": "wait", "states": { "wait": { "on": { "go": [ { "target": "big" }, { "target": "small" } ] } }, "big": {}, "small": {} } } } }"##;
+    let m = edited(text, |c| {
+        let on = sid(c, "left.on");
+        let go = c.transitions.iter().position(|t| t.trigger == Trigger::Event("go".into())).unwrap();
+        let n = ir::Expr::Ref(ir::expr::parse_reference("event.n").unwrap());
+        let big = ir::Expr::Binary {
+            op: ir::expr::BinaryOp::Gt,
+            left: Box::new(n),
+            right: Box::new(ir::Expr::Literal(ir::Json::Number(10.into()))),
+        };
+        let both = ir::Expr::Logical {
+            op: ir::expr::LogicalOp::And,
+            left: Box::new(big),
+            right: Box::new(ir::Expr::InState(on)),
+        };
+        c.transitions[go].guard = Some(ir::Guard::Expr { expr: both });
+    });
+    let rt = Runtime::new(&m);
+    let s0 = rt.start(None, 0).snapshot;
+    let small = rt.send(&s0, json!({ "type": "go", "n": 50 }), 0);
+    assert_eq!(at(&rt, &small), ["left.off", "right.small"], "left is not on");
+    let on = rt.send(&s0, ev("flip"), 0).snapshot;
+    assert_eq!(at(&rt, &rt.send(&on, json!({ "type": "go", "n": 50 }), 0)), ["left.on", "right.big"]);
+    assert_eq!(at(&rt, &rt.send(&on, json!({ "type": "go", "n": 5 }), 0)), ["left.on", "right.small"]);
+}
+
+/// In an SCXML document an action that cannot run raises `error.execution` and stops its
+/// block; in a Machine it ends the run.
+#[test]
+fn an_action_error_is_error_execution_in_scxml_and_ends_a_machine() {
+    let text = r##"{ "id": "e", "initial": "a", "states": {
+        "a": { "on": { "error.execution": "failed", "go": "b" } }, "b": {}, "failed": {} } }"##;
+    let broken = |c: &mut ir::Statechart| {
+        let a = sid(c, "a");
+        c.states[a.index()].entry = vec![ir::Action::Opaque { reason: "a script".into() }, raise("go")];
+    };
+    let scxml = edited(text, |c| {
+        broken(c);
+        c.origin = ir::Origin::Scxml;
+    });
+    let rt = Runtime::new(&scxml);
+    let s = rt.start(None, 0);
+    assert_eq!(at(&rt, &s), ["failed"], "the raise after the error did not run");
+    let m = edited(text, broken);
+    let rt = Runtime::new(&m);
+    let s = rt.start(None, 0);
+    assert_eq!(s.snapshot.status, Status::Error);
+    assert_eq!(s.snapshot.error.as_deref(), Some("a script"));
+}
+
+/// A `foreach` over a huge array, or a state that raises its own event for ever, ends the run at
+/// the step bound, naming the loop.
+#[test]
+fn foreach_and_self_raising_loops_end_at_the_step_bound() {
+    let text = r##"{ "id": "l", "initial": "a", "states": { "a": { "on": { "again": { "target": "a", "reenter": true } } } } }"##;
+    let m = edited(text, |c| {
+        let a = sid(c, "a");
+        c.states[a.index()].entry = vec![raise("again")];
+    });
+    let mut rt = Runtime::new(&m);
+    rt.step_bound = 50;
+    let s = rt.start(None, 0);
+    assert_eq!(s.snapshot.status, Status::Error);
+    assert!(s.snapshot.error.as_deref().unwrap().contains("more than 50 microsteps"), "{:?}", s.snapshot.error);
+    let m = edited(r##"{ "id": "f", "initial": "a", "context": { "n": 0 }, "states": { "a": {} } }"##, |c| {
+        let items =
+            ir::Expr::Literal(ir::Json::Array((0..1000).map(|i| ir::Json::Number((i as u64).into())).collect()));
+        c.states[0].entry =
+            vec![ir::Action::Foreach { array: items, item: "x".into(), index: None, actions: Vec::new() }];
+    });
+    let mut rt = Runtime::new(&m);
+    rt.step_bound = 100;
+    let s = rt.start(None, 0);
+    assert_eq!(s.snapshot.status, Status::Error);
+    assert!(s.snapshot.error.as_deref().unwrap().contains("a foreach over 1000 items"), "{:?}", s.snapshot.error);
+}

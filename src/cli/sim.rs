@@ -58,9 +58,8 @@ pub fn sim(args: SimArgs) -> Result<Exit> {
                 .min_by_key(|t| (t.deadline, t.id.clone()))
                 .cloned()
             {
-                let event = json!({ "type": t.id });
-                step = rt.send(&step.snapshot, event.clone(), t.deadline);
-                out.push(Some(event), &step);
+                step = rt.fire(&step.snapshot, &t.id, t.deadline);
+                out.push(Some(t.event()), &step);
             }
             continue;
         }

@@ -337,6 +337,45 @@ impl JsValue {
         }
     }
 
+    /// An object of these properties (keys unique), in JavaScript's property order.
+    pub fn object_of(props: Vec<(String, JsValue)>) -> JsValue {
+        JsValue::object(props)
+    }
+
+    /// `v[key] = value` on an object or an array, as JavaScript's assignment does (a new key of
+    /// an object goes where JavaScript's property order puts it; an index past an array's end
+    /// fills the gap with `undefined`). Anything else is left as it is, and `false` says so.
+    pub fn set(&mut self, key: &str, value: JsValue) -> bool {
+        match self {
+            JsValue::Object(props) => {
+                let props = Rc::make_mut(props);
+                match props.iter_mut().find(|(k, _)| k == key) {
+                    Some(slot) => slot.1 = value,
+                    None => {
+                        props.push((key.to_string(), value));
+                        if array_index(key).is_some() {
+                            props.sort_by_key(|(k, _)| array_index(k).map_or((1, 0), |i| (0, i)));
+                        }
+                    }
+                }
+                true
+            }
+            JsValue::Array(items) => match array_index(key) {
+                // A bound on a gap's size: an index far past the end is not made.
+                Some(i) if i <= items.len() + 65_536 => {
+                    let items = Rc::make_mut(items);
+                    if i >= items.len() {
+                        items.resize(i + 1, JsValue::Undefined);
+                    }
+                    items[i] = value;
+                    true
+                }
+                _ => false,
+            },
+            _ => false,
+        }
+    }
+
     /// An object of unique keys, put in JavaScript's property order.
     fn object(mut props: Vec<(String, JsValue)>) -> JsValue {
         if props.iter().any(|(k, _)| array_index(k).is_some()) {

@@ -1,0 +1,619 @@
+//! A macrostep's algorithm: selecting transitions, the exit and entry sets (with history),
+//! microsteps, done events. xstate v5's `stateUtils.ts`, function by function where the names
+//! say so.
+
+use super::{Actor, Ev, Kind, Queued, Request, Run, Runtime, Status, Timer};
+use ir::{Guard, StateId, StateKind, Trigger};
+use std::collections::BTreeSet;
+
+/// Where a transition exits and enters (xstate's transition domain).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Domain {
+    /// A targetless transition exits and enters nothing.
+    Targetless,
+    /// A re-entering transition of the root: no state contains it.
+    Outside,
+    /// The states below this one.
+    In(StateId),
+}
+
+/// Content to run after a state's own entry actions: its `<initial>` transition's, or the
+/// default transition's of a history state below it (SCXML's `defaultHistoryContent`).
+pub(crate) type Defaults = Vec<(StateId, usize)>;
+
+impl Runtime<'_> {
+    /// Eventless transitions and the internal queue, until neither has anything.
+    pub(crate) fn settle(&self, run: &mut Run, mut ev: Ev) -> Result<(), String> {
+        while run.status == Status::Active {
+            let mut ts = self.select_eventless(run, &ev)?;
+            if ts.is_empty() {
+                let Some(next) = run.internal.pop_front() else { break };
+                ev = self.ev(next);
+                ts = self.select(run, &ev)?;
+            }
+            if run.budget == 0 {
+                let from: Vec<String> = ts.iter().map(|&t| self.name(self.machine.transitions[t].source)).collect();
+                return Err(format!(
+                    "the run took more than {} microsteps in one macrostep (a loop of eventless transitions or internal events, last from {})",
+                    self.step_bound,
+                    if from.is_empty() { "none".to_string() } else { from.join(", ") }
+                ));
+            }
+            run.budget -= 1;
+            self.microstep(run, &ts, &ev)?;
+        }
+        Ok(())
+    }
+
+    /// The transitions an event enables, conflicts removed: xstate's `transitionNode` from the
+    /// root down the configuration. A state's own transitions are tried only where nothing below
+    /// it took the event, and a parallel state's only where none of its regions did (so, unlike
+    /// SCXML, one region's transition keeps its siblings from reaching the ancestors' ones).
+    pub(crate) fn select(&self, run: &mut Run, ev: &Ev) -> Result<Vec<usize>, String> {
+        if ev.value.get("type").and_then(serde_json::Value::as_str).is_none() {
+            return Err(format!("an event has no string `type`: {}", ev.value));
+        }
+        let enabled = self.transition_node(StateId::ROOT, run, ev)?;
+        Ok(self.remove_conflicts(run, enabled))
+    }
+
+    fn transition_node(&self, s: StateId, run: &mut Run, ev: &Ev) -> Result<Vec<usize>, String> {
+        let st = self.machine.state(s);
+        let below = match st.kind {
+            StateKind::Atomic | StateKind::Final | StateKind::History => Vec::new(),
+            StateKind::Compound => match st.children.iter().find(|c| run.config.contains(c)) {
+                Some(&child) => self.transition_node(child, run, ev)?,
+                None => Vec::new(),
+            },
+            StateKind::Parallel => {
+                let mut all = Vec::new();
+                let regions: Vec<StateId> = st.children.iter().copied().filter(|c| run.config.contains(c)).collect();
+                for region in regions {
+                    all.extend(self.transition_node(region, run, ev)?);
+                }
+                all
+            }
+        };
+        if !below.is_empty() {
+            return Ok(below);
+        }
+        Ok(self.next(s, run, ev)?.into_iter().collect())
+    }
+
+    /// xstate's `StateNode.next`: the first of a state's candidates for the event whose guard
+    /// passes. The candidates are the transitions on the event's own type; where there are none,
+    /// those of the wildcard descriptors that match it, the longest descriptor first. (An SCXML
+    /// document's are every matching descriptor's, in document order.)
+    fn next(&self, s: StateId, run: &mut Run, ev: &Ev) -> Result<Option<usize>, String> {
+        let own = &self.by_source[s.index()];
+        let ty = ev.ty.as_str();
+        let candidates: Vec<usize> = if self.scxml {
+            own.iter().copied().filter(|&t| self.matches(s, &self.machine.transitions[t].trigger, ty)).collect()
+        } else {
+            let exact: Vec<usize> = own
+                .iter()
+                .copied()
+                .filter(|&t| match &self.machine.transitions[t].trigger {
+                    Trigger::Event(name) => name == ty,
+                    other => self.matches(s, other, ty),
+                })
+                .collect();
+            if exact.is_empty() {
+                let mut wild: Vec<(usize, usize)> = own
+                    .iter()
+                    .copied()
+                    .filter_map(|t| match &self.machine.transitions[t].trigger {
+                        Trigger::Event(name) if name != ty && super::matches_descriptor(ty, name) => {
+                            Some((name.len(), t))
+                        }
+                        _ => None,
+                    })
+                    .collect();
+                // Stable: among descriptors of one length, in the order written.
+                wild.sort_by_key(|&(len, _)| std::cmp::Reverse(len));
+                wild.into_iter().map(|(_, t)| t).collect()
+            } else {
+                exact
+            }
+        };
+        for t in candidates {
+            if self.passes(run, t, ev)? {
+                return Ok(Some(t));
+            }
+        }
+        Ok(None)
+    }
+
+    /// Does transition `t`'s guard pass?
+    fn passes(&self, run: &mut Run, t: usize, ev: &Ev) -> Result<bool, String> {
+        match &self.machine.transitions[t].guard {
+            None => Ok(true),
+            Some(g) => self.guard(run, g, ev),
+        }
+    }
+
+    /// The eventless transitions enabled, conflicts removed: xstate's
+    /// `selectEventlessTransitions`, from each atomic state up, in document order.
+    fn select_eventless(&self, run: &mut Run, ev: &Ev) -> Result<Vec<usize>, String> {
+        let mut enabled: Vec<usize> = Vec::new();
+        for atomic in self.atomic_of(&run.config) {
+            'up: for s in std::iter::once(atomic).chain(self.machine.ancestors(atomic)) {
+                for &t in &self.by_source[s.index()] {
+                    if !matches!(self.machine.transitions[t].trigger, Trigger::Always) {
+                        continue;
+                    }
+                    if self.passes(run, t, ev)? {
+                        if !enabled.contains(&t) {
+                            enabled.push(t);
+                        }
+                        break 'up;
+                    }
+                }
+            }
+        }
+        Ok(self.remove_conflicts(run, enabled))
+    }
+
+    /// Does a transition of state `s` with this trigger take an event of type `ty`?
+    fn matches(&self, s: StateId, trigger: &Trigger, ty: &str) -> bool {
+        match trigger {
+            Trigger::Event(name) if self.scxml => super::matches_scxml_descriptor(ty, name),
+            Trigger::Event(name) => super::matches_descriptor(ty, name),
+            Trigger::After(delay) => ty == self.after_id(s, delay),
+            Trigger::InvokeDone(i) => {
+                let id = self.invoke_id(s, *i);
+                ty.strip_prefix("xstate.done.actor.") == Some(id.as_str())
+                    || ty.strip_prefix("done.invoke.") == Some(id.as_str())
+            }
+            Trigger::InvokeError(i) => ty.strip_prefix("xstate.error.actor.") == Some(self.invoke_id(s, *i).as_str()),
+            Trigger::StateDone => {
+                let id = self.node_ids[s.index()].as_str();
+                ty.strip_prefix("xstate.done.state.") == Some(id) || ty.strip_prefix("done.state.") == Some(id)
+            }
+            Trigger::Always | Trigger::HistoryDefault | Trigger::Initial => false,
+        }
+    }
+
+    pub(crate) fn after_id(&self, s: StateId, delay: &str) -> String {
+        format!("xstate.after.{delay}.{}", self.node_ids[s.index()])
+    }
+
+    /// An invoke's actor id: its `id`, else xstate's `<state id>:invocation[<i>]`.
+    pub(crate) fn invoke_id(&self, s: StateId, i: usize) -> String {
+        match self.machine.state(s).invokes.get(i).and_then(|inv| inv.id.as_ref()) {
+            Some(id) => id.to_string(),
+            None => format!("{}:invocation[{i}]", self.node_ids[s.index()]),
+        }
+    }
+
+    fn guard(&self, run: &mut Run, g: &Guard, ev: &Ev) -> Result<bool, String> {
+        Ok(match g {
+            Guard::Not { guard } => !self.guard(run, guard, ev)?,
+            Guard::And { guards } => {
+                for g in guards {
+                    if !self.guard(run, g, ev)? {
+                        return Ok(false);
+                    }
+                }
+                true
+            }
+            Guard::Or { guards } => {
+                for g in guards {
+                    if self.guard(run, g, ev)? {
+                        return Ok(true);
+                    }
+                }
+                false
+            }
+            Guard::Expr { expr } => match self.eval(run, expr, ev) {
+                Ok(v) => v.truthy(),
+                // SCXML: a condition that cannot be evaluated is false, and raises
+                // `error.execution`.
+                Err(e) if self.scxml => {
+                    self.raise_error(run, &e);
+                    false
+                }
+                Err(e) => return Err(e),
+            },
+            Guard::Named { name, .. } => {
+                return Err(format!("the guard {name:?} is code the IR does not hold, so this run cannot evaluate it"))
+            }
+            Guard::SentBy { id } => {
+                return Err(format!(
+                    "the guard jr2.sentBy({id:?}) needs the Turn's sender, which this run does not know"
+                ))
+            }
+        })
+    }
+
+    /// xstate's `getEffectiveTargetStates`: a transition's targets with each history state
+    /// replaced by what it remembers, or by its default's targets.
+    fn effective_targets(&self, run: &Run, targets: &[StateId]) -> Vec<StateId> {
+        let mut out = Vec::new();
+        let mut stack: Vec<StateId> = targets.iter().rev().copied().collect();
+        // A bound on history defaults that name history states (a cycle of them is possible).
+        let mut hops = 0usize;
+        while let Some(s) = stack.pop() {
+            if self.machine.state(s).kind != StateKind::History {
+                if !out.contains(&s) {
+                    out.push(s);
+                }
+                continue;
+            }
+            hops += 1;
+            if hops > self.machine.states.len() {
+                break;
+            }
+            stack.extend(self.history_targets(run, s).into_iter().rev());
+        }
+        out
+    }
+
+    /// What entering a history state enters: what it remembers, else its default's targets,
+    /// else its parent's initial state.
+    fn history_targets(&self, run: &Run, h: StateId) -> Vec<StateId> {
+        if let Some(states) = run.history.get(&h) {
+            return states.clone();
+        }
+        if let Some(t) = self.defaults[h.index()] {
+            return self.machine.transitions[t].targets.to_vec();
+        }
+        let parent = self.machine.state(h).parent.unwrap_or(StateId::ROOT);
+        let p = self.machine.state(parent);
+        p.initial
+            .or_else(|| p.children.iter().copied().find(|&c| self.machine.state(c).kind != StateKind::History))
+            .into_iter()
+            .collect()
+    }
+
+    /// The states a transition exits (none for a targetless one), xstate's `computeExitSet`.
+    fn exit_set(&self, run: &Run, t: usize) -> BTreeSet<StateId> {
+        let tr = &self.machine.transitions[t];
+        match self.domain(run, t) {
+            Domain::Targetless => BTreeSet::new(),
+            // A re-entering transition of the root: xstate exits nothing (and enters the root again).
+            Domain::Outside => BTreeSet::new(),
+            Domain::In(domain) => {
+                let mut out: BTreeSet<StateId> =
+                    run.config.iter().copied().filter(|&s| self.is_descendant(s, domain)).collect();
+                if tr.reenter && tr.source == domain {
+                    out.insert(domain);
+                }
+                out
+            }
+        }
+    }
+
+    /// Is `a` a proper descendant of `b`?
+    fn is_descendant(&self, a: StateId, b: StateId) -> bool {
+        a != b && self.machine.is_ancestor_or_self(b, a)
+    }
+
+    /// xstate's `getTransitionDomain`: the state whose descendants the transition exits and
+    /// enters.
+    fn domain(&self, run: &Run, t: usize) -> Domain {
+        let tr = &self.machine.transitions[t];
+        if tr.targets.is_empty() {
+            return Domain::Targetless;
+        }
+        let targets = self.effective_targets(run, &tr.targets);
+        let Some(&head) = targets.first() else { return Domain::Targetless };
+        if !tr.reenter && targets.iter().all(|&x| x == tr.source || self.is_descendant(x, tr.source)) {
+            return Domain::In(tr.source);
+        }
+        // The least common ancestor of the targets and the source: a proper ancestor of the first
+        // target that holds the rest below it.
+        let rest: Vec<StateId> = targets[1..].iter().copied().chain(std::iter::once(tr.source)).collect();
+        match self.machine.ancestors(head).find(|&a| rest.iter().all(|&s| self.is_descendant(s, a))) {
+            Some(lca) => Domain::In(lca),
+            None if tr.reenter => Domain::Outside,
+            None => Domain::In(StateId::ROOT),
+        }
+    }
+
+    /// xstate's `removeConflictingTransitions`.
+    fn remove_conflicts(&self, run: &Run, enabled: Vec<usize>) -> Vec<usize> {
+        if enabled.len() < 2 {
+            return enabled;
+        }
+        let mut kept: Vec<usize> = Vec::new();
+        for t1 in enabled {
+            let exit1 = self.exit_set(run, t1);
+            let mut preempted = false;
+            let mut remove = Vec::new();
+            for &t2 in &kept {
+                let exit2 = self.exit_set(run, t2);
+                if exit1.intersection(&exit2).next().is_some() {
+                    let (s1, s2) = (self.machine.transitions[t1].source, self.machine.transitions[t2].source);
+                    if self.is_descendant(s1, s2) {
+                        remove.push(t2);
+                    } else {
+                        preempted = true;
+                        break;
+                    }
+                }
+            }
+            if !preempted {
+                kept.retain(|t| !remove.contains(t));
+                kept.push(t1);
+            }
+        }
+        kept
+    }
+
+    /// What entering a state enters below it (xstate's `addDescendantStatesToEnter`; the state
+    /// itself is its caller's to add). A compound state's `<initial>` transition's content is
+    /// noted in `defaults`, to run after the state's entry.
+    pub(crate) fn add_descendants(&self, run: &Run, s: StateId, out: &mut BTreeSet<StateId>, defaults: &mut Defaults) {
+        let st = self.machine.state(s);
+        match st.kind {
+            StateKind::Compound => {
+                let targets = match self.defaults[s.index()] {
+                    Some(t) => {
+                        defaults.push((s, t));
+                        self.machine.transitions[t].targets.to_vec()
+                    }
+                    None => st
+                        .initial
+                        .or_else(|| {
+                            st.children.iter().copied().find(|&c| self.machine.state(c).kind != StateKind::History)
+                        })
+                        .into_iter()
+                        .collect(),
+                };
+                for target in self.entered_through(run, &targets, defaults) {
+                    out.insert(target);
+                    self.add_descendants(run, target, out, defaults);
+                    self.add_ancestors(run, &self.proper_ancestors(target, Some(s)), None, out, defaults);
+                }
+            }
+            StateKind::Parallel => self.add_regions(run, s, out, defaults),
+            StateKind::Atomic | StateKind::Final | StateKind::History => {}
+        }
+    }
+
+    /// Targets with history states resolved, and each history default's content noted for the
+    /// history's parent.
+    fn entered_through(&self, run: &Run, targets: &[StateId], defaults: &mut Defaults) -> Vec<StateId> {
+        for &t in targets {
+            if self.machine.state(t).kind == StateKind::History && !run.history.contains_key(&t) {
+                if let (Some(d), Some(parent)) = (self.defaults[t.index()], self.machine.state(t).parent) {
+                    defaults.push((parent, d));
+                }
+            }
+        }
+        self.effective_targets(run, targets)
+    }
+
+    /// Each region of a parallel state that nothing entered yet, with what it enters.
+    fn add_regions(&self, run: &Run, s: StateId, out: &mut BTreeSet<StateId>, defaults: &mut Defaults) {
+        for &c in &self.machine.state(s).children {
+            if self.machine.state(c).kind == StateKind::History {
+                continue;
+            }
+            if !out.iter().any(|&x| x == c || self.is_descendant(x, c)) {
+                out.insert(c);
+                self.add_descendants(run, c, out, defaults);
+            }
+        }
+    }
+
+    /// The ancestors of `s` up to `to` (not included; all of them when `to` is `None`), nearest
+    /// first: xstate's `getProperAncestors`.
+    fn proper_ancestors(&self, s: StateId, to: Option<StateId>) -> Vec<StateId> {
+        if to == Some(s) {
+            return Vec::new();
+        }
+        self.machine.ancestors(s).take_while(|&a| Some(a) != to).collect()
+    }
+
+    /// xstate's `addAncestorStatesToEnter`: each ancestor inside the re-entrancy domain (all, with
+    /// none), and each parallel one's regions that nothing entered yet.
+    fn add_ancestors(
+        &self,
+        run: &Run,
+        ancestors: &[StateId],
+        domain: Option<StateId>,
+        out: &mut BTreeSet<StateId>,
+        defaults: &mut Defaults,
+    ) {
+        for &a in ancestors {
+            if domain.is_none_or(|d| self.is_descendant(a, d)) {
+                out.insert(a);
+            }
+            if self.machine.state(a).kind == StateKind::Parallel {
+                self.add_regions(run, a, out, defaults);
+            }
+        }
+    }
+
+    /// One microstep: history recorded, exit, the transitions' actions, enter.
+    pub(crate) fn microstep(&self, run: &mut Run, ts: &[usize], ev: &Ev) -> Result<(), String> {
+        if ts.is_empty() {
+            return Ok(());
+        }
+        let mut exit = BTreeSet::new();
+        for &t in ts {
+            exit.extend(self.exit_set(run, t));
+        }
+        // xstate's `exitStates`: each history state of an exited state remembers, first.
+        for &s in &exit {
+            for &h in &self.histories[s.index()] {
+                let deep = self.machine.state(h).history == Some(ir::HistoryKind::Deep);
+                let remembered: Vec<StateId> = if deep {
+                    self.atomic_of(&run.config).into_iter().filter(|&a| self.is_descendant(a, s)).collect()
+                } else {
+                    run.config.iter().copied().filter(|&c| self.machine.state(c).parent == Some(s)).collect()
+                };
+                run.history.insert(h, remembered);
+            }
+        }
+        for &s in exit.iter().rev() {
+            self.block(run, &self.machine.state(s).exit, ev)?;
+            for a in run.actors.iter().filter(|a| a.state == s) {
+                run.requests.push(Request::Stop { id: a.id.clone() });
+            }
+            run.actors.retain(|a| a.state != s);
+            for t in run.timers.iter().filter(|t| t.state == Some(s)) {
+                run.requests.push(Request::Cancel { id: t.id.clone() });
+            }
+            run.timers.retain(|t| t.state != Some(s));
+            run.remove(s);
+        }
+        for &t in ts {
+            self.block(run, &self.machine.transitions[t].actions, ev)?;
+        }
+        // xstate's `computeEntrySet`.
+        let mut enter = BTreeSet::new();
+        let mut defaults = Defaults::new();
+        for &t in ts {
+            let tr = &self.machine.transitions[t];
+            let domain = match self.domain(run, t) {
+                Domain::Targetless => continue,
+                Domain::Outside => None,
+                Domain::In(d) => Some(d),
+            };
+            let targets = self.entered_through(run, &tr.targets, &mut defaults);
+            for &target in &targets {
+                // A transition to its own source that does not re-enter it enters only below it.
+                if tr.source != target || domain != Some(tr.source) || tr.reenter {
+                    enter.insert(target);
+                }
+                self.add_descendants(run, target, &mut enter, &mut defaults);
+            }
+            for &target in &targets {
+                let mut ancestors = self.proper_ancestors(target, domain);
+                if let Some(d) = domain.filter(|&d| self.machine.state(d).kind == StateKind::Parallel) {
+                    ancestors.push(d);
+                }
+                let reentrancy = if tr.source == StateId::ROOT && tr.reenter { None } else { domain };
+                self.add_ancestors(run, &ancestors, reentrancy, &mut enter, &mut defaults);
+            }
+        }
+        self.enter(run, &enter, &defaults, ev)
+    }
+
+    /// Enters states in document order: entry actions (then an `<initial>`'s or a history
+    /// default's content), invokes, timers, done events.
+    pub(crate) fn enter(
+        &self,
+        run: &mut Run,
+        enter: &BTreeSet<StateId>,
+        defaults: &Defaults,
+        ev: &Ev,
+    ) -> Result<(), String> {
+        let mut completed = BTreeSet::new();
+        for &s in enter {
+            run.insert(s);
+            let st = self.machine.state(s);
+            self.block(run, &st.entry, ev)?;
+            for &(_, t) in defaults.iter().filter(|(p, _)| *p == s) {
+                self.block(run, &self.machine.transitions[t].actions, ev)?;
+            }
+            for (i, inv) in st.invokes.iter().enumerate() {
+                let id = self.invoke_id(s, i);
+                let input = match &inv.input {
+                    Some(e) => self.eval(run, e, ev)?.to_json(),
+                    None => None,
+                };
+                run.requests.push(Request::Start { id: id.clone(), src: inv.src.to_string(), kind: inv.kind, input });
+                run.actors.push(Actor { id, src: inv.src.to_string(), kind: inv.kind, state: s });
+            }
+            for &t in &self.by_source[s.index()] {
+                if let Trigger::After(delay) = &self.machine.transitions[t].trigger {
+                    let id = self.after_id(s, delay);
+                    if run.timers.iter().any(|x| x.id == id) {
+                        continue;
+                    }
+                    let ms = super::delay_ms(delay).ok_or_else(|| {
+                        format!("the delay {delay:?} of state {:?} is not a duration (a named delay is code the IR does not hold)", self.name(s))
+                    })?;
+                    let deadline = run.now.saturating_add(ms);
+                    run.requests.push(Request::Schedule { id: id.clone(), deadline });
+                    run.timers.push(Timer { id, deadline, state: Some(s), event: None, to: None });
+                }
+            }
+            if st.kind == StateKind::Final {
+                self.reached_final(run, s, ev, &mut completed)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// A final state was entered: its parent's done event (with the final state's output), each
+    /// parallel ancestor's whose regions are all final now, and the run's end at the root.
+    fn reached_final(
+        &self,
+        run: &mut Run,
+        s: StateId,
+        ev: &Ev,
+        completed: &mut BTreeSet<StateId>,
+    ) -> Result<(), String> {
+        let st = self.machine.state(s);
+        let output = match &st.output {
+            Some(e) => match self.eval(run, e, ev) {
+                Ok(v) => v.to_json(),
+                Err(e) if self.scxml => {
+                    self.raise_error(run, &e);
+                    None
+                }
+                Err(e) => return Err(e),
+            },
+            None => None,
+        };
+        let Some(parent) = st.parent else {
+            return self.done(run, ev, None);
+        };
+        let p = self.machine.state(parent);
+        let mut marker = if p.kind == StateKind::Parallel { Some(parent) } else { p.parent };
+        if p.kind == StateKind::Compound {
+            if p.parent.is_none() {
+                return self.done(run, ev, output);
+            }
+            run.internal.push_back(Queued::new(self.done_event(parent, output), Kind::Platform));
+        }
+        while let Some(m) = marker {
+            if self.machine.state(m).kind != StateKind::Parallel
+                || completed.contains(&m)
+                || !self.in_final(&run.config, m)
+            {
+                break;
+            }
+            completed.insert(m);
+            if self.machine.state(m).parent.is_none() {
+                return self.done(run, ev, None);
+            }
+            run.internal.push_back(Queued::new(self.done_event(m, None), Kind::Platform));
+            marker = self.machine.state(m).parent;
+        }
+        Ok(())
+    }
+
+    /// The root reached a final state: the run is done, with the Machine's output.
+    fn done(&self, run: &mut Run, ev: &Ev, final_output: Option<serde_json::Value>) -> Result<(), String> {
+        run.status = Status::Done;
+        if let Some(e) = &self.machine.output {
+            let done = self.ev(Queued::new(self.done_event(StateId::ROOT, final_output), Kind::Platform));
+            let _ = ev;
+            run.output = self.eval(run, e, &done)?.to_json();
+        }
+        Ok(())
+    }
+
+    /// Is a compound or parallel state in its final state (xstate's `isInFinalState`)?
+    fn in_final(&self, config: &BTreeSet<StateId>, s: StateId) -> bool {
+        let st = self.machine.state(s);
+        match st.kind {
+            StateKind::Compound => {
+                st.children.iter().any(|&c| config.contains(&c) && self.machine.state(c).kind == StateKind::Final)
+            }
+            StateKind::Parallel => st
+                .children
+                .iter()
+                .filter(|&&c| self.machine.state(c).kind != StateKind::History)
+                .all(|&c| self.in_final(config, c)),
+            StateKind::Final => true,
+            StateKind::Atomic | StateKind::History => false,
+        }
+    }
+}
