@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# The interpreter's benchmark (docs/benchmarks.md): events per second through the runtime's core
+# against xstate 5's actor.send on the same machines (a flat toggle; a parallel machine with nested
+# states and assign), in-process on both sides and as whole processes (`jr2 sim --final` over
+# 200 000 events against a Node script that sends the same events), all in one run.
+# usage: bench/runtime.sh [EVENTS=200000]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/jr2c-target}"
+n="${1:-200000}"
+out=bench/out/runtime
+mkdir -p "$out"
+(cd tests/xstate && npm ci --silent --no-audit --no-fund >/dev/null)
+cargo build --quiet --locked --release --bin jr2
+cargo bench --quiet --locked -p runtime --bench events --no-run 2>/dev/null
+# xstate-events.mjs imports xstate from tests/xstate's install: run it from there.
+cp bench/runtime/xstate-events.mjs tests/xstate/out-bench-xstate-events.mjs
+trap 'rm -f tests/xstate/out-bench-xstate-events.mjs' EXIT
+
+ms() { date +%s%N; }
+for case in "toggle t" "parallel t,u"; do
+  set -- $case
+  name=$1; types=$2
+  chart=bench/runtime/$name.json
+  node -e '
+    const [n, types] = [Number(process.argv[1]), process.argv[2].split(",")];
+    const out = [];
+    for (let i = 0; i < n; i++) out.push(JSON.stringify({ type: types[i % types.length], n: i }));
+    process.stdout.write(out.join("\n") + "\n");' "$n" "$types" > "$out/$name.jsonl"
+  rust=$(cargo bench --quiet --locked -p runtime --bench events -- "$PWD/$chart" "$types" "$n" 5)
+  js=$(node tests/xstate/out-bench-xstate-events.mjs "$PWD/$chart" "$types" "$n" 5)
+  # Whole processes, best of 3 each, alternating.
+  jr2_ms=999999; node_ms=999999
+  for round in 1 2 3; do
+    t0=$(ms); "$CARGO_TARGET_DIR/release/jr2" sim "$chart" --events "$out/$name.jsonl" --final > "$out/$name.jr2.txt"; t1=$(ms)
+    jr2_ms=$(( (t1 - t0) / 1000000 < jr2_ms ? (t1 - t0) / 1000000 : jr2_ms ))
+    t0=$(ms); node tests/xstate/out-bench-xstate-events.mjs "$PWD/$chart" --script "$out/$name.jsonl" > "$out/$name.node.txt"; t1=$(ms)
+    node_ms=$(( (t1 - t0) / 1000000 < node_ms ? (t1 - t0) / 1000000 : node_ms ))
+  done
+  echo "$name: in-process jr2 $rust"
+  echo "$name: in-process xstate $js"
+  echo "$name: whole process: jr2 sim --final ${jr2_ms} ms, node + xstate ${node_ms} ms"
+  echo "$name: jr2 ends $(node -e 'const l=JSON.parse(require("fs").readFileSync(process.argv[1],"utf8"));console.log(JSON.stringify(l.configuration))' "$out/$name.jr2.txt"), xstate ends $(node -e 'const l=JSON.parse(require("fs").readFileSync(process.argv[1],"utf8"));console.log(JSON.stringify(l.configuration))' "$out/$name.node.txt")"
+  node -e '
+    const [r, j, jm, nm] = [JSON.parse(process.argv[1]), JSON.parse(process.argv[2]), Number(process.argv[3]), Number(process.argv[4])];
+    console.log(`'"$name"': in-process jr2 over xstate: ${(r.events_per_second / j.events_per_second).toFixed(2)}x; whole process: ${(nm / jm).toFixed(2)}x`);
+  ' "$rust" "$js" "$jr2_ms" "$node_ms"
+done

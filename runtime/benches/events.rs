@@ -1,0 +1,42 @@
+//! Events per second through the interpreter, in-process: `Runtime::send` from each snapshot to
+//! the next, as a host that keeps the snapshot does. `bench/runtime.sh` runs it beside xstate's
+//! `actor.send` on the same machines (docs/benchmarks.md).
+//!
+//! usage: cargo bench -p runtime --bench events -- CHART.json EVENTS N [ROUNDS]
+//! where EVENTS is a comma-separated cycle of event types (`t` or `t,u`); each event carries
+//! `n`, its index. Prints one JSON line: the best round's events per second.
+
+use runtime::Runtime;
+use serde_json::json;
+use std::time::Instant;
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).filter(|a| a != "--bench").collect();
+    let [chart, events, n, rest @ ..] = args.as_slice() else {
+        eprintln!("usage: events CHART.json EVENTS N [ROUNDS]");
+        std::process::exit(2);
+    };
+    let n: usize = n.parse().expect("N is a number");
+    let rounds: usize = rest.first().map_or(5, |r| r.parse().expect("ROUNDS is a number"));
+    let text = std::fs::read_to_string(chart).expect("the chart reads");
+    let parsed = syntax::json::parse(&text);
+    assert!(parsed.errors.is_empty(), "{:?}", parsed.errors);
+    let lowered = chart::lower::lower(&parsed.value, None);
+    assert!(lowered.faults.is_empty(), "{:?}", lowered.faults);
+    let machine = lowered.machine;
+    let rt = Runtime::new(&machine);
+    let types: Vec<&str> = events.split(',').collect();
+    let script: Vec<serde_json::Value> = (0..n).map(|i| json!({ "type": types[i % types.len()], "n": i })).collect();
+    let mut best = f64::INFINITY;
+    let mut last = None;
+    for _ in 0..rounds {
+        let mut step = rt.start(None, 0);
+        let t0 = Instant::now();
+        for e in &script {
+            step = rt.send(&step.snapshot, e.clone(), 0);
+        }
+        best = best.min(t0.elapsed().as_secs_f64());
+        last = Some(rt.atomic(&step.snapshot).into_iter().map(|s| rt.name(s)).collect::<Vec<_>>());
+    }
+    println!("{}", json!({ "events": n, "seconds": best, "events_per_second": n as f64 / best, "final": last }));
+}
