@@ -4,18 +4,25 @@
 // written as a Chart, and after every step the active atomic states, the context and whether the
 // run is done must be equal.
 //
-//   node runtime-diff.mjs JR2 [MACHINES=200] [SEED=1]
+//   node runtime-diff.mjs JR2 [MACHINES=200] [SEED=1] [--machines]
 //
 // Any seed reproduces its machines; a mismatch prints the seed, the Chart, the events and both
-// traces, and the exit code is 1. Not generated yet: guards (the IR holds no expression guard
-// yet), `always` (without guards it loops), history.
-import { createActor, createMachine, assign, SimulatedClock } from "xstate";
+// traces, and the exit code is 1.
+//
+// With `--machines`, each statechart is also given what a Chart cannot write, and is written as
+// a TypeScript Machine that `jr2 sim` reads through the Machine front end while xstate builds the
+// same source text: history states (shallow and deep, with and without a default target, and
+// transitions into them), guards over the context and the event (arrow functions), `assign` from
+// the context, `raise`, and guarded `always` transitions.
+import { createActor, createMachine, assign, raise, SimulatedClock } from "xstate";
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, writeFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-const [jr2, count = "200", seedArg = "1"] = process.argv.slice(2);
+const flags = process.argv.slice(2).filter((a) => a.startsWith("--"));
+const [jr2, count = "200", seedArg = "1"] = process.argv.slice(2).filter((a) => !a.startsWith("--"));
+const MACHINES = flags.includes("--machines");
 if (!jr2) {
   console.error("usage: node runtime-diff.mjs JR2 [MACHINES] [SEED]");
   process.exit(2);
@@ -34,14 +41,27 @@ function rng(seed) {
 
 const EVENTS = ["a", "b", "c", "d"];
 
+/** Guards as JavaScript source, from a random number and a small one. */
+const GUARDS = [
+  (k) => `({ event }) => event.n > ${k}`,
+  (_, m) => `({ context }) => context.count < ${m + 1}`,
+  (k, m) => `({ context, event }) => context.count + event.n !== ${k} && context.count <= ${m}`,
+  (k) => `({ event }) => event.n % 2 === ${k % 2}`,
+  (_, m) => `({ context }) => !(context.count === ${m})`,
+];
+
 /** A random statechart as a neutral tree: each state with an id s<N>. */
 function generate(r) {
   let n = 0;
   const all = [];
   const pick = (xs) => xs[Math.floor(r() * xs.length)];
   function state(depth, kind) {
-    const s = { id: `s${n++}`, kind, children: [], on: [], after: null, onDone: null, entryAssign: false };
+    const s = { id: `s${n++}`, kind, children: [], on: [], after: null, onDone: null, entryAssign: false, always: null };
     all.push(s);
+    if (kind === "history") {
+      s.deep = r() < 0.5;
+      return s;
+    }
     if (kind === "compound" || kind === "parallel") {
       const k = kind === "parallel" ? 2 : 2 + Math.floor(r() * 2);
       for (let i = 0; i < k; i++) {
@@ -54,19 +74,34 @@ function generate(r) {
         }
         s.children.push(state(depth + 1, ck));
       }
+      // A history state last, so that it is never the initial one.
+      if (MACHINES && kind === "compound" && depth > 0 && r() < 0.4) s.children.push(state(depth + 1, "history"));
     }
     return s;
   }
   const root = state(0, "compound");
   const targets = all.filter((s) => s !== root);
   for (const s of targets) {
+    if (s.kind === "history") {
+      // A default target: one of its siblings, or (none) its parent's initial state.
+      const siblings = all.find((p) => p.children.includes(s)).children.filter((c) => c.kind !== "history");
+      if (r() < 0.5) s.target = pick(siblings).id;
+      continue;
+    }
     if (s.kind === "final") continue;
     const k = Math.floor(r() * 3);
     for (let i = 0; i < k; i++) {
       const t = { event: pick(EVENTS), reenter: r() < 0.2, assign: r() < 0.3 };
       if (r() < 0.85) t.target = pick(targets).id;
+      if (MACHINES) {
+        if (r() < 0.35) t.guard = pick(GUARDS)(Math.floor(r() * 100), Math.floor(r() * 4));
+        if (r() < 0.3) t.count = true;
+        if (r() < 0.12) t.raise = pick(EVENTS);
+      }
       s.on.push(t);
     }
+    // A guarded eventless transition that counts: it is taken while the count is below a bound.
+    if (MACHINES && r() < 0.12) s.always = { below: 1 + Math.floor(r() * 4), target: r() < 0.6 ? pick(targets).id : null };
     // A delay of its own per state: two timers due at one instant fire in an order xstate's
     // SimulatedClock does not keep (its sort of equal deadlines), where real timers keep the
     // order they were set in, as jr2 does.
@@ -141,6 +176,53 @@ function configs(root) {
   return { xstate: x(root, true), chart: j(root, true) };
 }
 
+/** The statechart as the source text of an xstate config (for `--machines`). */
+function source(root) {
+  const q = JSON.stringify;
+  function x(s, isRoot) {
+    const f = [`id: ${q(s.id)}`];
+    if (s.kind === "history") {
+      f.push(`type: "history"`, `history: ${q(s.deep ? "deep" : "shallow")}`);
+      if (s.target) f.push(`target: ${q("#" + s.target)}`);
+      return `{ ${f.join(", ")} }`;
+    }
+    if (s.kind === "parallel") f.push(`type: "parallel"`);
+    if (s.kind === "final") f.push(`type: "final"`);
+    if (s.children.length) {
+      if (s.kind === "compound") f.push(`initial: ${q(s.children[0].id)}`);
+      f.push(`states: { ${s.children.map((c) => `${c.id}: ${x(c, false)}`).join(", ")} }`);
+    }
+    const transition = (t) => {
+      const g = [];
+      if (t.target) g.push(`target: ${q("#" + t.target)}`);
+      if (t.reenter) g.push(`reenter: true`);
+      if (t.guard) g.push(`guard: ${t.guard}`);
+      const actions = [];
+      if (t.assign) actions.push(`assign({ last: ({ event }) => event.n })`);
+      if (t.count) actions.push(`assign({ count: ({ context }) => context.count + 1 })`);
+      if (t.raise) actions.push(`raise({ type: ${q(t.raise)}, n: 0 })`);
+      if (actions.length) g.push(`actions: [${actions.join(", ")}]`);
+      return `{ ${g.join(", ")} }`;
+    };
+    if (s.on.length) {
+      const by = {};
+      for (const t of s.on) (by[t.event] ||= []).push(transition(t));
+      f.push(`on: { ${Object.entries(by).map(([e, ts]) => `${e}: [${ts.join(", ")}]`).join(", ")} }`);
+    }
+    if (s.always) {
+      const t = [`guard: ({ context }) => context.count < ${s.always.below}`, `actions: assign({ count: ({ context }) => context.count + 1 })`];
+      if (s.always.target) t.unshift(`target: ${q("#" + s.always.target)}`);
+      f.push(`always: { ${t.join(", ")} }`);
+    }
+    if (s.after) f.push(`after: { ${s.after.ms}: ${q("#" + s.after.target)} }`);
+    if (s.onDone) f.push(`onDone: ${q("#" + s.onDone)}`);
+    if (s.entryAssign) f.push(`entry: assign({ entered: ({ event }) => event.type })`);
+    if (isRoot) f.push(`context: { count: 0 }`);
+    return `{ ${f.join(", ")} }`;
+  }
+  return x(root, true);
+}
+
 function script(r) {
   const k = 6 + Math.floor(r() * 10);
   const out = [];
@@ -188,11 +270,11 @@ function xstateTrace(config, events) {
   return trace;
 }
 
-function jr2Trace(dir, chart, events) {
-  writeFileSync(join(dir, "m.json"), JSON.stringify(chart));
+function jr2Trace(dir, file, chart, events) {
+  writeFileSync(join(dir, file), typeof chart === "string" ? chart : JSON.stringify(chart));
   writeFileSync(join(dir, "e.jsonl"), events.map((e) => JSON.stringify(e)).join("\n") + "\n");
   // Exit 1 is a run that ended `error` (a loop): its lines are still the trace.
-  const run = spawnSync(jr2, ["sim", join(dir, "m.json"), "--events", join(dir, "e.jsonl")], { encoding: "utf8" });
+  const run = spawnSync(jr2, ["sim", join(dir, file), "--events", join(dir, "e.jsonl")], { encoding: "utf8" });
   if (run.status !== 0 && run.status !== 1) throw new Error(`jr2 sim exited ${run.status}: ${run.stderr}`);
   const out = run.stdout;
   const lines = out.trim().split("\n").map((l) => JSON.parse(l));
@@ -222,7 +304,14 @@ for (let i = 0; i < Number(count); i++) {
   const seed = seed0 * 1_000_003 + i;
   const r = rng(seed);
   const root = generate(r);
-  const { xstate, chart } = configs(root);
+  let { xstate, chart } = configs(root);
+  let file = "m.json";
+  if (MACHINES) {
+    const text = source(root);
+    xstate = new Function("assign", "raise", `return ${text};`)(assign, raise);
+    file = "m.ts";
+    chart = `import { assign, createMachine, raise } from "xstate";\n\nexport const machine = createMachine(${text});\n`;
+  }
   const events = script(r);
   let expected, got;
   try {
@@ -231,22 +320,22 @@ for (let i = 0; i < Number(count); i++) {
     if (!(e instanceof Loops)) continue; // a config xstate itself refuses is not a case
     // xstate loops: jr2 must end the run `error` at its bound.
     loops++;
-    writeFileSync(join(dir, "m.json"), JSON.stringify(chart));
+    writeFileSync(join(dir, file), typeof chart === "string" ? chart : JSON.stringify(chart));
     writeFileSync(join(dir, "e.jsonl"), events.map((e) => JSON.stringify(e)).join("\n") + "\n");
-    const run = spawnSync(jr2, ["sim", join(dir, "m.json"), "--events", join(dir, "e.jsonl"), "--final"], { encoding: "utf8" });
+    const run = spawnSync(jr2, ["sim", join(dir, file), "--events", join(dir, "e.jsonl"), "--final"], { encoding: "utf8" });
     if (run.status !== 1) {
       bad++;
       console.log(`MISMATCH seed ${seed}: xstate loops, jr2 sim exits ${run.status}: ${run.stdout}`);
     }
     continue;
   }
-  got = jr2Trace(dir, chart, events);
+  got = jr2Trace(dir, file, chart, events);
   const differs = expected.findIndex((x, k) => x !== got[k]);
   if (differs >= 0) {
     bad++;
     if (bad <= 3) {
       console.log(`MISMATCH seed ${seed} at step ${differs}`);
-      console.log(`chart: ${JSON.stringify(chart)}`);
+      console.log(typeof chart === "string" ? `machine:\n${chart}` : `chart: ${JSON.stringify(chart)}`);
       console.log(`events: ${JSON.stringify(events)}`);
       console.log(`xstate: ${expected.slice(0, differs + 1).join("\n        ")}`);
       console.log(`jr2:    ${got.slice(0, differs + 1).join("\n        ")}`);
