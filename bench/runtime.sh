@@ -43,6 +43,6 @@ for case in "toggle t" "parallel t,u"; do
   echo "$name: jr2 ends $(node -e 'const l=JSON.parse(require("fs").readFileSync(process.argv[1],"utf8"));console.log(JSON.stringify(l.configuration))' "$out/$name.jr2.txt"), xstate ends $(node -e 'const l=JSON.parse(require("fs").readFileSync(process.argv[1],"utf8"));console.log(JSON.stringify(l.configuration))' "$out/$name.node.txt")"
   node -e '
     const [r, j, jm, nm] = [JSON.parse(process.argv[1]), JSON.parse(process.argv[2]), Number(process.argv[3]), Number(process.argv[4])];
-    console.log(`'"$name"': in-process jr2 over xstate: ${(r.events_per_second / j.events_per_second).toFixed(2)}x; whole process: ${(nm / jm).toFixed(2)}x`);
+    console.log(`'"$name"': in-process jr2 over xstate: ${(r.events_per_second / j.events_per_second).toFixed(2)}x by the wall clock, ${(r.events_per_cpu_second / j.events_per_cpu_second).toFixed(2)}x by CPU time; whole process (wall): ${(nm / jm).toFixed(2)}x`);
   ' "$rust" "$js" "$jr2_ms" "$node_ms"
 done

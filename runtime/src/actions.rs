@@ -29,7 +29,7 @@ impl Runtime<'_> {
     pub(crate) fn eval(&self, run: &mut Run, e: &Expr, ev: &Ev) -> Result<JsValue, String> {
         let scope = Scope {
             context: run.context.clone(),
-            event: ev.js.clone(),
+            event: ev.js().clone(),
             input: run.input.clone(),
             globals: self.globals(ev),
             active: run.active(),

@@ -29,6 +29,7 @@
 //! actions are the host's (none changes the context) and are not run here.
 
 mod actions;
+mod set;
 mod step;
 #[cfg(test)]
 mod tests;
@@ -37,7 +38,8 @@ use ir::eval::JsValue;
 use ir::{Machine, Origin, SlotKind, StateId, StateKind, Trigger};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use set::StateSet;
+use std::collections::{BTreeMap, VecDeque};
 use std::rc::Rc;
 
 /// How many microsteps (and `foreach` iterations) one macrostep may take before the run ends
@@ -96,13 +98,55 @@ pub struct Remembered {
     pub states: Vec<StateId>,
 }
 
+/// A run's context: a JavaScript value (what the evaluator reads, shared, not copied, from one
+/// snapshot to the next), serialized as `JSON.stringify` writes it.
+#[derive(Clone, Debug)]
+pub struct Context(pub JsValue);
+
+impl Context {
+    /// Its JSON (`undefined` members left out, as `JSON.stringify` does).
+    pub fn to_json(&self) -> Value {
+        self.0.to_json().unwrap_or(Value::Null)
+    }
+}
+
+impl PartialEq for Context {
+    fn eq(&self, other: &Context) -> bool {
+        self.to_json() == other.to_json()
+    }
+}
+
+impl PartialEq<Value> for Context {
+    fn eq(&self, other: &Value) -> bool {
+        &self.to_json() == other
+    }
+}
+
+impl std::fmt::Display for Context {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.to_json())
+    }
+}
+
+impl Serialize for Context {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.to_json().serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for Context {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Context, D::Error> {
+        Ok(Context(JsValue::from_json(&Value::deserialize(d)?)))
+    }
+}
+
 /// A run at a macrostep's end.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Snapshot {
     pub status: Status,
     /// Every active state (atomic ones and their ancestors), in document order.
     pub configuration: Vec<StateId>,
-    pub context: Value,
+    pub context: Context,
     pub timers: Vec<Timer>,
     pub actors: Vec<Actor>,
     /// What each history state that was exited remembers.
@@ -183,6 +227,9 @@ pub struct Runtime<'m> {
     /// Each state's key path from the root (`review.drafting`).
     paths: Vec<String>,
     scxml: bool,
+    /// Has the machine any eventless transition? (Most have none: no search for one after each
+    /// microstep.)
+    eventless: bool,
     /// The session's id, for SCXML's `_sessionid` and its `#_scxml_<id>` target.
     pub session: String,
     pub step_bound: usize,
@@ -199,10 +246,20 @@ enum Kind {
 /// An event being processed: its JSON, its JavaScript value, and what SCXML's `_event` tells.
 struct Ev {
     value: Value,
+    /// Has it a string `type`?
+    typed: bool,
     ty: String,
-    js: JsValue,
+    /// Its JavaScript value, made when an expression first reads it (most events are read by
+    /// none: a transition that only moves).
+    js: std::cell::OnceCell<JsValue>,
     /// SCXML's `_event`, made where the machine is one.
     scxml: Option<JsValue>,
+}
+
+impl Ev {
+    fn js(&self) -> &JsValue {
+        self.js.get_or_init(|| JsValue::from_json(&self.value))
+    }
 }
 
 /// An event waiting on a queue.
@@ -221,7 +278,7 @@ impl Queued {
 
 /// The mutable run inside one call.
 struct Run {
-    config: BTreeSet<StateId>,
+    config: StateSet,
     /// The active states as the evaluator reads them, made again when the configuration changes.
     active: Option<Rc<[StateId]>>,
     context: JsValue,
@@ -253,7 +310,7 @@ impl Run {
     }
 
     fn active(&mut self) -> Rc<[StateId]> {
-        self.active.get_or_insert_with(|| self.config.iter().copied().collect()).clone()
+        self.active.get_or_insert_with(|| Rc::from(self.config.as_slice())).clone()
     }
 }
 
@@ -305,6 +362,7 @@ impl<'m> Runtime<'m> {
             node_ids,
             paths,
             scxml: machine.origin == Origin::Scxml,
+            eventless: machine.transitions.iter().any(|t| t.trigger == Trigger::Always),
             session: "jr2".to_string(),
             step_bound: DEFAULT_STEP_BOUND,
         }
@@ -323,17 +381,17 @@ impl<'m> Runtime<'m> {
 
     /// The active atomic states, in document order.
     pub fn atomic(&self, snapshot: &Snapshot) -> Vec<StateId> {
-        let set: BTreeSet<StateId> = snapshot.configuration.iter().copied().collect();
+        let set: StateSet = snapshot.configuration.iter().copied().collect();
         self.atomic_of(&set)
     }
 
-    fn atomic_of(&self, config: &BTreeSet<StateId>) -> Vec<StateId> {
+    fn atomic_of(&self, config: &StateSet) -> Vec<StateId> {
         config.iter().copied().filter(|&s| !self.machine.state(s).children.iter().any(|c| config.contains(c))).collect()
     }
 
-    fn run(&self, snapshot: Option<&Snapshot>, now: u64) -> Run {
+    fn run(&self, snapshot: Option<Snapshot>, now: u64) -> Run {
         let mut run = Run {
-            config: BTreeSet::new(),
+            config: StateSet::new(),
             active: None,
             context: JsValue::Undefined,
             input: JsValue::Undefined,
@@ -351,14 +409,14 @@ impl<'m> Runtime<'m> {
             budget: self.step_bound,
         };
         if let Some(s) = snapshot {
-            run.config = s.configuration.iter().copied().collect();
-            run.context = JsValue::from_json(&s.context);
-            run.timers = s.timers.clone();
-            run.actors = s.actors.clone();
-            run.history = s.history.iter().map(|r| (r.history, r.states.clone())).collect();
+            run.config = s.configuration.into_iter().collect();
+            run.context = s.context.0;
+            run.timers = s.timers;
+            run.actors = s.actors;
+            run.history = s.history.into_iter().map(|r| (r.history, r.states)).collect();
             run.status = s.status;
-            run.error = s.error.clone();
-            run.output = s.output.clone();
+            run.error = s.error;
+            run.output = s.output;
             run.sends = s.sends;
         }
         run
@@ -371,7 +429,7 @@ impl<'m> Runtime<'m> {
         let event = json!({ "type": "xstate.init", "input": input.clone().unwrap_or(Value::Null) });
         let ev = self.ev(Queued::new(event, Kind::Platform));
         let result = self.initial_context(&mut run, &ev, input.as_ref()).and_then(|()| {
-            let mut enter = BTreeSet::from([StateId::ROOT]);
+            let mut enter = [StateId::ROOT].into_iter().collect::<StateSet>();
             let mut defaults = Vec::new();
             self.add_descendants(&run, StateId::ROOT, &mut enter, &mut defaults);
             self.enter(&mut run, &enter, &defaults, &ev)?;
@@ -384,6 +442,12 @@ impl<'m> Runtime<'m> {
     /// One macrostep: `event` (an object with a string `type`) and what follows it, then each
     /// event the machine sent itself meanwhile.
     pub fn send(&self, snapshot: &Snapshot, event: Value, now: u64) -> Step {
+        self.send_owned(snapshot.clone(), event, now)
+    }
+
+    /// [`Runtime::send`] from a snapshot the host gives up (it keeps the next one): nothing of
+    /// it is copied.
+    pub fn send_owned(&self, snapshot: Snapshot, event: Value, now: u64) -> Step {
         let mut run = self.run(Some(snapshot), now);
         let result = self.external(&mut run, Queued::new(event, Kind::External)).and_then(|()| self.drain(&mut run));
         self.finish(run, result)
@@ -392,7 +456,7 @@ impl<'m> Runtime<'m> {
     /// The timer `id` fires: its event goes to the machine (a macrostep) or, for a delayed send
     /// to another actor, to the host. A timer the run no longer holds does nothing.
     pub fn fire(&self, snapshot: &Snapshot, id: &str, now: u64) -> Step {
-        let mut run = self.run(Some(snapshot), now);
+        let mut run = self.run(Some(snapshot.clone()), now);
         let Some(at) = run.timers.iter().position(|t| t.id == id) else { return self.finish(run, Ok(())) };
         let timer = run.timers.remove(at);
         let result = match (&timer.to, run.status) {
@@ -441,8 +505,10 @@ impl<'m> Runtime<'m> {
         if run.status != Status::Active {
             return Ok(());
         }
+        let ev = self.ev(q);
         // An actor's outcome: it is done, whatever a transition makes of it.
-        if let Some(ty) = q.value.get("type").and_then(Value::as_str) {
+        let ty = ev.ty.as_str();
+        if ty.starts_with("xstate.") || ty.starts_with("done.invoke.") {
             for prefix in ["xstate.done.actor.", "xstate.error.actor.", "done.invoke."] {
                 if let Some(id) = ty.strip_prefix(prefix) {
                     run.actors.retain(|a| a.id != id);
@@ -452,7 +518,6 @@ impl<'m> Runtime<'m> {
                 run.timers.retain(|t| t.id != ty);
             }
         }
-        let ev = self.ev(q);
         let ts = self.select(run, &ev)?;
         self.microstep(run, &ts, &ev)?;
         self.settle(run, ev)
@@ -498,8 +563,8 @@ impl<'m> Runtime<'m> {
         Step {
             snapshot: Snapshot {
                 status: run.status,
-                configuration: run.config.into_iter().collect(),
-                context: run.context.to_json().unwrap_or(Value::Null),
+                configuration: run.config.as_slice().to_vec(),
+                context: Context(run.context),
                 timers: run.timers,
                 actors: run.actors,
                 history: run.history.into_iter().map(|(history, states)| Remembered { history, states }).collect(),
@@ -513,8 +578,9 @@ impl<'m> Runtime<'m> {
 
     /// An event as the evaluator reads it.
     fn ev(&self, q: Queued) -> Ev {
-        let ty = q.value.get("type").and_then(Value::as_str).unwrap_or_default().to_string();
-        let js = JsValue::from_json(&q.value);
+        let typed = q.value.get("type").and_then(Value::as_str);
+        let (typed, ty) = (typed.is_some(), typed.unwrap_or_default().to_string());
+        let js = std::cell::OnceCell::new();
         let scxml = self.scxml.then(|| {
             let kind = match q.kind {
                 Kind::Platform => "platform",
@@ -536,10 +602,10 @@ impl<'m> Runtime<'m> {
                 ("origin".into(), origin),
                 ("origintype".into(), origintype),
                 ("invokeid".into(), text(q.invokeid.clone())),
-                ("data".into(), js.member("data")),
+                ("data".into(), q.value.get("data").map_or(JsValue::Undefined, JsValue::from_json)),
             ])
         });
-        Ev { value: q.value, ty, js, scxml }
+        Ev { value: q.value, typed, ty, js, scxml }
     }
 
     /// A state's done event: xstate's `xstate.done.state.<id>` with `output`, SCXML's

@@ -2,9 +2,9 @@
 //! microsteps, done events. xstate v5's `stateUtils.ts`, function by function where the names
 //! say so.
 
+use super::set::StateSet;
 use super::{Actor, Ev, Kind, Queued, Request, Run, Runtime, Status, Timer};
 use ir::{Guard, StateId, StateKind, Trigger};
-use std::collections::BTreeSet;
 
 /// Where a transition exits and enters (xstate's transition domain).
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -50,7 +50,7 @@ impl Runtime<'_> {
     /// it took the event, and a parallel state's only where none of its regions did (so, unlike
     /// SCXML, one region's transition keeps its siblings from reaching the ancestors' ones).
     pub(crate) fn select(&self, run: &mut Run, ev: &Ev) -> Result<Vec<usize>, String> {
-        if ev.value.get("type").and_then(serde_json::Value::as_str).is_none() {
+        if !ev.typed {
             return Err(format!("an event has no string `type`: {}", ev.value));
         }
         let enabled = self.transition_node(StateId::ROOT, run, ev)?;
@@ -136,6 +136,9 @@ impl Runtime<'_> {
     /// `selectEventlessTransitions`, from each atomic state up, in document order.
     fn select_eventless(&self, run: &mut Run, ev: &Ev) -> Result<Vec<usize>, String> {
         let mut enabled: Vec<usize> = Vec::new();
+        if !self.eventless {
+            return Ok(enabled);
+        }
         for atomic in self.atomic_of(&run.config) {
             'up: for s in std::iter::once(atomic).chain(self.machine.ancestors(atomic)) {
                 for &t in &self.by_source[s.index()] {
@@ -228,7 +231,10 @@ impl Runtime<'_> {
 
     /// xstate's `getEffectiveTargetStates`: a transition's targets with each history state
     /// replaced by what it remembers, or by its default's targets.
-    fn effective_targets(&self, run: &Run, targets: &[StateId]) -> Vec<StateId> {
+    fn effective_targets<'t>(&self, run: &Run, targets: &'t [StateId]) -> std::borrow::Cow<'t, [StateId]> {
+        if targets.iter().all(|&t| self.machine.state(t).kind != StateKind::History) {
+            return std::borrow::Cow::Borrowed(targets);
+        }
         let mut out = Vec::new();
         let mut stack: Vec<StateId> = targets.iter().rev().copied().collect();
         // A bound on history defaults that name history states (a cycle of them is possible).
@@ -246,7 +252,7 @@ impl Runtime<'_> {
             }
             stack.extend(self.history_targets(run, s).into_iter().rev());
         }
-        out
+        std::borrow::Cow::Owned(out)
     }
 
     /// What entering a history state enters: what it remembers, else its default's targets,
@@ -267,15 +273,14 @@ impl Runtime<'_> {
     }
 
     /// The states a transition exits (none for a targetless one), xstate's `computeExitSet`.
-    fn exit_set(&self, run: &Run, t: usize) -> BTreeSet<StateId> {
+    fn exit_set(&self, run: &Run, t: usize) -> StateSet {
         let tr = &self.machine.transitions[t];
         match self.domain(run, t) {
-            Domain::Targetless => BTreeSet::new(),
+            Domain::Targetless => StateSet::new(),
             // A re-entering transition of the root: xstate exits nothing (and enters the root again).
-            Domain::Outside => BTreeSet::new(),
+            Domain::Outside => StateSet::new(),
             Domain::In(domain) => {
-                let mut out: BTreeSet<StateId> =
-                    run.config.iter().copied().filter(|&s| self.is_descendant(s, domain)).collect();
+                let mut out: StateSet = run.config.iter().copied().filter(|&s| self.is_descendant(s, domain)).collect();
                 if tr.reenter && tr.source == domain {
                     out.insert(domain);
                 }
@@ -323,7 +328,7 @@ impl Runtime<'_> {
             let mut remove = Vec::new();
             for &t2 in &kept {
                 let exit2 = self.exit_set(run, t2);
-                if exit1.intersection(&exit2).next().is_some() {
+                if exit1.intersects(&exit2) {
                     let (s1, s2) = (self.machine.transitions[t1].source, self.machine.transitions[t2].source);
                     if self.is_descendant(s1, s2) {
                         remove.push(t2);
@@ -344,7 +349,7 @@ impl Runtime<'_> {
     /// What entering a state enters below it (xstate's `addDescendantStatesToEnter`; the state
     /// itself is its caller's to add). A compound state's `<initial>` transition's content is
     /// noted in `defaults`, to run after the state's entry.
-    pub(crate) fn add_descendants(&self, run: &Run, s: StateId, out: &mut BTreeSet<StateId>, defaults: &mut Defaults) {
+    pub(crate) fn add_descendants(&self, run: &Run, s: StateId, out: &mut StateSet, defaults: &mut Defaults) {
         let st = self.machine.state(s);
         match st.kind {
             StateKind::Compound => {
@@ -361,7 +366,7 @@ impl Runtime<'_> {
                         .into_iter()
                         .collect(),
                 };
-                for target in self.entered_through(run, &targets, defaults) {
+                for &target in self.entered_through(run, &targets, defaults).iter() {
                     out.insert(target);
                     self.add_descendants(run, target, out, defaults);
                     self.add_ancestors(run, &self.proper_ancestors(target, Some(s)), None, out, defaults);
@@ -374,7 +379,12 @@ impl Runtime<'_> {
 
     /// Targets with history states resolved, and each history default's content noted for the
     /// history's parent.
-    fn entered_through(&self, run: &Run, targets: &[StateId], defaults: &mut Defaults) -> Vec<StateId> {
+    fn entered_through<'t>(
+        &self,
+        run: &Run,
+        targets: &'t [StateId],
+        defaults: &mut Defaults,
+    ) -> std::borrow::Cow<'t, [StateId]> {
         for &t in targets {
             if self.machine.state(t).kind == StateKind::History && !run.history.contains_key(&t) {
                 if let (Some(d), Some(parent)) = (self.defaults[t.index()], self.machine.state(t).parent) {
@@ -386,7 +396,7 @@ impl Runtime<'_> {
     }
 
     /// Each region of a parallel state that nothing entered yet, with what it enters.
-    fn add_regions(&self, run: &Run, s: StateId, out: &mut BTreeSet<StateId>, defaults: &mut Defaults) {
+    fn add_regions(&self, run: &Run, s: StateId, out: &mut StateSet, defaults: &mut Defaults) {
         for &c in &self.machine.state(s).children {
             if self.machine.state(c).kind == StateKind::History {
                 continue;
@@ -414,7 +424,7 @@ impl Runtime<'_> {
         run: &Run,
         ancestors: &[StateId],
         domain: Option<StateId>,
-        out: &mut BTreeSet<StateId>,
+        out: &mut StateSet,
         defaults: &mut Defaults,
     ) {
         for &a in ancestors {
@@ -432,9 +442,9 @@ impl Runtime<'_> {
         if ts.is_empty() {
             return Ok(());
         }
-        let mut exit = BTreeSet::new();
+        let mut exit = StateSet::new();
         for &t in ts {
-            exit.extend(self.exit_set(run, t));
+            exit.extend(&self.exit_set(run, t));
         }
         // xstate's `exitStates`: each history state of an exited state remembers, first.
         for &s in &exit {
@@ -464,7 +474,7 @@ impl Runtime<'_> {
             self.block(run, &self.machine.transitions[t].actions, ev)?;
         }
         // xstate's `computeEntrySet`.
-        let mut enter = BTreeSet::new();
+        let mut enter = StateSet::new();
         let mut defaults = Defaults::new();
         for &t in ts {
             let tr = &self.machine.transitions[t];
@@ -474,14 +484,14 @@ impl Runtime<'_> {
                 Domain::In(d) => Some(d),
             };
             let targets = self.entered_through(run, &tr.targets, &mut defaults);
-            for &target in &targets {
+            for &target in targets.iter() {
                 // A transition to its own source that does not re-enter it enters only below it.
                 if tr.source != target || domain != Some(tr.source) || tr.reenter {
                     enter.insert(target);
                 }
                 self.add_descendants(run, target, &mut enter, &mut defaults);
             }
-            for &target in &targets {
+            for &target in targets.iter() {
                 let mut ancestors = self.proper_ancestors(target, domain);
                 if let Some(d) = domain.filter(|&d| self.machine.state(d).kind == StateKind::Parallel) {
                     ancestors.push(d);
@@ -495,14 +505,8 @@ impl Runtime<'_> {
 
     /// Enters states in document order: entry actions (then an `<initial>`'s or a history
     /// default's content), invokes, timers, done events.
-    pub(crate) fn enter(
-        &self,
-        run: &mut Run,
-        enter: &BTreeSet<StateId>,
-        defaults: &Defaults,
-        ev: &Ev,
-    ) -> Result<(), String> {
-        let mut completed = BTreeSet::new();
+    pub(crate) fn enter(&self, run: &mut Run, enter: &StateSet, defaults: &Defaults, ev: &Ev) -> Result<(), String> {
+        let mut completed = StateSet::new();
         for &s in enter {
             run.insert(s);
             let st = self.machine.state(s);
@@ -542,13 +546,7 @@ impl Runtime<'_> {
 
     /// A final state was entered: its parent's done event (with the final state's output), each
     /// parallel ancestor's whose regions are all final now, and the run's end at the root.
-    fn reached_final(
-        &self,
-        run: &mut Run,
-        s: StateId,
-        ev: &Ev,
-        completed: &mut BTreeSet<StateId>,
-    ) -> Result<(), String> {
+    fn reached_final(&self, run: &mut Run, s: StateId, ev: &Ev, completed: &mut StateSet) -> Result<(), String> {
         let st = self.machine.state(s);
         let output = match &st.output {
             Some(e) => match self.eval(run, e, ev) {
@@ -601,7 +599,7 @@ impl Runtime<'_> {
     }
 
     /// Is a compound or parallel state in its final state (xstate's `isInFinalState`)?
-    fn in_final(&self, config: &BTreeSet<StateId>, s: StateId) -> bool {
+    fn in_final(&self, config: &StateSet, s: StateId) -> bool {
         let st = self.machine.state(s);
         match st.kind {
             StateKind::Compound => {
