@@ -162,6 +162,9 @@ impl Runtime<'_> {
                         sendid: explicit.then_some(sendid),
                         invokeid: None,
                     }),
+                    (Target::Actor(to), None) if self.is_child(run, &to) => {
+                        self.to_child(run, &to, |rt, s, now| rt.send(s, event, now)).map_err(Stop::Run)?
+                    }
                     (Target::Actor(to), None) => run.requests.push(Request::Send { to, event }),
                 }
             }
@@ -266,7 +269,7 @@ impl Runtime<'_> {
         let deadline = run.now.saturating_add(ms);
         run.timers.retain(|t| t.id != id);
         run.requests.push(Request::Schedule { id: id.clone(), deadline });
-        run.timers.push(Timer { id, deadline, state: None, event: Some(event), to });
+        run.timers.push(Timer { id, deadline, state: None, event: Some(event), to, child: None });
     }
 
     /// Where a send goes, by its target's text.
@@ -281,7 +284,7 @@ impl Runtime<'_> {
             return Ok(Target::Own);
         }
         let id = t.strip_prefix("#_").unwrap_or(t);
-        if run.actors.iter().any(|a| a.id == id) {
+        if run.actors.iter().any(|a| a.id == id) || self.is_child(run, id) {
             return Ok(Target::Actor(id.to_string()));
         }
         if self.scxml && !t.starts_with("#_") {

@@ -29,13 +29,14 @@
 //! actions are the host's (none changes the context) and are not run here.
 
 mod actions;
+mod child;
 mod set;
 mod step;
 #[cfg(test)]
 mod tests;
 
 use ir::eval::JsValue;
-use ir::{Machine, Origin, SlotKind, StateId, StateKind, Trigger};
+use ir::{Machine, Origin, SlotKind, StateId, StateKind, Statechart, Trigger};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use set::StateSet;
@@ -72,6 +73,10 @@ pub struct Timer {
     /// The actor it sends to (`#_parent` for the parent); `None`: the machine itself.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub to: Option<String>,
+    /// A timer of the in-process child actor of this id (its own id there is the part after
+    /// `<child>::`): firing it fires the child's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub child: Option<String>,
 }
 
 impl Timer {
@@ -140,6 +145,16 @@ impl<'de> Deserialize<'de> for Context {
     }
 }
 
+/// An inline child statechart the run invoked and runs itself (SCXML's `<invoke><content>`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Child {
+    pub id: String,
+    /// The state whose invoke it is, and the invoke's index there: leaving the state stops it.
+    pub state: StateId,
+    pub invoke: usize,
+    pub snapshot: Box<Snapshot>,
+}
+
 /// A run at a macrostep's end.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Snapshot {
@@ -149,6 +164,9 @@ pub struct Snapshot {
     pub context: Context,
     pub timers: Vec<Timer>,
     pub actors: Vec<Actor>,
+    /// The inline child statecharts running in the run.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub children: Vec<Child>,
     /// What each history state that was exited remembers.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub history: Vec<Remembered>,
@@ -214,7 +232,9 @@ pub struct Step {
 
 /// A Machine, ready to run.
 pub struct Runtime<'m> {
-    machine: &'m Machine,
+    machine: &'m Statechart,
+    /// The runtimes of the inline child statecharts, by invoking state and invoke index.
+    inline: Vec<(StateId, usize, Runtime<'m>)>,
     /// Each state's event-taking transitions, in document order.
     by_source: Vec<Vec<usize>>,
     /// Each history state's default transition, each compound state's initial transition.
@@ -285,6 +305,7 @@ struct Run {
     input: JsValue,
     timers: Vec<Timer>,
     actors: Vec<Actor>,
+    children: Vec<Child>,
     history: BTreeMap<StateId, Vec<StateId>>,
     status: Status,
     error: Option<String>,
@@ -316,6 +337,10 @@ impl Run {
 
 impl<'m> Runtime<'m> {
     pub fn new(machine: &'m Machine) -> Self {
+        Runtime::of(machine.statechart(), "jr2".to_string())
+    }
+
+    fn of(machine: &'m Statechart, session: String) -> Self {
         let n = machine.states.len();
         let mut by_source = vec![Vec::new(); n];
         let mut defaults = vec![None; n];
@@ -354,8 +379,18 @@ impl<'m> Runtime<'m> {
                 (None, Some(_)) => format!("{}.{p}", machine.id),
             })
             .collect();
+        let mut inline = Vec::new();
+        for (i, s) in machine.states.iter().enumerate() {
+            for (k, inv) in s.invokes.iter().enumerate() {
+                if let Some(child) = &inv.machine {
+                    let name = inv.id.as_ref().map_or_else(|| format!("{i}.{k}"), ToString::to_string);
+                    inline.push((StateId(i as u32), k, Runtime::of(child, format!("{session}.{name}"))));
+                }
+            }
+        }
         Runtime {
             machine,
+            inline,
             by_source,
             defaults,
             histories,
@@ -363,7 +398,7 @@ impl<'m> Runtime<'m> {
             paths,
             scxml: machine.origin == Origin::Scxml,
             eventless: machine.transitions.iter().any(|t| t.trigger == Trigger::Always),
-            session: "jr2".to_string(),
+            session,
             step_bound: DEFAULT_STEP_BOUND,
         }
     }
@@ -397,6 +432,7 @@ impl<'m> Runtime<'m> {
             input: JsValue::Undefined,
             timers: Vec::new(),
             actors: Vec::new(),
+            children: Vec::new(),
             history: BTreeMap::new(),
             status: Status::Active,
             error: None,
@@ -413,6 +449,7 @@ impl<'m> Runtime<'m> {
             run.context = s.context.0;
             run.timers = s.timers;
             run.actors = s.actors;
+            run.children = s.children;
             run.history = s.history.into_iter().map(|r| (r.history, r.states)).collect();
             run.status = s.status;
             run.error = s.error;
@@ -459,8 +496,18 @@ impl<'m> Runtime<'m> {
         let mut run = self.run(Some(snapshot.clone()), now);
         let Some(at) = run.timers.iter().position(|t| t.id == id) else { return self.finish(run, Ok(())) };
         let timer = run.timers.remove(at);
+        if let Some(child) = &timer.child {
+            let inner = timer.id.strip_prefix(&format!("{child}::")).unwrap_or(&timer.id).to_string();
+            let result = self.to_child(&mut run, child, |rt, snapshot, now| rt.fire(snapshot, &inner, now));
+            let result = result.and_then(|()| self.drain(&mut run));
+            return self.finish(run, result);
+        }
         let result = match (&timer.to, run.status) {
             (_, Status::Done | Status::Error) => Ok(()),
+            (Some(to), Status::Active) if self.is_child(&run, to) => {
+                let event = timer.event();
+                self.to_child(&mut run, to, |rt, s, now| rt.send(s, event, now)).and_then(|()| self.drain(&mut run))
+            }
             (Some(to), Status::Active) => {
                 run.requests.push(Request::Send { to: to.clone(), event: timer.event() });
                 Ok(())
@@ -489,6 +536,13 @@ impl<'m> Runtime<'m> {
                     context.set(k, v.clone());
                 }
             }
+        } else if let (Some(Value::Object(params)), Origin::Scxml) = (input, self.machine.origin) {
+            // An SCXML child's `<param>`s and `namelist` set the data it declares.
+            for (k, v) in params {
+                if matches!(&context, JsValue::Object(props) if props.iter().any(|(key, _)| key == k)) {
+                    context.set(k, JsValue::from_json(v));
+                }
+            }
         } else if let Some(input) = input {
             // A Chart's context reads `input` through the context (`context.input`), as the kit
             // sets it.
@@ -504,6 +558,10 @@ impl<'m> Runtime<'m> {
     fn external(&self, run: &mut Run, q: Queued) -> Result<(), String> {
         if run.status != Status::Active {
             return Ok(());
+        }
+        let from_child = q.invokeid.is_some();
+        if !from_child && !run.children.is_empty() {
+            self.autoforward(run, &q.value)?;
         }
         let ev = self.ev(q);
         // An actor's outcome: it is done, whatever a transition makes of it.
@@ -558,6 +616,7 @@ impl<'m> Runtime<'m> {
             for t in std::mem::take(&mut run.timers) {
                 run.requests.push(Request::Cancel { id: t.id });
             }
+            run.children.clear();
         }
         let requests = cancel_pairs(run.requests);
         Step {
@@ -567,6 +626,7 @@ impl<'m> Runtime<'m> {
                 context: Context(run.context),
                 timers: run.timers,
                 actors: run.actors,
+                children: run.children,
                 history: run.history.into_iter().map(|(history, states)| Remembered { history, states }).collect(),
                 output: run.output,
                 sends: run.sends,

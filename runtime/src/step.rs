@@ -468,6 +468,9 @@ impl Runtime<'_> {
                 run.requests.push(Request::Cancel { id: t.id.clone() });
             }
             run.timers.retain(|t| t.state != Some(s));
+            if !run.children.is_empty() {
+                self.stop_children(run, s);
+            }
             run.remove(s);
         }
         for &t in ts {
@@ -520,6 +523,9 @@ impl Runtime<'_> {
                     Some(e) => self.eval(run, e, ev)?.to_json(),
                     None => None,
                 };
+                if self.start_child(run, s, i, input.clone(), ev)? {
+                    continue;
+                }
                 run.requests.push(Request::Start { id: id.clone(), src: inv.src.to_string(), kind: inv.kind, input });
                 run.actors.push(Actor { id, src: inv.src.to_string(), kind: inv.kind, state: s });
             }
@@ -534,7 +540,7 @@ impl Runtime<'_> {
                     })?;
                     let deadline = run.now.saturating_add(ms);
                     run.requests.push(Request::Schedule { id: id.clone(), deadline });
-                    run.timers.push(Timer { id, deadline, state: Some(s), event: None, to: None });
+                    run.timers.push(Timer { id, deadline, state: Some(s), event: None, to: None, child: None });
                 }
             }
             if st.kind == StateKind::Final {

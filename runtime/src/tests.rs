@@ -438,3 +438,55 @@ fn foreach_and_self_raising_loops_end_at_the_step_bound() {
     assert_eq!(s.snapshot.status, Status::Error);
     assert!(s.snapshot.error.as_deref().unwrap().contains("a foreach over 1000 items"), "{:?}", s.snapshot.error);
 }
+
+/// An inline child statechart runs in the run: it starts on entry, its events to `#_parent` come
+/// back as external events, the parent's sends reach it, and its end is the invoke's done event.
+#[test]
+fn an_inline_child_runs_in_the_run_and_its_end_is_the_invokes_done() {
+    let child = machine(
+        r##"{ "id": "kid", "initial": "x", "states": { "x": { "on": { "ping": "y" } }, "y": { "type": "final" } } }"##,
+    );
+    let m = edited(
+        r##"{ "id": "p", "initial": "a", "states": {
+            "a": { "invoke": { "src": "kid", "id": "kid", "onDone": "b" }, "on": { "hello": "a2", "poke": {} } },
+            "a2": { "invoke": { "src": "kid", "id": "kid2", "onDone": "b" }, "on": { "poke": {} } },
+            "b": {} } }"##,
+        |c| {
+            let mut kid = child.statechart().clone();
+            let x = sid(&kid, "x");
+            kid.states[x.index()].entry = vec![ir::Action::Send {
+                to: ir::SendTo::Parent,
+                event: ir::Expr::Literal(ir::Json::String("hello".into())),
+                delay: None,
+                id: None,
+                id_location: None,
+            }];
+            for path in ["a", "a2"] {
+                let s = sid(c, path);
+                c.states[s.index()].invokes[0].machine = Some(Box::new(kid.clone()));
+            }
+            let a = sid(c, "a");
+            for t in c.transitions.iter_mut().filter(|t| t.trigger == Trigger::Event("poke".into())) {
+                let to = if t.source == a { "kid" } else { "kid2" };
+                t.actions = vec![ir::Action::Send {
+                    to: ir::SendTo::Actor(ir::Expr::Literal(ir::Json::String(to.into()))),
+                    event: ir::Expr::Literal(ir::Json::String("ping".into())),
+                    delay: None,
+                    id: None,
+                    id_location: None,
+                }];
+            }
+        },
+    );
+    let rt = Runtime::new(&m);
+    let s0 = rt.start(None, 0);
+    // The child's hello moved the parent to a2 (stopping kid) and a2 started kid2, whose hello
+    // the parent takes in a2 with no transition.
+    assert_eq!(at(&rt, &s0), ["a2"]);
+    assert_eq!(s0.snapshot.children.len(), 1);
+    assert_eq!(s0.snapshot.children[0].id, "kid2");
+    assert!(s0.requests.is_empty(), "the host is asked nothing: {:?}", s0.requests);
+    let poked = rt.send(&s0.snapshot, ev("poke"), 0);
+    assert_eq!(at(&rt, &poked), ["b"], "kid2 reached its final state: the invoke's onDone");
+    assert!(poked.snapshot.children.is_empty());
+}

@@ -1,0 +1,152 @@
+//! Inline child statecharts as actors the run runs itself: an invoke whose IR holds its machine
+//! (SCXML's `<invoke><content><scxml>`) starts a child run on entry and stops it on exit. The
+//! child's requests come back up: an event to `#_parent` goes on the parent's external queue,
+//! its timers are the parent's too (named `<child>::<timer>`, fired back down), its end is the
+//! parent's `done.invoke.<id>` (xstate: `xstate.done.actor.<id>`) or `xstate.error.actor.<id>`.
+
+use super::{Child, Ev, Kind, Queued, Request, Run, Runtime, Snapshot, Status, Step, Timer};
+use ir::StateId;
+use serde_json::{json, Value};
+
+impl<'m> Runtime<'m> {
+    /// The runtime of the inline child of invoke `i` of state `s`.
+    fn inline(&self, s: StateId, i: usize) -> Option<&Runtime<'m>> {
+        self.inline.iter().find(|(st, k, _)| *st == s && *k == i).map(|(_, _, rt)| rt)
+    }
+
+    /// Is this actor id an inline child's?
+    pub(crate) fn is_child(&self, run: &Run, id: &str) -> bool {
+        run.children.iter().any(|c| c.id == id)
+    }
+
+    /// Starts the inline child of invoke `i` of state `s`, where it has one; `false` where it
+    /// has none (the host runs the actor).
+    pub(crate) fn start_child(
+        &self,
+        run: &mut Run,
+        s: StateId,
+        i: usize,
+        input: Option<Value>,
+        _ev: &Ev,
+    ) -> Result<bool, String> {
+        let Some(rt) = self.inline(s, i) else { return Ok(false) };
+        let id = self.invoke_id(s, i);
+        let step = rt.start(input, run.now);
+        run.children.push(Child { id: id.clone(), state: s, invoke: i, snapshot: Box::new(step.snapshot.clone()) });
+        self.absorb(run, &id, step)?;
+        Ok(true)
+    }
+
+    /// Gives the child `id` something to do (`f` from its snapshot), then takes what it asks.
+    pub(crate) fn to_child(
+        &self,
+        run: &mut Run,
+        id: &str,
+        f: impl FnOnce(&Runtime<'m>, &Snapshot, u64) -> Step,
+    ) -> Result<(), String> {
+        let Some(at) = run.children.iter().position(|c| c.id == id) else { return Ok(()) };
+        let (s, i) = (run.children[at].state, run.children[at].invoke);
+        let Some(rt) = self.inline(s, i) else { return Ok(()) };
+        let step = f(rt, &run.children[at].snapshot, run.now);
+        run.children[at].snapshot = Box::new(step.snapshot.clone());
+        self.absorb(run, id, step)
+    }
+
+    /// A child's step: its requests made the parent's, its end the parent's event.
+    fn absorb(&self, run: &mut Run, id: &str, step: Step) -> Result<(), String> {
+        let prefixed = |t: &str| format!("{id}::{t}");
+        let state = run.children.iter().find(|c| c.id == id).map(|c| c.state);
+        for r in step.requests {
+            match r {
+                Request::Send { to, event } if to == "#_parent" => run.external.push_back(Queued {
+                    value: event,
+                    kind: Kind::External,
+                    sendid: None,
+                    invokeid: Some(id.to_string()),
+                }),
+                Request::Schedule { id: t, deadline } => {
+                    let pid = prefixed(&t);
+                    run.timers.retain(|x| x.id != pid);
+                    run.requests.push(Request::Schedule { id: pid.clone(), deadline });
+                    run.timers.push(Timer {
+                        id: pid,
+                        deadline,
+                        state,
+                        event: None,
+                        to: None,
+                        child: Some(id.to_string()),
+                    });
+                }
+                Request::Cancel { id: t } => {
+                    let pid = prefixed(&t);
+                    run.timers.retain(|x| x.id != pid);
+                    run.requests.push(Request::Cancel { id: pid });
+                }
+                other => run.requests.push(other),
+            }
+        }
+        let snapshot = &step.snapshot;
+        let end = match snapshot.status {
+            Status::Active => return Ok(()),
+            Status::Done if self.scxml => {
+                let mut e = json!({ "type": format!("done.invoke.{id}") });
+                if let Some(out) = &snapshot.output {
+                    e["data"] = out.clone();
+                }
+                e
+            }
+            Status::Done => {
+                json!({ "type": format!("xstate.done.actor.{id}"), "output": snapshot.output.clone().unwrap_or(Value::Null), "actorId": id })
+            }
+            Status::Error => {
+                json!({ "type": format!("xstate.error.actor.{id}"), "error": snapshot.error.clone().unwrap_or_default(), "actorId": id })
+            }
+        };
+        self.drop_child(run, id);
+        run.external.push_back(Queued {
+            value: end,
+            kind: Kind::External,
+            sendid: None,
+            invokeid: Some(id.to_string()),
+        });
+        Ok(())
+    }
+
+    /// The children of a state being exited stop: their timers go, and the events they sent that
+    /// were not taken yet are not.
+    pub(crate) fn stop_children(&self, run: &mut Run, s: StateId) {
+        let ids: Vec<String> = run.children.iter().filter(|c| c.state == s).map(|c| c.id.clone()).collect();
+        for id in ids {
+            self.drop_child(run, &id);
+            run.external.retain(|q| q.invokeid.as_deref() != Some(id.as_str()));
+        }
+    }
+
+    fn drop_child(&self, run: &mut Run, id: &str) {
+        run.children.retain(|c| c.id != id);
+        let mut cancelled = Vec::new();
+        run.timers.retain(|t| {
+            let mine = t.child.as_deref() == Some(id);
+            if mine {
+                cancelled.push(t.id.clone());
+            }
+            !mine
+        });
+        run.requests.extend(cancelled.into_iter().map(|id| Request::Cancel { id }));
+    }
+
+    /// SCXML's `autoforward`: an external event goes to each child that asked for them.
+    pub(crate) fn autoforward(&self, run: &mut Run, event: &Value) -> Result<(), String> {
+        let forward: Vec<String> = run
+            .children
+            .iter()
+            .filter(|c| self.machine.state(c.state).invokes.get(c.invoke).is_some_and(|inv| inv.autoforward))
+            .map(|c| c.id.clone())
+            .collect();
+        for id in forward {
+            let e = event.clone();
+            self.to_child(run, &id, |rt, s, now| rt.send(s, e, now))?;
+        }
+        Ok(())
+    }
+}
