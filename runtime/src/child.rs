@@ -48,7 +48,7 @@ impl<'m> Runtime<'m> {
         let (s, i) = (run.children[at].state, run.children[at].invoke);
         let Some(rt) = self.inline(s, i) else { return Ok(()) };
         let step = f(rt, &run.children[at].snapshot, run.now);
-        run.children[at].snapshot = Box::new(step.snapshot.clone());
+        *run.children[at].snapshot = step.snapshot.clone();
         self.absorb(run, id, step)
     }
 
