@@ -490,3 +490,24 @@ fn an_inline_child_runs_in_the_run_and_its_end_is_the_invokes_done() {
     assert_eq!(at(&rt, &poked), ["b"], "kid2 reached its final state: the invoke's onDone");
     assert!(poked.snapshot.children.is_empty());
 }
+
+/// A Chart's kit guards run: `jr2.failure` tells a Failure (the host brands it) from a defect,
+/// `jr2.ready` a ready output.
+#[test]
+fn the_kits_guards_read_the_outcome() {
+    let m = machine(
+        r##"{ "id": "k", "initial": "cut", "states": {
+            "cut": { "invoke": { "src": "worktree", "id": "cut",
+                "onDone": [ { "guard": { "type": "jr2.ready" }, "target": "coding" }, { "target": "notCut" } ],
+                "onError": [ { "guard": { "type": "jr2.failure" }, "target": "failed" }, { "target": "defect" } ] } },
+            "coding": {}, "notCut": {}, "failed": {}, "defect": {} } }"##,
+    );
+    let rt = Runtime::new(&m);
+    let s0 = rt.start(None, 0).snapshot;
+    let done = |output: Value| json!({ "type": "xstate.done.actor.cut", "output": output });
+    let error = |error: Value| json!({ "type": "xstate.error.actor.cut", "error": error });
+    assert_eq!(at(&rt, &rt.send(&s0, done(json!({ "ready": true })), 0)), ["coding"]);
+    assert_eq!(at(&rt, &rt.send(&s0, done(json!({ "ready": false })), 0)), ["notCut"]);
+    assert_eq!(at(&rt, &rt.send(&s0, error(json!({ "jr2": "failure", "reason": "no" })), 0)), ["failed"]);
+    assert_eq!(at(&rt, &rt.send(&s0, error(json!("boom")), 0)), ["defect"]);
+}
