@@ -4,7 +4,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
 #[derive(Debug, Parser)]
-#[command(name = "jr2", version, about = "Checks jr2 Machines and Charts", propagate_version = true)]
+#[command(name = "jr2", version = env!("JR2_VERSION"), about = "Checks jr2 Machines and Charts", propagate_version = true)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,

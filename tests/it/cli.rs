@@ -385,3 +385,15 @@ fn a_chart_file_outside_an_instance_still_takes_lends() {
     assert!(code(&o) == 0 || code(&o) == 1, "{}", stderr(&o));
     assert_eq!(json(&o)["summary"]["files"], 1);
 }
+
+/// `jr2 --version` names the version and the commit it was built from (what a bug report needs).
+#[test]
+fn version_names_the_commit() {
+    let out = jr2(&["--version"]);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let rest = text.strip_prefix(&format!("jr2 {} (", env!("CARGO_PKG_VERSION"))).unwrap_or_else(|| panic!("{text}"));
+    let commit = rest.trim_end().strip_suffix(')').unwrap_or_else(|| panic!("{text}"));
+    let commit = commit.strip_suffix("-dirty").unwrap_or(commit);
+    assert!(commit == "unknown" || (commit.len() == 12 && commit.bytes().all(|b| b.is_ascii_hexdigit())), "{text}");
+}
