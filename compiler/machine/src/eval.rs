@@ -561,6 +561,28 @@ fn callee_of(module: KnownModule, name: &str) -> Callee<'_> {
     }
 }
 
+/// Is `name` a global of JavaScript or of its hosts (a browser, Node) that a module may read
+/// without declaring it: `Math`, `JSON`, `Date`, `console`, `process`, ...? Its meaning is not
+/// modelled, so a value read from it is not known statically; the name is not a typo either.
+fn is_global(name: &str) -> bool {
+    // ECMAScript's own, then the hosts' (the web platform's and Node's).
+    const ECMASCRIPT: &str = "AggregateError Array ArrayBuffer Atomics BigInt BigInt64Array BigUint64Array Boolean \
+        DataView Date Error EvalError FinalizationRegistry Float32Array Float64Array Function \
+        Int16Array Int32Array Int8Array Intl Iterator JSON Map Math Number Object Promise Proxy \
+        RangeError ReferenceError Reflect RegExp Set SharedArrayBuffer String Symbol SyntaxError \
+        TypeError URIError Uint16Array Uint32Array Uint8Array Uint8ClampedArray WeakMap WeakRef \
+        WeakSet decodeURI decodeURIComponent encodeURI encodeURIComponent escape eval globalThis \
+        isFinite isNaN parseFloat parseInt unescape";
+    const HOSTS: &str = "AbortController AbortSignal Blob BroadcastChannel Buffer CustomEvent Event EventTarget \
+        File FormData Headers MessageChannel Request Response TextDecoder TextEncoder URL \
+        URLSearchParams WebSocket Worker XMLHttpRequest __dirname __filename alert atob btoa \
+        cancelAnimationFrame clearInterval clearTimeout confirm console crypto document exports \
+        fetch global history localStorage location module navigator performance process prompt \
+        queueMicrotask requestAnimationFrame require self sessionStorage setInterval setTimeout \
+        structuredClone window";
+    ECMASCRIPT.split(' ').chain(HOSTS.split(' ')).any(|g| g == name)
+}
+
 fn module_name(m: KnownModule) -> &'static str {
     match m {
         KnownModule::Kit => "@jr2/orchestrator",
@@ -1002,7 +1024,19 @@ impl<'a, 'g, 's, 'v> Cx<'a, 'g, 's, 'v> {
         match self.cache.get(name) {
             Some(Slot::Done(v)) => return *v,
             Some(Slot::Evaluating) => {
-                return self.not_static(at, format!("`{name}` refers to itself while it is being defined"));
+                // A function's analysis may read a called name twice (as a helper, then as a
+                // value): one warning at one place.
+                let loc = Loc { file: self.file, span: span(at) };
+                if let Some(said) = self.g.faults.last().filter(|f| f.loc == loc && f.kind == FaultKind::NotStatic) {
+                    let kept = self.arena.str(&said.message);
+                    return self.val(ValueKind::Unknown { reason: kept }, at);
+                }
+                let reason = if self.is_function_binding(name) {
+                    format!("`{name}` is recursive, not evaluated: the function is read in its own body, directly or through the functions it calls")
+                } else {
+                    format!("`{name}` refers to itself while it is being defined")
+                };
+                return self.not_static(at, reason);
             }
             None => {}
         }
@@ -1011,6 +1045,9 @@ impl<'a, 'g, 's, 'v> Cx<'a, 'g, 's, 'v> {
                 "undefined" => self.val(ValueKind::Undefined, at),
                 "NaN" => self.val(ValueKind::Number { value: f64::NAN }, at),
                 "Infinity" => self.val(ValueKind::Number { value: f64::INFINITY }, at),
+                _ if is_global(name) => {
+                    self.not_static(at, format!("`{name}` is a global of JavaScript, not evaluated statically"))
+                }
                 _ => self.not_static(at, format!("`{name}` is not defined in this file")),
             };
         };
@@ -1018,6 +1055,19 @@ impl<'a, 'g, 's, 'v> Cx<'a, 'g, 's, 'v> {
         let v = self.eval_binding(name, b, at);
         self.cache.insert(name, Slot::Done(v));
         v
+    }
+
+    /// Is `name` bound to a function (`function f`, `const f = () => ...`)? Read while it is
+    /// being evaluated, it is recursive, not a value defined by itself.
+    fn is_function_binding(&self, name: &str) -> bool {
+        match self.bindings.get(name) {
+            Some(Binding::Function(_)) => true,
+            Some(Binding::Const { init, path }) => {
+                path.is_empty()
+                    && matches!(strip(init), Expression::ArrowFunctionExpression(_) | Expression::FunctionExpression(_))
+            }
+            _ => false,
+        }
     }
 
     fn eval_binding(&mut self, name: &str, b: Binding<'a>, at: oxc_span::Span) -> Value<'v> {
@@ -2000,6 +2050,37 @@ mod tests {
         assert_eq!(codes, vec![(1, FaultKind::NotStatic), (0, FaultKind::UnresolvedImport)], "{:?}", ev.faults);
         assert_eq!(ev.files.len(), 4);
         let _ = std::fs::remove_dir_all(&d);
+    }
+
+    /// A global is not a typo, and a recursive function is not a value defined by itself.
+    #[test]
+    fn globals_and_recursive_functions_are_said_so() {
+        let ev = eval(
+            "function fact(n) { return n <= 1 ? 1 : n * fact(n - 1); }\n\
+             function even(n) { return n === 0 ? true : odd(n - 1); }\n\
+             function odd(n) { return n === 0 ? false : even(n - 1); }\n\
+             const cyclic = { a: cyclic };\n\
+             export const machine = { now: Date.now(), max: Math.max(1, 2), fact, even, cyclic, gone: nowhere };\n",
+        );
+        let said = |name: &str| -> Vec<&str> {
+            ev.faults
+                .iter()
+                .filter(|f| f.message.starts_with(&format!("`{name}`")))
+                .map(|f| f.message.as_str())
+                .collect()
+        };
+        for global in ["Date", "Math"] {
+            assert_eq!(said(global), vec![format!("`{global}` is a global of JavaScript, not evaluated statically")]);
+        }
+        for recursive in ["fact", "even"] {
+            let messages = said(recursive);
+            assert!(
+                !messages.is_empty() && messages.iter().all(|m| m.contains("is recursive, not evaluated")),
+                "{messages:?}"
+            );
+        }
+        assert_eq!(said("cyclic"), vec!["`cyclic` refers to itself while it is being defined"]);
+        assert_eq!(said("nowhere"), vec!["`nowhere` is not defined in this file"]);
     }
 
     fn fixtures() -> Vec<PathBuf> {
