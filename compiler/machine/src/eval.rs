@@ -49,7 +49,7 @@
 //! Boundary: this file (with its child `eval/analysis.rs`) and `parse.rs` are the only ones that
 //! know oxc.
 
-use super::module::{self, classify, Disk, Evaluated, KnownModule, SourceFile, Sources, Specifier};
+use super::module::{self, classify, Disk, Evaluated, KnownModule, ModuleKind, SourceFile, Sources, Specifier};
 use super::value::{
     Arena as ValueArena, Call, Callee, Facts, FileId, Function as FnValue, List, Loc, Name, Prop, Value, ValueKind,
     Values,
@@ -341,8 +341,8 @@ impl<'s, 'v> Graph<'s, 'v> {
         module::within(&self.root(), path)
     }
 
-    /// The file at `path`, evaluated (or being evaluated, in a cycle).
-    fn load(&mut self, path: &Path) -> FileId {
+    /// The file at `path`, evaluated as `kind` says (or being evaluated, in a cycle).
+    fn load(&mut self, path: &Path, kind: ModuleKind) -> FileId {
         if self.ids.is_empty() {
             self.ids.insert(self.sources.identity(&self.files[0].path), FileId(0));
         }
@@ -357,16 +357,50 @@ impl<'s, 'v> Graph<'s, 'v> {
             return id;
         }
         self.depth += 1;
-        self.evaluate(id);
+        match kind {
+            ModuleKind::Json => self.evaluate_json(id),
+            ModuleKind::Code | ModuleKind::Opaque => {
+                self.evaluate(id);
+            }
+        }
         self.depth -= 1;
         id
+    }
+
+    /// A `.json` module: its value is the default export, and each key of a top-level object a
+    /// named export (as a bundler gives them). A syntax error is a `json-syntax` fault each, and
+    /// what could not be read is unknown; a value of more than [`MAX_TREE`] values is unknown
+    /// ("too big", a `not-static` warning at its start), not copied.
+    fn evaluate_json(&mut self, id: FileId) {
+        let text = std::mem::take(&mut self.files[id.0 as usize].text);
+        let parsed = syntax::json::parse(&text);
+        for e in &parsed.errors {
+            self.faults.push(Fault::new(FaultKind::JsonSyntax, Loc { file: id, span: e.span }, e.message.clone()));
+        }
+        let mut budget = MAX_TREE;
+        let value = json_value(self.arena, &parsed.value, id, &mut budget).unwrap_or_else(|| {
+            let loc = Loc { file: id, span: parsed.value.span };
+            self.faults.push(Fault::new(
+                FaultKind::NotStatic,
+                loc,
+                format!("too big: this JSON holds more than {MAX_TREE} values, more than the evaluator reads"),
+            ));
+            Value::new(ValueKind::Unknown { reason: "too big" }, loc)
+        });
+        let mut exports = IndexMap::new();
+        for p in value.props().unwrap_or_default() {
+            exports.insert(p.key.to_string(), p.value);
+        }
+        exports.insert("default".to_string(), value);
+        self.files[id.0 as usize].text = text;
+        self.states[id.0 as usize] = ModState::Done(Rc::new(exports));
     }
 
     fn evaluate(&mut self, id: FileId) -> Exports<'v> {
         // The text is the file table's again once the file is evaluated (no copy of it is made).
         let text = std::mem::take(&mut self.files[id.0 as usize].text);
         let allocator = Arena::take();
-        let exports = match super::parse::parse(&allocator, &text) {
+        let exports = match super::parse::parse_file(&allocator, &text, &self.files[id.0 as usize].path) {
             Err(d) => {
                 self.faults.push(Fault { loc: Loc { file: id, ..d.loc }, ..*d });
                 IndexMap::new()
@@ -468,6 +502,11 @@ enum Binding<'a> {
     Opaque {
         span: Span,
     },
+    /// Imported from an opaque module ([`module::ModuleKind::Opaque`]), whose import was warned
+    /// of once: unknown, with no warning of its own.
+    Unread {
+        span: Span,
+    },
 }
 
 enum Slot<'v> {
@@ -495,6 +534,42 @@ struct Cx<'a, 'g, 's, 'v> {
 
 fn span(s: oxc_span::Span) -> Span {
     Span::new(s.start, s.end)
+}
+
+/// A JSON value in the value arena, its places in file `file`; `None` past `budget` values.
+/// What the parser could not read is unknown.
+fn json_value<'v>(
+    arena: &'v ValueArena,
+    j: &syntax::json::Json,
+    file: FileId,
+    budget: &mut usize,
+) -> Option<Value<'v>> {
+    use syntax::json::JsonKind;
+    *budget = budget.checked_sub(1)?;
+    let loc = Loc { file, span: j.span };
+    let kind = match &j.kind {
+        JsonKind::Null => ValueKind::Null,
+        JsonKind::Bool(value) => ValueKind::Bool { value: *value },
+        JsonKind::Number(n) => ValueKind::Number { value: n.as_f64().unwrap_or(f64::NAN) },
+        JsonKind::String(value) => ValueKind::String { value: arena.str(value) },
+        JsonKind::Array(items) => {
+            let items = items.iter().map(|i| json_value(arena, i, file, budget)).collect::<Option<Vec<_>>>()?;
+            ValueKind::Array { items: arena.values(&items) }
+        }
+        JsonKind::Object(members) => {
+            // Each key once, the last one's value in the first one's place (as `JSON.parse`).
+            let props = members
+                .iter()
+                .map(|m| {
+                    let value = json_value(arena, &m.value, file, budget)?;
+                    Some(Prop { key: arena.str(&m.key), key_loc: Loc { file, span: m.key_span }, value })
+                })
+                .collect::<Option<Vec<_>>>()?;
+            ValueKind::Object { props: arena.props(&dedupe_props(&props)) }
+        }
+        JsonKind::Error => ValueKind::Unknown { reason: "not valid JSON" },
+    };
+    Some(Value::new(kind, loc))
 }
 
 /// A number as JavaScript prints it (for the usual cases).
@@ -953,7 +1028,7 @@ impl<'a, 'g, 's, 'v> Cx<'a, 'g, 's, 'v> {
                 // The importer's folder, found here: most Workflows import no file of their own.
                 let dir = self.g.files[self.file.0 as usize].path.parent().map(Path::to_path_buf).unwrap_or_default();
                 match module::resolve(self.g.sources, &dir, &spec) {
-                    Some(path) if !self.g.inside_root(&path) => {
+                    Some(found) if !self.g.inside_root(&found.path) => {
                         self.g.faults.push(Fault::new(
                             FaultKind::UnresolvedImport,
                             Loc { file: self.file, span: span(source.span) },
@@ -964,14 +1039,23 @@ impl<'a, 'g, 's, 'v> Cx<'a, 'g, 's, 'v> {
                         ));
                         Source::File(None)
                     }
-                    Some(path) => Source::File(Some(self.g.load(&path))),
+                    // A stylesheet, a component of another language, an image: a bundler's to load.
+                    Some(found) if found.kind == ModuleKind::Opaque => {
+                        self.g.faults.push(Fault::new(
+                            FaultKind::NotStatic,
+                            Loc { file: self.file, span: span(source.span) },
+                            format!(
+                                "\"{spec}\" is read as an opaque module: jr2 reads TypeScript, JavaScript and JSON, and a bundler loads this file, so what it exports is not known statically"
+                            ),
+                        ));
+                        Source::Opaque
+                    }
+                    Some(found) => Source::File(Some(self.g.load(&found.path, found.kind))),
                     None => {
-                        let tried: Vec<String> =
-                            module::candidates(&dir, &spec).iter().map(|p| p.display().to_string()).collect();
                         self.g.faults.push(Fault::new(
                             FaultKind::UnresolvedImport,
                             Loc { file: self.file, span: span(source.span) },
-                            format!("cannot find \"{spec}\" (tried {})", tried.join(", ")),
+                            format!("cannot find \"{spec}\" (tried {})", module::tried(&dir, &spec)),
                         ));
                         Source::File(None)
                     }
@@ -991,6 +1075,7 @@ impl<'a, 'g, 's, 'v> Cx<'a, 'g, 's, 'v> {
             }
             Source::Package(pkg) => Binding::Package { pkg, span: span(s) },
             Source::File(file) => Binding::Import { file, name, span: span(s) },
+            Source::Opaque => Binding::Unread { span: span(s) },
         }
     }
 
@@ -1108,6 +1193,10 @@ impl<'a, 'g, 's, 'v> Cx<'a, 'g, 's, 'v> {
             Binding::Opaque { span: s } => self.not_static(
                 oxc_span::Span::new(s.start, s.end),
                 format!("`{name}` has no value the evaluator can read"),
+            ),
+            Binding::Unread { span: s } => Value::new(
+                ValueKind::Unknown { reason: "imported from a file that a bundler loads, which jr2 does not read" },
+                Loc { file: self.file, span: s },
             ),
             Binding::Import { file: None, span: s, .. } => Value::new(
                 ValueKind::Unknown { reason: "imported from a file that does not exist" },
@@ -1684,6 +1773,8 @@ enum Source<'a> {
     Known(KnownModule),
     Package(&'a str),
     File(Option<FileId>),
+    /// A file of no code a bundler loads (`./style.css`): not read.
+    Opaque,
 }
 
 /// The key of a destructuring pattern's property when it is written out (`{ a }`, `{ "a": x }`),
@@ -2049,6 +2140,66 @@ mod tests {
         let codes: Vec<_> = ev.faults.iter().map(|d| (d.loc.file.0, d.kind)).collect();
         assert_eq!(codes, vec![(1, FaultKind::NotStatic), (0, FaultKind::UnresolvedImport)], "{:?}", ev.faults);
         assert_eq!(ev.files.len(), 4);
+        let _ = std::fs::remove_dir_all(&d);
+    }
+
+    /// TypeScript's `bundler` resolution (`module::candidates`): `.tsx` (with JSX), `.mts`, `.js`
+    /// written for `.ts`, a folder's `index`, JSON read as JSON, and a stylesheet as an opaque
+    /// module with one warning at its import.
+    #[test]
+    fn bundler_imports() {
+        let d = temp_dir("bundler");
+        std::fs::create_dir_all(d.join("lib/dir")).expect("dir");
+        let write = |p: &str, t: &str| std::fs::write(d.join(p), t).expect("write");
+        write(
+            "flow.ts",
+            "import './lib/style.css';\nimport App from './lib/App.vue';\nimport { view } from './lib/view';\n\
+             import { m } from './lib/m.mjs';\nimport { u } from './lib/u.js';\nimport { idx } from './lib/dir';\n\
+             import data, { first } from './lib/data.json';\nimport * as all from './lib/data.json';\n\
+             export const machine = { App, view, m, u, idx, data, first, all };\n",
+        );
+        write("lib/style.css", "a { color: red }\n");
+        write("lib/App.vue", "<template><div/></template>\n");
+        write("lib/view.tsx", "export const view = 'tsx';\nexport const El = () => <div class=\"x\" />;\n");
+        write("lib/m.mts", "export const m = 'mts';\n");
+        write("lib/u.ts", "export const u = 'ts';\n");
+        write("lib/dir/index.tsx", "export const idx = 'index';\n");
+        write("lib/data.json", "{ \"first\": \"a\", \"list\": [1, true, null], \"first\": \"b\" }\n");
+        let ev = evaluate_file(&d.join("flow.ts"));
+        let m = ev.machine().expect("machine");
+        for (key, want) in [("view", "tsx"), ("m", "mts"), ("u", "ts"), ("idx", "index"), ("first", "b")] {
+            assert_eq!(m.get(key).and_then(Value::as_str), Some(want), "{key}: {:?}", ev.faults);
+        }
+        let data = m.get("data").expect("data");
+        assert_eq!(data.to_json(), Some(serde_json::json!({ "first": "b", "list": [1, true, null] })));
+        assert_eq!(m.get("all").and_then(|a| a.get("default")).and_then(Value::to_json), data.to_json());
+        // The JSON's values are placed in its own file.
+        let json_file = ev.files.iter().position(|f| f.path.ends_with("data.json")).expect("read");
+        assert_eq!(data.loc.file, FileId(json_file as u32));
+        assert!(m.get("App").is_some_and(Value::is_unknown));
+        let faults: Vec<_> = ev
+            .faults
+            .iter()
+            .map(|f| {
+                (f.kind, &ev.files[f.loc.file.0 as usize].text[f.loc.span.start as usize..f.loc.span.end as usize])
+            })
+            .collect();
+        assert_eq!(
+            faults,
+            vec![(FaultKind::NotStatic, "'./lib/style.css'"), (FaultKind::NotStatic, "'./lib/App.vue'")],
+            "{:?}",
+            ev.faults
+        );
+        assert!(ev.faults[0].message.contains("opaque module"), "{}", ev.faults[0].message);
+        assert!(!ev.files.iter().any(|f| f.path.ends_with("style.css")), "an opaque module is not read");
+
+        // A JSON file that is not JSON: `json-syntax` in that file, and what was read stays.
+        write("lib/data.json", "{ \"first\": \"a\", }\n");
+        let ev = evaluate_file(&d.join("flow.ts"));
+        let bad: Vec<_> = ev.faults.iter().filter(|f| f.kind == FaultKind::JsonSyntax).collect();
+        assert_eq!(bad.len(), 1, "{:?}", ev.faults);
+        assert!(ev.files[bad[0].loc.file.0 as usize].path.ends_with("data.json"));
+        assert_eq!(ev.machine().and_then(|m| m.get("first")).and_then(Value::as_str), Some("a"));
         let _ = std::fs::remove_dir_all(&d);
     }
 
