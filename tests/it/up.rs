@@ -105,7 +105,7 @@ fn a_broken_instance_fires_each_preflight_rule() {
     let expected = [
         ("jr2.config.ts", "config-shape", "error"),
         ("jr2.config.ts", "config-not-static", "error"),
-        ("jr2.config.ts", "config-shape", "warning"),
+        ("jr2.config.ts", "config-unread", "warning"),
         ("jr2.config.ts", "secret-not-configured", "error"),
         ("workflows/deploy.ts", "mcp-server-not-configured", "error"),
         ("workflows/deploy.ts", "mcp-server-not-configured", "error"),

@@ -241,7 +241,7 @@ pub mod tests_support {
         ),
         (
             r#"{ "states": { "a": { "on": { "go": { "guard": { "type": "jr2.sentBy" } } } } } }"#,
-            r#"states.a.on.go.guard: missing required key "params""#,
+            r#"states.a.on.go.guard.type: "jr2.sentBy" takes params { id }"#,
         ),
         (
             r#"{ "states": { "a": { "on": { "go": { "guard": { "type": "jr2.sentBy", "params": { "id": 1 } } } } } } }"#,

@@ -49,7 +49,7 @@
 //! Boundary: this file (with its child `eval/analysis.rs`) and `parse.rs` are the only ones that
 //! know oxc.
 
-use super::module::{self, classify, Disk, Evaluated, KnownModule, SourceFile, Sources, Specifier};
+use super::module::{self, classify, Disk, Evaluated, KnownModule, ModuleKind, SourceFile, Sources, Specifier};
 use super::value::{
     Arena as ValueArena, Call, Callee, Facts, FileId, Function as FnValue, List, Loc, Name, Prop, Value, ValueKind,
     Values,
@@ -341,8 +341,8 @@ impl<'s, 'v> Graph<'s, 'v> {
         module::within(&self.root(), path)
     }
 
-    /// The file at `path`, evaluated (or being evaluated, in a cycle).
-    fn load(&mut self, path: &Path) -> FileId {
+    /// The file at `path`, evaluated as `kind` says (or being evaluated, in a cycle).
+    fn load(&mut self, path: &Path, kind: ModuleKind) -> FileId {
         if self.ids.is_empty() {
             self.ids.insert(self.sources.identity(&self.files[0].path), FileId(0));
         }
@@ -357,16 +357,50 @@ impl<'s, 'v> Graph<'s, 'v> {
             return id;
         }
         self.depth += 1;
-        self.evaluate(id);
+        match kind {
+            ModuleKind::Json => self.evaluate_json(id),
+            ModuleKind::Code | ModuleKind::Opaque => {
+                self.evaluate(id);
+            }
+        }
         self.depth -= 1;
         id
+    }
+
+    /// A `.json` module: its value is the default export, and each key of a top-level object a
+    /// named export (as a bundler gives them). A syntax error is a `json-syntax` fault each, and
+    /// what could not be read is unknown; a value of more than [`MAX_TREE`] values is unknown
+    /// ("too big", a `not-static` warning at its start), not copied.
+    fn evaluate_json(&mut self, id: FileId) {
+        let text = std::mem::take(&mut self.files[id.0 as usize].text);
+        let parsed = syntax::json::parse(&text);
+        for e in &parsed.errors {
+            self.faults.push(Fault::new(FaultKind::JsonSyntax, Loc { file: id, span: e.span }, e.message.clone()));
+        }
+        let mut budget = MAX_TREE;
+        let value = json_value(self.arena, &parsed.value, id, &mut budget).unwrap_or_else(|| {
+            let loc = Loc { file: id, span: parsed.value.span };
+            self.faults.push(Fault::new(
+                FaultKind::NotStatic,
+                loc,
+                format!("too big: this JSON holds more than {MAX_TREE} values, more than the evaluator reads"),
+            ));
+            Value::new(ValueKind::Unknown { reason: "too big" }, loc)
+        });
+        let mut exports = IndexMap::new();
+        for p in value.props().unwrap_or_default() {
+            exports.insert(p.key.to_string(), p.value);
+        }
+        exports.insert("default".to_string(), value);
+        self.files[id.0 as usize].text = text;
+        self.states[id.0 as usize] = ModState::Done(Rc::new(exports));
     }
 
     fn evaluate(&mut self, id: FileId) -> Exports<'v> {
         // The text is the file table's again once the file is evaluated (no copy of it is made).
         let text = std::mem::take(&mut self.files[id.0 as usize].text);
         let allocator = Arena::take();
-        let exports = match super::parse::parse(&allocator, &text) {
+        let exports = match super::parse::parse_file(&allocator, &text, &self.files[id.0 as usize].path) {
             Err(d) => {
                 self.faults.push(Fault { loc: Loc { file: id, ..d.loc }, ..*d });
                 IndexMap::new()
@@ -468,6 +502,11 @@ enum Binding<'a> {
     Opaque {
         span: Span,
     },
+    /// Imported from an opaque module ([`module::ModuleKind::Opaque`]), whose import was warned
+    /// of once: unknown, with no warning of its own.
+    Unread {
+        span: Span,
+    },
 }
 
 enum Slot<'v> {
@@ -495,6 +534,42 @@ struct Cx<'a, 'g, 's, 'v> {
 
 fn span(s: oxc_span::Span) -> Span {
     Span::new(s.start, s.end)
+}
+
+/// A JSON value in the value arena, its places in file `file`; `None` past `budget` values.
+/// What the parser could not read is unknown.
+fn json_value<'v>(
+    arena: &'v ValueArena,
+    j: &syntax::json::Json,
+    file: FileId,
+    budget: &mut usize,
+) -> Option<Value<'v>> {
+    use syntax::json::JsonKind;
+    *budget = budget.checked_sub(1)?;
+    let loc = Loc { file, span: j.span };
+    let kind = match &j.kind {
+        JsonKind::Null => ValueKind::Null,
+        JsonKind::Bool(value) => ValueKind::Bool { value: *value },
+        JsonKind::Number(n) => ValueKind::Number { value: n.as_f64().unwrap_or(f64::NAN) },
+        JsonKind::String(value) => ValueKind::String { value: arena.str(value) },
+        JsonKind::Array(items) => {
+            let items = items.iter().map(|i| json_value(arena, i, file, budget)).collect::<Option<Vec<_>>>()?;
+            ValueKind::Array { items: arena.values(&items) }
+        }
+        JsonKind::Object(members) => {
+            // Each key once, the last one's value in the first one's place (as `JSON.parse`).
+            let props = members
+                .iter()
+                .map(|m| {
+                    let value = json_value(arena, &m.value, file, budget)?;
+                    Some(Prop { key: arena.str(&m.key), key_loc: Loc { file, span: m.key_span }, value })
+                })
+                .collect::<Option<Vec<_>>>()?;
+            ValueKind::Object { props: arena.props(&dedupe_props(&props)) }
+        }
+        JsonKind::Error => ValueKind::Unknown { reason: "not valid JSON" },
+    };
+    Some(Value::new(kind, loc))
 }
 
 /// A number as JavaScript prints it (for the usual cases).
@@ -559,6 +634,28 @@ fn callee_of(module: KnownModule, name: &str) -> Callee<'_> {
         KnownModule::Xstate => Callee::Xstate(name),
         KnownModule::Zod => Callee::Zod(name),
     }
+}
+
+/// Is `name` a global of JavaScript or of its hosts (a browser, Node) that a module may read
+/// without declaring it: `Math`, `JSON`, `Date`, `console`, `process`, ...? Its meaning is not
+/// modelled, so a value read from it is not known statically; the name is not a typo either.
+fn is_global(name: &str) -> bool {
+    // ECMAScript's own, then the hosts' (the web platform's and Node's).
+    const ECMASCRIPT: &str = "AggregateError Array ArrayBuffer Atomics BigInt BigInt64Array BigUint64Array Boolean \
+        DataView Date Error EvalError FinalizationRegistry Float32Array Float64Array Function \
+        Int16Array Int32Array Int8Array Intl Iterator JSON Map Math Number Object Promise Proxy \
+        RangeError ReferenceError Reflect RegExp Set SharedArrayBuffer String Symbol SyntaxError \
+        TypeError URIError Uint16Array Uint32Array Uint8Array Uint8ClampedArray WeakMap WeakRef \
+        WeakSet decodeURI decodeURIComponent encodeURI encodeURIComponent escape eval globalThis \
+        isFinite isNaN parseFloat parseInt unescape";
+    const HOSTS: &str = "AbortController AbortSignal Blob BroadcastChannel Buffer CustomEvent Event EventTarget \
+        File FormData Headers MessageChannel Request Response TextDecoder TextEncoder URL \
+        URLSearchParams WebSocket Worker XMLHttpRequest __dirname __filename alert atob btoa \
+        cancelAnimationFrame clearInterval clearTimeout confirm console crypto document exports \
+        fetch global history localStorage location module navigator performance process prompt \
+        queueMicrotask requestAnimationFrame require self sessionStorage setInterval setTimeout \
+        structuredClone window";
+    ECMASCRIPT.split(' ').chain(HOSTS.split(' ')).any(|g| g == name)
 }
 
 fn module_name(m: KnownModule) -> &'static str {
@@ -931,7 +1028,7 @@ impl<'a, 'g, 's, 'v> Cx<'a, 'g, 's, 'v> {
                 // The importer's folder, found here: most Workflows import no file of their own.
                 let dir = self.g.files[self.file.0 as usize].path.parent().map(Path::to_path_buf).unwrap_or_default();
                 match module::resolve(self.g.sources, &dir, &spec) {
-                    Some(path) if !self.g.inside_root(&path) => {
+                    Some(found) if !self.g.inside_root(&found.path) => {
                         self.g.faults.push(Fault::new(
                             FaultKind::UnresolvedImport,
                             Loc { file: self.file, span: span(source.span) },
@@ -942,14 +1039,23 @@ impl<'a, 'g, 's, 'v> Cx<'a, 'g, 's, 'v> {
                         ));
                         Source::File(None)
                     }
-                    Some(path) => Source::File(Some(self.g.load(&path))),
+                    // A stylesheet, a component of another language, an image: a bundler's to load.
+                    Some(found) if found.kind == ModuleKind::Opaque => {
+                        self.g.faults.push(Fault::new(
+                            FaultKind::NotStatic,
+                            Loc { file: self.file, span: span(source.span) },
+                            format!(
+                                "\"{spec}\" is read as an opaque module: jr2 reads TypeScript, JavaScript and JSON, and a bundler loads this file, so what it exports is not known statically"
+                            ),
+                        ));
+                        Source::Opaque
+                    }
+                    Some(found) => Source::File(Some(self.g.load(&found.path, found.kind))),
                     None => {
-                        let tried: Vec<String> =
-                            module::candidates(&dir, &spec).iter().map(|p| p.display().to_string()).collect();
                         self.g.faults.push(Fault::new(
                             FaultKind::UnresolvedImport,
                             Loc { file: self.file, span: span(source.span) },
-                            format!("cannot find \"{spec}\" (tried {})", tried.join(", ")),
+                            format!("cannot find \"{spec}\" (tried {})", module::tried(&dir, &spec)),
                         ));
                         Source::File(None)
                     }
@@ -969,6 +1075,7 @@ impl<'a, 'g, 's, 'v> Cx<'a, 'g, 's, 'v> {
             }
             Source::Package(pkg) => Binding::Package { pkg, span: span(s) },
             Source::File(file) => Binding::Import { file, name, span: span(s) },
+            Source::Opaque => Binding::Unread { span: span(s) },
         }
     }
 
@@ -1002,7 +1109,19 @@ impl<'a, 'g, 's, 'v> Cx<'a, 'g, 's, 'v> {
         match self.cache.get(name) {
             Some(Slot::Done(v)) => return *v,
             Some(Slot::Evaluating) => {
-                return self.not_static(at, format!("`{name}` refers to itself while it is being defined"));
+                // A function's analysis may read a called name twice (as a helper, then as a
+                // value): one warning at one place.
+                let loc = Loc { file: self.file, span: span(at) };
+                if let Some(said) = self.g.faults.last().filter(|f| f.loc == loc && f.kind == FaultKind::NotStatic) {
+                    let kept = self.arena.str(&said.message);
+                    return self.val(ValueKind::Unknown { reason: kept }, at);
+                }
+                let reason = if self.is_function_binding(name) {
+                    format!("`{name}` is recursive, not evaluated: the function is read in its own body, directly or through the functions it calls")
+                } else {
+                    format!("`{name}` refers to itself while it is being defined")
+                };
+                return self.not_static(at, reason);
             }
             None => {}
         }
@@ -1011,6 +1130,9 @@ impl<'a, 'g, 's, 'v> Cx<'a, 'g, 's, 'v> {
                 "undefined" => self.val(ValueKind::Undefined, at),
                 "NaN" => self.val(ValueKind::Number { value: f64::NAN }, at),
                 "Infinity" => self.val(ValueKind::Number { value: f64::INFINITY }, at),
+                _ if is_global(name) => {
+                    self.not_static(at, format!("`{name}` is a global of JavaScript, not evaluated statically"))
+                }
                 _ => self.not_static(at, format!("`{name}` is not defined in this file")),
             };
         };
@@ -1018,6 +1140,19 @@ impl<'a, 'g, 's, 'v> Cx<'a, 'g, 's, 'v> {
         let v = self.eval_binding(name, b, at);
         self.cache.insert(name, Slot::Done(v));
         v
+    }
+
+    /// Is `name` bound to a function (`function f`, `const f = () => ...`)? Read while it is
+    /// being evaluated, it is recursive, not a value defined by itself.
+    fn is_function_binding(&self, name: &str) -> bool {
+        match self.bindings.get(name) {
+            Some(Binding::Function(_)) => true,
+            Some(Binding::Const { init, path }) => {
+                path.is_empty()
+                    && matches!(strip(init), Expression::ArrowFunctionExpression(_) | Expression::FunctionExpression(_))
+            }
+            _ => false,
+        }
     }
 
     fn eval_binding(&mut self, name: &str, b: Binding<'a>, at: oxc_span::Span) -> Value<'v> {
@@ -1058,6 +1193,10 @@ impl<'a, 'g, 's, 'v> Cx<'a, 'g, 's, 'v> {
             Binding::Opaque { span: s } => self.not_static(
                 oxc_span::Span::new(s.start, s.end),
                 format!("`{name}` has no value the evaluator can read"),
+            ),
+            Binding::Unread { span: s } => Value::new(
+                ValueKind::Unknown { reason: "imported from a file that a bundler loads, which jr2 does not read" },
+                Loc { file: self.file, span: s },
             ),
             Binding::Import { file: None, span: s, .. } => Value::new(
                 ValueKind::Unknown { reason: "imported from a file that does not exist" },
@@ -1634,6 +1773,8 @@ enum Source<'a> {
     Known(KnownModule),
     Package(&'a str),
     File(Option<FileId>),
+    /// A file of no code a bundler loads (`./style.css`): not read.
+    Opaque,
 }
 
 /// The key of a destructuring pattern's property when it is written out (`{ a }`, `{ "a": x }`),
@@ -2000,6 +2141,97 @@ mod tests {
         assert_eq!(codes, vec![(1, FaultKind::NotStatic), (0, FaultKind::UnresolvedImport)], "{:?}", ev.faults);
         assert_eq!(ev.files.len(), 4);
         let _ = std::fs::remove_dir_all(&d);
+    }
+
+    /// TypeScript's `bundler` resolution (`module::candidates`): `.tsx` (with JSX), `.mts`, `.js`
+    /// written for `.ts`, a folder's `index`, JSON read as JSON, and a stylesheet as an opaque
+    /// module with one warning at its import.
+    #[test]
+    fn bundler_imports() {
+        let d = temp_dir("bundler");
+        std::fs::create_dir_all(d.join("lib/dir")).expect("dir");
+        let write = |p: &str, t: &str| std::fs::write(d.join(p), t).expect("write");
+        write(
+            "flow.ts",
+            "import './lib/style.css';\nimport App from './lib/App.vue';\nimport { view } from './lib/view';\n\
+             import { m } from './lib/m.mjs';\nimport { u } from './lib/u.js';\nimport { idx } from './lib/dir';\n\
+             import data, { first } from './lib/data.json';\nimport * as all from './lib/data.json';\n\
+             export const machine = { App, view, m, u, idx, data, first, all };\n",
+        );
+        write("lib/style.css", "a { color: red }\n");
+        write("lib/App.vue", "<template><div/></template>\n");
+        write("lib/view.tsx", "export const view = 'tsx';\nexport const El = () => <div class=\"x\" />;\n");
+        write("lib/m.mts", "export const m = 'mts';\n");
+        write("lib/u.ts", "export const u = 'ts';\n");
+        write("lib/dir/index.tsx", "export const idx = 'index';\n");
+        write("lib/data.json", "{ \"first\": \"a\", \"list\": [1, true, null], \"first\": \"b\" }\n");
+        let ev = evaluate_file(&d.join("flow.ts"));
+        let m = ev.machine().expect("machine");
+        for (key, want) in [("view", "tsx"), ("m", "mts"), ("u", "ts"), ("idx", "index"), ("first", "b")] {
+            assert_eq!(m.get(key).and_then(Value::as_str), Some(want), "{key}: {:?}", ev.faults);
+        }
+        let data = m.get("data").expect("data");
+        assert_eq!(data.to_json(), Some(serde_json::json!({ "first": "b", "list": [1, true, null] })));
+        assert_eq!(m.get("all").and_then(|a| a.get("default")).and_then(Value::to_json), data.to_json());
+        // The JSON's values are placed in its own file.
+        let json_file = ev.files.iter().position(|f| f.path.ends_with("data.json")).expect("read");
+        assert_eq!(data.loc.file, FileId(json_file as u32));
+        assert!(m.get("App").is_some_and(Value::is_unknown));
+        let faults: Vec<_> = ev
+            .faults
+            .iter()
+            .map(|f| {
+                (f.kind, &ev.files[f.loc.file.0 as usize].text[f.loc.span.start as usize..f.loc.span.end as usize])
+            })
+            .collect();
+        assert_eq!(
+            faults,
+            vec![(FaultKind::NotStatic, "'./lib/style.css'"), (FaultKind::NotStatic, "'./lib/App.vue'")],
+            "{:?}",
+            ev.faults
+        );
+        assert!(ev.faults[0].message.contains("opaque module"), "{}", ev.faults[0].message);
+        assert!(!ev.files.iter().any(|f| f.path.ends_with("style.css")), "an opaque module is not read");
+
+        // A JSON file that is not JSON: `json-syntax` in that file, and what was read stays.
+        write("lib/data.json", "{ \"first\": \"a\", }\n");
+        let ev = evaluate_file(&d.join("flow.ts"));
+        let bad: Vec<_> = ev.faults.iter().filter(|f| f.kind == FaultKind::JsonSyntax).collect();
+        assert_eq!(bad.len(), 1, "{:?}", ev.faults);
+        assert!(ev.files[bad[0].loc.file.0 as usize].path.ends_with("data.json"));
+        assert_eq!(ev.machine().and_then(|m| m.get("first")).and_then(Value::as_str), Some("a"));
+        let _ = std::fs::remove_dir_all(&d);
+    }
+
+    /// A global is not a typo, and a recursive function is not a value defined by itself.
+    #[test]
+    fn globals_and_recursive_functions_are_said_so() {
+        let ev = eval(
+            "function fact(n) { return n <= 1 ? 1 : n * fact(n - 1); }\n\
+             function even(n) { return n === 0 ? true : odd(n - 1); }\n\
+             function odd(n) { return n === 0 ? false : even(n - 1); }\n\
+             const cyclic = { a: cyclic };\n\
+             export const machine = { now: Date.now(), max: Math.max(1, 2), fact, even, cyclic, gone: nowhere };\n",
+        );
+        let said = |name: &str| -> Vec<&str> {
+            ev.faults
+                .iter()
+                .filter(|f| f.message.starts_with(&format!("`{name}`")))
+                .map(|f| f.message.as_str())
+                .collect()
+        };
+        for global in ["Date", "Math"] {
+            assert_eq!(said(global), vec![format!("`{global}` is a global of JavaScript, not evaluated statically")]);
+        }
+        for recursive in ["fact", "even"] {
+            let messages = said(recursive);
+            assert!(
+                !messages.is_empty() && messages.iter().all(|m| m.contains("is recursive, not evaluated")),
+                "{messages:?}"
+            );
+        }
+        assert_eq!(said("cyclic"), vec!["`cyclic` refers to itself while it is being defined"]);
+        assert_eq!(said("nowhere"), vec!["`nowhere` is not defined in this file"]);
     }
 
     fn fixtures() -> Vec<PathBuf> {

@@ -40,6 +40,8 @@ pub enum FaultKind {
     UnknownActor,
     /// An invoke `src` that names no actor of the setup.
     UnknownInvokeSrc,
+    /// A `.json` file a Machine imports that is not JSON.
+    JsonSyntax,
 }
 
 impl FaultKind {
@@ -60,6 +62,7 @@ impl FaultKind {
         FaultKind::AmbiguousTarget,
         FaultKind::UnknownActor,
         FaultKind::UnknownInvokeSrc,
+        FaultKind::JsonSyntax,
     ];
 }
 

@@ -102,25 +102,98 @@ pub fn classify(spec: &str) -> Specifier {
     }
 }
 
-/// The candidate files of a relative specifier, in the order they are tried: the path as
-/// written when it ends in `.ts` (`.mts`, `.tsx`); `x.js` as `x.ts` then `x.js` (`.mjs` so);
-/// otherwise `x.ts` and `x/index.ts`. Only source files: a specifier naming any other file
-/// (`../../etc/passwd`) has no candidate it could be.
-pub fn candidates(from_dir: &Path, spec: &str) -> Vec<PathBuf> {
+/// How the evaluator reads a module's file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ModuleKind {
+    /// TypeScript or JavaScript (`.ts`, `.tsx`, `.mts`, `.cts`, `.js`, `.jsx`, `.mjs`, `.cjs`),
+    /// parsed as its extension says.
+    Code,
+    /// A `.json` file: parsed as JSON (never as TypeScript), its value the module's default
+    /// export and each key of a top-level object a named one, as a bundler gives them.
+    Json,
+    /// Any other file a bundler loads (`./style.css`, `./App.vue`, `./logo.svg`): not read, its
+    /// exports not known statically.
+    Opaque,
+}
+
+/// A file a relative specifier may name, and how it would be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Candidate {
+    pub path: PathBuf,
+    pub kind: ModuleKind,
+}
+
+/// The candidate files of a relative specifier, in the order they are tried, as TypeScript's
+/// `bundler` resolution tries them (`moduleResolution: "bundler"`, with `allowImportingTsExtensions`,
+/// `allowJs` and `resolveJsonModule`):
+/// - a TypeScript extension as written: `./a.ts`, `./a.tsx`, `./a.mts`, `./a.cts`;
+/// - a JavaScript one as TypeScript's first: `./a.js` is `a.ts`, `a.tsx`, then `a.js`
+///   (`.jsx` is `.tsx` then `.jsx`; `.mjs` is `.mts` then `.mjs`; `.cjs` is `.cts` then `.cjs`);
+/// - `./a.json` as written, read as JSON;
+/// - otherwise `a.ts`, `a.tsx`, `a/index.ts`, `a/index.tsx`, then `a.js`, `a.jsx`, `a/index.js`,
+///   `a/index.jsx`; and where the name has an extension of no code (`./style.css`), last the
+///   file as written, an [`ModuleKind::Opaque`] module that a bundler loads.
+///
+/// Declaration files (`.d.ts`) are not tried: they hold types, and no value. A folder's
+/// `package.json` is not read (its `index` file is). Nothing else is a candidate: a specifier
+/// naming no file of these kinds (`../../etc/passwd`) has no candidate it could be.
+pub fn candidates(from_dir: &Path, spec: &str) -> Vec<Candidate> {
     let base = normalize(&from_dir.join(spec));
+    let code = |path: PathBuf| Candidate { path, kind: ModuleKind::Code };
+    let with = |stem: &str, ext: &str| code(PathBuf::from(format!("{stem}.{ext}")));
     let s = base.to_string_lossy().to_string();
-    if s.ends_with(".ts") || s.ends_with(".mts") || s.ends_with(".tsx") {
-        vec![base]
-    } else if let Some(stem) = s.strip_suffix(".js").or_else(|| s.strip_suffix(".mjs")) {
-        vec![PathBuf::from(format!("{stem}.ts")), base]
-    } else {
-        vec![PathBuf::from(format!("{s}.ts")), base.join("index.ts")]
+    // The extension as written, by the last name's last `.` (`.d.ts` ends in `.ts`; `.`, `..`
+    // and `./dir/` have none).
+    let name = spec.rsplit('/').next().unwrap_or_default();
+    let ext = Path::new(name).extension().and_then(|e| e.to_str());
+    match ext {
+        Some("ts" | "tsx" | "mts" | "cts") => vec![code(base)],
+        Some(e @ ("js" | "jsx" | "mjs" | "cjs")) => {
+            let stem = &s[..s.len() - e.len() - 1];
+            let ts = match e {
+                "js" => &["ts", "tsx"][..],
+                "jsx" => &["tsx"][..],
+                "mjs" => &["mts"][..],
+                _ => &["cts"][..],
+            };
+            ts.iter().map(|t| with(stem, t)).chain([code(base.clone())]).collect()
+        }
+        Some("json") => vec![Candidate { path: base, kind: ModuleKind::Json }],
+        other => {
+            let index = base.join("index").to_string_lossy().to_string();
+            let mut out = Vec::with_capacity(9);
+            for exts in [["ts", "tsx"], ["js", "jsx"]] {
+                for stem in [s.as_str(), index.as_str()] {
+                    out.extend(exts.iter().map(|e| with(stem, e)));
+                }
+            }
+            if other.is_some() {
+                out.push(Candidate { path: base, kind: ModuleKind::Opaque });
+            }
+            out
+        }
+    }
+}
+
+/// The candidates of a relative specifier, for a message: each path, or for the folder and file
+/// forms of a name, the two TypeScript ones and the extensions also tried.
+pub fn tried(from_dir: &Path, spec: &str) -> String {
+    let all = candidates(from_dir, spec);
+    let show = |c: &Candidate| c.path.display().to_string();
+    if all.len() < 8 {
+        return all.iter().map(show).collect::<Vec<_>>().join(", ");
+    }
+    // `a.ts`, `a.tsx`, `a/index.ts`, `a/index.tsx`, then the `.js` and `.jsx` ones.
+    let (file, index) = (show(&all[0]), show(&all[2]));
+    match all.iter().find(|c| c.kind == ModuleKind::Opaque) {
+        Some(opaque) => format!("{file}, {index} (each also as .tsx, .js and .jsx), {}", show(opaque)),
+        None => format!("{file}, {index}, each also as .tsx, .js and .jsx"),
     }
 }
 
 /// The file a relative specifier names, if one exists.
-pub fn resolve(sources: &dyn Sources, from_dir: &Path, spec: &str) -> Option<PathBuf> {
-    candidates(from_dir, spec).into_iter().find(|p| sources.is_file(p))
+pub fn resolve(sources: &dyn Sources, from_dir: &Path, spec: &str) -> Option<Candidate> {
+    candidates(from_dir, spec).into_iter().find(|c| sources.is_file(&c.path))
 }
 
 /// The folder a module graph's imports stay in: the Instance folder, which is the entry file's
@@ -186,19 +259,58 @@ mod tests {
         assert_eq!(classify("node:path"), Specifier::Package("node:path".into()));
     }
 
+    fn paths(d: &Path, spec: &str) -> Vec<(String, ModuleKind)> {
+        candidates(d, spec).into_iter().map(|c| (c.path.display().to_string(), c.kind)).collect()
+    }
+
     #[test]
-    fn candidates_follow_the_extension_rules() {
+    fn candidates_follow_the_bundler_resolution() {
+        use ModuleKind::{Code, Json, Opaque};
         let d = Path::new("/w/flows");
-        assert_eq!(candidates(d, "./a.ts"), vec![PathBuf::from("/w/flows/a.ts")]);
-        assert_eq!(candidates(d, "../lib/a.js"), vec![PathBuf::from("/w/lib/a.ts"), PathBuf::from("/w/lib/a.js")]);
-        assert_eq!(
-            candidates(d, "./parts"),
-            vec![PathBuf::from("/w/flows/parts.ts"), PathBuf::from("/w/flows/parts/index.ts")]
-        );
+        let code = |ps: &[&str]| ps.iter().map(|p| (p.to_string(), Code)).collect::<Vec<_>>();
+        // A TypeScript extension as written.
+        for spec in ["./a.ts", "./a.tsx", "./a.mts", "./a.cts"] {
+            assert_eq!(paths(d, spec), code(&[&format!("/w/flows/{}", &spec[2..])]), "{spec}");
+        }
+        // A JavaScript one as the TypeScript file first.
+        assert_eq!(paths(d, "../lib/a.js"), code(&["/w/lib/a.ts", "/w/lib/a.tsx", "/w/lib/a.js"]));
+        assert_eq!(paths(d, "./a.jsx"), code(&["/w/flows/a.tsx", "/w/flows/a.jsx"]));
+        assert_eq!(paths(d, "./a.mjs"), code(&["/w/flows/a.mts", "/w/flows/a.mjs"]));
+        assert_eq!(paths(d, "./a.cjs"), code(&["/w/flows/a.cts", "/w/flows/a.cjs"]));
+        // JSON as written.
+        assert_eq!(paths(d, "./data.json"), vec![("/w/flows/data.json".to_string(), Json)]);
+        // No extension: the file, then the folder's index, TypeScript before JavaScript.
+        let parts = [
+            "/w/flows/parts.ts",
+            "/w/flows/parts.tsx",
+            "/w/flows/parts/index.ts",
+            "/w/flows/parts/index.tsx",
+            "/w/flows/parts.js",
+            "/w/flows/parts.jsx",
+            "/w/flows/parts/index.js",
+            "/w/flows/parts/index.jsx",
+        ];
+        assert_eq!(paths(d, "./parts"), code(&parts));
+        assert_eq!(paths(d, "./parts/"), code(&parts));
+        // An extension of no code: the same, then the file itself, opaque.
+        let css_paths = parts.map(|p| p.replace("parts", "style.css"));
+        let mut css = code(&css_paths.iter().map(String::as_str).collect::<Vec<_>>());
+        css.push(("/w/flows/style.css".to_string(), Opaque));
+        assert_eq!(paths(d, "./style.css"), css);
+        assert!(paths(d, ".").iter().all(|(_, k)| *k == Code), "a folder is no opaque module");
         // No file but a source file is a candidate.
+        assert!(paths(d, "../../../../proc/self/environ").iter().all(|(p, k)| *k == Code
+            && (p.ends_with(".ts") || p.ends_with(".tsx") || p.ends_with(".js") || p.ends_with(".jsx"))));
+    }
+
+    #[test]
+    fn what_was_tried_is_said_briefly() {
+        let d = Path::new("/w/flows");
+        assert_eq!(tried(d, "./a.js"), "/w/flows/a.ts, /w/flows/a.tsx, /w/flows/a.js");
+        assert_eq!(tried(d, "./names"), "/w/flows/names.ts, /w/flows/names/index.ts, each also as .tsx, .js and .jsx");
         assert_eq!(
-            candidates(d, "../../../../proc/self/environ"),
-            vec![PathBuf::from("/proc/self/environ.ts"), PathBuf::from("/proc/self/environ/index.ts")]
+            tried(d, "./App.vue"),
+            "/w/flows/App.vue.ts, /w/flows/App.vue/index.ts (each also as .tsx, .js and .jsx), /w/flows/App.vue"
         );
     }
 

@@ -35,6 +35,20 @@ fn syntax(span: Span, message: impl Into<String>) -> Box<Fault> {
 
 /// Parses `text` as TypeScript: the program, or the one `ts-syntax` fault.
 pub fn parse<'a>(allocator: &'a Allocator, text: &'a str) -> Result<Program<'a>, Box<Fault>> {
+    parse_as(allocator, text, SourceType::ts())
+}
+
+/// Parses the text of the file at `path` as its extension says (`.tsx` with JSX, `.js` as
+/// JavaScript, `.mts`, `.cts`); a path of no such extension as TypeScript.
+pub fn parse_file<'a>(
+    allocator: &'a Allocator,
+    text: &'a str,
+    path: &std::path::Path,
+) -> Result<Program<'a>, Box<Fault>> {
+    parse_as(allocator, text, SourceType::from_path(path).unwrap_or_else(|_| SourceType::ts()))
+}
+
+fn parse_as<'a>(allocator: &'a Allocator, text: &'a str, source_type: SourceType) -> Result<Program<'a>, Box<Fault>> {
     if let Some(at) = too_deep(text) {
         return Err(syntax(
             Span::new(at as u32, (at + 1).min(text.len()) as u32),
@@ -47,7 +61,7 @@ pub fn parse<'a>(allocator: &'a Allocator, text: &'a str) -> Result<Program<'a>,
             format!("the code nests deeper than {MAX_PARSE_DEPTH} levels here; jr2 does not read this file"),
         ));
     }
-    let ret = Parser::new(allocator, text, SourceType::ts()).with_options(options()).parse();
+    let ret = Parser::new(allocator, text, source_type).with_options(options()).parse();
     let first = ret.diagnostics.errors().next().cloned();
     if let Some(err) = first {
         let span = err

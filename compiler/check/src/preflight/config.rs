@@ -21,6 +21,7 @@
 use crate::compile::Located;
 use crate::rules::preflight::{
     config_missing::CONFIG_MISSING, config_not_static::CONFIG_NOT_STATIC, config_shape::CONFIG_SHAPE,
+    config_unread::CONFIG_UNREAD,
 };
 use base::Span;
 use diagnostics::{Diagnostic, Severity};
@@ -318,13 +319,9 @@ impl Reader {
     }
 
     fn unknown_key(&mut self, loc: Loc, key: &str, at: &str, known: &[&str]) {
-        let d = Diagnostic::new(
-            CONFIG_SHAPE.code,
-            Severity::Warning,
-            loc.span,
-            format!("unknown key `{key}` in {at}: `jr2 up` does not read it"),
-        )
-        .with_help(format!("the keys of {at}: {}", known.join(", ")));
+        let d = CONFIG_UNREAD
+            .at(loc.span, format!("unknown key `{key}` in {at}: `jr2 up` does not read it"))
+            .with_help(format!("the keys of {at}: {}", known.join(", ")));
         self.out.push(Located { file: loc.file, diagnostic: d });
     }
 
@@ -570,12 +567,8 @@ impl Reader {
         for (i, item) in items.iter().enumerate() {
             let Some(name) = self.string(item, &format!("`secrets[{i}]`")) else { continue };
             if out.iter().any(|n| n.name == name) {
-                let d = Diagnostic::new(
-                    CONFIG_SHAPE.code,
-                    Severity::Warning,
-                    item.loc.span,
-                    format!("the Held secret {name:?} is listed twice in `secrets`"),
-                );
+                let d =
+                    CONFIG_UNREAD.at(item.loc.span, format!("the Held secret {name:?} is listed twice in `secrets`"));
                 self.out.push(Located { file: item.loc.file, diagnostic: d });
                 continue;
             }

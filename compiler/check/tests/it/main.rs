@@ -11,6 +11,7 @@ mod machine_fixtures;
 mod machine_snapshots;
 mod sarif;
 mod seed_texts;
+mod severities;
 mod walk_fixtures;
 mod walk_pick_fixtures;
 mod xstate_crosscheck;

@@ -466,7 +466,9 @@ impl Walker {
         let params = v.member("params");
         match kind.as_str() {
             Some(SENT_BY) => match params {
-                None => self.fault(v.span, path, "missing required key \"params\""),
+                // zod 4's union reports the one arm that failed a refinement only: the lent
+                // guard's `{ type, params? }`, whose `type` may not be `jr2.sentBy`.
+                None => self.fault(kind.span, &path.child("type"), format!("\"{SENT_BY}\" takes params {{ id }}")),
                 Some(p) => {
                     let at = path.child("params");
                     if let Some(p) = self.object(&p.value, &at, "params { id }") {

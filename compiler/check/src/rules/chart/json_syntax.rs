@@ -7,7 +7,9 @@ declare_rule! {
     ///
     /// ## Why
     /// A Chart is one JSON object; the door reads nothing it cannot parse. The parser recovers at
-    /// each member and element, so every other error of a half-typed file is reported too.
+    /// each member and element, so every other error of a half-typed file is reported too. A
+    /// `.json` file a Machine imports (`import config from "./config.json"`) is read by the same
+    /// parser, and refused the same way: a bundler could not load it either.
     ///
     /// ## Example
     /// ```json

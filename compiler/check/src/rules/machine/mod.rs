@@ -22,8 +22,8 @@ family! {
     event_schema::EVENT_SCHEMA,
 }
 
-/// The rule of a front-end fault. Four kinds share their rule with the Chart door's (a target, an
-/// initial state): one refusal, whichever front end read the statechart.
+/// The rule of a front-end fault. Five kinds share their rule with the Chart door's (a target, an
+/// initial state, a text that is not JSON): one refusal, whichever front end read it.
 pub fn rule_of(kind: FaultKind) -> &'static Rule {
     use super::chart;
     match kind {
@@ -42,6 +42,7 @@ pub fn rule_of(kind: FaultKind) -> &'static Rule {
         FaultKind::UnknownInitial => &chart::unknown_initial::UNKNOWN_INITIAL,
         FaultKind::UnknownTarget => &chart::unknown_target::UNKNOWN_TARGET,
         FaultKind::AmbiguousTarget => &chart::ambiguous_target::AMBIGUOUS_TARGET,
+        FaultKind::JsonSyntax => &chart::json_syntax::JSON_SYNTAX,
     }
 }
 

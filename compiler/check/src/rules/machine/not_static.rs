@@ -7,8 +7,10 @@ declare_rule! {
     /// jr2 checks a Workflow statically: it evaluates `const` bindings, literals, imports between
     /// the Instance's files and the calls of the authoring surface (`@jr2/orchestrator`, `xstate`,
     /// `zod`), and nothing else. A value made by other code (a `let`, a call of your own function,
-    /// an import from another package, a method of a string) is unknown to the checker: the rest
-    /// of the Machine is still checked, but the checks that need this value are not made.
+    /// a recursive function, a global such as `Date` or `Math`, an import from another package or
+    /// from a file that is no code, `./style.css`, a method of a string) is unknown to the
+    /// checker: the rest of the Machine is still checked, but the checks that need this value are
+    /// not made.
     ///
     /// ## Example
     /// ```ts

@@ -4,9 +4,14 @@ declare_rule! {
     /// Refuses a relative import whose file does not exist, or leads out of the Instance folder.
     ///
     /// ## Why
-    /// jr2 follows a Workflow's relative imports (`./x`, `../y/z`, with or without `.ts` or `.js`,
-    /// or a folder's `index.ts`) to read the values the Machine is made of. An import it cannot
-    /// find would fail when the Workflow loads, and everything read from it is unknown. Only
+    /// jr2 follows a Workflow's relative imports to read the values the Machine is made of, as
+    /// TypeScript's `bundler` resolution finds them: `./x` is `x.ts`, `x.tsx`, a folder's
+    /// `index.ts` or `index.tsx`, then the same as `.js` and `.jsx`; `./x.js` is `x.ts`, `x.tsx`,
+    /// then `x.js` (`.mjs` is `.mts` first, `.cjs` is `.cts`); `./x.ts`, `.tsx`, `.mts` and `.cts`
+    /// are read as written, and `./x.json` as JSON. A file a bundler loads that is no code
+    /// (`./style.css`, `./App.vue`) is not read: a `not-static` warning says so at its import.
+    /// An import it cannot find would fail when the Workflow loads, and everything read from it
+    /// is unknown. Only
     /// source files inside the Instance folder are read (the folder holding `workflows/`; for a
     /// lone file, its own folder and those under it): an import that leads out of it, by `..` or
     /// by a symbolic link, is refused without reading what it names.

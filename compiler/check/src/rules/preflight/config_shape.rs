@@ -1,7 +1,7 @@
 use diagnostics::declare_rule;
 
 declare_rule! {
-    /// Refuses a `jr2.config.ts` whose default export is not of the config's shape; an unknown key is a warning.
+    /// Refuses a `jr2.config.ts` whose default export is not of the config's shape.
     ///
     /// ## Why
     /// `jr2 up` reads the config statically, as data (`docs/reference/config.md`): a default
@@ -10,7 +10,7 @@ declare_rule! {
     /// `secrets` is a list of names, and `sandbox` is `{ resources?: { cpu?, memory? }, image? }`.
     /// A value of another shape would leave a block unknown: this rule says where, and the
     /// rules that need the block stay silent rather than refuse every name. A key the config does
-    /// not know (often a typo, `secret` for `secrets`) is a warning: it is not read.
+    /// not know (often a typo, `secret` for `secrets`) is not read: `config-unread` warns of it.
     ///
     /// ## Example
     /// ```ts

@@ -1,7 +1,7 @@
 //! The pre-flight of `jr2 up --check`: the Instance config (`jr2.config.ts`) against what the
-//! Workflows name. The config's own rules (`config-missing`, `config-shape`, `config-not-static`)
-//! run where it is read (`crate::preflight::config`); [`check`] runs the others over one
-//! Workflow's value. `crate::preflight` ties them to the Instance check.
+//! Workflows name. The config's own rules (`config-missing`, `config-shape`, `config-unread`,
+//! `config-not-static`) run where it is read (`crate::preflight::config`); [`check`] runs the
+//! others over one Workflow's value. `crate::preflight` ties them to the Instance check.
 
 use crate::compile::Located;
 use crate::preflight::config::InstanceConfig;
@@ -11,6 +11,7 @@ use machine::value::Value;
 family! {
     config_missing::CONFIG_MISSING,
     config_shape::CONFIG_SHAPE,
+    config_unread::CONFIG_UNREAD,
     config_not_static::CONFIG_NOT_STATIC,
     mcp_server_not_configured::MCP_SERVER_NOT_CONFIGURED,
     secret_not_configured::SECRET_NOT_CONFIGURED,
