@@ -202,6 +202,27 @@ function escaped() {
       out.push(mk({ about: `escaped dots: ${what}, ${after ? "after 500 ms" : "on `go`"}.`, config }));
     }
   }
+  // One state has the id `foo.bar`, another is `bar` inside the state of id `foo`: xstate reads
+  // `#foo.bar` as the id `foo` and its child `bar`, and `#foo\\.bar` as the id `foo.bar`.
+  const clash = () => ({
+    id: "clash",
+    initial: "start",
+    states: {
+      start: {},
+      dotted: { id: "foo.bar" },
+      foo: { id: "foo", initial: "other", states: { other: {}, bar: {} } },
+    },
+  });
+  for (const [target, what] of [
+    ["#foo.bar", "`#foo.bar` where the ids `foo.bar` and `foo` (with a child `bar`) both exist"],
+    ["#foo\\.bar", "`#foo\\\\.bar` where the ids `foo.bar` and `foo` (with a child `bar`) both exist"],
+  ]) {
+    for (const after of [false, true]) {
+      const config = clash();
+      Object.assign(config.states.start, after ? { after: { 500: target } } : { on: { go: target } });
+      out.push(mk({ about: `escaped dots: ${what}, ${after ? "after 500 ms" : "on `go`"}.`, config }));
+    }
+  }
   return family("escaped", out);
 }
 
@@ -1098,6 +1119,8 @@ function spawn() {
     ["`assign` with `spawn`", 'assign({ ref: ({ spawn }) => spawn("ticker") })'],
     ["`assign` with `spawn` of a child machine with an id", 'assign({ ref: ({ spawn }) => spawn("child", { id: "kid" }) })'],
     ["two `spawnChild` in one `entry`", '[spawnChild("ticker", { id: "a" }), spawnChild("fetcher", { id: "b" })]'],
+    ["`spawnChild` of a child machine written in place", 'spawnChild(createMachine({ id: "inner", initial: "a", states: { a: {} } }), { id: "inner" })'],
+    ["`spawnChild` of a child machine by its binding, not by a name of setup", 'spawnChild(child, { id: "kid" })'],
   ];
   const out = list.map(([what, entry]) =>
     mk({
@@ -1108,6 +1131,7 @@ function spawn() {
         initial: "idle",
         states: { idle: { on: { start: "running" } }, running: { entry: code(entry), on: { stop: "idle" } } },
       },
+      prelude: entry.includes("(child,") ? CHILD : undefined,
     }),
   );
   out.push(

@@ -1,11 +1,15 @@
-// spawn: `spawnChild` in the root's `entry`.
-import { fromCallback, setup, spawnChild } from "xstate";
+// spawn: `spawnChild` of a child machine written in place.
+import { createMachine, setup, spawnChild } from "xstate";
 
-export const machine = setup({
-  actors: { ticker: fromCallback(({ sendBack }) => { sendBack({ type: "tick" }); return () => {}; }) },
-}).createMachine({
-  id: "root-spawn",
-  entry: spawnChild("ticker", { id: "root-clock" }),
-  initial: "a",
-  states: { a: { on: { tick: "b" } }, b: {} },
+export const machine = setup({}).createMachine({
+  id: "spawner",
+  context: { ref: null },
+  initial: "idle",
+  states: {
+    idle: { on: { start: "running" } },
+    running: {
+      entry: spawnChild(createMachine({ id: "inner", initial: "a", states: { a: {} } }), { id: "inner" }),
+      on: { stop: "idle" },
+    },
+  },
 });

@@ -1,8 +1,21 @@
-// spawn: `spawnChild` in a transition's `actions`.
-import { fromPromise, setup, spawnChild } from "xstate";
+// spawn: `spawnChild` of a child machine by its binding, not by a name of setup.
+import { createMachine, setup, spawnChild } from "xstate";
 
-export const machine = setup({ actors: { fetcher: fromPromise(async () => ({ ok: true })) } }).createMachine({
-  id: "action-spawn",
-  initial: "a",
-  states: { a: { on: { go: { target: "b", actions: spawnChild("fetcher", { id: "f" }) } } }, b: {} },
+const child = createMachine({
+  id: "child",
+  initial: "running",
+  states: {
+    running: { on: { stop: "done" } },
+    done: { type: "final" },
+  },
+});
+
+export const machine = setup({}).createMachine({
+  id: "spawner",
+  context: { ref: null },
+  initial: "idle",
+  states: {
+    idle: { on: { start: "running" } },
+    running: { entry: spawnChild(child, { id: "kid" }), on: { stop: "idle" } },
+  },
 });
