@@ -13,4 +13,6 @@ mod sarif;
 mod seed_texts;
 mod walk_fixtures;
 mod walk_pick_fixtures;
+mod xstate_corpus;
 mod xstate_crosscheck;
+mod xstate_shape;
