@@ -6,27 +6,50 @@
 //   node dump.mjs --check    ... and fail when a dump differs from expected/<name>.json, or when
 //                            a fixture has no expected file, or an expected file no fixture
 //   node dump.mjs NAME...    only these fixtures (by file stem)
+//   node dump.mjs --corpus   the differential corpus instead: corpus/machines/<name>.ts, dumped
+//                            into out/corpus/ and checked against corpus/expected/ (with
+//                            --update and --check as above; corpus/README.md)
 //
 // Each fixture is bundled in-process by esbuild, `@jr2/orchestrator` resolved to ./shim, and
 // `xstate` and `zod` left external, so the fixture and the shim share one xstate from
 // ./node_modules. The bundle goes to out/bundles/<name>.mjs (there, Node resolves `xstate`).
 import { mkdirSync, readdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
+import { createRequire } from "node:module";
 import { basename, dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { build } from "esbuild";
 import { and, not, or, stateIn } from "xstate";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
-const FIXTURES = join(HERE, "fixtures");
-const EXPECTED = join(HERE, "expected");
-const OUT = join(HERE, "out");
-const BUNDLES = join(OUT, "bundles");
 const SHIM = join(HERE, "shim", "index.mjs");
 
 const args = process.argv.slice(2);
 const check = args.includes("--check");
 const update = args.includes("--update");
+const corpus = args.includes("--corpus");
 const only = args.filter((a) => !a.startsWith("--"));
+
+const FIXTURES = corpus ? join(HERE, "corpus", "machines") : join(HERE, "fixtures");
+const EXPECTED = corpus ? join(HERE, "corpus", "expected") : join(HERE, "expected");
+const OUT = corpus ? join(HERE, "out", "corpus") : join(HERE, "out");
+const BUNDLES = join(OUT, "bundles");
+
+/**
+ * xstate's own resolution of a path below a state node (`getStateNodeByPath`) and of a state
+ * value's string (`toStatePath`), which a history state's default target and `stateIn` need and
+ * xstate does not export: read from the CommonJS chunk that `xstate` (the same copy the fixtures
+ * import, through `xstate.cjs.mjs`) requires.
+ */
+const internals = (() => {
+  const require = createRequire(import.meta.url);
+  const main = require.resolve("xstate");
+  const chunk = readFileSync(main, "utf8").match(/require\('(\.\/raise-[\w]+\.cjs\.js)'\)/)?.[1];
+  const mod = chunk ? require(join(dirname(main), chunk)) : {};
+  if (typeof mod.getStateNodeByPath !== "function" || typeof mod.toStatePath !== "function") {
+    throw new Error("dump.mjs: xstate's getStateNodeByPath/toStatePath not found (xstate upgraded?)");
+  }
+  return mod;
+})();
 
 /** esbuild: `@jr2/orchestrator` is the shim. */
 const kitShim = {
@@ -57,8 +80,12 @@ async function load(name) {
 
 // ---- The normalized shape ----
 
-/** A state's key path: its keys from the root, joined by "."; the root is "". */
-const keyPath = (node) => node.path.join(".");
+/** A key as a segment of a key path: a "." in it (and a "\\") escaped with "\\", as xstate reads
+ * targets, so `foo.bar` (a child of `foo`) and `foo\\.bar` (one key) are not the same path. */
+const segment = (key) => key.replace(/[\\.]/g, "\\$&");
+
+/** A state's key path: its keys from the root, each escaped, joined by "."; the root is "". */
+const keyPath = (node) => node.path.map(segment).join(".");
 
 // xstate's and/or/not/stateIn guards are functions; each kind shares one `check`.
 const CHECKS = new Map([
@@ -73,13 +100,13 @@ const CHECKS = new Map([
  * `jr2.sentBy(<id>)`; xstate's `and([..])`, `or([..])`, `not(..)` as `and(<g>, <g>)` etc.;
  * `stateIn(<value>)`; any other function `"inline"`. Params of other named guards are not shown.
  */
-function guardText(g) {
+function guardText(g, machine) {
   if (g === undefined || g === null) return null;
   if (typeof g === "string") return g;
   if (typeof g === "function") {
     const kind = CHECKS.get(g.check);
-    if (kind === "stateIn") return `stateIn(${typeof g.stateValue === "string" ? g.stateValue : JSON.stringify(g.stateValue)})`;
-    if (kind) return `${kind}(${(g.guards ?? []).map(guardText).join(", ")})`;
+    if (kind === "stateIn") return `stateIn(${stateInText(g.stateValue, machine)})`;
+    if (kind) return `${kind}(${(g.guards ?? []).map((x) => guardText(x, machine)).join(", ")})`;
     return "inline";
   }
   if (typeof g === "object" && typeof g.type === "string") {
@@ -87,6 +114,46 @@ function guardText(g) {
     return g.type;
   }
   return "inline";
+}
+
+/**
+ * What `stateIn(value)` asks, as the key paths of the states that must be active: `"#id"` is the
+ * state of that id (xstate's `getStateNodeById`, so `#id.child` too); any other value is a state
+ * value (a string like `"a.b"` is `{ a: "b" }`), matched against the root's, so its leaves are the
+ * states. Several are joined by ", ".
+ */
+function stateInText(value, machine) {
+  if (typeof value === "string" && value.startsWith("#")) {
+    return machine ? keyPath(machine.getStateNodeById(value)) : value;
+  }
+  const leaves = [];
+  const walk = (v, prefix) => {
+    if (typeof v === "string") leaves.push([...prefix, segment(v)].join("."));
+    else if (v && typeof v === "object") {
+      const keys = Object.keys(v);
+      if (!keys.length) leaves.push(prefix.join("."));
+      for (const k of keys) walk(v[k], [...prefix, segment(k)]);
+    }
+  };
+  walk(typeof value === "string" ? valueOfPath(internals.toStatePath(value)) : value, []);
+  return leaves.join(", ");
+}
+
+/** xstate's `pathToStateValue`: ["a", "b", "c"] is { a: { b: "c" } }. */
+function valueOfPath(path) {
+  if (path.length === 1) return path[0];
+  return { [path[0]]: valueOfPath(path.slice(1)) };
+}
+
+/**
+ * A history state's default, as xstate resolves it when the parent has no history yet
+ * (`resolveHistoryDefaultTransition`): its `target` (key paths below its parent, or `#id`), else
+ * its parent's initial state, or the parent itself where that is a parallel state.
+ */
+function historyDefault(node) {
+  const written = node.config.target === undefined ? undefined : [node.config.target].flat();
+  if (!written) return node.parent.type === "parallel" ? [node.parent] : node.parent.initial.target;
+  return written.map((t) => (typeof t === "string" ? internals.getStateNodeByPath(node.parent, t) : t));
 }
 
 /**
@@ -127,18 +194,23 @@ export function dumpMachine(machine) {
   const transitions = [];
   const walk = (node, order) => {
     const path = keyPath(node);
-    states.push({
+    const state = {
       path,
       id: node.id,
       type: node.type,
       initial: node.initial?.target?.[0]?.key ?? null,
       invokes: node.invoke.map((inv, i) => invokeOf(node, inv, i)),
-    });
+    };
+    // Only where there is one, so a dump of a tree with neither has the shape it always had.
+    if (node.type === "history") state.history = node.history === "deep" ? "deep" : "shallow";
+    if (node.tags.length) state.tags = node.tags;
+    states.push(state);
     const own = [];
     for (const [descriptor, defs] of node.transitions) {
-      for (const t of defs) own.push(transitionOf(node, eventText(node, descriptor, t), t));
+      for (const t of defs) own.push(transitionOf(node, eventText(node, descriptor, t), t, machine));
     }
-    for (const t of node.always ?? []) own.push(transitionOf(node, "always", t));
+    for (const t of node.always ?? []) own.push(transitionOf(node, "always", t, machine));
+    if (node.type === "history") own.push(transitionOf(node, "history.default", { target: historyDefault(node) }, machine));
     // Sorted by event (stable: the candidates of one event keep their order).
     own.sort((a, b) => (a.event < b.event ? -1 : a.event > b.event ? 1 : 0));
     transitions.push(...own);
@@ -148,12 +220,12 @@ export function dumpMachine(machine) {
   return { machine: machine.id, states, transitions };
 }
 
-function transitionOf(node, event, t) {
+function transitionOf(node, event, t, machine) {
   return {
     source: keyPath(node),
     event,
     targets: (t.target ?? []).map(keyPath),
-    guard: guardText(t.guard),
+    guard: guardText(t.guard, machine),
     reenter: t.reenter === true,
   };
 }

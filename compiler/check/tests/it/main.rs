@@ -14,4 +14,6 @@ mod seed_texts;
 mod severities;
 mod walk_fixtures;
 mod walk_pick_fixtures;
+mod xstate_corpus;
 mod xstate_crosscheck;
+mod xstate_shape;

@@ -1,0 +1,16 @@
+// done: a compound state's `onDone` with `reenter`.
+import { setup } from "xstate";
+
+export const machine = setup({}).createMachine({
+  id: "sdone",
+  initial: "work",
+  states: {
+    work: {
+      initial: "a",
+      states: { a: { on: { finish: "b" } }, b: { type: "final" } },
+      onDone: { target: "next", reenter: true },
+    },
+    next: {},
+    other: { id: "other-state", type: "final" },
+  },
+});

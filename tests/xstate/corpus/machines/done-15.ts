@@ -1,0 +1,17 @@
+// done: an array of two invokes, neither with an id.
+import { fromCallback, fromPromise, setup } from "xstate";
+
+export const machine = setup({
+  actors: {
+    fetcher: fromPromise(async () => ({ ok: true })),
+    ticker: fromCallback(({ sendBack }) => { sendBack({ type: "tick" }); return () => {}; }),
+  },
+}).createMachine({
+  id: "inv",
+  initial: "loading",
+  states: {
+    loading: { invoke: [{ src: "fetcher", onDone: "ok" }, { src: "ticker" }], on: { cancel: "failed" } },
+    ok: { type: "final" },
+    failed: { id: "fail-state" },
+  },
+});

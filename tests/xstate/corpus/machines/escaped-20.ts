@@ -1,0 +1,13 @@
+// escaped dots: an `#id` and an escaped child key, after 500 ms.
+import { setup } from "xstate";
+
+export const machine = setup({}).createMachine({
+  id: "esc",
+  initial: "foo.bar",
+  states: {
+    "foo.bar": { after: { "500": "#foo.deep\\.er" } },
+    "baz.qux": { id: "baz.qux" },
+    foo: { id: "foo", initial: "bar", states: { bar: {}, "deep.er": {} } },
+    outer: { initial: "a.b", states: { "a.b": {}, c: {} } },
+  },
+});

@@ -1,0 +1,13 @@
+// escaped dots: back to the initial state `foo.bar` by its escaped key, on `go`.
+import { setup } from "xstate";
+
+export const machine = setup({}).createMachine({
+  id: "esc",
+  initial: "foo.bar",
+  states: {
+    "foo.bar": {},
+    "baz.qux": { id: "baz.qux", on: { go: "foo\\.bar" } },
+    foo: { id: "foo", initial: "bar", states: { bar: {}, "deep.er": {} } },
+    outer: { initial: "a.b", states: { "a.b": {}, c: {} } },
+  },
+});

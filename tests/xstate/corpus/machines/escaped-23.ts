@@ -1,0 +1,13 @@
+// escaped dots: a child with a dot from its parent, on `go`.
+import { setup } from "xstate";
+
+export const machine = setup({}).createMachine({
+  id: "esc",
+  initial: "foo.bar",
+  states: {
+    "foo.bar": {},
+    "baz.qux": { id: "baz.qux" },
+    foo: { id: "foo", initial: "bar", states: { bar: {}, "deep.er": {} }, on: { go: ".deep\\.er" } },
+    outer: { initial: "a.b", states: { "a.b": {}, c: {} } },
+  },
+});

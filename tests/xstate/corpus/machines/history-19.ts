@@ -1,0 +1,19 @@
+// history: `history: "deep"` without `type` with a deep default target (`high.h2`), in a compound state; entered by `on.hist` from outside.
+import { setup } from "xstate";
+
+export const machine = setup({}).createMachine({
+  id: "hist",
+  initial: "off",
+  states: {
+    off: { on: { power: "on.hist" } },
+    on: {
+      initial: "low",
+      on: { power: "off" },
+      states: {
+        low: { on: { up: "high" } },
+        high: { initial: "h1", states: { h1: { on: { next: "h2" } }, h2: {} }, on: { down: "low" } },
+        hist: { history: "deep", target: "high.h2" },
+      },
+    },
+  },
+});

@@ -1,0 +1,19 @@
+// history: `history: "shallow"` without `type` as a child of a parallel state.
+import { setup } from "xstate";
+
+export const machine = setup({}).createMachine({
+  id: "par-hist",
+  initial: "idle",
+  states: {
+    idle: { on: { resume: "#par-hist.work.memo" } },
+    work: {
+      type: "parallel",
+      on: { pause: "idle" },
+      states: {
+        left: { initial: "l1", states: { l1: { on: { l: "l2" } }, l2: {} } },
+        right: { initial: "r1", states: { r1: { on: { r: "r2" } }, r2: {} } },
+        memo: { history: "shallow" },
+      },
+    },
+  },
+});

@@ -1,0 +1,20 @@
+// parallel: an array of targets, `.child` targets in two regions from the parallel state, by `always`.
+import { setup } from "xstate";
+
+export const machine = setup({ guards: { isReady: ({ context }) => context.ready } }).createMachine({
+  id: "multi",
+  context: { ready: false, retries: 0, role: "user", items: [] },
+  initial: "idle",
+  states: {
+    idle: {},
+    p: {
+      type: "parallel",
+      states: {
+        r1: { initial: "x", states: { x: {}, y: {}, z: {} } },
+        r2: { initial: "x", states: { x: {}, y: {}, z: {} } },
+        r3: { initial: "x", states: { x: {}, y: {} } },
+      },
+      always: { guard: "isReady", target: [".r1.z", ".r2.y"] },
+    },
+  },
+});

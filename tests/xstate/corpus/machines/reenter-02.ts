@@ -1,0 +1,17 @@
+// reenter: a state to itself by key, `reenter: false` written.
+import { setup } from "xstate";
+
+export const machine = setup({}).createMachine({
+  id: "re",
+  initial: "p",
+  states: {
+    p: {
+      initial: "c1",
+      states: {
+        c1: { on: { again: { target: "c1", reenter: false } } },
+        c2: { initial: "x", states: { x: {}, y: {} } },
+      },
+    },
+    q: {},
+  },
+});

@@ -1,0 +1,16 @@
+// reenter: guarded candidates, one with `reenter`.
+import { setup } from "xstate";
+
+export const machine = setup({ guards: { isReady: ({ context }) => context.ready } }).createMachine({
+  id: "re",
+  context: { ready: false, retries: 0, role: "user", items: [] },
+  initial: "p",
+  states: {
+    p: {
+      initial: "c1",
+      states: { c1: {}, c2: { initial: "x", states: { x: {}, y: {} } } },
+      on: { again: [{ guard: "isReady", target: ".c2", reenter: true }, { target: ".c1" }] },
+    },
+    q: {},
+  },
+});

@@ -1,0 +1,21 @@
+// spawn: `spawnChild` of a child machine by its binding, not by a name of setup.
+import { createMachine, setup, spawnChild } from "xstate";
+
+const child = createMachine({
+  id: "child",
+  initial: "running",
+  states: {
+    running: { on: { stop: "done" } },
+    done: { type: "final" },
+  },
+});
+
+export const machine = setup({}).createMachine({
+  id: "spawner",
+  context: { ref: null },
+  initial: "idle",
+  states: {
+    idle: { on: { start: "running" } },
+    running: { entry: spawnChild(child, { id: "kid" }), on: { stop: "idle" } },
+  },
+});

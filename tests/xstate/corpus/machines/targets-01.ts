@@ -1,0 +1,15 @@
+// targets: a sibling by its key ("a2" from "a.a1"), on an `on` event.
+import { setup } from "xstate";
+
+export const machine = setup({}).createMachine({
+  id: "targets",
+  initial: "a",
+  states: {
+    a: {
+      initial: "a1",
+      states: { a1: { on: { go: "a2" } }, a2: { initial: "x", states: { x: {}, y: {} } } },
+    },
+    b: { id: "bee", initial: "b1", states: { b1: {}, b2: {} } },
+    c: { type: "final" },
+  },
+});

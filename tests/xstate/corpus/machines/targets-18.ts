@@ -1,0 +1,14 @@
+// targets: from the root, a deep descendant by `.a.a2.x` (".a.a2.x" from the root), on a guarded `always`.
+import { setup } from "xstate";
+
+export const machine = setup({ guards: { isReady: ({ context }) => context.ready } }).createMachine({
+  id: "targets",
+  context: { ready: false, retries: 0, role: "user", items: [] },
+  initial: "a",
+  states: {
+    a: { initial: "a1", states: { a1: {}, a2: { initial: "x", states: { x: {}, y: {} } } } },
+    b: { id: "bee", initial: "b1", states: { b1: {}, b2: {} } },
+    c: { type: "final" },
+  },
+  always: { guard: "isReady", target: ".a.a2.x" },
+});

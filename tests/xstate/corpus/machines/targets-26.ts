@@ -1,0 +1,16 @@
+// targets: a deep state by the Machine's id and its key path (`#id.a.b`) ("#targets.a.a2.y" from "b.b1"), on an `on` event with `reenter: true`.
+import { setup } from "xstate";
+
+export const machine = setup({}).createMachine({
+  id: "targets",
+  initial: "a",
+  states: {
+    a: { initial: "a1", states: { a1: {}, a2: { initial: "x", states: { x: {}, y: {} } } } },
+    b: {
+      id: "bee",
+      initial: "b1",
+      states: { b1: { on: { go: { target: "#targets.a.a2.y", reenter: true } } }, b2: {} },
+    },
+    c: { type: "final" },
+  },
+});

@@ -1,0 +1,17 @@
+// targets: a deep state by the Machine's id and its key path (`#id.a.b`) ("#targets.a.a2.y" from "b.b1"), on a guarded `always`.
+import { setup } from "xstate";
+
+export const machine = setup({ guards: { isReady: ({ context }) => context.ready } }).createMachine({
+  id: "targets",
+  context: { ready: false, retries: 0, role: "user", items: [] },
+  initial: "a",
+  states: {
+    a: { initial: "a1", states: { a1: {}, a2: { initial: "x", states: { x: {}, y: {} } } } },
+    b: {
+      id: "bee",
+      initial: "b1",
+      states: { b1: { always: { guard: "isReady", target: "#targets.a.a2.y" } }, b2: {} },
+    },
+    c: { type: "final" },
+  },
+});

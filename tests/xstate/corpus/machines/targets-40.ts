@@ -1,0 +1,12 @@
+// targets: a final sibling from a compound state ("c" from "b"), on an `on` event.
+import { setup } from "xstate";
+
+export const machine = setup({}).createMachine({
+  id: "targets",
+  initial: "a",
+  states: {
+    a: { initial: "a1", states: { a1: {}, a2: { initial: "x", states: { x: {}, y: {} } } } },
+    b: { id: "bee", initial: "b1", states: { b1: {}, b2: {} }, on: { go: "c" } },
+    c: { type: "final" },
+  },
+});

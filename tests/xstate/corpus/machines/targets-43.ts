@@ -1,0 +1,15 @@
+// targets: the root by the Machine's `#id` ("#targets" from "a.a1"), on an `on` event.
+import { setup } from "xstate";
+
+export const machine = setup({}).createMachine({
+  id: "targets",
+  initial: "a",
+  states: {
+    a: {
+      initial: "a1",
+      states: { a1: { on: { go: "#targets" } }, a2: { initial: "x", states: { x: {}, y: {} } } },
+    },
+    b: { id: "bee", initial: "b1", states: { b1: {}, b2: {} } },
+    c: { type: "final" },
+  },
+});

@@ -1,0 +1,23 @@
+// targets: a root child by `#machine.key` ("#targets.b" from "a.a2"), on a guarded `always`.
+import { setup } from "xstate";
+
+export const machine = setup({ guards: { isReady: ({ context }) => context.ready } }).createMachine({
+  id: "targets",
+  context: { ready: false, retries: 0, role: "user", items: [] },
+  initial: "a",
+  states: {
+    a: {
+      initial: "a1",
+      states: {
+        a1: {},
+        a2: {
+          initial: "x",
+          states: { x: {}, y: {} },
+          always: { guard: "isReady", target: "#targets.b" },
+        },
+      },
+    },
+    b: { id: "bee", initial: "b1", states: { b1: {}, b2: {} } },
+    c: { type: "final" },
+  },
+});

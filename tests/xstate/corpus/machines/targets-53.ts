@@ -1,0 +1,17 @@
+// targets: itself by its own key ("b" from "b"), on an `on` event with `reenter: true`.
+import { setup } from "xstate";
+
+export const machine = setup({}).createMachine({
+  id: "targets",
+  initial: "a",
+  states: {
+    a: { initial: "a1", states: { a1: {}, a2: { initial: "x", states: { x: {}, y: {} } } } },
+    b: {
+      id: "bee",
+      initial: "b1",
+      states: { b1: {}, b2: {} },
+      on: { go: { target: "b", reenter: true } },
+    },
+    c: { type: "final" },
+  },
+});
