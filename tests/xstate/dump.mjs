@@ -73,13 +73,13 @@ const CHECKS = new Map([
  * `jr2.sentBy(<id>)`; xstate's `and([..])`, `or([..])`, `not(..)` as `and(<g>, <g>)` etc.;
  * `stateIn(<value>)`; any other function `"inline"`. Params of other named guards are not shown.
  */
-function guardText(g) {
+function guardText(g, machine) {
   if (g === undefined || g === null) return null;
   if (typeof g === "string") return g;
   if (typeof g === "function") {
     const kind = CHECKS.get(g.check);
-    if (kind === "stateIn") return `stateIn(${typeof g.stateValue === "string" ? g.stateValue : JSON.stringify(g.stateValue)})`;
-    if (kind) return `${kind}(${(g.guards ?? []).map(guardText).join(", ")})`;
+    if (kind === "stateIn") return `stateIn(${stateInLeaves(machine, g.stateValue).join(", ")})`;
+    if (kind) return `${kind}(${(g.guards ?? []).map((x) => guardText(x, machine)).join(", ")})`;
     return "inline";
   }
   if (typeof g === "object" && typeof g.type === "string") {
@@ -87,6 +87,42 @@ function guardText(g) {
     return g.type;
   }
   return "inline";
+}
+
+/**
+ * The states a `stateIn` value names, as key paths: `#id` by xstate's `getStateNodeById`; a state
+ * value (`"a.b"`, `{ a: "b" }`) from the root, each of its leaves (what `snapshot.matches` tests).
+ */
+function stateInLeaves(machine, value) {
+  if (typeof value === "string" && value.startsWith("#")) return [keyPath(machine.getStateNodeById(value))];
+  const out = [];
+  const walk = (node, v) => {
+    if (typeof v === "string") {
+      let cur = node;
+      for (const key of v.split(".")) if (key) cur = cur.states[key];
+      out.push(keyPath(cur));
+      return;
+    }
+    for (const [key, sub] of Object.entries(v)) walk(node.states[key], sub);
+  };
+  walk(machine.root, value);
+  return out;
+}
+
+/**
+ * A history state's default transition (`target`, read from its parent as xstate's
+ * `resolveHistoryDefaultTransition` does), as `history.default`; none where no `target` is
+ * written (the parent's initial).
+ */
+function historyDefault(node) {
+  if (node.type !== "history" || node.config.target === undefined) return [];
+  const targets = [node.config.target].flat().map((t) => {
+    if (t.startsWith("#")) return node.machine.getStateNodeById(t);
+    let cur = node.parent;
+    for (const key of t.split(".")) if (key) cur = cur.states[key];
+    return cur;
+  });
+  return [{ source: keyPath(node), event: "history.default", targets: targets.map(keyPath), guard: null, reenter: false }];
 }
 
 /**
@@ -139,6 +175,7 @@ export function dumpMachine(machine) {
       for (const t of defs) own.push(transitionOf(node, eventText(node, descriptor, t), t));
     }
     for (const t of node.always ?? []) own.push(transitionOf(node, "always", t));
+    own.push(...historyDefault(node));
     // Sorted by event (stable: the candidates of one event keep their order).
     own.sort((a, b) => (a.event < b.event ? -1 : a.event > b.event ? 1 : 0));
     transitions.push(...own);
@@ -153,7 +190,7 @@ function transitionOf(node, event, t) {
     source: keyPath(node),
     event,
     targets: (t.target ?? []).map(keyPath),
-    guard: guardText(t.guard),
+    guard: guardText(t.guard, node.machine),
     reenter: t.reenter === true,
   };
 }

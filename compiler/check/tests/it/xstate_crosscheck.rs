@@ -18,8 +18,10 @@
 //!   event keep their order): `{ source, event, targets, guard, reenter }`. `event` is an `on`
 //!   event's name, `always`, `after:<delay>` (ms or the delay's name), `done.invoke:<i>`,
 //!   `error.invoke:<i>` (the state's i-th invoke), or `done.state`; `targets` are key paths;
-//!   `guard` is a named guard's name, `jr2.sentBy(<id>)`, `and(<g>, <g>)`, `or(..)`, `not(<g>)`, or
-//!   `inline` for a function (params of named guards are not compared).
+//!   `guard` is a named guard's name, `jr2.sentBy(<id>)`, `and(<g>, <g>)`, `or(..)`, `not(<g>)`,
+//!   `stateIn(<key path>, ..)` (the states it names), or `inline` for a function (params of named
+//!   guards are not compared). A history state's default `target` is a `history.default`
+//!   transition (xstate's side reads it off the config as `resolveHistoryDefaultTransition` does).
 
 use ir::{self, Guard, StateId, StateKind, Trigger};
 use serde_json::{json, Value};
@@ -76,16 +78,32 @@ fn trigger_text(trigger: &Trigger) -> String {
     }
 }
 
-fn guard_text(guard: &Guard) -> String {
-    let list = |gs: &[Guard]| gs.iter().map(guard_text).collect::<Vec<_>>().join(", ");
+/// The states of a `stateIn` guard's expression (an `InState`, or an `&&` of them), as key paths.
+fn in_states(m: &ir::Statechart, e: &ir::Expr, out: &mut Vec<String>) -> bool {
+    match e {
+        ir::Expr::InState(s) => {
+            out.push(key_path(m, *s));
+            true
+        }
+        ir::Expr::Logical { op: ir::expr::LogicalOp::And, left, right } => {
+            in_states(m, left, out) && in_states(m, right, out)
+        }
+        _ => false,
+    }
+}
+
+fn guard_text(m: &ir::Statechart, guard: &Guard) -> String {
+    let list = |gs: &[Guard]| gs.iter().map(|g| guard_text(m, g)).collect::<Vec<_>>().join(", ");
+    let mut states = Vec::new();
     #[allow(unreachable_patterns)]
     match guard {
+        Guard::Expr { expr } if in_states(m, expr, &mut states) => format!("stateIn({})", states.join(", ")),
         Guard::Named { name, .. } => name.to_string(),
         Guard::SentBy { id } => format!("jr2.sentBy({id})"),
-        Guard::Not { guard } => format!("not({})", guard_text(guard)),
+        Guard::Not { guard } => format!("not({})", guard_text(m, guard)),
         Guard::And { guards } => format!("and({})", list(guards)),
         Guard::Or { guards } => format!("or({})", list(guards)),
-        // A kind added later (a function kept as code): xstate shows it as a function.
+        // An expression guard (a function's body) or a kind added later: xstate shows a function.
         _ => "inline".to_string(),
     }
 }
@@ -125,7 +143,7 @@ fn ir_dump(m: &ir::Statechart) -> Value {
                     "source": key_path(m, sid),
                     "event": trigger_text(&t.trigger),
                     "targets": t.targets.iter().map(|&x| key_path(m, x)).collect::<Vec<_>>(),
-                    "guard": t.guard.as_ref().map(guard_text),
+                    "guard": t.guard.as_ref().map(|g| guard_text(m, g)),
                     "reenter": t.reenter,
                 })
             })
