@@ -293,6 +293,18 @@ pub enum Action {
         index: Option<Name>,
         actions: Vec<Action>,
     },
+    /// xstate's `spawnChild(src, { id, input })`: a child actor started by an action, by the
+    /// name of an actor slot, or an inline child Machine (`machine`, its `src` then the `id` or
+    /// `(inline)`).
+    Spawn {
+        src: Name,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        id: Option<Expr>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        input: Option<Expr>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        machine: Option<Box<Statechart>>,
+    },
     /// An action the IR cannot run, kept with the reason (a run refuses the Machine; a check
     /// reads past it).
     Opaque { reason: String },

@@ -1,10 +1,14 @@
 //! xstate's target resolution over the IR's state tree, for any front end.
 //!
 //! xstate v5 semantics (`resolveTarget`, `getStateNodeByPath`, `getStateNodeById`):
-//! - `#id` names the state whose id is `id`; a state's id is its own `id`, or else the machine's
-//!   id and its key path joined with `.` (`fix-tests.coding.ready`). The root's id is the
-//!   machine's. When no id matches whole, `#id.a.b` is the state `id` and then the child path.
-//! - `.a.b` is a descendant of the source state.
+//! - A target's segments are split at each `.` that no `\` escapes (`toStatePath`): `foo\.bar`
+//!   is the one key `foo.bar`. An empty segment ends the walk: `a.` is `a`.
+//! - `#id.a.b` names the state whose id is the first segment, `id`, compared whole, then the
+//!   child path `a.b` below it; a state's id is its own `id`, or else the machine's id and its
+//!   key path joined with `.` (`fix-tests.coding.ready`, which `#fix-tests.coding.ready` reaches
+//!   as the root and its keys). The root's id is the machine's. So `#foo.bar` is `bar` inside
+//!   `#foo` even where another state's own id is `foo.bar` (which is `#foo\.bar`).
+//! - `.a.b` is a descendant of the source state, and `.` the source state itself.
 //! - `a.b` is a sibling of the source state (a child of its parent), then its child path; the
 //!   root has no siblings, so a plain target from the root resolves to nothing.
 //!
@@ -99,8 +103,9 @@ impl<'a> Targets<'a> {
         id_of(self.states, self.machine_id, sid)
     }
 
-    /// The descendant of `from` at the dotted key path `path`.
-    pub fn child_by_path(&self, from: StateId, path: &str) -> Option<StateId> {
+    /// The descendant of `from` at the dotted key path `path`, its keys split at every `.` (a
+    /// default id's keys, which xstate joins with no escaping).
+    fn child_by_keys(&self, from: StateId, path: &str) -> Option<StateId> {
         let mut cur = from;
         let mut rest = path;
         // The segments split by hand: most paths are one short key, where `split`'s searcher
@@ -116,6 +121,11 @@ impl<'a> Targets<'a> {
         }
     }
 
+    /// The child of `parent` whose key is `key`, the key compared whole.
+    pub fn child_by_key(&self, parent: StateId, key: &str) -> Option<StateId> {
+        self.child(parent, key)
+    }
+
     /// The first child of `parent` whose key is `key`.
     fn child(&self, parent: StateId, key: &str) -> Option<StateId> {
         let children = &self.states.get(parent.index())?.children;
@@ -125,27 +135,70 @@ impl<'a> Targets<'a> {
         children.iter().copied().find(|c| self.keys.get(c.index()) == Some(&key))
     }
 
-    /// Resolves one target written on a transition of `source`: the state, or the states that
-    /// claim an ambiguous `#id` (empty: nothing matches).
+    /// Resolves one target written on a transition of `source`, as xstate's `resolveTarget`
+    /// does: the state, or the states that claim an ambiguous `#id` (empty: nothing matches).
     pub fn resolve(&self, source: StateId, target: &str) -> Result<StateId, Vec<StateId>> {
-        if let Some(id) = target.strip_prefix('#') {
-            let whole = self.matching(id);
-            if !whole.is_empty() {
-                return one(whole);
-            }
-            let Some((head, rest)) = id.split_once('.') else { return Err(Vec::new()) };
-            let heads = self.matching(head);
-            if heads.len() > 1 {
-                return Err(heads.into_vec());
-            }
-            return heads.first().and_then(|h| self.child_by_path(*h, rest)).ok_or_else(Vec::new);
+        if target.starts_with('#') {
+            return self.by_id(target);
         }
+        let parent = self.states.get(source.index()).and_then(|s| s.parent);
         if let Some(rel) = target.strip_prefix('.') {
-            return self.child_by_path(source, rel).ok_or_else(Vec::new);
+            // `.a` from the root is its child `a` (`.` the root itself); from another state it is
+            // the state's key and the target read from its parent (`.` the state itself), which
+            // is the path below the state where the key is one plain segment that finds it.
+            return match parent {
+                None => self.by_path(source, rel),
+                Some(parent) => {
+                    let key = self.keys.get(source.index()).copied().unwrap_or_default();
+                    let plain = !key.is_empty() && !key.bytes().any(|b| b == b'.' || b == b'\\');
+                    if plain && self.child(parent, key) == Some(source) {
+                        self.by_path(source, rel)
+                    } else {
+                        self.by_path(parent, &format!("{key}{target}"))
+                    }
+                }
+            };
         }
-        match self.states.get(source.index()).and_then(|s| s.parent) {
-            Some(parent) => self.child_by_path(parent, target).ok_or_else(Vec::new),
+        match parent {
+            Some(parent) => self.by_path(parent, target),
             None => Err(Vec::new()),
+        }
+    }
+
+    /// xstate's `getStateNodeByPath` from `from`: a `#id` path by its id, else its segments
+    /// ([`state_path`]) down from `from`, where an empty segment ends the walk (`a.` is `a`, the
+    /// empty path `from` itself) and a `#id` segment is read by its id.
+    pub fn by_path(&self, from: StateId, path: &str) -> Result<StateId, Vec<StateId>> {
+        if path.starts_with('#') {
+            return self.by_id(path);
+        }
+        self.down(from, &state_path(path))
+    }
+
+    /// The state at `segments` below `from` (see [`Targets::by_path`]).
+    fn down(&self, from: StateId, segments: &[Cow<'_, str>]) -> Result<StateId, Vec<StateId>> {
+        let mut cur = from;
+        for seg in segments {
+            if seg.is_empty() {
+                break;
+            }
+            cur = if seg.starts_with('#') { self.by_id(seg)? } else { self.child(cur, seg).ok_or_else(Vec::new)? };
+        }
+        Ok(cur)
+    }
+
+    /// xstate's `getStateNodeById`: `#id.a.b` split into segments ([`state_path`], `\.` an escaped
+    /// dot), the first (without its `#`) an id compared whole, the rest a path below its state.
+    /// So `#foo.bar` is the child `bar` of `#foo`, even where another state's id is `foo.bar`
+    /// (that one is `#foo\.bar`).
+    pub fn by_id(&self, target: &str) -> Result<StateId, Vec<StateId>> {
+        let segments = state_path(target);
+        let head = segments.first().map_or("", |s| s.strip_prefix('#').unwrap_or(s));
+        let heads = self.matching(head);
+        match heads.as_slice() {
+            [] => Err(Vec::new()),
+            [one] => self.down(*one, &segments[1..]),
+            _ => Err(heads.into_vec()),
         }
     }
 
@@ -163,7 +216,7 @@ impl<'a> Targets<'a> {
         } else {
             id.strip_prefix(self.machine_id)
                 .and_then(|rest| rest.strip_prefix('.'))
-                .and_then(|keys| self.child_by_path(StateId::ROOT, keys))
+                .and_then(|keys| self.child_by_keys(StateId::ROOT, keys))
         };
         if let Some(s) = by_default.filter(|s| self.states.get(s.index()).is_some_and(|st| st.id.is_none())) {
             if let Err(at) = out.binary_search(&s) {
@@ -172,6 +225,51 @@ impl<'a> Targets<'a> {
         }
         out
     }
+}
+
+/// xstate's `toStatePath`: a target's segments, split at each `.` that no `\` escapes (a `\`
+/// takes the character after it as it is). Borrowed where a segment has no escape.
+pub fn state_path(path: &str) -> SmallVec<[Cow<'_, str>; 4]> {
+    let mut out = SmallVec::new();
+    let bytes = path.as_bytes();
+    let mut start = 0;
+    let mut owned: Option<String> = None;
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' => {
+                let seg = owned.get_or_insert_with(String::new);
+                seg.push_str(&path[start..i]);
+                // The character after it, whole (it may be more than one byte).
+                let next = path[i + 1..].chars().next();
+                if let Some(c) = next {
+                    seg.push(c);
+                }
+                i += 1 + next.map_or(0, char::len_utf8);
+                start = i;
+            }
+            b'.' => {
+                out.push(match owned.take() {
+                    Some(mut seg) => {
+                        seg.push_str(&path[start..i]);
+                        Cow::Owned(seg)
+                    }
+                    None => Cow::Borrowed(&path[start..i]),
+                });
+                i += 1;
+                start = i;
+            }
+            _ => i += 1,
+        }
+    }
+    out.push(match owned.take() {
+        Some(mut seg) => {
+            seg.push_str(&path[start..]);
+            Cow::Owned(seg)
+        }
+        None => Cow::Borrowed(&path[start..]),
+    });
+    out
 }
 
 /// A state's xstate id: its own `id`, or the Machine's id and the keys down to it.
@@ -200,13 +298,6 @@ fn id_of<'a>(states: &'a [State], machine_id: &'a str, sid: StateId) -> Cow<'a, 
 /// A map with the Fx hash (rustc's): the keys are short, and no input picks them to collide.
 type FxMap<K, V> = rustc_hash::FxHashMap<K, V>;
 
-fn one(found: SmallVec<[StateId; 2]>) -> Result<StateId, Vec<StateId>> {
-    match found.as_slice() {
-        [one] => Ok(*one),
-        _ => Err(found.into_vec()),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -229,42 +320,74 @@ mod tests {
         states
     }
 
-    /// xstate's reading, written out: every state's id compared whole with the target.
+    /// xstate's reading, written out (`resolveTarget`, `getStateNodeByPath`, `getStateNodeById`,
+    /// `toStatePath`): every state's id compared whole with a target's first segment.
     fn by_every_id(states: &[State], machine_id: &str, source: StateId, target: &str) -> Result<StateId, Vec<StateId>> {
         let ids: Vec<String> =
             (0..states.len()).map(|i| id_of(states, machine_id, StateId(i as u32)).into_owned()).collect();
-        let matching = |id: &str| -> Vec<StateId> {
-            ids.iter().enumerate().filter(|(_, x)| *x == id).map(|(i, _)| StateId(i as u32)).collect()
-        };
-        let child = |from: StateId, path: &str| -> Option<StateId> {
-            let mut cur = from;
-            for seg in path.split('.') {
-                cur = states
-                    .iter()
-                    .enumerate()
-                    .find(|(_, s)| s.parent == Some(cur) && s.key == seg)
-                    .map(|(i, _)| StateId(i as u32))?;
+        fn split(path: &str) -> Vec<String> {
+            let mut out = vec![String::new()];
+            let mut chars = path.chars();
+            while let Some(c) = chars.next() {
+                match c {
+                    '\\' => out.last_mut().unwrap().extend(chars.next()),
+                    '.' => out.push(String::new()),
+                    c => out.last_mut().unwrap().push(c),
+                }
             }
-            Some(cur)
-        };
-        if let Some(id) = target.strip_prefix('#') {
-            let whole = matching(id);
-            if !whole.is_empty() {
-                return one(SmallVec::from_vec(whole));
-            }
-            let Some((head, rest)) = id.split_once('.') else { return Err(Vec::new()) };
-            let heads = matching(head);
-            if heads.len() > 1 {
-                return Err(heads);
-            }
-            return heads.first().and_then(|h| child(*h, rest)).ok_or_else(Vec::new);
+            out
         }
-        if let Some(rel) = target.strip_prefix('.') {
-            return child(source, rel).ok_or_else(Vec::new);
+        struct X<'a> {
+            states: &'a [State],
+            ids: Vec<String>,
         }
-        match states[source.index()].parent {
-            Some(parent) => child(parent, target).ok_or_else(Vec::new),
-            None => Err(Vec::new()),
+        impl X<'_> {
+            fn by_id(&self, target: &str) -> Result<StateId, Vec<StateId>> {
+                let segs = split(target);
+                let head = segs[0].strip_prefix('#').unwrap_or(&segs[0]);
+                let found: Vec<StateId> =
+                    self.ids.iter().enumerate().filter(|(_, x)| *x == head).map(|(i, _)| StateId(i as u32)).collect();
+                match found.as_slice() {
+                    [one] => self.down(*one, &segs[1..]),
+                    _ => Err(found),
+                }
+            }
+            fn down(&self, from: StateId, segs: &[String]) -> Result<StateId, Vec<StateId>> {
+                let mut cur = from;
+                for seg in segs {
+                    if seg.is_empty() {
+                        break;
+                    }
+                    cur = if seg.starts_with('#') {
+                        self.by_id(seg)?
+                    } else {
+                        self.states
+                            .iter()
+                            .enumerate()
+                            .find(|(_, s)| s.parent == Some(cur) && s.key == seg.as_str())
+                            .map(|(i, _)| StateId(i as u32))
+                            .ok_or_else(Vec::new)?
+                    };
+                }
+                Ok(cur)
+            }
+            fn by_path(&self, from: StateId, path: &str) -> Result<StateId, Vec<StateId>> {
+                if path.starts_with('#') {
+                    return self.by_id(path);
+                }
+                self.down(from, &split(path))
+            }
+        }
+        let x = X { states, ids };
+        if target.starts_with('#') {
+            return x.by_id(target);
+        }
+        let st = &states[source.index()];
+        match (target.strip_prefix('.'), st.parent) {
+            (Some(rel), None) => x.by_path(source, rel),
+            (Some(_), Some(parent)) => x.by_path(parent, &format!("{}{target}", st.key)),
+            (None, Some(parent)) => x.by_path(parent, target),
+            (None, None) => Err(Vec::new()),
         }
     }
 
@@ -295,6 +418,19 @@ mod tests {
         "x",
         "#m.b.b",
         "#m.a.x",
+        ".",
+        "a.",
+        "#m.a.",
+        "..",
+        "a..b",
+        "a\\.b",
+        "#m.a\\.b",
+        "#m\\.a",
+        "#m\\.b.c",
+        "#shared\\.c",
+        "#m.a.#x",
+        "#x.c.",
+        "c\\",
     ];
 
     /// Reading default ids by their keys gives what comparing every id gives: explicit ids that

@@ -1,33 +1,48 @@
 //! Lowers a Machine's `createMachine` config (as the evaluator's [`Value`]s) into the IR.
 //!
 //! Input: `jr2Setup(setup).createMachine(config)` or xstate's `setup(setup).createMachine(config)`,
-//! possibly wrapped in `workspace(body, options)` and `customize(machine, options)` (any depth).
+//! or xstate's `createMachine(config, implementations)`, each possibly followed by
+//! `.provide(implementations)` and wrapped in `workspace(body, options)` and `customize(machine,
+//! options)` (any depth). The implementations given outside the setup name actors as the setup's do
+//! ([`MachineParts::implementations`]).
 //! Output: an [`ir::Machine`] (or, for a check, an [`ir::CheckedMachine`]) with `origin: Machine`, in the conventions of `chart/lower.rs`: states
 //! in pre-order with dotted paths (`states.coding.states.ready`), transitions in the order
-//! `on`, `after`, `always`, `onDone`, then each invoke's `onDone`/`onError`, targets resolved as
-//! xstate resolves them ([`ir::targets`]).
+//! `on`, `after`, `always`, `onDone`, then each invoke's `onDone`/`onError`, then a history
+//! state's default `target` ([`Trigger::HistoryDefault`]) and, on the root, the `xstate.route`
+//! transitions of every state with an `id` and a `route`; targets resolved as xstate resolves
+//! them ([`ir::targets`]: `.`, escaped dots, `#id` then a path).
 //!
 //! Lowering never panics and never gives up on the whole Machine: a value of the wrong shape is a
 //! [`Fault`] at its [`Loc`], and lowering goes on without it. Only a value that is no Machine at all
 //! (or whose config is no object) gives `machine: None`.
 //!
 //! How the authoring surface's values read (decisions, see also the tests):
+//! - A state's kind is xstate's: its `type`, else `compound` with children, else `history` where
+//!   `history` is truthy (`{ history: "deep" }`, `{ history: true }`), else `atomic`. A history
+//!   state is `Deep` for `history: "deep"`, else `Shallow`.
 //! - A guard: `"name"` → `Named`; `sentBy(id)` or `{ type: "jr2.sentBy", params: { id } }` →
 //!   `SentBy`; `and([..])`, `or([..])`, `not(g)` (xstate's or the kit's) → `And`/`Or`/`Not`;
-//!   `{ type, params }` → `Named` with params; an inline function → `Named { name: "inline" }` with
-//!   no params (its code stays TypeScript; the runtime has no IR for a boolean expression).
+//!   `{ type, params }` → `Named` with params; `stateIn("#id")` or `stateIn(stateValue)` → `Expr`
+//!   of an `InState` (several leaves of a state value: an `&&` of them); an inline function whose
+//!   body lowered → `Expr` of its lowering, any other → `Named { name: "inline" }` with no params.
 //! - An action: `"name"` → `Named`; `assign({ k: v })` → `Assign` where each `v` is a literal or a
 //!   function whose body lowered (others are dropped with a `not-lowered` warning); `assign(fn)`
 //!   whose body lowered to an object → `Assign` of its fields; `answer(fn)` →
 //!   `Named { name: "jr2.answer", params: fn's lowering }`; `{ type, params }` → `Named`; an inline
-//!   function → `Named { name: "inline" }`; another xstate action creator (`raise`, `sendTo`, ...)
-//!   → `Named { name: "xstate.<creator>" }`.
+//!   function → `Named { name: "inline" }`; xstate's `raise`, `sendTo`, `sendParent`, `cancel`,
+//!   `emit` and `log` → `Raise`, `Send`, `Cancel`, `Emit`, `Log` where each argument is a literal
+//!   or a function whose body lowered, else `Opaque` with the reason; another xstate action creator
+//!   (`spawnChild`, `stopChild`, ...) → `Named { name: "xstate.<creator>" }`.
 //! - An invoke's `input`: a literal → `Literal`; a function → its `lowered` (none: no input and a
 //!   `not-lowered` warning); `fromPick(def, fill?)` → an object of `{ param: event.param }` for each
 //!   key of the pick's `z.object({...})`, then `fill`'s lowered object fields.
 //! - `slots`: every actor of the setup, in the setup's order, then the names that invokes use and
 //!   the setup does not declare (the kit's implicit `gate`, unknown names).
-//! - `context`: its JSON when it is a literal; a function (`({ input }) => input`) gives `None`.
+//! - `context`: its JSON when it is a literal; a function (`({ input }) => input`) gives `None`, and
+//!   its lowering, where its body lowered, is `context_expr`. The root's `output` is the Machine's
+//!   `output`; a final state's `output` (a literal or a lowered function) its own; `tags` a state's.
+//! - An invoke's `onSnapshot` is not lowered (the IR has no snapshot events): an `unsupported`
+//!   warning.
 
 use crate::fault::{Fault, FaultKind};
 use crate::value::{Callee, Loc, Prop, Value, ValueKind};
@@ -35,8 +50,8 @@ use base::path::{join, push_segment, Path};
 use ir::expr::{Reference, Root};
 use ir::targets::Targets;
 use ir::{
-    self, Action, EventDecl, Expr, FxIndexMap, Guard, Invoke, InvokeList, Name, NodeSource, Origin, Slot, SlotKind,
-    SourceMap, State, StateId, StateKind, StateSource, TargetList, Transition, Trigger,
+    self, Action, EventDecl, Expr, FxIndexMap, Guard, HistoryKind, Invoke, InvokeList, Name, NodeSource, Origin, Slot,
+    SlotKind, SourceMap, State, StateId, StateKind, StateSource, TargetList, Transition, Trigger,
 };
 use serde::Serialize;
 use std::fmt::Display;
@@ -110,6 +125,10 @@ pub struct MachineParts<'v> {
     pub setup: Option<&'v Value<'v>>,
     /// The object given to `.createMachine(...)`.
     pub config: &'v Value<'v>,
+    /// The implementations given outside the setup, in the order they apply (a later one's name
+    /// replaces an earlier one's): xstate's `createMachine(config, { actors, guards, actions,
+    /// delays })`, then each `machine.provide({...})` from the innermost out.
+    pub implementations: Vec<&'v Value<'v>>,
     pub wrappers: Vec<Wrapper<'v>>,
     /// The `createMachine` call (for its loc).
     pub loc: Loc,
@@ -125,18 +144,34 @@ impl<'v> MachineParts<'v> {
         self.wrappers.iter().any(|w| w.kind == WrapperKind::Workspace)
     }
 
-    /// The setup's `actors`, `guards`, ... object entries, in order (empty where absent or odd).
+    /// The setup's `actors`, `guards`, ... object entries, in order (empty where absent or odd),
+    /// then those of the [`MachineParts::implementations`]: a name given again keeps its place
+    /// and takes the later value, as xstate merges them.
     pub fn setup_entries(&self, field: &str) -> Vec<(&'v str, &'v Value<'v>)> {
-        self.setup
+        let mut out: Vec<(&'v str, &'v Value<'v>)> = self
+            .setup
             .and_then(|s| s.get(field))
             .and_then(Value::props)
             .map(|ps| ps.iter().map(|p| (p.key, &p.value)).collect())
-            .unwrap_or_default()
+            .unwrap_or_default();
+        for imp in &self.implementations {
+            for p in imp.get(field).and_then(Value::props).unwrap_or_default() {
+                match out.iter_mut().find(|(k, _)| *k == p.key) {
+                    Some(slot) => slot.1 = &p.value,
+                    None => out.push((p.key, &p.value)),
+                }
+            }
+        }
+        out
     }
 
-    /// The setup's actor named `name`.
+    /// The actor named `name`: the last implementations' that names it, else the setup's.
     pub fn actor(&self, name: &str) -> Option<&'v Value<'v>> {
-        self.setup.and_then(|s| s.get("actors")).and_then(|a| a.get(name))
+        self.implementations
+            .iter()
+            .rev()
+            .find_map(|imp| imp.get("actors").and_then(|a| a.get(name)))
+            .or_else(|| self.setup.and_then(|s| s.get("actors")).and_then(|a| a.get(name)))
     }
 }
 
@@ -167,12 +202,23 @@ pub fn machine_parts<'v>(v: &Value<'v>) -> Result<MachineParts<'v>, Fault> {
 /// walk asks this of every value it scans).
 fn split_machine<'a, 'v: 'a>(v: &'a Value<'v>) -> Result<MachineParts<'v>, &'a Value<'v>> {
     let mut wrappers = Vec::new();
+    // `machine.provide(...)`s, outermost first (reversed at the end: innermost first).
+    let mut provided: Vec<&'v Value<'v>> = Vec::new();
     let mut cur = v;
     loop {
         let Some(call) = cur.as_call() else {
             return Err(cur);
         };
         match call.callee {
+            Callee::Method("provide") if call.receiver.as_ref().is_some_and(is_machine) => {
+                if let Some(imp) = call.args.first() {
+                    provided.push(imp);
+                }
+                match call.receiver.as_ref() {
+                    Some(r) => cur = r,
+                    None => return Err(cur),
+                }
+            }
             Callee::Kit(n) if n == "workspace" || n == "customize" => {
                 let kind = if n == "workspace" { WrapperKind::Workspace } else { WrapperKind::Customize };
                 wrappers.push(Wrapper { kind, options: call.args.get(1), loc: cur.loc });
@@ -189,11 +235,15 @@ fn split_machine<'a, 'v: 'a>(v: &'a Value<'v>) -> Result<MachineParts<'v>, &'a V
                     _ => None,
                 };
                 let Some(config) = call.args.first() else { return Err(cur) };
-                return Ok(MachineParts { setup, config, wrappers, loc: cur.loc });
+                provided.reverse();
+                return Ok(MachineParts { setup, config, implementations: provided, wrappers, loc: cur.loc });
             }
             Callee::Xstate("createMachine") => {
                 let Some(config) = call.args.first() else { return Err(cur) };
-                return Ok(MachineParts { setup: None, config, wrappers, loc: cur.loc });
+                let mut implementations: Vec<&'v Value<'v>> = call.args.get(1).into_iter().collect();
+                provided.reverse();
+                implementations.extend(provided);
+                return Ok(MachineParts { setup: None, config, implementations, wrappers, loc: cur.loc });
             }
             _ => return Err(cur),
         }
@@ -212,6 +262,10 @@ pub fn is_machine(v: &Value) -> bool {
             },
             Callee::Method("createMachine") => return !call.args.is_empty(),
             Callee::Xstate("createMachine") => return !call.args.is_empty(),
+            Callee::Method("provide") => match call.receiver.as_ref() {
+                Some(r) => cur = r,
+                None => return false,
+            },
             _ => return false,
         }
     }
@@ -398,20 +452,32 @@ fn lower_statechart<'v>(parts: &MachineParts<'v>, purpose: Purpose) -> Lowered<'
         None => "(machine)".to_string(),
     };
 
-    // The setup's actors: their slots, in order (a key written twice keeps its first place).
+    // The setup's actors: their slots, in order (a key written twice keeps its first place), then
+    // those of the implementations given outside it (`createMachine(config, { actors })`,
+    // `.provide({ actors })`), a name given again taking the later actor.
     let mut actors: Vec<(&str, ActorClass)> =
         Vec::with_capacity(parts.setup.and_then(|s| s.get("actors")).and_then(Value::props).map_or(0, <[_]>::len));
+    let mut sources: Vec<(&'v Value<'v>, &str)> = Vec::with_capacity(1 + parts.implementations.len());
     if let Some(setup) = parts.setup {
         if setup.props().is_none() {
             lw.fault(setup, FaultKind::NotObject, "", format!("the setup is {}, not an object", describe(setup)));
         }
-        if let Some(av) = setup.get("actors") {
+        sources.push((setup, "the setup's"));
+    }
+    for imp in &parts.implementations {
+        if imp.props().is_none() {
+            lw.odd(imp, "", "the Machine's implementations", "an object");
+        }
+        sources.push((imp, "the implementations'"));
+    }
+    for (source, whose) in sources {
+        if let Some(av) = source.get("actors") {
             match av.props() {
                 None => lw.fault(
                     av,
                     FaultKind::NotObject,
                     "",
-                    format!("the setup's `actors` is {}, not an object", describe(av)),
+                    format!("{whose} `actors` is {}, not an object", describe(av)),
                 ),
                 Some(props) => {
                     for p in props {
@@ -469,7 +535,15 @@ fn lower_statechart<'v>(parts: &MachineParts<'v>, purpose: Purpose) -> Lowered<'
     }
 
     let events = lw.events();
-    let context = config.get("context").and_then(Value::to_ir_json);
+    let context_value = config.get("context");
+    let context = context_value.and_then(Value::to_ir_json);
+    // A context function over the input (`({ input }) => ({ ... })`), where its body lowered.
+    let context_expr = context_value
+        .filter(|_| context.is_none())
+        .and_then(Value::as_function)
+        .and_then(|f| f.lowered.as_deref().cloned());
+    // The Machine's `output` mapper (xstate reads the root's `output` as the Machine's).
+    let output = config.get("output").and_then(value_expr);
     let machine = ir::Statechart {
         id,
         origin: Origin::Machine,
@@ -478,8 +552,8 @@ fn lower_statechart<'v>(parts: &MachineParts<'v>, purpose: Purpose) -> Lowered<'
         events,
         slots,
         context,
-        context_expr: None,
-        output: None,
+        context_expr,
+        output,
     };
     let values = NodeValues {
         states: lw.values.iter().map(|(v, _, _)| *v).collect(),
@@ -573,12 +647,24 @@ object_fields! {
         after: "after",
         always: "always",
         on_done: "onDone",
+        history: "history",
+        target: "target",
+        route: "route",
+        tags: "tags",
+        output: "output",
     }
 }
 
 object_fields! {
     /// The fields of an invoke's object that lowering reads.
-    struct InvokeFields { id: "id", src: "src", input: "input", on_done: "onDone", on_error: "onError" }
+    struct InvokeFields {
+        id: "id",
+        src: "src",
+        input: "input",
+        on_done: "onDone",
+        on_error: "onError",
+        on_snapshot: "onSnapshot",
+    }
 }
 
 object_fields! {
@@ -654,18 +740,14 @@ impl<'p, 'v> Lowerer<'p, 'v> {
         });
         let has_children = children.and_then(Value::props).is_some_and(|p| !p.is_empty());
         let ty = f.ty;
+        // xstate's `type`: the written one, else `compound` with children, else `history` where
+        // `history` is truthy, else `atomic` (StateNode.ts).
+        let history_written = f.history.is_some_and(truthy);
         let kind = match ty.and_then(Value::as_str) {
             Some("final") => StateKind::Final,
             Some("parallel") => StateKind::Parallel,
-            Some("history") => {
-                self.fault(
-                    v,
-                    FaultKind::Unsupported,
-                    at.child("type"),
-                    "a history state is not lowered; it is read as an atomic state".into(),
-                );
-                StateKind::Atomic
-            }
+            Some("history") => StateKind::History,
+            None if !has_children && history_written => StateKind::History,
             Some("compound") | Some("atomic") | None => {
                 if has_children {
                     StateKind::Compound
@@ -687,6 +769,28 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                     StateKind::Atomic
                 }
             }
+        };
+        // What a history state remembers: `history: "deep"`, else its parent's children (`true`,
+        // `"shallow"`, or none written, which xstate reads as shallow too).
+        let history = (kind == StateKind::History).then(|| match f.history {
+            Some(h) if h.as_str() == Some("deep") => HistoryKind::Deep,
+            Some(h) if matches!(h.as_str(), Some("shallow")) || matches!(h.kind, ValueKind::Bool { .. }) => {
+                HistoryKind::Shallow
+            }
+            None => HistoryKind::Shallow,
+            Some(h) => {
+                self.odd(h, at.child("history"), "`history`", "\"shallow\", \"deep\" or a boolean");
+                HistoryKind::Shallow
+            }
+        });
+        if kind == StateKind::History {
+            self.transition_count += f.target.map_or(0, |t| items(t).len());
+        }
+        let tags = self.tags(f.tags, at.child("tags"));
+        // A final state's output (the root's is the Machine's, read by the caller).
+        let output = match f.output {
+            Some(o) if kind == StateKind::Final && parent.is_some() => value_expr(o),
+            _ => None,
         };
         for group in [f.always, f.on_done].into_iter().flatten() {
             self.transition_count += items(group).len();
@@ -721,9 +825,9 @@ impl<'p, 'v> Lowerer<'p, 'v> {
             invokes,
             entry,
             exit,
-            history: None,
-            output: None,
-            tags: Vec::new(),
+            history,
+            output,
+            tags,
         });
         self.map.push_state(StateSource { path, loc: v.loc, key: key_loc }, first_invoke);
         self.values.push((v, f, invoke_start));
@@ -768,6 +872,14 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                 continue;
             }
             let fields = InvokeFields::of(item);
+            if let Some(snap) = fields.on_snapshot {
+                self.fault(
+                    snap,
+                    FaultKind::Unsupported,
+                    at.child("onSnapshot"),
+                    "an invoke's `onSnapshot` is not lowered: the IR has no snapshot events, so its transitions are left out".into(),
+                );
+            }
             for group in [fields.on_done, fields.on_error].into_iter().flatten() {
                 self.transition_count += items(group).len();
             }
@@ -853,6 +965,21 @@ impl<'p, 'v> Lowerer<'p, 'v> {
         self.fault(v, FaultKind::NotLowered, path, format!("{what} stays code and is not lowered: {why}"));
     }
 
+    /// A state's `tags`: a string or a list of them.
+    fn tags(&mut self, v: Option<&Value>, path: Path<'_>) -> Vec<Name> {
+        let Some(v) = v else { return Vec::new() };
+        let list = v.as_array().is_some();
+        let mut out = Vec::new();
+        for (i, t) in items(v).iter().enumerate() {
+            match t.as_str() {
+                Some(tag) => out.push(Name::from(tag)),
+                None if list => self.odd(t, path.child(i), "a tag", "a string"),
+                None => self.odd(t, path, "`tags`", "a string or a list of strings"),
+            }
+        }
+        out
+    }
+
     /// `fromPick(def, fill?)`: `{ param: event.param, ...fill }`.
     fn pick_input(&mut self, v: &Value, path: Path<'_>) -> Option<Expr> {
         let def = arg(v, 0);
@@ -907,7 +1034,7 @@ impl<'p, 'v> Lowerer<'p, 'v> {
         }
     }
 
-    fn action(&mut self, a: &Value, path: Path<'_>) -> Option<Action> {
+    fn action(&mut self, a: &Value<'v>, path: Path<'_>) -> Option<Action> {
         if let Some(name) = a.as_str() {
             return Some(Action::Named { name: Name::from(name), params: None });
         }
@@ -970,6 +1097,14 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                 }
                 Some(Action::Named { name: "jr2.answer".into(), params })
             }
+            Some(creator @ ("raise" | "sendTo" | "sendParent" | "cancel" | "emit" | "log"))
+                if matches!(a.as_call().map(|c| c.callee), Some(Callee::Xstate(_))) =>
+            {
+                Some(creator_action(creator, a).unwrap_or_else(|reason| Action::Opaque { reason }))
+            }
+            Some("spawnChild") if matches!(a.as_call().map(|c| c.callee), Some(Callee::Xstate(_))) => {
+                Some(self.spawn(a).unwrap_or_else(|reason| Action::Opaque { reason }))
+            }
             Some(other) => Some(Action::Named { name: compact_str::format_compact!("xstate.{other}"), params: None }),
             None => {
                 self.odd(a, path, "an action", "a name, an object or a call");
@@ -978,12 +1113,54 @@ impl<'p, 'v> Lowerer<'p, 'v> {
         }
     }
 
-    fn guard(&mut self, g: &Value, path: Path<'_>) -> Option<Guard> {
+    /// `spawnChild(src, { id, input })`: an actor slot by its name, or a child Machine written in
+    /// place (lowered as one, into the action; its own faults are not this Machine's).
+    fn spawn(&mut self, a: &Value<'v>) -> Result<Action, String> {
+        let args = a.as_call().map_or(&[][..], |c| c.args);
+        let Some(logic) = args.first() else { return Err("`spawnChild()` has no actor".into()) };
+        let options = args.get(1).filter(|o| !matches!(o.kind, ValueKind::Undefined));
+        if let Some(o) = options.filter(|o| o.props().is_none()) {
+            return Err(format!("the options of `spawnChild()` are {}, not an object", describe(o)));
+        }
+        let field = |k: &str| options.and_then(|o| o.get(k)).filter(|x| !matches!(x.kind, ValueKind::Undefined));
+        let id = match field("id") {
+            Some(x) => Some(value_expr(x).ok_or_else(|| format!("the id of `spawnChild()` is {}", describe(x)))?),
+            None => None,
+        };
+        let input = match field("input") {
+            Some(x) => Some(value_expr(x).ok_or_else(|| {
+                format!(
+                    "the input of `spawnChild()` is {}, whose body is not an expression the runtime can evaluate",
+                    describe(x)
+                )
+            })?),
+            None => None,
+        };
+        if let Some(src) = logic.as_str() {
+            return Ok(Action::Spawn { src: Name::from(src), id, input, machine: None });
+        }
+        let parts = machine_parts(logic)
+            .map_err(|_| format!("`spawnChild()` spawns {}, not an actor's name or a Machine", describe(logic)))?;
+        let child = lower_statechart(&parts, self.purpose)
+            .machine
+            .ok_or_else(|| "the Machine `spawnChild()` spawns does not lower".to_string())?;
+        let src = match &id {
+            Some(Expr::Literal(ir::Json::String(s))) => Name::from(s.as_str()),
+            _ => Name::const_new("(inline)"),
+        };
+        Ok(Action::Spawn { src, id, input, machine: Some(Box::new(child)) })
+    }
+
+    fn guard(&mut self, g: &Value, path: Path<'_>, targets: &Targets<'_>) -> Option<Guard> {
         if let Some(name) = g.as_str() {
             return Some(Guard::Named { name: Name::from(name), params: None });
         }
-        if g.as_function().is_some() {
-            return Some(Guard::Named { name: "inline".into(), params: None });
+        if let Some(f) = g.as_function() {
+            // A pure body is its expression; other code stays a named `inline` guard.
+            return Some(match &f.lowered {
+                Some(expr) => Guard::Expr { expr: Expr::clone(expr) },
+                None => Guard::Named { name: "inline".into(), params: None },
+            });
         }
         if g.props().is_some() {
             let name = g.get("type").and_then(Value::as_str);
@@ -1022,16 +1199,88 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                     self.odd(arg(g, 0).unwrap_or(g), path, &format!("the argument of `{op}()`"), "an array");
                     return None;
                 };
-                let guards = list.iter().enumerate().filter_map(|(i, x)| self.guard(x, path.child(i))).collect();
+                let guards =
+                    list.iter().enumerate().filter_map(|(i, x)| self.guard(x, path.child(i), targets)).collect();
                 Some(if op == "and" { Guard::And { guards } } else { Guard::Or { guards } })
             }
+            Some("stateIn") => self.state_in(g, path, targets),
             Some("not") => {
-                let inner = arg(g, 0).and_then(|x| self.guard(x, path))?;
+                let inner = arg(g, 0).and_then(|x| self.guard(x, path, targets))?;
                 Some(Guard::Not { guard: Box::new(inner) })
             }
             _ => {
                 self.odd(g, path, "a guard", "a name, `{ type, params }`, a function or a guard call");
                 None
+            }
+        }
+    }
+
+    /// xstate's `stateIn(value)`: `"#id"` is that state; a state value (`"a.b"`, `{ a: "b", c:
+    /// "d" }`) is read from the root, as `snapshot.matches` reads it: each of its leaves active.
+    /// One state is an [`Expr::InState`], several an `&&` of them.
+    fn state_in(&mut self, g: &Value, path: Path<'_>, targets: &Targets<'_>) -> Option<Guard> {
+        let Some(value) = arg(g, 0) else {
+            self.fault(g, FaultKind::NotObject, path, "`stateIn()` with no state".into());
+            return None;
+        };
+        let mut leaves = Vec::new();
+        if let Some(id) = value.as_str().filter(|s| s.starts_with('#')) {
+            match targets.by_id(id) {
+                Ok(s) => leaves.push(s),
+                Err(which) => {
+                    self.target_fault(value, path, StateId::ROOT, id, &which);
+                    return None;
+                }
+            }
+        } else if !self.state_value_leaves(value, StateId::ROOT, path, targets, &mut leaves) {
+            return None;
+        }
+        let mut states = leaves.into_iter().map(Expr::InState);
+        let first = states.next()?;
+        let expr = states.fold(first, |left, right| Expr::Logical {
+            op: ir::expr::LogicalOp::And,
+            left: Box::new(left),
+            right: Box::new(right),
+        });
+        Some(Guard::Expr { expr })
+    }
+
+    /// The states a state value names below `from`, pushed in its order: a string is a key path
+    /// (`a.b`), an object's keys are children and their values state values below them. False
+    /// (with a fault) where it names no state or is no state value.
+    fn state_value_leaves(
+        &mut self,
+        value: &Value,
+        from: StateId,
+        path: Path<'_>,
+        targets: &Targets<'_>,
+        out: &mut Vec<StateId>,
+    ) -> bool {
+        if let Some(p) = value.as_str() {
+            return match targets.by_path(from, p).ok().filter(|_| !p.starts_with('#')) {
+                Some(s) => {
+                    out.push(s);
+                    true
+                }
+                None => {
+                    let msg = format!("`stateIn(\"{p}\")` names no state");
+                    self.fault(value, FaultKind::UnknownTarget, path, msg);
+                    false
+                }
+            };
+        }
+        match value.props() {
+            Some(props) if !props.is_empty() => props.iter().all(|p| match targets.child_by_key(from, p.key) {
+                Some(child) => self.state_value_leaves(&p.value, child, path, targets, out),
+                None => {
+                    let msg = format!("`stateIn()` names no state \"{}\"", p.key);
+                    self.fault(&p.value, FaultKind::UnknownTarget, path, msg);
+                    false
+                }
+            }),
+            _ => {
+                self.odd(value, path, "the state of `stateIn()`", "an `#id`, a state path or a state value object");
+                false
             }
         }
     }
@@ -1119,6 +1368,107 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                 self.lower_group(&mut cx, Trigger::InvokeError(i), GroupPath::Invoke(i, "onError"), x);
             }
         }
+        if state.kind == StateKind::History {
+            if let Some(target) = f.target {
+                self.history_default(&mut cx, states, target);
+            }
+        }
+        if sid == StateId::ROOT {
+            self.routes(&mut cx, states);
+        }
+    }
+
+    /// A history state's default `target` (a key path from its parent, an `#id`, or a list of
+    /// them), as one [`Trigger::HistoryDefault`] transition; none (its parent's initial) when it
+    /// names no state.
+    fn history_default(&mut self, cx: &mut GroupCx<'_, '_>, states: &[State], target: &'v Value<'v>) {
+        let sid = cx.sid;
+        let Some(parent) = states[sid.index()].parent else { return };
+        let path = Name::from(join(&self.map.state(sid).path, "target"));
+        let at = Path::ROOT.child(path.as_str());
+        let list = target.as_array().is_some();
+        let mut resolved = TargetList::new();
+        for (k, tv) in items(target).iter().enumerate() {
+            let tp = if list { at.child(k) } else { at };
+            let Some(t) = tv.as_str() else {
+                self.odd(tv, tp, "a history state's `target`", "a string");
+                continue;
+            };
+            // xstate reads it from the parent (`getStateNodeByPath(parent, target)`).
+            match cx.targets.by_path(parent, t) {
+                Ok(s) => resolved.push(s),
+                Err(which) => self.target_fault(tv, tp, sid, t, &which),
+            }
+        }
+        if resolved.is_empty() {
+            return;
+        }
+        cx.out.push(Transition {
+            source: sid,
+            trigger: Trigger::HistoryDefault,
+            targets: resolved,
+            guard: None,
+            actions: Vec::new(),
+            reenter: false,
+        });
+        self.map.push_transition(NodeSource { path, loc: target.loc });
+        self.transition_values.push(target);
+    }
+
+    /// xstate's `route`: each state below the root with its own `id` and a `route` object gets a
+    /// root transition on `xstate.route` to itself, guarded by `event.to === "#<id>"` (and the
+    /// route's own `guard`), with the route's `actions` and `reenter`, in document order
+    /// (`formatRouteTransitions`). A `route` on a state with no `id` of its own is none, as
+    /// xstate reads it.
+    fn routes(&mut self, cx: &mut GroupCx<'_, '_>, states: &[State]) {
+        for (i, state) in states.iter().enumerate().skip(1) {
+            let (_, f, _) = self.values[i];
+            let Some(route) = f.route else { continue };
+            let Some(id) = state.id.clone() else { continue };
+            let path = Name::from(join(&self.map.state(StateId(i as u32)).path, "route"));
+            let at = Path::ROOT.child(path.as_str());
+            if route.props().is_none() {
+                self.odd(route, at, "`route`", "an object");
+                continue;
+            }
+            let tf = TransitionFields::of(route);
+            let to = Expr::Binary {
+                op: ir::expr::BinaryOp::StrictEq,
+                left: Box::new(Expr::Ref(Reference {
+                    root: Root::Event,
+                    path: smallvec::smallvec![Name::const_new("to")],
+                })),
+                right: Box::new(Expr::Literal(ir::Json::String(format!("#{id}").into()))),
+            };
+            let matches = Guard::Expr { expr: to };
+            let guard = match tf.guard.and_then(|g| self.guard(g, at.child("guard"), cx.targets)) {
+                Some(user) => Guard::And { guards: vec![matches, user] },
+                None => matches,
+            };
+            let actions = self.actions(tf.actions, at.child("actions"));
+            cx.out.push(Transition {
+                source: StateId::ROOT,
+                trigger: Trigger::Event(Name::const_new("xstate.route")),
+                targets: smallvec::smallvec![StateId(i as u32)],
+                guard: Some(guard),
+                actions,
+                reenter: tf.reenter.and_then(Value::as_bool).unwrap_or(false),
+            });
+            self.map.push_transition(NodeSource { path, loc: route.loc });
+            self.transition_values.push(route);
+        }
+    }
+
+    /// The fault of a target that names no state, or more than one.
+    fn target_fault(&mut self, tv: &Value, tp: Path<'_>, sid: StateId, target: &str, which_states: &[StateId]) {
+        if which_states.len() > 1 {
+            let which: Vec<&str> = which_states.iter().map(|s| self.map.state_path(*s)).collect();
+            let msg = format!("target \"{target}\" names more than one state ({})", which.join(", "));
+            self.fault(tv, FaultKind::AmbiguousTarget, tp, msg);
+        } else {
+            let from = name_of(&self.map, sid.index());
+            self.fault(tv, FaultKind::UnknownTarget, tp, format!("target \"{target}\" of \"{from}\" names no state"));
+        }
     }
 
     /// The transitions of one group (one item, or each item of a list) of a state.
@@ -1184,26 +1534,17 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                     self.odd(tv, tp, "a target", "a string");
                     continue;
                 };
+                // An empty target is none (xstate's `normalizeTarget`): a targetless transition.
+                if target.is_empty() {
+                    continue;
+                }
                 match targets.resolve(sid, target) {
                     Ok(s) => resolved.push(s),
-                    Err(which_states) if which_states.len() > 1 => {
-                        let which: Vec<&str> = which_states.iter().map(|s| self.map.state_path(*s)).collect();
-                        let msg = format!("target \"{target}\" names more than one state ({})", which.join(", "));
-                        self.fault(tv, FaultKind::AmbiguousTarget, tp, msg);
-                    }
-                    Err(_) => {
-                        let from = name_of(&self.map, sid.index());
-                        self.fault(
-                            tv,
-                            FaultKind::UnknownTarget,
-                            tp,
-                            format!("target \"{target}\" of \"{from}\" names no state"),
-                        );
-                    }
+                    Err(which_states) => self.target_fault(tv, tp, sid, target, &which_states),
                 }
             }
             let (guard, actions, reenter) = if obj {
-                let guard = tf.guard.and_then(|g| self.guard(g, at.child("guard")));
+                let guard = tf.guard.and_then(|g| self.guard(g, at.child("guard"), targets));
                 let actions = self.actions(tf.actions, at.child("actions"));
                 (guard, actions, tf.reenter.and_then(Value::as_bool).unwrap_or(false))
             } else {
@@ -1294,6 +1635,92 @@ fn name_of(map: &SourceMap, i: usize) -> String {
         "(root)".into()
     } else {
         p.to_string()
+    }
+}
+
+/// One of xstate's action creators (`raise`, `sendTo`, `sendParent`, `cancel`, `emit`, `log`) as
+/// its IR action, where each argument is a literal or a function whose body lowered; else why
+/// not (the action is then [`Action::Opaque`]).
+fn creator_action(creator: &str, a: &Value) -> Result<Action, String> {
+    let args = a.as_call().map_or(&[][..], |c| c.args);
+    // An argument as an expression, or why it is none.
+    let expr = |v: &Value, what: &str| -> Result<Expr, String> {
+        value_expr(v).ok_or_else(|| {
+            let why = match &v.kind {
+                ValueKind::Function(_) => {
+                    "a function whose body is not an expression the runtime can evaluate".to_string()
+                }
+                ValueKind::Unknown { reason } => format!("not known statically ({reason})"),
+                _ => describe(v),
+            };
+            format!("the {what} of `{creator}()` is {why}")
+        })
+    };
+    // An event: an object literal with its `type`, or a function that makes one.
+    let event = |v: Option<&Value>| -> Result<Expr, String> {
+        let Some(v) = v else { return Err(format!("`{creator}()` has no event")) };
+        if v.props().is_none() && v.as_function().is_none() {
+            return Err(format!("the event of `{creator}()` is {}, not an event object or a function", describe(v)));
+        }
+        expr(v, "event")
+    };
+    // The options' `delay` and `id` (`{ delay, id }`), each where written.
+    let options = |v: Option<&Value>| -> Result<(Option<Expr>, Option<Expr>), String> {
+        let Some(v) = v.filter(|v| !matches!(v.kind, ValueKind::Undefined)) else { return Ok((None, None)) };
+        if v.props().is_none() {
+            return Err(format!("the options of `{creator}()` are {}, not an object", describe(v)));
+        }
+        let field =
+            |k: &str| v.get(k).filter(|x| !matches!(x.kind, ValueKind::Undefined)).map(|x| expr(x, k)).transpose();
+        Ok((field("delay")?, field("id")?))
+    };
+    Ok(match creator {
+        "raise" => {
+            let (delay, id) = options(args.get(1))?;
+            Action::Raise { event: event(args.first())?, delay, id }
+        }
+        "sendTo" => {
+            let to = args.first().ok_or_else(|| "`sendTo()` has no actor".to_string())?;
+            let to = expr(to, "actor")?;
+            let (delay, id) = options(args.get(2))?;
+            Action::Send { to: ir::SendTo::Actor(to), event: event(args.get(1))?, delay, id, id_location: None }
+        }
+        "sendParent" => {
+            let (delay, id) = options(args.get(1))?;
+            Action::Send { to: ir::SendTo::Parent, event: event(args.first())?, delay, id, id_location: None }
+        }
+        "cancel" => {
+            let id = args.first().ok_or_else(|| "`cancel()` has no id".to_string())?;
+            Action::Cancel { id: expr(id, "id")? }
+        }
+        "emit" => Action::Emit { event: event(args.first())? },
+        _ => {
+            // `log(value?, label?)`: xstate logs `{ context, event }` where no value is written.
+            let value = match args.first().filter(|v| !matches!(v.kind, ValueKind::Undefined)) {
+                Some(v) => Some(expr(v, "value")?),
+                None => None,
+            };
+            let label = match args.get(1).filter(|v| !matches!(v.kind, ValueKind::Undefined)) {
+                Some(l) => Some(
+                    l.as_str()
+                        .map(str::to_string)
+                        .ok_or_else(|| format!("the label of `log()` is {}, not a string", describe(l)))?,
+                ),
+                None => None,
+            };
+            Action::Log { label, value }
+        }
+    })
+}
+
+/// Is the value truthy, as JavaScript reads it? (An unknown value is not.)
+fn truthy(v: &Value) -> bool {
+    match &v.kind {
+        ValueKind::Undefined | ValueKind::Null | ValueKind::Unknown { .. } => false,
+        ValueKind::Bool { value } => *value,
+        ValueKind::Number { value } => *value != 0.0 && !value.is_nan(),
+        ValueKind::String { value } => !value.is_empty(),
+        _ => true,
     }
 }
 
