@@ -222,6 +222,28 @@ impl Runtime<'_> {
                     self.actions(run, actions, ev)?;
                 }
             }
+            Action::Spawn { src, id, input, machine } => {
+                // A spawned actor lives until the run ends (it belongs to the root, which is never
+                // exited). An inline child Machine is the host's to run, as a slot's actor is.
+                let id = match id {
+                    Some(e) => self.value(run, e, ev)?.to_js_string(),
+                    None => {
+                        run.sends += 1;
+                        format!("spawn.{}", run.sends)
+                    }
+                };
+                let input = match input {
+                    Some(e) => self.value(run, e, ev)?.to_json(),
+                    None => None,
+                };
+                let kind = match (machine, self.machine.slots.get(src.as_str())) {
+                    (Some(_), _) => ir::SlotKind::Machine,
+                    (None, Some(slot)) => slot.kind,
+                    (None, None) => ir::SlotKind::Unknown,
+                };
+                run.requests.push(Request::Start { id: id.clone(), src: src.to_string(), kind, input });
+                run.actors.push(super::Actor { id, src: src.to_string(), kind, state: ir::StateId::ROOT });
+            }
             Action::Opaque { reason } => return Err(content(reason.clone())),
         }
         Ok(())
