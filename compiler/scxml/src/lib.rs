@@ -818,8 +818,8 @@ impl<'a, 'i, 'f> Lowerer<'a, 'i, 'f> {
         }
     }
 
-    /// An attribute's ECMAScript expression, lowered; a fault (and `None`) where it does not parse
-    /// or lower.
+    /// An attribute's ECMAScript expression, lowered; a fault where it does not parse (and an
+    /// [`Expr::Error`] the run meets as its error) or does not lower (and `None`).
     fn expr(&mut self, n: Node<'a, 'i>, attr: &str) -> Option<Expr> {
         let text = n.attribute(attr)?;
         let scope = Scope { vars: &self.vars, ids: &self.ids };
@@ -829,9 +829,13 @@ impl<'a, 'i, 'f> Lowerer<'a, 'i, 'f> {
                 let whole = attr_span(n, attr);
                 let start = (whole.start + f.loc.span.start).min(whole.end);
                 let end = (whole.start + f.loc.span.end).clamp(start, whole.end);
-                let what = if f.kind == machine::FaultKind::TsSyntax { "does not parse" } else { "is not lowered" };
-                self.fault(FaultKind::Expression, Span::new(start, end), format!("`{text}` {what}: {}", f.message));
-                None
+                let syntax = f.kind == machine::FaultKind::TsSyntax;
+                let what = if syntax { "does not parse" } else { "is not lowered" };
+                let message = format!("`{text}` {what}: {}", f.message);
+                self.fault(FaultKind::Expression, Span::new(start, end), message.clone());
+                // ECMAScript that does not parse is the run's error where it is evaluated
+                // (SCXML's error.execution); what does not lower is not lowered.
+                syntax.then_some(Expr::Error(message))
             }
         }
     }
