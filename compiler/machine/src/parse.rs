@@ -51,7 +51,11 @@ pub fn parse<'a>(allocator: &'a Allocator, text: &'a str) -> Result<Program<'a>,
 }
 
 /// A program of `text` as `source_type`, its depth checked by the caller.
-fn parse_program<'a>(allocator: &'a Allocator, text: &'a str, source_type: SourceType) -> Result<Program<'a>, Box<Fault>> {
+fn parse_program<'a>(
+    allocator: &'a Allocator,
+    text: &'a str,
+    source_type: SourceType,
+) -> Result<Program<'a>, Box<Fault>> {
     let ret = Parser::new(allocator, text, source_type).with_options(options()).parse();
     if let Some(err) = ret.diagnostics.errors().next() {
         return Err(oxc_fault(err));
@@ -99,13 +103,12 @@ pub fn parse_expression<'a>(allocator: &'a Allocator, text: &'a str) -> Result<E
     if let Some(fault) = too_deep_text(text) {
         return Err(fault);
     }
-    Parser::new(allocator, text, SourceType::mjs())
-        .with_options(options())
-        .parse_expression()
-        .map_err(|errors| match errors.first() {
+    Parser::new(allocator, text, SourceType::mjs()).with_options(options()).parse_expression().map_err(|errors| {
+        match errors.first() {
             Some(err) => oxc_fault(err),
             None => syntax(Span::default(), "the ECMAScript parser could not read this expression"),
-        })
+        }
+    })
 }
 
 /// Parses `text` as an ECMAScript script (an SCXML `<script>`): the program, or the one

@@ -1127,8 +1127,16 @@ impl<'a, 'v> Cx<'a, '_, '_, 'v> {
                 self.lower(fv)
             }
             SimpleAssignmentTarget::ComputedMemberExpression(m) => {
-                let (o, k) = (self.lower_one(&m.object)?, self.lower_one(&m.expression)?);
-                Some(member(o, k))
+                let o = self.fexpr(&m.object);
+                let fv = match strip(&m.expression) {
+                    Expression::StringLiteral(k) => self.fmember(o, k.value.as_str()),
+                    Expression::NumericLiteral(n) => self.fmember(o, &js_number(n.value)),
+                    other => {
+                        let (o, k) = (self.lower(o)?, self.lower_one(other)?);
+                        return Some(member(o, k));
+                    }
+                };
+                self.lower(fv)
             }
             _ => None,
         }
@@ -1239,7 +1247,9 @@ pub fn lower_script(text: &str, names: &dyn Names) -> Result<Vec<ScriptStep>, Bo
                         out.push(ScriptStep::Assign { location, value });
                     }
                 }
-                Statement::ExpressionStatement(x) => cx.script_expression(&x.expression, &mut out).map_err(unsupported)?,
+                Statement::ExpressionStatement(x) => {
+                    cx.script_expression(&x.expression, &mut out).map_err(unsupported)?
+                }
                 Statement::EmptyStatement(_) => {}
                 other => return Err(unsupported(other.span())),
             }
@@ -1358,6 +1368,65 @@ export const f = ({{ context, event }}) => [{}];
         let mut want: Vec<String> = (0..70).filter(|i| *i != 5 && *i != 69).map(|i| format!("k{i}")).collect();
         want.extend(["k5".to_string(), "k69".to_string()]);
         assert_eq!(keys(&e), want);
+    }
+
+    /// A resolver as the SCXML front end's: `x`, `list` are the context's, any other free name a
+    /// global; `In('id')` is state 7.
+    struct Model;
+
+    impl Names for Model {
+        fn name(&self, name: &str) -> Option<Expr> {
+            Some(match name {
+                "x" | "list" => Expr::Ref(Reference { root: Root::Context, path: smallvec::smallvec![name.into()] }),
+                other => Expr::Global(other.into()),
+            })
+        }
+        fn call(&self, callee: &str, args: Vec<Expr>) -> Option<Expr> {
+            (callee == "In" && args.len() == 1).then_some(Expr::InState(ir::StateId(7)))
+        }
+    }
+
+    /// A standalone expression lowers as a function body would, its free names through the
+    /// resolver, and evaluates as JavaScript would: members of a global and of a key computed at
+    /// run time, `.length`, literals, concatenation, `typeof`, `In()`.
+    #[test]
+    fn a_standalone_expression_lowers_through_its_names() {
+        let cases = [
+            ("x.a + 1", serde_json::json!(3)),
+            ("list[x.a - 1] + list.length", serde_json::json!(13)),
+            ("_event.data.k", serde_json::json!("v")),
+            ("typeof _event.name === 'string' && 'n' + x.a", serde_json::json!("n2")),
+            ("[x.a, { b: list[0] }]", serde_json::json!([2, { "b": 10 }])),
+            ("`${x.a}`.length", serde_json::json!(1)),
+        ];
+        for (text, want) in cases {
+            let e = lower_expression(text, &Model).unwrap_or_else(|f| panic!("{text}: {f:?}"));
+            let mut scope =
+                ir::eval::Scope::new(Some(&serde_json::json!({ "x": { "a": 2 }, "list": [10, 11] })), None, None);
+            scope
+                .globals
+                .push(("_event".into(), JsValue::from_json(&serde_json::json!({ "name": "e", "data": { "k": "v" } }))));
+            let got = ir::eval::evaluate(&e, &scope).expect("a value").to_json();
+            assert_eq!(got, Some(want), "{text}: {e:?}");
+        }
+        assert_eq!(lower_expression("In('s1')", &Model).unwrap(), Expr::InState(ir::StateId(7)));
+        let syntax = lower_expression("return", &Model).unwrap_err();
+        assert_eq!(syntax.kind, FaultKind::TsSyntax);
+        let not_lowered = lower_expression("new Date()", &Model).unwrap_err();
+        assert_eq!((not_lowered.kind, not_lowered.loc.span), (FaultKind::NotStatic, Span::new(0, 10)));
+    }
+
+    /// A script of assignments is its steps; its declarations are found; any other statement is
+    /// a fault at its span.
+    #[test]
+    fn a_script_of_assignments_lowers_to_its_steps() {
+        let steps = lower_script("var x = 1; x += 2; list[0]++", &Model).expect("lowered");
+        assert_eq!(steps.len(), 3);
+        let ScriptStep::Assign { location, .. } = &steps[2];
+        assert!(matches!(location, Expr::Ref(r) if r.path.as_slice() == ["list", "0"]), "{location:?}");
+        assert_eq!(script_declarations("var a = 1, b; let c; x = 2"), ["a", "b", "c"]);
+        let f = lower_script("x = 1; while (true) {}", &Model).unwrap_err();
+        assert_eq!(f.loc.span, Span::new(7, 22));
     }
 
     /// A chain of names on a local reads the same path, and records the same context key, however
