@@ -101,7 +101,8 @@ fn lower_text(text: &str) -> Lowered {
         Err(e) => {
             let at = offset_of(text, e.pos().row, e.pos().col);
             let end = text[at..].chars().next().map_or(at, |c| at + c.len_utf8());
-            let fault = Fault { kind: FaultKind::Xml, span: span(at..end), message: format!("not well-formed XML: {e}") };
+            let fault =
+                Fault { kind: FaultKind::Xml, span: span(at..end), message: format!("not well-formed XML: {e}") };
             return Lowered { machine: None, faults: vec![fault] };
         }
     };
@@ -297,7 +298,11 @@ impl<'a, 'i, 'f> Lowerer<'a, 'i, 'f> {
         if parent.is_some() {
             if let Some(i) = n.attribute("id") {
                 if self.ids.insert(i.to_string(), id).is_some() {
-                    self.fault(FaultKind::Structure, attr_span(n, "id"), format!("the id \"{i}\" is used by another state"));
+                    self.fault(
+                        FaultKind::Structure,
+                        attr_span(n, "id"),
+                        format!("the id \"{i}\" is used by another state"),
+                    );
                 }
                 state.id = Some(i.to_string());
             }
@@ -423,9 +428,11 @@ impl<'a, 'i, 'f> Lowerer<'a, 'i, 'f> {
                 "donedata" => self.states[s.index()].output = self.donedata(c),
                 "script" if s == StateId::ROOT => entry.extend(self.script(c)),
                 "datamodel" | "data" | "state" | "parallel" | "final" | "history" => {}
-                other => {
-                    self.fault(FaultKind::Structure, span(c.range()), format!("a <{other}> cannot be here; it is read past"))
-                }
+                other => self.fault(
+                    FaultKind::Structure,
+                    span(c.range()),
+                    format!("a <{other}> cannot be here; it is read past"),
+                ),
             }
         }
         let st = &mut self.states[s.index()];
@@ -537,12 +544,13 @@ impl<'a, 'i, 'f> Lowerer<'a, 'i, 'f> {
     }
 
     fn invoke(&mut self, s: StateId, n: Node<'a, 'i>) {
-        let ty = n.attribute("type").unwrap_or("scxml");
-        if !matches!(ty, "scxml" | "http://www.w3.org/TR/scxml/" | "http://www.w3.org/TR/scxml") {
-            self.fault(FaultKind::Unsupported, attr_span(n, "type"), format!("an <invoke> of type \"{ty}\" is not supported"));
+        let Ok(ty) = self.static_type(n) else { return };
+        let ty = ty.unwrap_or_else(|| "scxml".to_string());
+        if !matches!(ty.as_str(), "scxml" | "http://www.w3.org/TR/scxml/" | "http://www.w3.org/TR/scxml") {
+            self.fault(FaultKind::Unsupported, type_span(n), format!("an <invoke> of type \"{ty}\" is not supported"));
             return;
         }
-        for a in ["src", "srcexpr", "typeexpr", "idlocation"] {
+        for a in ["src", "srcexpr", "idlocation"] {
             if n.attribute(a).is_some() {
                 self.fault(
                     FaultKind::Unsupported,
@@ -650,7 +658,10 @@ impl<'a, 'i, 'f> Lowerer<'a, 'i, 'f> {
     }
 
     fn if_action(&mut self, n: Node<'a, 'i>) -> Action {
-        let mut branches = vec![Branch { cond: Some(self.expr(n, "cond").unwrap_or(Expr::Global("<cond>".into()))), actions: Vec::new() }];
+        let mut branches = vec![Branch {
+            cond: Some(self.expr(n, "cond").unwrap_or(Expr::Global("<cond>".into()))),
+            actions: Vec::new(),
+        }];
         for c in children(n) {
             if is(c, "elseif") {
                 let cond = self.expr(c, "cond").unwrap_or(Expr::Global("<cond>".into()));
@@ -668,16 +679,15 @@ impl<'a, 'i, 'f> Lowerer<'a, 'i, 'f> {
     }
 
     fn send(&mut self, n: Node<'a, 'i>) -> Action {
-        if let Some(ty) = n.attribute("type") {
-            if !matches!(ty, "http://www.w3.org/TR/scxml/#SCXMLEventProcessor" | "scxml") {
+        match self.static_type(n) {
+            Ok(None) => {}
+            Ok(Some(ty)) if matches!(ty.as_str(), "http://www.w3.org/TR/scxml/#SCXMLEventProcessor" | "scxml") => {}
+            Ok(Some(ty)) => {
                 let reason = format!("the event I/O processor \"{ty}\" is not supported");
-                self.fault(FaultKind::Unsupported, attr_span(n, "type"), reason.clone());
+                self.fault(FaultKind::Unsupported, type_span(n), reason.clone());
                 return opaque(&reason);
             }
-        }
-        if n.attribute("typeexpr").is_some() {
-            self.fault(FaultKind::Unsupported, attr_span(n, "typeexpr"), "a <send typeexpr> is not supported");
-            return opaque("a <send typeexpr> is not supported");
+            Err(reason) => return opaque(&reason),
         }
         let name = if let Some(e) = n.attribute("event") {
             Some(str_lit(e))
@@ -720,13 +730,36 @@ impl<'a, 'i, 'f> Lowerer<'a, 'i, 'f> {
         Action::Send { to, event, delay, id, id_location }
     }
 
+    /// A `<send>`'s or `<invoke>`'s `type`, or its `typeexpr` where that is a constant string;
+    /// `Err` (with a fault) where it is not one.
+    fn static_type(&mut self, n: Node<'a, 'i>) -> Result<Option<String>, String> {
+        if let Some(ty) = n.attribute("type") {
+            return Ok(Some(ty.to_string()));
+        }
+        if n.attribute("typeexpr").is_none() {
+            return Ok(None);
+        }
+        match self.expr(n, "typeexpr") {
+            Some(Expr::Literal(Json::String(ty))) => Ok(Some(ty.to_string())),
+            _ => {
+                let reason = format!("a <{} typeexpr> that is not a constant is not supported", n.tag_name().name());
+                self.fault(FaultKind::Unsupported, attr_span(n, "typeexpr"), reason.clone());
+                Err(reason)
+            }
+        }
+    }
+
     /// The payload of a `<send>`, `<invoke>` or `<donedata>`: its `namelist` and `<param>`s as an
     /// object, or its `<content>`'s value; `None` where it has none.
     fn payload(&mut self, n: Node<'a, 'i>) -> Option<Expr> {
         let fields = self.fields(n);
         if let Some(c) = children_named(n, "content").next() {
             if fields.is_some() {
-                self.fault(FaultKind::Structure, span(c.range()), "a <content> cannot be beside a namelist or <param>s");
+                self.fault(
+                    FaultKind::Structure,
+                    span(c.range()),
+                    "a <content> cannot be beside a namelist or <param>s",
+                );
             }
             if c.attribute("expr").is_some() {
                 return self.expr(c, "expr");
@@ -775,7 +808,11 @@ impl<'a, 'i, 'f> Lowerer<'a, 'i, 'f> {
     /// literal, a string in quotes), else the text itself (space normalized); `None` if empty.
     fn content_value(&mut self, n: Node<'a, 'i>) -> Option<Expr> {
         if children(n).next().is_some() {
-            self.fault(FaultKind::Unsupported, span(n.range()), "markup content is not supported; jr2 reads text or an expression");
+            self.fault(
+                FaultKind::Unsupported,
+                span(n.range()),
+                "markup content is not supported; jr2 reads text or an expression",
+            );
             return None;
         }
         let text = text_of(n);
@@ -892,8 +929,12 @@ fn text_span(n: Node<'_, '_>) -> Span {
     span(n.children().find(|c| c.is_text()).map_or(n.range(), |c| c.range()))
 }
 
+/// Where a `<send>`'s or `<invoke>`'s type is written (`type` or `typeexpr`).
+fn type_span(n: Node<'_, '_>) -> Span {
+    attr_span(n, if n.attribute("type").is_some() { "type" } else { "typeexpr" })
+}
+
 /// An attribute's value's span, or the element's where it has none.
 fn attr_span(n: Node<'_, '_>, attr: &str) -> Span {
     span(n.attribute_node(attr).map_or(n.range(), |a| a.range_value()))
 }
-

@@ -36,7 +36,8 @@ fn fixtures_lower_as_their_snapshots_say() {
             Some(m) => serde_json::to_string_pretty(m).unwrap(),
             None => "(no IR)".to_string(),
         };
-        let shown = format!("faults:\n{}\n\nIR:\n{ir}\n", faults.iter().map(|f| format!("  {f}\n")).collect::<String>());
+        let shown =
+            format!("faults:\n{}\n\nIR:\n{ir}\n", faults.iter().map(|f| format!("  {f}\n")).collect::<String>());
         insta::with_settings!({
             snapshot_path => base::workspace::root().join("snapshots/scxml"),
             prepend_module_to_snapshot => false,
