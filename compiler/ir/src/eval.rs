@@ -593,7 +593,8 @@ mod tests {
     fn an_error_expression_is_an_evaluation_error() {
         let e = Expr::Binary { op: BinaryOp::Add, left: lit(json!(1)), right: Box::new(Expr::Error("bad".into())) };
         assert_eq!(evaluate_json(&e, &json!({})), Err(EvalError::Call("bad".into())));
-        let short = Expr::Logical { op: LogicalOp::Or, left: lit(json!(true)), right: Box::new(Expr::Error("x".into())) };
+        let short =
+            Expr::Logical { op: LogicalOp::Or, left: lit(json!(true)), right: Box::new(Expr::Error("x".into())) };
         assert_eq!(evaluate_json(&short, &json!({})), Ok(Some(json!(true))));
     }
 
