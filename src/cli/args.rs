@@ -25,7 +25,8 @@ pub enum Command {
         #[command(subcommand)]
         command: SchemaCommand,
     },
-    /// Prints the compiled IR of a Chart (`.json`) or a Machine (`.ts`) as JSON.
+    /// Prints the compiled IR of a Chart (`.json`), a Machine (`.ts`) or an SCXML document
+    /// (`.scxml`) as JSON.
     Ir(IrArgs),
     /// Prints what a Machine carries (agents, effects and their placement, failing states, open
     /// bodies, models, MCP agents, workspace pods), or with --lends the lend manifest of one of its
@@ -34,8 +35,9 @@ pub enum Command {
     /// Draws a Machine (`.ts`) or a Chart (`.json`) from its IR: its states, transitions and what
     /// each state invokes, as Mermaid, Graphviz DOT or SVG (laid out by Graphviz's `dot`).
     Graph(GraphArgs),
-    /// Runs a Machine (`.ts`) or a Chart (`.json`) in memory on a simulated clock, with scripted
-    /// events and actor outcomes, and prints each macrostep: what the Workflow would do.
+    /// Runs a Machine (`.ts`), a Chart (`.json`) or an SCXML document (`.scxml`) in memory on a
+    /// simulated clock, with scripted events and actor outcomes, and prints each macrostep: what
+    /// the Workflow would do.
     Sim(SimArgs),
     /// Prints the documentation of a diagnostic code.
     Explain(ExplainArgs),

@@ -44,6 +44,10 @@ type Drawn = (Option<ir::Machine>, graph::Notes, Exit);
 /// The IR of a Machine (`.ts`) or a Chart (`.json`, `-`: stdin), with what it was found to be
 /// (its diagnostics printed on stderr) and the notes of its slots; `jr2 sim` runs the same IR.
 pub fn load(file: &Path, lends: Option<&Path>, color: bool) -> Result<Drawn> {
+    if super::scxml::is_scxml(file) {
+        let (machine, exit) = super::scxml::load(file)?;
+        return Ok((machine, graph::Notes::default(), exit));
+    }
     if file.extension().is_some_and(|e| e == "ts") {
         machine(file, color)
     } else {

@@ -10,6 +10,7 @@ mod input;
 mod lsp;
 mod machine;
 mod other;
+mod scxml;
 mod sim;
 mod terminal;
 mod up;

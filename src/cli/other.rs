@@ -44,6 +44,13 @@ pub fn schema_briefing(args: LendsArg) -> Result<Exit> {
 /// `jr2 ir CHART.json [--lends L]`: the IR of an admitted Chart; a refused one's diagnostics go
 /// to stderr.
 pub fn ir(args: IrArgs) -> Result<Exit> {
+    if super::scxml::is_scxml(&args.chart) {
+        let (machine, exit) = super::scxml::load(&args.chart)?;
+        let Some(machine) = machine else { return Ok(Exit::Refused) };
+        let value = serde_json::to_value(&machine).map_err(|e| UsageError(format!("cannot write the IR: {e}")))?;
+        print_out(&(pretty(&value)? + "\n"));
+        return Ok(exit);
+    }
     if args.chart.extension().is_some_and(|e| e == "ts") {
         let (value, exit) = super::machine::ir(&args.chart, args.color.enabled(std::io::stderr().is_terminal()))?;
         if let Some(value) = value {

@@ -1,5 +1,5 @@
-//! `jr2 sim FILE [--events EVENTS.jsonl] [--input JSON] [--final]`: runs a Machine, a Chart (or,
-//! later, an SCXML file) in memory with the runtime's core, on a simulated clock, and prints one
+//! `jr2 sim FILE [--events EVENTS.jsonl] [--input JSON] [--final]`: runs a Machine, a Chart or an
+//! SCXML document (`.scxml`) in memory with the runtime's core, on a simulated clock, and prints one
 //! line per macrostep. A Chart's author sees what it would do before any model runs it.
 //!
 //! Each line of EVENTS is an event (`{"type": "done", ...payload}`), `{"after": MS}` (the clock

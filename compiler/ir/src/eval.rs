@@ -190,6 +190,7 @@ fn eval(e: &Expr, scope: &Scope, depth: usize) -> Result<JsValue, EvalError> {
             None => return Err(EvalError::Unbound(name.clone())),
         },
         Expr::InState(id) => JsValue::Bool(scope.active.binary_search(id).is_ok()),
+        Expr::Error(reason) => return Err(EvalError::Call(reason.clone())),
         Expr::Call { func, args } => {
             let args = args.iter().map(|x| eval(x, scope, d)).collect::<Result<Vec<_>, _>>()?;
             call(*func, &args)?
@@ -623,6 +624,17 @@ mod tests {
 
     fn r(t: &str) -> Box<Expr> {
         Box::new(Expr::Ref(parse_reference(t).expect("a reference")))
+    }
+
+    /// An `Expr::Error` is an evaluation error with its reason, wherever it is (an operand whose
+    /// `||` that does not read its right side does not meet it).
+    #[test]
+    fn an_error_expression_is_an_evaluation_error() {
+        let e = Expr::Binary { op: BinaryOp::Add, left: lit(json!(1)), right: Box::new(Expr::Error("bad".into())) };
+        assert_eq!(evaluate_json(&e, &json!({})), Err(EvalError::Call("bad".into())));
+        let short =
+            Expr::Logical { op: LogicalOp::Or, left: lit(json!(true)), right: Box::new(Expr::Error("x".into())) };
+        assert_eq!(evaluate_json(&short, &json!({})), Ok(Some(json!(true))));
     }
 
     #[test]

@@ -66,6 +66,10 @@ pub enum Expr {
         func: Builtin,
         args: Vec<Expr>,
     },
+    /// An expression whose evaluation is an error, with the reason: SCXML's expression that
+    /// does not parse (`expr="return"`), which the run meets as `error.execution`, not as a
+    /// document it refuses.
+    Error(String),
 }
 
 /// The functions an expression may call: the kit's predicates, and what xstate's and
@@ -176,7 +180,7 @@ impl Expr {
                 object.for_each_ref(f);
                 property.for_each_ref(f);
             }
-            Expr::Global(_) | Expr::InState(_) => {}
+            Expr::Global(_) | Expr::InState(_) | Expr::Error(_) => {}
             Expr::Call { args, .. } => args.iter().for_each(|x| x.for_each_ref(f)),
         }
     }

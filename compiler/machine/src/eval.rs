@@ -67,6 +67,7 @@ use std::rc::Rc;
 
 mod analysis;
 use analysis::FnScopes;
+pub use analysis::{lower_expression, lower_script, script_declarations, Names, ScriptStep};
 
 /// A map keyed by names or addresses, with a fast non-cryptographic hash (rustc's "Fx" hash):
 /// the evaluator's maps are small, built per file from the file's own names, and hashed often.
@@ -530,6 +531,9 @@ struct Cx<'a, 'g, 's, 'v> {
     scopes: FnScopes<'a, 'v>,
     facts: Facts,
     inline: usize,
+    /// What a standalone expression's free names mean ([`analysis::lower_expression`]); `None`
+    /// in a Workflow, whose names are its bindings.
+    names: Option<&'a dyn Names>,
 }
 
 fn span(s: oxc_span::Span) -> Span {
@@ -694,6 +698,7 @@ impl<'a, 'g, 's, 'v> Cx<'a, 'g, 's, 'v> {
             scopes: FnScopes::default(),
             facts: Facts::default(),
             inline: 0,
+            names: None,
         }
     }
 

@@ -14,7 +14,7 @@ use crate::fault::{Fault, FaultKind};
 use crate::value::{FileId, Loc};
 use base::Span;
 use oxc_allocator::Allocator;
-use oxc_ast::ast::Program;
+use oxc_ast::ast::{Expression, Program};
 use oxc_parser::{ParseOptions, Parser};
 use oxc_span::SourceType;
 
@@ -61,24 +61,77 @@ fn parse_as<'a>(allocator: &'a Allocator, text: &'a str, source_type: SourceType
             format!("the code nests deeper than {MAX_PARSE_DEPTH} levels here; jr2 does not read this file"),
         ));
     }
+    parse_program(allocator, text, source_type)
+}
+
+/// A program of `text` as `source_type`, its depth checked by the caller.
+fn parse_program<'a>(
+    allocator: &'a Allocator,
+    text: &'a str,
+    source_type: SourceType,
+) -> Result<Program<'a>, Box<Fault>> {
     let ret = Parser::new(allocator, text, source_type).with_options(options()).parse();
-    let first = ret.diagnostics.errors().next().cloned();
-    if let Some(err) = first {
-        let span = err
-            .labels
-            .iter()
-            .find(|l| l.primary())
-            .or_else(|| err.labels.first())
-            .map(|l| Span::new(l.offset(), l.offset() + l.len()))
-            .unwrap_or_default();
-        let mut fault = syntax(span, err.message.to_string());
-        fault.help = err.help.as_ref().map(|help| help.to_string());
-        return Err(fault);
+    if let Some(err) = ret.diagnostics.errors().next() {
+        return Err(oxc_fault(err));
     }
     if ret.panicked {
         return Err(syntax(Span::default(), "the TypeScript parser could not read this file"));
     }
     Ok(ret.program)
+}
+
+/// An oxc error as the `ts-syntax` fault at its primary label.
+fn oxc_fault(err: &oxc_diagnostics::OxcDiagnostic) -> Box<Fault> {
+    let span = err
+        .labels
+        .iter()
+        .find(|l| l.primary())
+        .or_else(|| err.labels.first())
+        .map(|l| Span::new(l.offset(), l.offset() + l.len()))
+        .unwrap_or_default();
+    let mut fault = syntax(span, err.message.to_string());
+    fault.help = err.help.as_ref().map(|help| help.to_string());
+    fault
+}
+
+/// The nesting refusal of a standalone text (an SCXML expression or script), as [`parse`] makes it.
+fn too_deep_text(text: &str) -> Option<Box<Fault>> {
+    if let Some(at) = too_deep(text) {
+        return Some(syntax(
+            Span::new(at as u32, (at + 1).min(text.len()) as u32),
+            format!("the brackets nest deeper than {MAX_NESTING} levels here; jr2 does not read this code"),
+        ));
+    }
+    too_deep_for_the_parser(text).map(|at| {
+        syntax(
+            Span::new(at as u32, (at + 1).min(text.len()) as u32),
+            format!("the code nests deeper than {MAX_PARSE_DEPTH} levels here; jr2 does not read this code"),
+        )
+    })
+}
+
+/// Parses `text` as one ECMAScript expression (an SCXML `cond`, `expr` or `location`): the
+/// expression, or the one `ts-syntax` fault (its span inside `text`). The depth is budgeted as a
+/// file's is.
+pub fn parse_expression<'a>(allocator: &'a Allocator, text: &'a str) -> Result<Expression<'a>, Box<Fault>> {
+    if let Some(fault) = too_deep_text(text) {
+        return Err(fault);
+    }
+    Parser::new(allocator, text, SourceType::mjs()).with_options(options()).parse_expression().map_err(|errors| {
+        match errors.first() {
+            Some(err) => oxc_fault(err),
+            None => syntax(Span::default(), "the ECMAScript parser could not read this expression"),
+        }
+    })
+}
+
+/// Parses `text` as an ECMAScript script (an SCXML `<script>`): the program, or the one
+/// `ts-syntax` fault.
+pub fn parse_script<'a>(allocator: &'a Allocator, text: &'a str) -> Result<Program<'a>, Box<Fault>> {
+    if let Some(fault) = too_deep_text(text) {
+        return Err(fault);
+    }
+    parse_program(allocator, text, SourceType::cjs())
 }
 
 /// How many `(`, `[` and `{` a text holds: byte-wide counters over chunks of 128 bytes, a loop the

@@ -314,8 +314,15 @@ impl<'a, 'g, 's, 'v> Cx<'a, 'g, 's, 'v> {
             Fv::Lowered(Expr::Object(props)) => {
                 props.into_iter().rev().find(|(k, _)| k == key).map_or(Fv::Opaque, |(_, e)| Fv::Lowered(e))
             }
+            // A member of any other value (`_event.data`, `(a ?? b).c`, `` `${x}`.length ``):
+            // read as `ir::eval` reads a member, leniently.
+            Fv::Lowered(e) => Fv::Lowered(member(e, Expr::Literal(ir::Json::String(key.into())))),
             Fv::Val(v) => match &v.kind {
                 ValueKind::Object { .. } => v.get(key).cloned().map_or(Fv::Opaque, Fv::Val),
+                ValueKind::String { .. } | ValueKind::Array { .. } => match self.lower(Fv::Val(v)) {
+                    Some(e) => Fv::Lowered(member(e, Expr::Literal(ir::Json::String(key.into())))),
+                    None => Fv::Opaque,
+                },
                 _ => Fv::Opaque,
             },
             _ => Fv::Opaque,
@@ -403,13 +410,17 @@ impl<'a, 'g, 's, 'v> Cx<'a, 'g, 's, 'v> {
                     Expression::StringLiteral(k) => self.fmember(o, k.value.as_str()),
                     Expression::NumericLiteral(n) => self.fmember(o, &js_number(n.value)),
                     other => {
-                        self.fexpr(other);
+                        let k = self.fexpr(other);
                         if matches!(o, Fv::Pick(_) | Fv::Args)
                             || matches!(o, Fv::Ref(Root::Context, ref p) if p.is_empty())
                         {
                             self.facts.complete = false;
                         }
-                        Fv::Opaque
+                        // `a[i]`: the member whose key the run computes.
+                        match (self.lower(o), self.lower(k)) {
+                            (Some(o), Some(k)) => Fv::Lowered(member(o, k)),
+                            _ => Fv::Opaque,
+                        }
                     }
                 }
             }
@@ -421,9 +432,11 @@ impl<'a, 'g, 's, 'v> Cx<'a, 'g, 's, 'v> {
                     self.fmember(o, m.property.name.as_str())
                 }
                 ChainElement::ComputedMemberExpression(m) => {
-                    self.fexpr(&m.object);
-                    self.fexpr(&m.expression);
-                    Fv::Opaque
+                    let (o, k) = (self.fexpr(&m.object), self.fexpr(&m.expression));
+                    match (self.lower(o), self.lower(k)) {
+                        (Some(o), Some(k)) => Fv::Lowered(member(o, k)),
+                        _ => Fv::Opaque,
+                    }
                 }
                 ChainElement::PrivateFieldExpression(_) => Fv::Opaque,
             },
@@ -728,6 +741,10 @@ impl<'a, 'g, 's, 'v> Cx<'a, 'g, 's, 'v> {
             None => match name {
                 "undefined" => Fv::Val(self.val(ValueKind::Undefined, at)),
                 _ => {
+                    // A standalone expression's free name: what its [`Names`] say it is.
+                    if let Some(e) = self.names.and_then(|names| names.name(name)) {
+                        return fv_of(e);
+                    }
                     // A global (`Math`, `JSON`, ...): its meaning is not modelled.
                     self.facts.complete = false;
                     Fv::Opaque
@@ -761,6 +778,13 @@ impl<'a, 'g, 's, 'v> Cx<'a, 'g, 's, 'v> {
 
     fn fcall(&mut self, c: &'a CallExpression<'a>) -> Fv<'a, 'v> {
         let callee = strip(&c.callee);
+        if let Some(names) = self.names {
+            if let Some((root, path)) = free_callee(callee) {
+                if self.local(root).is_none() && !self.bindings.contains_key(root) {
+                    return self.free_call(names, &path, c);
+                }
+            }
+        }
         // The kit, xstate and zod: known meaning; or a helper of the author's. A called name is
         // looked up once, among the locals and then the module's bindings.
         // `known` is `Some` for a callee of known meaning, with the kit export's name if it is
@@ -1067,6 +1091,221 @@ fn push_text(parts: &mut Vec<TemplatePart>, text: &str) {
     }
 }
 
+impl<'a, 'v> Cx<'a, '_, '_, 'v> {
+    /// A standalone expression's call of a free function (`In('s1')`, `Math.max(a, b)`): what its
+    /// [`Names`] make of it, over its lowered arguments.
+    fn free_call(&mut self, names: &'a dyn Names, path: &str, c: &'a CallExpression<'a>) -> Fv<'a, 'v> {
+        let mut args = Vec::with_capacity(c.arguments.len());
+        let mut ok = true;
+        for a in &c.arguments {
+            let fv = self.farg(a);
+            match self.lower(fv) {
+                Some(e) => args.push(e),
+                None => ok = false,
+            }
+        }
+        match ok.then(|| names.call(path, args)).flatten() {
+            Some(e) => fv_of(e),
+            None => Fv::Opaque,
+        }
+    }
+
+    /// One expression, lowered.
+    fn lower_one(&mut self, e: &'a Expression<'a>) -> Option<Expr> {
+        let fv = self.fexpr(e);
+        self.lower(fv)
+    }
+
+    /// An assignment's target as the location it writes (`x` as its [`Names`] say, `x.y`,
+    /// `x[i]`).
+    fn location(&mut self, t: &'a SimpleAssignmentTarget<'a>) -> Option<Expr> {
+        match t {
+            SimpleAssignmentTarget::AssignmentTargetIdentifier(id) => self.names?.name(id.name.as_str()),
+            SimpleAssignmentTarget::StaticMemberExpression(m) => {
+                let o = self.fexpr(&m.object);
+                let fv = self.fmember(o, m.property.name.as_str());
+                self.lower(fv)
+            }
+            SimpleAssignmentTarget::ComputedMemberExpression(m) => {
+                let o = self.fexpr(&m.object);
+                let fv = match strip(&m.expression) {
+                    Expression::StringLiteral(k) => self.fmember(o, k.value.as_str()),
+                    Expression::NumericLiteral(n) => self.fmember(o, &js_number(n.value)),
+                    other => {
+                        let (o, k) = (self.lower(o)?, self.lower_one(other)?);
+                        return Some(member(o, k));
+                    }
+                };
+                self.lower(fv)
+            }
+            _ => None,
+        }
+    }
+
+    /// A script's expression statement as assignments: `x = e`, `x += e`, `x++`, and sequences
+    /// of them.
+    fn script_expression(&mut self, e: &'a Expression<'a>, out: &mut Vec<ScriptStep>) -> Result<(), oxc_span::Span> {
+        match strip(e) {
+            Expression::AssignmentExpression(a) => {
+                let target = a.left.as_simple_assignment_target().ok_or(a.span)?;
+                let location = self.location(target).ok_or(a.left.span())?;
+                let right = self.lower_one(&a.right).ok_or(a.right.span())?;
+                let op = match a.operator {
+                    AssignmentOperator::Assign => None,
+                    AssignmentOperator::Addition => Some(BinaryOp::Add),
+                    AssignmentOperator::Subtraction => Some(BinaryOp::Sub),
+                    AssignmentOperator::Multiplication => Some(BinaryOp::Mul),
+                    AssignmentOperator::Division => Some(BinaryOp::Div),
+                    AssignmentOperator::Remainder => Some(BinaryOp::Rem),
+                    _ => return Err(a.span),
+                };
+                let value = match op {
+                    None => right,
+                    Some(op) => Expr::Binary { op, left: Box::new(location.clone()), right: Box::new(right) },
+                };
+                out.push(ScriptStep::Assign { location, value });
+            }
+            Expression::UpdateExpression(u) => {
+                let location = self.location(&u.argument).ok_or(u.span)?;
+                let op = if u.operator == UpdateOperator::Increment { BinaryOp::Add } else { BinaryOp::Sub };
+                let one = Expr::Literal(ir::Json::Number(serde_json::Number::from(1)));
+                let value = Expr::Binary {
+                    op,
+                    left: Box::new(Expr::Unary { op: UnaryOp::Plus, arg: Box::new(location.clone()) }),
+                    right: Box::new(one),
+                };
+                out.push(ScriptStep::Assign { location, value });
+            }
+            Expression::SequenceExpression(x) => {
+                for e in &x.expressions {
+                    self.script_expression(e, out)?;
+                }
+            }
+            other => return Err(other.span()),
+        }
+        Ok(())
+    }
+}
+
+/// What a standalone expression's free names mean: an SCXML data model's variables (`x` is
+/// `context.x`), the run's globals (`_event`), its functions (`In('s1')`). A name or call it
+/// answers `None` for is not lowered.
+pub trait Names: Sync {
+    /// The value a free name reads.
+    fn name(&self, name: &str) -> Option<Expr>;
+    /// The value of a call of a free function, by its dotted name (`In`, `Math.max`), over its
+    /// lowered arguments.
+    fn call(&self, callee: &str, args: Vec<Expr>) -> Option<Expr>;
+}
+
+/// One step of a lowered script.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ScriptStep {
+    /// The value at a location (a [`Names::name`], or a member of one).
+    Assign { location: Expr, value: Expr },
+}
+
+/// Lowers one ECMAScript expression (an SCXML `cond`, `expr` or `location`) into an [`Expr`],
+/// by the lowering of a function's pure body, with `names` for its free names. A syntax error is
+/// a `ts-syntax` fault, an expression that does not lower a `not-static` one, each at its span in
+/// `text`. Runs on the evaluator's stack (no text overflows it).
+pub fn lower_expression(text: &str, names: &dyn Names) -> Result<Expr, Box<Fault>> {
+    on_evaluator_stack(|| {
+        let allocator = Arena::take();
+        let e = crate::parse::parse_expression(&allocator, text)?;
+        let arena = ValueArena::default();
+        let mut g = Graph::new(&Disk, &arena);
+        let file = g.add_file(PathBuf::new(), String::new(), None);
+        let mut cx = Cx::new(&mut g, file, text);
+        cx.names = Some(names);
+        cx.lower_one(&e).ok_or_else(|| not_lowered(e.span(), "jr2 does not lower this expression"))
+    })
+}
+
+/// Lowers an ECMAScript script (an SCXML `<script>`) of assignments (`var x = e`, `x = e`,
+/// `x.y += e`, `x++`) into its steps, with `names` for its free names; any other statement is a
+/// `not-static` fault at its span.
+pub fn lower_script(text: &str, names: &dyn Names) -> Result<Vec<ScriptStep>, Box<Fault>> {
+    on_evaluator_stack(|| {
+        let allocator = Arena::take();
+        let program = crate::parse::parse_script(&allocator, text)?;
+        let arena = ValueArena::default();
+        let mut g = Graph::new(&Disk, &arena);
+        let file = g.add_file(PathBuf::new(), String::new(), None);
+        let mut cx = Cx::new(&mut g, file, text);
+        cx.names = Some(names);
+        let mut out = Vec::new();
+        let unsupported = |at: oxc_span::Span| not_lowered(at, "jr2 does not lower this statement of a script");
+        for st in &program.body {
+            match st {
+                Statement::VariableDeclaration(v) => {
+                    for d in &v.declarations {
+                        let BindingPattern::BindingIdentifier(id) = &d.id else { return Err(unsupported(d.span)) };
+                        let Some(init) = &d.init else { continue };
+                        let location = names.name(id.name.as_str()).ok_or_else(|| unsupported(d.span))?;
+                        let value = cx.lower_one(init).ok_or_else(|| unsupported(init.span()))?;
+                        out.push(ScriptStep::Assign { location, value });
+                    }
+                }
+                Statement::ExpressionStatement(x) => {
+                    cx.script_expression(&x.expression, &mut out).map_err(unsupported)?
+                }
+                Statement::EmptyStatement(_) => {}
+                other => return Err(unsupported(other.span())),
+            }
+        }
+        Ok(out)
+    })
+}
+
+/// The names a script declares at its top level (`var x`, `let y`): an SCXML data model's
+/// variables too. Nothing for a script that does not parse.
+pub fn script_declarations(text: &str) -> Vec<String> {
+    on_evaluator_stack(|| {
+        let allocator = Arena::take();
+        let Ok(program) = crate::parse::parse_script(&allocator, text) else { return Vec::new() };
+        let mut out = Vec::new();
+        for st in &program.body {
+            if let Statement::VariableDeclaration(v) = st {
+                for d in &v.declarations {
+                    if let BindingPattern::BindingIdentifier(id) = &d.id {
+                        out.push(id.name.to_string());
+                    }
+                }
+            }
+        }
+        out
+    })
+}
+
+fn not_lowered(at: oxc_span::Span, message: &str) -> Box<Fault> {
+    Box::new(Fault::new(FaultKind::NotStatic, Loc { file: FileId(0), span: span(at) }, message))
+}
+
+/// A free callee's root name and dotted name: `In`, `Math.max`; `None` for any other callee.
+fn free_callee<'a>(callee: &Expression<'a>) -> Option<(&'a str, String)> {
+    match callee {
+        Expression::Identifier(i) => Some((i.name.as_str(), i.name.to_string())),
+        Expression::StaticMemberExpression(m) => {
+            let (root, path) = free_callee(strip(&m.object))?;
+            Some((root, format!("{path}.{}", m.property.name)))
+        }
+        _ => None,
+    }
+}
+
+/// What is known of a value a [`Names`] gave: a reference stays a path (its members extend it).
+fn fv_of<'a, 'v>(e: Expr) -> Fv<'a, 'v> {
+    match e {
+        Expr::Ref(r) => Fv::Ref(r.root, r.path),
+        e => Fv::Lowered(e),
+    }
+}
+
+fn member(object: Expr, property: Expr) -> Expr {
+    Expr::Member { object: Box::new(object), property: Box::new(property) }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1129,6 +1368,65 @@ export const f = ({{ context, event }}) => [{}];
         let mut want: Vec<String> = (0..70).filter(|i| *i != 5 && *i != 69).map(|i| format!("k{i}")).collect();
         want.extend(["k5".to_string(), "k69".to_string()]);
         assert_eq!(keys(&e), want);
+    }
+
+    /// A resolver as the SCXML front end's: `x`, `list` are the context's, any other free name a
+    /// global; `In('id')` is state 7.
+    struct Model;
+
+    impl Names for Model {
+        fn name(&self, name: &str) -> Option<Expr> {
+            Some(match name {
+                "x" | "list" => Expr::Ref(Reference { root: Root::Context, path: smallvec::smallvec![name.into()] }),
+                other => Expr::Global(other.into()),
+            })
+        }
+        fn call(&self, callee: &str, args: Vec<Expr>) -> Option<Expr> {
+            (callee == "In" && args.len() == 1).then_some(Expr::InState(ir::StateId(7)))
+        }
+    }
+
+    /// A standalone expression lowers as a function body would, its free names through the
+    /// resolver, and evaluates as JavaScript would: members of a global and of a key computed at
+    /// run time, `.length`, literals, concatenation, `typeof`, `In()`.
+    #[test]
+    fn a_standalone_expression_lowers_through_its_names() {
+        let cases = [
+            ("x.a + 1", serde_json::json!(3)),
+            ("list[x.a - 1] + list.length", serde_json::json!(13)),
+            ("_event.data.k", serde_json::json!("v")),
+            ("typeof _event.name === 'string' && 'n' + x.a", serde_json::json!("n2")),
+            ("[x.a, { b: list[0] }]", serde_json::json!([2, { "b": 10 }])),
+            ("`${x.a}`.length", serde_json::json!(1)),
+        ];
+        for (text, want) in cases {
+            let e = lower_expression(text, &Model).unwrap_or_else(|f| panic!("{text}: {f:?}"));
+            let mut scope =
+                ir::eval::Scope::new(Some(&serde_json::json!({ "x": { "a": 2 }, "list": [10, 11] })), None, None);
+            scope
+                .globals
+                .push(("_event".into(), JsValue::from_json(&serde_json::json!({ "name": "e", "data": { "k": "v" } }))));
+            let got = ir::eval::evaluate(&e, &scope).expect("a value").to_json();
+            assert_eq!(got, Some(want), "{text}: {e:?}");
+        }
+        assert_eq!(lower_expression("In('s1')", &Model).unwrap(), Expr::InState(ir::StateId(7)));
+        let syntax = lower_expression("return", &Model).unwrap_err();
+        assert_eq!(syntax.kind, FaultKind::TsSyntax);
+        let not_lowered = lower_expression("new Date()", &Model).unwrap_err();
+        assert_eq!((not_lowered.kind, not_lowered.loc.span), (FaultKind::NotStatic, Span::new(0, 10)));
+    }
+
+    /// A script of assignments is its steps; its declarations are found; any other statement is
+    /// a fault at its span.
+    #[test]
+    fn a_script_of_assignments_lowers_to_its_steps() {
+        let steps = lower_script("var x = 1; x += 2; list[0]++", &Model).expect("lowered");
+        assert_eq!(steps.len(), 3);
+        let ScriptStep::Assign { location, .. } = &steps[2];
+        assert!(matches!(location, Expr::Ref(r) if r.path.as_slice() == ["list", "0"]), "{location:?}");
+        assert_eq!(script_declarations("var a = 1, b; let c; x = 2"), ["a", "b", "c"]);
+        let f = lower_script("x = 1; while (true) {}", &Model).unwrap_err();
+        assert_eq!(f.loc.span, Span::new(7, 22));
     }
 
     /// A chain of names on a local reads the same path, and records the same context key, however

@@ -1,0 +1,940 @@
+//! The SCXML front end: an SCXML 1.0 document with the ECMAScript data model into the IR.
+//!
+//! [`lower`] reads the XML with roxmltree (every node with its byte range) and lowers the
+//! `<scxml>` element into an [`ir::Machine`] of [`ir::Origin::Scxml`], beside the typed
+//! [`Fault`]s (each at its span) of what it could not read. It never panics: malformed XML is
+//! one [`FaultKind::Xml`] fault at its place and no IR; anything else it cannot lower is a fault
+//! and the rest goes on, an action it cannot run an [`Action::Opaque`] with the reason.
+//!
+//! The lowering, element by element:
+//! - `<scxml>` is the root state (its `name` the IR's id), `<state>` an atomic or compound state,
+//!   `<parallel>`, `<final>`, `<history type>` ([`StateKind::History`] with its default
+//!   `<transition>` as a [`Trigger::HistoryDefault`] transition). Every state's key is its `id`
+//!   (a state without one gets `$N`, its pre-order index).
+//! - A compound state's initial state is its `initial` attribute's (a direct child), else the
+//!   first child state in document order; an `<initial>` element, or an `initial` naming deeper
+//!   or several states, is a [`Trigger::Initial`] transition too.
+//! - `<transition event cond target type>`: one IR transition per event descriptor, in document
+//!   order; none is eventless ([`Trigger::Always`]). A descriptor matches as SCXML's does, a
+//!   prefix of dot-separated tokens, written as xstate's wildcard: `foo` and `foo.*` are
+//!   `foo.*`, `*` is `*`; `done.state.ID` and `done.invoke.ID` name xstate's done events
+//!   (`xstate.done.state.ID.*`, `xstate.done.actor.ID.*`). `type="internal"` is `reenter: false`,
+//!   the default `external` is `reenter: true`. `cond` is a [`Guard::Expr`].
+//! - Executable content: `<raise>`, `<send>` (no target: [`SendTo::Own`]; `#_internal`: a
+//!   [`Action::Raise`]; `#_parent`: [`SendTo::Parent`]; any other target or `targetexpr`:
+//!   [`SendTo::Actor`]; a `type` other than SCXML's event processor: [`Action::Opaque`]),
+//!   `<cancel>`, `<assign>`, `<log>`, `<if>/<elseif>/<else>`, `<foreach>`, and `<script>` where
+//!   it is assignments (`var x = e`, `x = e`, `x++`). An event is `{ "type": name, "data":
+//!   payload }`: the payload of `namelist` and `<param>`s is an object, of `<content>` its value.
+//! - `<data>` (anywhere in the document: early binding) is the context: a constant value in
+//!   [`Statechart::context`], any other in [`Statechart::context_expr`]. `<donedata>` is the
+//!   final state's [`State::output`]. `<invoke>` of an inline child (`<content><scxml>`) is an
+//!   [`Invoke`] whose `machine` is the child, lowered the same way.
+//! - ECMAScript expressions are lowered by the Machine front end's lowering of a function's pure
+//!   body (`machine::eval::lower_expression`): a data model variable `x` is `context.x`, `_event`,
+//!   `_sessionid`, `_name` and `_ioprocessors` (and any undeclared name, whose read the run
+//!   refuses as ECMAScript's `ReferenceError`) are [`Expr::Global`]s, `In('s')` is
+//!   [`Expr::InState`].
+//!
+//! A front end names no rule: a [`Fault`] is its kind, span and message.
+
+use ir::expr::{Reference, Root};
+use ir::{
+    Action, Branch, Builtin, Expr, Guard, HistoryKind, Invoke, Json, JsonMap, Name, Origin, SendTo, Slot, SlotKind,
+    State, StateId, StateKind, Statechart, TargetList, Transition, Trigger,
+};
+use roxmltree::{Document, Node};
+use std::collections::{HashMap, HashSet};
+
+pub use base::Span;
+
+/// SCXML's namespace; an element in another namespace is read past.
+pub const NAMESPACE: &str = "http://www.w3.org/2005/07/scxml";
+
+/// How deeply elements may nest; deeper is a [`FaultKind::Xml`] fault, not a stack overflow.
+pub const MAX_DEPTH: usize = 512;
+
+/// The most XML nodes a document may have (roxmltree's limit).
+pub const MAX_NODES: u32 = 1 << 20;
+
+/// What kind of thing a [`Fault`] says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FaultKind {
+    /// The text is not well-formed XML (or nests past [`MAX_DEPTH`]).
+    Xml,
+    /// The document is not SCXML: no `<scxml>` root, an element where it cannot be, a missing or
+    /// duplicated `id`.
+    Structure,
+    /// A target (`target`, `initial`, `In()`) names no state.
+    Target,
+    /// An ECMAScript expression or script that does not parse or does not lower.
+    Expression,
+    /// An SCXML feature the IR does not hold (a `src`, an I/O processor, `<finalize>`).
+    Unsupported,
+}
+
+/// What the front end could not lower, at its span in the text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fault {
+    pub kind: FaultKind,
+    pub span: Span,
+    pub message: String,
+}
+
+/// A document lowered: its IR (none where the XML does not parse or has no `<scxml>` root) and
+/// its faults, in document order.
+#[derive(Debug)]
+pub struct Lowered {
+    pub machine: Option<ir::Machine>,
+    pub faults: Vec<Fault>,
+}
+
+/// Lowers an SCXML document (see the crate's doc).
+pub fn lower(text: &str) -> Lowered {
+    machine::eval::on_evaluator_stack(|| lower_text(text))
+}
+
+fn lower_text(text: &str) -> Lowered {
+    let options = roxmltree::ParsingOptions { allow_dtd: false, nodes_limit: MAX_NODES, entity_resolver: None };
+    let doc = match Document::parse_with_options(text, options) {
+        Ok(doc) => doc,
+        Err(e) => {
+            let at = offset_of(text, e.pos().row, e.pos().col);
+            let end = text[at..].chars().next().map_or(at, |c| at + c.len_utf8());
+            let fault =
+                Fault { kind: FaultKind::Xml, span: span(at..end), message: format!("not well-formed XML: {e}") };
+            return Lowered { machine: None, faults: vec![fault] };
+        }
+    };
+    let root = doc.root_element();
+    if !is(root, "scxml") {
+        let fault = Fault {
+            kind: FaultKind::Structure,
+            span: span(root.range()),
+            message: format!("the document's root is <{}>, not SCXML's <scxml>", root.tag_name().name()),
+        };
+        return Lowered { machine: None, faults: vec![fault] };
+    }
+    let mut faults = Vec::new();
+    if let Some(deep) = too_deep(root) {
+        faults.push(Fault {
+            kind: FaultKind::Xml,
+            span: span(deep.range()),
+            message: format!("the elements nest deeper than {MAX_DEPTH} levels here; jr2 does not read this document"),
+        });
+        return Lowered { machine: None, faults };
+    }
+    let chart = Lowerer::lower(root, &mut faults);
+    faults.sort_by_key(|f| (f.span.start, f.span.end));
+    Lowered { machine: Some(ir::Machine::lowered(chart)), faults }
+}
+
+/// The first element nested deeper than [`MAX_DEPTH`], found without recursion.
+fn too_deep<'a, 'i>(root: Node<'a, 'i>) -> Option<Node<'a, 'i>> {
+    root.descendants().filter(|n| n.is_element()).find(|n| n.ancestors().nth(MAX_DEPTH).is_some())
+}
+
+/// The byte offset of roxmltree's 1-based row and column (in characters).
+fn offset_of(text: &str, row: u32, col: u32) -> usize {
+    let mut at = 0;
+    for (i, line) in text.split_inclusive('\n').enumerate() {
+        if i + 1 == row as usize {
+            let col = (col as usize).saturating_sub(1);
+            return at + line.char_indices().nth(col).map_or(line.len(), |(b, _)| b);
+        }
+        at += line.len();
+    }
+    text.len()
+}
+
+fn span(r: std::ops::Range<usize>) -> Span {
+    Span::new(r.start as u32, r.end as u32)
+}
+
+/// Is `n` the SCXML element `name` (in SCXML's namespace, or in none)?
+fn is(n: Node<'_, '_>, name: &str) -> bool {
+    n.is_element() && n.tag_name().name() == name && n.tag_name().namespace().is_none_or(|ns| ns == NAMESPACE)
+}
+
+/// Is `n` an SCXML element (not one of another namespace)?
+fn scxml_element(n: Node<'_, '_>) -> bool {
+    n.is_element() && n.tag_name().namespace().is_none_or(|ns| ns == NAMESPACE)
+}
+
+fn children<'a, 'i>(n: Node<'a, 'i>) -> impl Iterator<Item = Node<'a, 'i>> {
+    n.children().filter(|c| scxml_element(*c))
+}
+
+fn is_state(n: Node<'_, '_>) -> bool {
+    ["state", "parallel", "final", "history"].iter().any(|k| is(n, k))
+}
+
+fn str_lit(s: &str) -> Expr {
+    Expr::Literal(Json::String(s.into()))
+}
+
+fn context_ref(name: &str) -> Expr {
+    Expr::Ref(Reference { root: Root::Context, path: smallvec::smallvec![Name::from(name)] })
+}
+
+/// What an SCXML expression's free names mean (see the crate's doc).
+struct Scope<'x> {
+    vars: &'x HashSet<String>,
+    ids: &'x HashMap<String, StateId>,
+}
+
+/// The run's globals of an SCXML session.
+const GLOBALS: &[&str] = &["_event", "_sessionid", "_name", "_ioprocessors", "_x"];
+
+impl machine::eval::Names for Scope<'_> {
+    fn name(&self, name: &str) -> Option<Expr> {
+        if self.vars.contains(name) && !GLOBALS.contains(&name) {
+            Some(context_ref(name))
+        } else {
+            // A system variable, or a name the data model does not declare (its read is the
+            // run's error, as ECMAScript's ReferenceError is).
+            Some(Expr::Global(name.into()))
+        }
+    }
+
+    fn call(&self, callee: &str, args: Vec<Expr>) -> Option<Expr> {
+        let func = match callee {
+            "In" => {
+                return match args.as_slice() {
+                    [Expr::Literal(Json::String(id))] => self.ids.get(id.as_str()).map(|s| Expr::InState(*s)),
+                    _ => None,
+                };
+            }
+            "String" => Builtin::String,
+            "Number" => Builtin::Number,
+            "Boolean" => Builtin::Boolean,
+            "JSON.stringify" => Builtin::JsonStringify,
+            "Array.isArray" => Builtin::IsArray,
+            _ => return None,
+        };
+        Some(Expr::Call { func, args })
+    }
+}
+
+/// One document's lowering: the tree first (every state's id known before any target or `In()`
+/// is read), then each state's content.
+struct Lowerer<'a, 'i, 'f> {
+    states: Vec<State>,
+    /// Each state's element, by [`StateId`].
+    nodes: Vec<Node<'a, 'i>>,
+    ids: HashMap<String, StateId>,
+    vars: HashSet<String>,
+    transitions: Vec<Transition>,
+    slots: ir::FxIndexMap<Name, Slot>,
+    faults: &'f mut Vec<Fault>,
+}
+
+impl<'a, 'i, 'f> Lowerer<'a, 'i, 'f> {
+    fn lower(root: Node<'a, 'i>, faults: &'f mut Vec<Fault>) -> Statechart {
+        let mut l = Lowerer {
+            states: Vec::new(),
+            nodes: Vec::new(),
+            ids: HashMap::new(),
+            vars: HashSet::new(),
+            transitions: Vec::new(),
+            slots: ir::FxIndexMap::default(),
+            faults,
+        };
+        l.tree(root, None);
+        l.declarations(root);
+        for i in 0..l.states.len() {
+            l.content(StateId(i as u32));
+        }
+        let (context, context_expr) = l.data(root);
+        let name = root.attribute("name").unwrap_or("scxml").to_string();
+        if let Some(dm) = root.attribute("datamodel") {
+            if dm != "ecmascript" {
+                l.fault(
+                    FaultKind::Unsupported,
+                    attr_span(root, "datamodel"),
+                    format!("the \"{dm}\" data model is not supported; jr2 reads SCXML with the ECMAScript data model"),
+                );
+            }
+        }
+        Statechart {
+            id: name,
+            origin: Origin::Scxml,
+            states: l.states,
+            transitions: l.transitions,
+            events: ir::FxIndexMap::default(),
+            slots: l.slots,
+            context: Some(context),
+            context_expr,
+            output: None,
+        }
+    }
+
+    fn fault(&mut self, kind: FaultKind, span: Span, message: impl Into<String>) {
+        self.faults.push(Fault { kind, span, message: message.into() });
+    }
+
+    // ---- the tree ----
+
+    /// Adds the state of element `n` and, in pre-order, the states below it.
+    fn tree(&mut self, n: Node<'a, 'i>, parent: Option<StateId>) -> StateId {
+        let id = StateId(self.states.len() as u32);
+        let kind = if is(n, "parallel") {
+            StateKind::Parallel
+        } else if is(n, "final") {
+            StateKind::Final
+        } else if is(n, "history") {
+            StateKind::History
+        } else if children(n).any(is_state) {
+            StateKind::Compound
+        } else {
+            StateKind::Atomic
+        };
+        let key: Name = match (parent, n.attribute("id")) {
+            (None, _) => Name::default(),
+            (Some(_), Some(i)) => i.into(),
+            (Some(_), None) => compact_str::format_compact!("${}", id.0),
+        };
+        let mut state = State::new(key, kind, parent);
+        if parent.is_some() {
+            if let Some(i) = n.attribute("id") {
+                if self.ids.insert(i.to_string(), id).is_some() {
+                    self.fault(
+                        FaultKind::Structure,
+                        attr_span(n, "id"),
+                        format!("the id \"{i}\" is used by another state"),
+                    );
+                }
+                state.id = Some(i.to_string());
+            }
+        }
+        if kind == StateKind::History {
+            state.history = Some(match n.attribute("type") {
+                Some("deep") => HistoryKind::Deep,
+                _ => HistoryKind::Shallow,
+            });
+        }
+        self.states.push(state);
+        self.nodes.push(n);
+        if let Some(p) = parent {
+            self.states[p.index()].children.push(id);
+        }
+        for c in children(n) {
+            if is_state(c) {
+                if kind == StateKind::Final || kind == StateKind::History {
+                    self.fault(
+                        FaultKind::Structure,
+                        span(c.range()),
+                        format!("a <{}> cannot hold states", n.tag_name().name()),
+                    );
+                    continue;
+                }
+                self.tree(c, Some(id));
+            }
+        }
+        id
+    }
+
+    /// The data model's variables: every `<data id>`, `<foreach>` item and index, and a script's
+    /// declarations, outside inline children.
+    fn declarations(&mut self, root: Node<'a, 'i>) {
+        let mut stack = vec![root];
+        while let Some(n) = stack.pop() {
+            if is(n, "data") {
+                if let Some(id) = n.attribute("id") {
+                    self.vars.insert(id.to_string());
+                }
+            } else if is(n, "foreach") {
+                for a in ["item", "index"] {
+                    if let Some(v) = n.attribute(a) {
+                        self.vars.insert(v.to_string());
+                    }
+                }
+            } else if is(n, "script") {
+                self.vars.extend(machine::eval::script_declarations(&text_of(n)));
+            } else if is(n, "invoke") {
+                // An inline child's data is its own.
+                continue;
+            }
+            stack.extend(children(n));
+        }
+    }
+
+    /// The initial context: each `<data>`'s value, a constant one in the context and the others
+    /// in its expression.
+    fn data(&mut self, root: Node<'a, 'i>) -> (Json, Option<Expr>) {
+        let mut constant = JsonMap::new();
+        let mut computed: Vec<(Name, Expr)> = Vec::new();
+        let mut stack = vec![root];
+        let mut found = Vec::new();
+        while let Some(n) = stack.pop() {
+            if is(n, "data") {
+                found.push(n);
+            } else if is(n, "invoke") {
+                continue;
+            }
+            stack.extend(children(n).collect::<Vec<_>>().into_iter().rev());
+        }
+        for n in found {
+            let Some(id) = n.attribute("id") else {
+                self.fault(FaultKind::Structure, span(n.range()), "a <data> has no id");
+                continue;
+            };
+            let value = if n.attribute("expr").is_some() {
+                self.expr(n, "expr")
+            } else if n.attribute("src").is_some() {
+                self.fault(
+                    FaultKind::Unsupported,
+                    attr_span(n, "src"),
+                    "a <data src> is not supported: jr2 reads no data from elsewhere",
+                );
+                None
+            } else {
+                self.content_value(n)
+            };
+            match value {
+                Some(Expr::Literal(j)) => constant.push(Name::from(id), j),
+                Some(e) => computed.push((id.into(), e)),
+                None => {}
+            }
+        }
+        let computed = (!computed.is_empty()).then_some(Expr::Object(computed));
+        (Json::Object(constant), computed)
+    }
+
+    // ---- each state's content ----
+
+    fn content(&mut self, s: StateId) {
+        let n = self.nodes[s.index()];
+        let kind = self.states[s.index()].kind;
+        let mut entry = Vec::new();
+        let mut exit = Vec::new();
+        let mut initial_element = None;
+        for c in children(n) {
+            match c.tag_name().name() {
+                "onentry" => entry.extend(self.actions(c)),
+                "onexit" => exit.extend(self.actions(c)),
+                "transition" if kind == StateKind::History => {
+                    let mut t = self.transition(s, c, Trigger::HistoryDefault);
+                    if let Some(t) = t.pop() {
+                        self.transitions.push(t);
+                    }
+                }
+                "transition" => {
+                    let ts = self.transition(s, c, Trigger::Always);
+                    self.transitions.extend(ts);
+                }
+                "initial" => initial_element = Some(c),
+                "invoke" => self.invoke(s, c),
+                "donedata" => self.states[s.index()].output = self.donedata(c),
+                "script" if s == StateId::ROOT => entry.extend(self.script(c)),
+                "datamodel" | "data" | "state" | "parallel" | "final" | "history" => {}
+                other => self.fault(
+                    FaultKind::Structure,
+                    span(c.range()),
+                    format!("a <{other}> cannot be here; it is read past"),
+                ),
+            }
+        }
+        let st = &mut self.states[s.index()];
+        st.entry = entry;
+        st.exit = exit;
+        if matches!(kind, StateKind::Compound) || (s == StateId::ROOT && !self.states[0].children.is_empty()) {
+            self.initial(s, n, initial_element);
+        }
+    }
+
+    /// A compound state's initial state and, where it needs one, its initial transition.
+    fn initial(&mut self, s: StateId, n: Node<'a, 'i>, element: Option<Node<'a, 'i>>) {
+        let children: Vec<StateId> = self.states[s.index()].children.clone();
+        let first = children.iter().copied().find(|c| self.states[c.index()].kind != StateKind::History);
+        let (targets, actions, explicit) = if let Some(e) = element {
+            let Some(t) = children_named(e, "transition").next() else {
+                self.fault(FaultKind::Structure, span(e.range()), "an <initial> holds one <transition>");
+                self.states[s.index()].initial = first;
+                return;
+            };
+            (self.targets(t, "target"), self.actions(t), true)
+        } else if n.attribute("initial").is_some() {
+            (self.targets(n, "initial"), Vec::new(), false)
+        } else {
+            self.states[s.index()].initial = first;
+            return;
+        };
+        let Some(&target) = targets.first() else {
+            self.states[s.index()].initial = first;
+            return;
+        };
+        let child = children.iter().copied().find(|c| self.is_ancestor_or_self(*c, target));
+        if targets.iter().any(|t| !self.is_ancestor_or_self(s, *t) || *t == s) || child.is_none() {
+            self.fault(
+                FaultKind::Target,
+                if explicit { span(element.map_or(n.range(), |e| e.range())) } else { attr_span(n, "initial") },
+                "an initial state is a state below its parent",
+            );
+            self.states[s.index()].initial = first;
+            return;
+        }
+        self.states[s.index()].initial = child;
+        let direct = targets.len() == 1 && child == Some(target);
+        if explicit || !direct {
+            self.transitions.push(Transition {
+                source: s,
+                trigger: Trigger::Initial,
+                targets,
+                guard: None,
+                actions,
+                reenter: false,
+            });
+        }
+    }
+
+    fn is_ancestor_or_self(&self, a: StateId, b: StateId) -> bool {
+        let mut at = Some(b);
+        while let Some(x) = at {
+            if x == a {
+                return true;
+            }
+            at = self.states[x.index()].parent;
+        }
+        false
+    }
+
+    /// The states an attribute's space-separated ids name; an unknown one is a fault.
+    fn targets(&mut self, n: Node<'a, 'i>, attr: &str) -> TargetList {
+        let mut out = TargetList::new();
+        for id in n.attribute(attr).unwrap_or("").split_whitespace() {
+            match self.ids.get(id) {
+                Some(s) => out.push(*s),
+                None => self.fault(FaultKind::Target, attr_span(n, attr), format!("no state has the id \"{id}\"")),
+            }
+        }
+        out
+    }
+
+    /// A `<transition>`: one IR transition per event descriptor (`default` where it has none).
+    fn transition(&mut self, s: StateId, t: Node<'a, 'i>, default: Trigger) -> Vec<Transition> {
+        let targets = self.targets(t, "target");
+        if t.attribute("target").is_some_and(|a| !a.trim().is_empty()) && targets.is_empty() {
+            return Vec::new();
+        }
+        let guard = t.attribute("cond").map(|_| match self.expr(t, "cond") {
+            Some(expr) => Guard::Expr { expr },
+            // Not lowered (a fault says why): a guard the run cannot evaluate.
+            None => Guard::Named { name: "cond".into(), params: None },
+        });
+        let actions = self.actions(t);
+        let reenter = t.attribute("type") != Some("internal");
+        let triggers: Vec<Trigger> = match t.attribute("event") {
+            Some(events) if !events.trim().is_empty() && default == Trigger::Always => {
+                events.split_whitespace().map(|d| Trigger::Event(descriptor(d))).collect()
+            }
+            _ => vec![default],
+        };
+        triggers
+            .into_iter()
+            .map(|trigger| Transition {
+                source: s,
+                trigger,
+                targets: targets.clone(),
+                guard: guard.clone(),
+                actions: actions.clone(),
+                reenter,
+            })
+            .collect()
+    }
+
+    fn invoke(&mut self, s: StateId, n: Node<'a, 'i>) {
+        let Ok(ty) = self.static_type(n) else { return };
+        let ty = ty.unwrap_or_else(|| "scxml".to_string());
+        if !matches!(ty.as_str(), "scxml" | "http://www.w3.org/TR/scxml/" | "http://www.w3.org/TR/scxml") {
+            self.fault(FaultKind::Unsupported, type_span(n), format!("an <invoke> of type \"{ty}\" is not supported"));
+            return;
+        }
+        for a in ["src", "srcexpr", "idlocation"] {
+            if n.attribute(a).is_some() {
+                self.fault(
+                    FaultKind::Unsupported,
+                    attr_span(n, a),
+                    format!("an <invoke {a}> is not supported: jr2 invokes an inline child (<content><scxml>)"),
+                );
+                return;
+            }
+        }
+        for f in children_named(n, "finalize") {
+            self.fault(FaultKind::Unsupported, span(f.range()), "<finalize> is not supported; it is read past");
+        }
+        let child = children_named(n, "content").next().and_then(|c| children(c).find(|x| is(*x, "scxml")));
+        let Some(child) = child else {
+            self.fault(FaultKind::Structure, span(n.range()), "an <invoke> without an inline <content><scxml> child");
+            return;
+        };
+        let machine = Lowerer::lower(child, self.faults);
+        let input = self.fields(n);
+        let id = n.attribute("id").map(Name::from);
+        self.slots.insert("scxml".into(), Slot { kind: SlotKind::Machine, effect: None });
+        self.states[s.index()].invokes.push(Invoke {
+            src: "scxml".into(),
+            id,
+            kind: SlotKind::Machine,
+            input: input.map(std::sync::Arc::new),
+            machine: Some(Box::new(machine)),
+            autoforward: n.attribute("autoforward") == Some("true"),
+        });
+    }
+
+    fn donedata(&mut self, n: Node<'a, 'i>) -> Option<Expr> {
+        self.payload(n)
+    }
+
+    // ---- executable content ----
+
+    fn actions(&mut self, n: Node<'a, 'i>) -> Vec<Action> {
+        let mut out = Vec::new();
+        for c in children(n) {
+            out.extend(self.action(c));
+        }
+        out
+    }
+
+    fn action(&mut self, n: Node<'a, 'i>) -> Vec<Action> {
+        let name = n.tag_name().name();
+        let one = match name {
+            "raise" => match n.attribute("event") {
+                Some(e) => Action::Raise { event: event_object(str_lit(e), None), delay: None, id: None },
+                None => {
+                    self.fault(FaultKind::Structure, span(n.range()), "a <raise> names its event");
+                    return Vec::new();
+                }
+            },
+            "send" => self.send(n),
+            "cancel" => {
+                let id = if let Some(id) = n.attribute("sendid") {
+                    Some(str_lit(id))
+                } else if n.attribute("sendidexpr").is_some() {
+                    self.expr(n, "sendidexpr")
+                } else {
+                    self.fault(FaultKind::Structure, span(n.range()), "a <cancel> names its sendid or sendidexpr");
+                    None
+                };
+                match id {
+                    Some(id) => Action::Cancel { id },
+                    None => return Vec::new(),
+                }
+            }
+            "assign" => {
+                let Some(location) = self.location(n, "location") else { return vec![opaque("an unlowered <assign>")] };
+                let value = if n.attribute("expr").is_some() { self.expr(n, "expr") } else { self.content_value(n) };
+                match value {
+                    Some(value) => Action::AssignTo { location, value },
+                    None => return vec![opaque("an unlowered <assign>")],
+                }
+            }
+            "log" => Action::Log {
+                label: n.attribute("label").map(str::to_string),
+                value: if n.attribute("expr").is_some() { self.expr(n, "expr") } else { None },
+            },
+            "if" => self.if_action(n),
+            "foreach" => {
+                let (Some(item), Some(array)) = (n.attribute("item"), self.expr(n, "array")) else {
+                    if n.attribute("item").is_none() {
+                        self.fault(FaultKind::Structure, span(n.range()), "a <foreach> names its item");
+                    }
+                    return vec![opaque("an unlowered <foreach>")];
+                };
+                Action::Foreach {
+                    array,
+                    item: item.into(),
+                    index: n.attribute("index").map(Name::from),
+                    actions: self.actions(n),
+                }
+            }
+            "script" => return self.script(n),
+            other => {
+                self.fault(FaultKind::Structure, span(n.range()), format!("<{other}> is not executable content"));
+                return Vec::new();
+            }
+        };
+        vec![one]
+    }
+
+    fn if_action(&mut self, n: Node<'a, 'i>) -> Action {
+        let mut branches = vec![Branch {
+            cond: Some(self.expr(n, "cond").unwrap_or(Expr::Global("<cond>".into()))),
+            actions: Vec::new(),
+        }];
+        for c in children(n) {
+            if is(c, "elseif") {
+                let cond = self.expr(c, "cond").unwrap_or(Expr::Global("<cond>".into()));
+                branches.push(Branch { cond: Some(cond), actions: Vec::new() });
+            } else if is(c, "else") {
+                branches.push(Branch { cond: None, actions: Vec::new() });
+            } else {
+                let actions = self.action(c);
+                if let Some(b) = branches.last_mut() {
+                    b.actions.extend(actions);
+                }
+            }
+        }
+        Action::If { branches }
+    }
+
+    fn send(&mut self, n: Node<'a, 'i>) -> Action {
+        match self.static_type(n) {
+            Ok(None) => {}
+            Ok(Some(ty)) if matches!(ty.as_str(), "http://www.w3.org/TR/scxml/#SCXMLEventProcessor" | "scxml") => {}
+            Ok(Some(ty)) => {
+                let reason = format!("the event I/O processor \"{ty}\" is not supported");
+                self.fault(FaultKind::Unsupported, type_span(n), reason.clone());
+                return opaque(&reason);
+            }
+            Err(reason) => return opaque(&reason),
+        }
+        let name = if let Some(e) = n.attribute("event") {
+            Some(str_lit(e))
+        } else if n.attribute("eventexpr").is_some() {
+            match self.expr(n, "eventexpr") {
+                Some(e) => Some(e),
+                None => return opaque("an unlowered <send eventexpr>"),
+            }
+        } else {
+            None
+        };
+        let data = self.payload(n);
+        let event = event_object(name.unwrap_or_else(|| str_lit("")), data);
+        let delay = if let Some(d) = n.attribute("delay") {
+            Some(str_lit(d))
+        } else if n.attribute("delayexpr").is_some() {
+            match self.expr(n, "delayexpr") {
+                Some(d) => Some(d),
+                None => return opaque("an unlowered <send delayexpr>"),
+            }
+        } else {
+            None
+        };
+        let id = n.attribute("id").map(str_lit);
+        let id_location = if n.attribute("idlocation").is_some() { self.location(n, "idlocation") } else { None };
+        let to = if let Some(target) = n.attribute("target") {
+            match target {
+                "#_internal" => return Action::Raise { event, delay, id },
+                "#_parent" => SendTo::Parent,
+                t => SendTo::Actor(str_lit(t)),
+            }
+        } else if n.attribute("targetexpr").is_some() {
+            match self.expr(n, "targetexpr") {
+                Some(t) => SendTo::Actor(t),
+                None => return opaque("an unlowered <send targetexpr>"),
+            }
+        } else {
+            SendTo::Own
+        };
+        Action::Send { to, event, delay, id, id_location }
+    }
+
+    /// A `<send>`'s or `<invoke>`'s `type`, or its `typeexpr` where that is a constant string;
+    /// `Err` (with a fault) where it is not one.
+    fn static_type(&mut self, n: Node<'a, 'i>) -> Result<Option<String>, String> {
+        if let Some(ty) = n.attribute("type") {
+            return Ok(Some(ty.to_string()));
+        }
+        if n.attribute("typeexpr").is_none() {
+            return Ok(None);
+        }
+        match self.expr(n, "typeexpr") {
+            Some(Expr::Literal(Json::String(ty))) => Ok(Some(ty.to_string())),
+            _ => {
+                let reason = format!("a <{} typeexpr> that is not a constant is not supported", n.tag_name().name());
+                self.fault(FaultKind::Unsupported, attr_span(n, "typeexpr"), reason.clone());
+                Err(reason)
+            }
+        }
+    }
+
+    /// The payload of a `<send>`, `<invoke>` or `<donedata>`: its `namelist` and `<param>`s as an
+    /// object, or its `<content>`'s value; `None` where it has none.
+    fn payload(&mut self, n: Node<'a, 'i>) -> Option<Expr> {
+        let fields = self.fields(n);
+        if let Some(c) = children_named(n, "content").next() {
+            if fields.is_some() {
+                self.fault(
+                    FaultKind::Structure,
+                    span(c.range()),
+                    "a <content> cannot be beside a namelist or <param>s",
+                );
+            }
+            if c.attribute("expr").is_some() {
+                return self.expr(c, "expr");
+            }
+            return self.content_value(c);
+        }
+        fields
+    }
+
+    /// The `namelist` and `<param>`s of an element as an object; `None` where it has neither.
+    fn fields(&mut self, n: Node<'a, 'i>) -> Option<Expr> {
+        let mut fields: Vec<(Name, Expr)> = Vec::new();
+        let mut any = false;
+        if let Some(names) = n.attribute("namelist") {
+            any = true;
+            for v in names.split_whitespace() {
+                fields.push((v.into(), self.name_value(v)));
+            }
+        }
+        for p in children_named(n, "param") {
+            any = true;
+            let Some(name) = p.attribute("name") else {
+                self.fault(FaultKind::Structure, span(p.range()), "a <param> has a name");
+                continue;
+            };
+            let value = if p.attribute("expr").is_some() {
+                self.expr(p, "expr")
+            } else if p.attribute("location").is_some() {
+                self.location(p, "location")
+            } else {
+                self.fault(FaultKind::Structure, span(p.range()), "a <param> has an expr or a location");
+                None
+            };
+            fields.push((name.into(), value.unwrap_or(Expr::Undefined)));
+        }
+        any.then_some(Expr::Object(fields))
+    }
+
+    /// A name of a `namelist`, as the expression of its value.
+    fn name_value(&mut self, v: &str) -> Expr {
+        let scope = Scope { vars: &self.vars, ids: &self.ids };
+        machine::eval::lower_expression(v, &scope).unwrap_or(Expr::Global(v.into()))
+    }
+
+    /// An element's text content as a value: an expression where it is one (a number, an object
+    /// literal, a string in quotes), else the text itself (space normalized); `None` if empty.
+    fn content_value(&mut self, n: Node<'a, 'i>) -> Option<Expr> {
+        if children(n).next().is_some() {
+            self.fault(
+                FaultKind::Unsupported,
+                span(n.range()),
+                "markup content is not supported; jr2 reads text or an expression",
+            );
+            return None;
+        }
+        let text = text_of(n);
+        let text = text.trim();
+        if text.is_empty() {
+            return None;
+        }
+        let scope = Scope { vars: &self.vars, ids: &self.ids };
+        if let Ok(e) = machine::eval::lower_expression(text, &scope) {
+            if !matches!(e, Expr::Global(_)) {
+                return Some(e);
+            }
+        }
+        Some(str_lit(&text.split_whitespace().collect::<Vec<_>>().join(" ")))
+    }
+
+    fn script(&mut self, n: Node<'a, 'i>) -> Vec<Action> {
+        if n.attribute("src").is_some() {
+            self.fault(FaultKind::Unsupported, attr_span(n, "src"), "a <script src> is not supported");
+            return vec![opaque("a <script src>")];
+        }
+        let text = text_of(n);
+        let scope = Scope { vars: &self.vars, ids: &self.ids };
+        match machine::eval::lower_script(&text, &scope) {
+            Ok(steps) => steps
+                .into_iter()
+                .map(|s| match s {
+                    machine::eval::ScriptStep::Assign { location, value } => Action::AssignTo { location, value },
+                })
+                .collect(),
+            Err(f) => {
+                let at = text_span(n).start + f.loc.span.start;
+                self.fault(
+                    FaultKind::Unsupported,
+                    Span::new(at, at + f.loc.span.len()),
+                    format!("this <script> is not lowered: {}", f.message),
+                );
+                vec![opaque(&format!("a <script> jr2 does not lower: {}", f.message))]
+            }
+        }
+    }
+
+    /// An attribute's ECMAScript expression, lowered; a fault where it does not parse (and an
+    /// [`Expr::Error`] the run meets as its error) or does not lower (and `None`).
+    fn expr(&mut self, n: Node<'a, 'i>, attr: &str) -> Option<Expr> {
+        let text = n.attribute(attr)?;
+        let scope = Scope { vars: &self.vars, ids: &self.ids };
+        match machine::eval::lower_expression(text, &scope) {
+            Ok(e) => Some(e),
+            Err(f) => {
+                let whole = attr_span(n, attr);
+                let start = (whole.start + f.loc.span.start).min(whole.end);
+                let end = (whole.start + f.loc.span.end).clamp(start, whole.end);
+                let syntax = f.kind == machine::FaultKind::TsSyntax;
+                let what = if syntax { "does not parse" } else { "is not lowered" };
+                let message = format!("`{text}` {what}: {}", f.message);
+                self.fault(FaultKind::Expression, Span::new(start, end), message.clone());
+                // ECMAScript that does not parse is the run's error where it is evaluated
+                // (SCXML's error.execution); what does not lower is not lowered.
+                syntax.then_some(Expr::Error(message))
+            }
+        }
+    }
+
+    /// An attribute's location (`x`, `x.y`, `x[0]`): a context reference or a member chain over one.
+    fn location(&mut self, n: Node<'a, 'i>, attr: &str) -> Option<Expr> {
+        let e = self.expr(n, attr)?;
+        Some(e)
+    }
+}
+
+/// An SCXML event descriptor as an xstate one (see the crate's doc).
+fn descriptor(d: &str) -> Name {
+    let d = d.strip_suffix(".*").or_else(|| d.strip_suffix('.')).unwrap_or(d);
+    if d == "*" || d.is_empty() {
+        return "*".into();
+    }
+    let d = if let Some(rest) = d.strip_prefix("done.invoke") {
+        format!("xstate.done.actor{rest}")
+    } else if let Some(rest) = d.strip_prefix("done.state") {
+        format!("xstate.done.state{rest}")
+    } else if d == "done" {
+        "xstate.done".to_string()
+    } else {
+        d.to_string()
+    };
+    compact_str::format_compact!("{d}.*")
+}
+
+/// `{ "type": name, "data": payload }`, without `data` where there is none.
+fn event_object(name: Expr, data: Option<Expr>) -> Expr {
+    let mut fields = vec![(Name::from("type"), name)];
+    if let Some(d) = data {
+        fields.push(("data".into(), d));
+    }
+    Expr::Object(fields)
+}
+
+fn opaque(reason: &str) -> Action {
+    Action::Opaque { reason: reason.to_string() }
+}
+
+fn children_named<'a, 'i>(n: Node<'a, 'i>, name: &'static str) -> impl Iterator<Item = Node<'a, 'i>> {
+    children(n).filter(move |c| is(*c, name))
+}
+
+/// An element's text (its text and CDATA children, concatenated).
+fn text_of(n: Node<'_, '_>) -> String {
+    n.children().filter(|c| c.is_text()).filter_map(|c| c.text()).collect()
+}
+
+/// Where an element's text is (its first text child's range, else the element's).
+fn text_span(n: Node<'_, '_>) -> Span {
+    span(n.children().find(|c| c.is_text()).map_or(n.range(), |c| c.range()))
+}
+
+/// Where a `<send>`'s or `<invoke>`'s type is written (`type` or `typeexpr`).
+fn type_span(n: Node<'_, '_>) -> Span {
+    attr_span(n, if n.attribute("type").is_some() { "type" } else { "typeexpr" })
+}
+
+/// An attribute's value's span, or the element's where it has none.
+fn attr_span(n: Node<'_, '_>, attr: &str) -> Span {
+    span(n.attribute_node(attr).map_or(n.range(), |a| a.range_value()))
+}
