@@ -2,7 +2,8 @@
 //! (SCXML's `<invoke><content><scxml>`) starts a child run on entry and stops it on exit. The
 //! child's requests come back up: an event to `#_parent` goes on the parent's external queue,
 //! its timers are the parent's too (named `<child>::<timer>`, fired back down), its end is the
-//! parent's `done.invoke.<id>` (xstate: `xstate.done.actor.<id>`) or `xstate.error.actor.<id>`.
+//! parent's `xstate.done.actor.<id>` (with `data` in an SCXML document, whose `_event.name` is
+//! `done.invoke.<id>`; `output` in a Machine) or `xstate.error.actor.<id>`.
 
 use super::{Child, Ev, Kind, Queued, Request, Run, Runtime, Snapshot, Status, Step, Timer};
 use ir::StateId;
@@ -89,7 +90,7 @@ impl<'m> Runtime<'m> {
         let end = match snapshot.status {
             Status::Active => return Ok(()),
             Status::Done if self.scxml => {
-                let mut e = json!({ "type": format!("done.invoke.{id}") });
+                let mut e = json!({ "type": format!("xstate.done.actor.{id}") });
                 if let Some(out) = &snapshot.output {
                     e["data"] = out.clone();
                 }

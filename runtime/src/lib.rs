@@ -15,8 +15,9 @@
 //! exit in reverse document order (history is recorded first), the transitions' actions run,
 //! states enter in document order. Reaching a final state raises its parent's done event (and a
 //! parallel state's whose regions are all final); a final state of the root ends the run `done`.
-//! Events the machine sends itself (SCXML's `<send>` with no target) go on its external queue,
-//! and each is its own macrostep before the call returns.
+//! Events the machine sends itself (SCXML's `<send>` with no target) go on its external queue
+//! (the snapshot's `queue`), which the host empties one macrostep at a time
+//! ([`Runtime::take_queued`]) when the run is idle.
 //!
 //! An SCXML document ([`ir::Origin::Scxml`]) runs with its own vocabulary: done events are
 //! `done.state.<id>` with their `data`, an error in executable content raises `error.execution`
@@ -36,7 +37,7 @@ mod step;
 mod tests;
 
 use ir::eval::JsValue;
-use ir::{Machine, Origin, SlotKind, StateId, StateKind, Statechart, Trigger};
+use ir::{Expr, Machine, Origin, SlotKind, StateId, StateKind, Statechart, Trigger};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use set::StateSet;
@@ -173,6 +174,11 @@ pub struct Snapshot {
     /// The Machine's output, once it is done (xstate's `output`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub output: Option<Value>,
+    /// The events the machine sent its own external queue (SCXML's `<send>` with no target), not
+    /// taken yet: the host gives each to [`Runtime::take_queued`] when the run is idle, before
+    /// anything else happens to it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub queue: Vec<QueuedEvent>,
     /// How many send ids the run has made (`send.<n>`), so that the next one is new.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub sends: u64,
@@ -182,6 +188,16 @@ pub struct Snapshot {
 
 fn is_zero(n: &u64) -> bool {
     *n == 0
+}
+
+/// An event waiting on the external queue, with what SCXML's `_event` tells of it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct QueuedEvent {
+    pub event: Value,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sendid: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub invokeid: Option<String>,
 }
 
 /// What the core asks of the host.
@@ -247,6 +263,9 @@ pub struct Runtime<'m> {
     /// Each state's key path from the root (`review.drafting`).
     paths: Vec<String>,
     scxml: bool,
+    /// Is this an inline child's runtime? A child takes the events it sends itself within the
+    /// call that made them (its parent's host sees only the parent's queue).
+    nested: bool,
     /// Has the machine any eventless transition? (Most have none: no search for one after each
     /// microstep.)
     eventless: bool,
@@ -337,10 +356,10 @@ impl Run {
 
 impl<'m> Runtime<'m> {
     pub fn new(machine: &'m Machine) -> Self {
-        Runtime::of(machine.statechart(), "jr2".to_string())
+        Runtime::of(machine.statechart(), "jr2".to_string(), false)
     }
 
-    fn of(machine: &'m Statechart, session: String) -> Self {
+    fn of(machine: &'m Statechart, session: String, nested: bool) -> Self {
         let n = machine.states.len();
         let mut by_source = vec![Vec::new(); n];
         let mut defaults = vec![None; n];
@@ -384,7 +403,7 @@ impl<'m> Runtime<'m> {
             for (k, inv) in s.invokes.iter().enumerate() {
                 if let Some(child) = &inv.machine {
                     let name = inv.id.as_ref().map_or_else(|| format!("{i}.{k}"), ToString::to_string);
-                    inline.push((StateId(i as u32), k, Runtime::of(child, format!("{session}.{name}"))));
+                    inline.push((StateId(i as u32), k, Runtime::of(child, format!("{session}.{name}"), true)));
                 }
             }
         }
@@ -397,6 +416,7 @@ impl<'m> Runtime<'m> {
             node_ids,
             paths,
             scxml: machine.origin == Origin::Scxml,
+            nested,
             eventless: machine.transitions.iter().any(|t| t.trigger == Trigger::Always),
             session,
             step_bound: DEFAULT_STEP_BOUND,
@@ -455,6 +475,11 @@ impl<'m> Runtime<'m> {
             run.error = s.error;
             run.output = s.output;
             run.sends = s.sends;
+            run.external = s
+                .queue
+                .into_iter()
+                .map(|q| Queued { value: q.event, kind: Kind::External, sendid: q.sendid, invokeid: q.invokeid })
+                .collect();
         }
         run
     }
@@ -530,7 +555,26 @@ impl<'m> Runtime<'m> {
         };
         if let Some(e) = &self.machine.context_expr {
             run.context = context.clone();
-            let computed = self.eval(run, e, ev)?;
+            let computed = match (self.eval(run, e, ev), &e) {
+                (Ok(v), _) => v,
+                // SCXML: data whose expression cannot be evaluated raises `error.execution`, and
+                // each field of it is evaluated alone, so that the others still get their values.
+                (Err(_), Expr::Object(fields)) if self.scxml => {
+                    let mut props = Vec::new();
+                    for (k, x) in fields {
+                        match self.eval(run, x, ev) {
+                            Ok(v) => props.push((k.to_string(), v)),
+                            Err(err) => self.raise_error(run, &err),
+                        }
+                    }
+                    JsValue::object_of(props)
+                }
+                (Err(err), _) if self.scxml => {
+                    self.raise_error(run, &err);
+                    JsValue::Undefined
+                }
+                (Err(err), _) => return Err(err),
+            };
             if let JsValue::Object(props) = computed {
                 for (k, v) in props.iter() {
                     context.set(k, v.clone());
@@ -581,9 +625,22 @@ impl<'m> Runtime<'m> {
         self.settle(run, ev)
     }
 
-    /// Each event the machine sent its own external queue, each its own macrostep.
+    /// The first event of the run's external queue, taken: its macrostep; `None` where the queue
+    /// is empty (or the run has ended).
+    pub fn take_queued(&self, snapshot: &Snapshot, now: u64) -> Option<Step> {
+        if snapshot.queue.is_empty() || snapshot.status != Status::Active {
+            return None;
+        }
+        let mut run = self.run(Some(snapshot.clone()), now);
+        let q = run.external.pop_front()?;
+        let result = self.external(&mut run, q).and_then(|()| self.drain(&mut run));
+        Some(self.finish(run, result))
+    }
+
+    /// An inline child's queue, each event its own macrostep (a top-level run leaves its queue
+    /// to the host: [`Runtime::take_queued`]).
     fn drain(&self, run: &mut Run) -> Result<(), String> {
-        while run.status == Status::Active {
+        while self.nested && run.status == Status::Active {
             let Some(q) = run.external.pop_front() else { break };
             self.spend(run, "events the machine sends itself")?;
             self.external(run, q)?;
@@ -629,6 +686,11 @@ impl<'m> Runtime<'m> {
                 children: run.children,
                 history: run.history.into_iter().map(|(history, states)| Remembered { history, states }).collect(),
                 output: run.output,
+                queue: run
+                    .external
+                    .into_iter()
+                    .map(|q| QueuedEvent { event: q.value, sendid: q.sendid, invokeid: q.invokeid })
+                    .collect(),
                 sends: run.sends,
                 error: run.error,
             },
@@ -656,7 +718,7 @@ impl<'m> Runtime<'m> {
                 _ => (JsValue::Undefined, JsValue::Undefined),
             };
             JsValue::object_of(vec![
-                ("name".into(), JsValue::String(ty.as_str().into())),
+                ("name".into(), JsValue::String(scxml_name(&ty).into())),
                 ("type".into(), JsValue::String(kind.into())),
                 ("sendid".into(), text(q.sendid.clone())),
                 ("origin".into(), origin),
@@ -668,20 +730,29 @@ impl<'m> Runtime<'m> {
         Ev { value: q.value, typed, ty, js, scxml }
     }
 
-    /// A state's done event: xstate's `xstate.done.state.<id>` with `output`, SCXML's
-    /// `done.state.<id>` with `data`.
+    /// A state's done event: xstate's `xstate.done.state.<id>`, with `output` (an SCXML
+    /// document's with `data`; its `_event.name` is SCXML's `done.state.<id>`).
     fn done_event(&self, s: StateId, data: Option<Value>) -> Value {
         let id = &self.node_ids[s.index()];
-        let (ty, key) = if self.scxml {
-            (format!("done.state.{id}"), "data")
-        } else {
-            (format!("xstate.done.state.{id}"), "output")
-        };
+        let (ty, key) = (format!("xstate.done.state.{id}"), if self.scxml { "data" } else { "output" });
         let mut e = json!({ "type": ty });
         if let Some(d) = data {
             e[key] = d;
         }
         e
+    }
+}
+
+/// An event's name as an SCXML document reads it (`_event.name`): xstate's done events by
+/// SCXML's names, `done.state.<id>` and `done.invoke.<id>` (the front end writes SCXML's
+/// descriptors for them as xstate's).
+fn scxml_name(ty: &str) -> String {
+    if let Some(rest) = ty.strip_prefix("xstate.done.state.") {
+        format!("done.state.{rest}")
+    } else if let Some(rest) = ty.strip_prefix("xstate.done.actor.") {
+        format!("done.invoke.{rest}")
+    } else {
+        ty.to_string()
     }
 }
 

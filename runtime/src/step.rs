@@ -227,6 +227,12 @@ impl Runtime<'_> {
                 let arg = Expr::Ref(Reference { root: Root::Event, path: smallvec::smallvec![field.into()] });
                 self.eval(run, &Expr::Call { func, args: vec![arg] }, ev)?.truthy()
             }
+            // SCXML: a condition the front end could not lower cannot be evaluated: it is false,
+            // and raises `error.execution`.
+            Guard::Named { name, .. } if self.scxml => {
+                self.raise_error(run, &format!("the condition {name:?} cannot be evaluated"));
+                false
+            }
             Guard::Named { name, .. } => {
                 return Err(format!("the guard {name:?} is code the IR does not hold, so this run cannot evaluate it"))
             }

@@ -479,14 +479,26 @@ fn an_inline_child_runs_in_the_run_and_its_end_is_the_invokes_done() {
         },
     );
     let rt = Runtime::new(&m);
-    let s0 = rt.start(None, 0);
-    // The child's hello moved the parent to a2 (stopping kid) and a2 started kid2, whose hello
+    let started = rt.start(None, 0);
+    assert_eq!(at(&rt, &started), ["a"]);
+    assert_eq!(started.snapshot.queue.len(), 1, "the child's hello waits on the parent's queue");
+    // The child's hello moves the parent to a2 (stopping kid), and a2 starts kid2, whose hello
     // the parent takes in a2 with no transition.
+    let mut s0 = started;
+    let mut taken = 0;
+    while let Some(next) = rt.take_queued(&s0.snapshot, 0) {
+        s0 = next;
+        taken += 1;
+    }
+    assert_eq!(taken, 2);
     assert_eq!(at(&rt, &s0), ["a2"]);
     assert_eq!(s0.snapshot.children.len(), 1);
     assert_eq!(s0.snapshot.children[0].id, "kid2");
     assert!(s0.requests.is_empty(), "the host is asked nothing: {:?}", s0.requests);
-    let poked = rt.send(&s0.snapshot, ev("poke"), 0);
+    assert!(s0.snapshot.queue.is_empty());
+    let sent = rt.send(&s0.snapshot, ev("poke"), 0);
+    assert_eq!(sent.snapshot.queue.len(), 1, "kid2's end waits on the parent's queue");
+    let poked = rt.take_queued(&sent.snapshot, 0).unwrap();
     assert_eq!(at(&rt, &poked), ["b"], "kid2 reached its final state: the invoke's onDone");
     assert!(poked.snapshot.children.is_empty());
 }

@@ -35,14 +35,25 @@ pub fn sim(args: SimArgs) -> Result<Exit> {
     if let Some(bound) = args.step_bound {
         rt.step_bound = bound;
     }
-    let mut out = Lines { rt: &rt, format: args.format, last: None, every: !args.r#final, n: 0 };
+    let mut out = Lines { rt: &rt, format: args.format, last: None, every: !args.r#final, n: 0, origin: None };
     let mut now = 0u64;
     let mut step = rt.start(input, now);
     out.push(None, &step);
+    // The events the machine sends itself are taken when the run is idle: before the script's
+    // next line, and at its end.
+    let idle = |step: &mut Step, out: &mut Lines, now: u64| {
+        while let Some(next) = rt.take_queued(&step.snapshot, now) {
+            let event = step.snapshot.queue[0].event.clone();
+            *step = next;
+            out.origin = Some(("queued", Value::Bool(true)));
+            out.push(Some(event), step);
+        }
+    };
     for (i, line) in events.lines().enumerate() {
         if line.trim().is_empty() {
             continue;
         }
+        idle(&mut step, &mut out, now);
         let at = || format!("{} line {}", display(args.events.as_deref().unwrap_or(std::path::Path::new("-"))), i + 1);
         let v: Value = serde_json::from_str(line).map_err(|e| UsageError(format!("{}: not JSON: {e}", at())))?;
         if let Some(ms) = v.get("after") {
@@ -59,7 +70,9 @@ pub fn sim(args: SimArgs) -> Result<Exit> {
                 .cloned()
             {
                 step = rt.fire(&step.snapshot, &t.id, t.deadline);
+                out.origin = Some(("timer", Value::String(t.id.clone())));
                 out.push(Some(t.event()), &step);
+                idle(&mut step, &mut out, t.deadline);
             }
             continue;
         }
@@ -96,6 +109,7 @@ pub fn sim(args: SimArgs) -> Result<Exit> {
         step = rt.send(&step.snapshot, event.clone(), now);
         out.push(Some(event), &step);
     }
+    idle(&mut step, &mut out, now);
     out.flush();
     Ok(match step.snapshot.status {
         Status::Error => Exit::Refused,
@@ -110,10 +124,14 @@ struct Lines<'r, 'm> {
     last: Option<String>,
     every: bool,
     n: usize,
+    /// What made the next line's step, where the script did not: `"queued": true` (an event the
+    /// machine sent itself) or `"timer": ID` (a timer that fired).
+    origin: Option<(&'static str, Value)>,
 }
 
 impl Lines<'_, '_> {
     fn push(&mut self, event: Option<Value>, step: &Step) {
+        let origin = self.origin.take();
         let started: Vec<&str> = step
             .requests
             .iter()
@@ -145,6 +163,9 @@ impl Lines<'_, '_> {
                 });
                 if let Some(e) = &s.error {
                     line["error"] = json!(e);
+                }
+                if let Some((key, value)) = origin {
+                    line[key] = value;
                 }
                 line.to_string()
             }

@@ -1,7 +1,7 @@
 // The W3C / SCION SCXML conformance cases through jr2's SCXML front end and runtime.
 //
 // Every `test/<group>/<case>.scxml` of @scion-scxml/test-framework with its `<case>.json` runs
-// through `jr2 sim FILE --events EVENTS.jsonl --final`, once per prefix of the case's events: the
+// through one `jr2 sim FILE --events EVENTS.jsonl` of the case's events: the
 // initial step alone, then after each event (its `after` first, as `{"after": MS}`). A case
 // passes only when every one of those configurations, as a set of atomic state ids, is the
 // expected one (the case's `initialConfiguration`, then each event's `nextConfiguration`).
@@ -97,15 +97,22 @@ async function runCase(c, scratch) {
     expected.push(step.nextConfiguration);
   }
   const events = join(scratch, `${c.name.replaceAll("/", "__")}.jsonl`);
-  for (let i = 0; i < prefixes.length; i++) {
-    writeFileSync(events, lines.slice(0, prefixes[i]).join("\n") + "\n");
-    const r = await run(jr2, ["sim", c.scxml, "--events", events, "--final"]);
-    const last = r.stdout.trim().split("\n").pop();
-    let line;
-    try {
-      line = JSON.parse(last);
-    } catch {
-      return { pass: false, cause: `jr2 printed no step (exit ${r.code}): ${firstLine(r.stderr)}`, faults: faults(r.stderr) };
+  // One run of the whole script: the configuration after the initial step is its first line, and
+  // after the i-th event the line of that event (not a line of an event the machine sent itself,
+  // `"queued": true`, nor of a timer, `"timer": ID`: those come when the run is idle, after it).
+  writeFileSync(events, lines.join("\n") + "\n");
+  const r = await run(jr2, ["sim", c.scxml, "--events", events]);
+  let printed;
+  try {
+    printed = r.stdout.trim().split("\n").map((l) => JSON.parse(l));
+  } catch {
+    return { pass: false, cause: `jr2 printed no step (exit ${r.code}): ${firstLine(r.stderr)}`, faults: faults(r.stderr) };
+  }
+  const scripted = printed.filter((l, k) => k === 0 || (!l.queued && l.timer === undefined));
+  for (let i = 0; i < expected.length; i++) {
+    const line = scripted[i];
+    if (!line) {
+      return { pass: false, cause: `jr2 printed no step for event ${i} (exit ${r.code}): ${firstLine(r.stderr)}`, faults: faults(r.stderr), at: i };
     }
     if (line.status === "error") {
       return { pass: false, cause: `the run ended in error: ${line.error ?? ""}`, faults: faults(r.stderr), at: i };
