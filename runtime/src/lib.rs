@@ -160,7 +160,9 @@ pub struct Child {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Snapshot {
     pub status: Status,
-    /// Every active state (atomic ones and their ancestors), in document order.
+    /// Every active state (atomic ones and their ancestors), in the order they were entered (as
+    /// xstate keeps its configuration; [`Runtime::atomic`] gives the atomic ones in document
+    /// order).
     pub configuration: Vec<StateId>,
     pub context: Context,
     pub timers: Vec<Timer>,
@@ -318,6 +320,9 @@ impl Queued {
 /// The mutable run inside one call.
 struct Run {
     config: StateSet,
+    /// The same states in the order they were entered, as xstate keeps its configuration: its
+    /// eventless transitions are looked for from the atomic states in this order.
+    order: Vec<StateId>,
     /// The active states as the evaluator reads them, made again when the configuration changes.
     active: Option<Rc<[StateId]>>,
     context: JsValue,
@@ -340,12 +345,15 @@ struct Run {
 
 impl Run {
     fn insert(&mut self, s: StateId) {
-        self.config.insert(s);
+        if self.config.insert(s) {
+            self.order.push(s);
+        }
         self.active = None;
     }
 
     fn remove(&mut self, s: StateId) {
         self.config.remove(&s);
+        self.order.retain(|&x| x != s);
         self.active = None;
     }
 
@@ -447,6 +455,7 @@ impl<'m> Runtime<'m> {
     fn run(&self, snapshot: Option<Snapshot>, now: u64) -> Run {
         let mut run = Run {
             config: StateSet::new(),
+            order: Vec::new(),
             active: None,
             context: JsValue::Undefined,
             input: JsValue::Undefined,
@@ -465,7 +474,8 @@ impl<'m> Runtime<'m> {
             budget: self.step_bound,
         };
         if let Some(s) = snapshot {
-            run.config = s.configuration.into_iter().collect();
+            run.config = s.configuration.iter().copied().collect();
+            run.order = s.configuration;
             run.context = s.context.0;
             run.timers = s.timers;
             run.actors = s.actors;
@@ -679,7 +689,7 @@ impl<'m> Runtime<'m> {
         Step {
             snapshot: Snapshot {
                 status: run.status,
-                configuration: run.config.as_slice().to_vec(),
+                configuration: run.order,
                 context: Context(run.context),
                 timers: run.timers,
                 actors: run.actors,

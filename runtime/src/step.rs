@@ -140,7 +140,15 @@ impl Runtime<'_> {
         if !self.eventless {
             return Ok(enabled);
         }
-        for atomic in self.atomic_of(&run.config) {
+        // xstate looks from the atomic states in the order its configuration holds them: the
+        // order they were entered, not document order.
+        let atomic: Vec<StateId> = run
+            .order
+            .iter()
+            .copied()
+            .filter(|&s| !self.machine.state(s).children.iter().any(|c| run.config.contains(c)))
+            .collect();
+        for atomic in atomic {
             'up: for s in std::iter::once(atomic).chain(self.machine.ancestors(atomic)) {
                 for &t in &self.by_source[s.index()] {
                     if !matches!(self.machine.transitions[t].trigger, Trigger::Always) {
@@ -381,9 +389,8 @@ impl Runtime<'_> {
                         .into_iter()
                         .collect(),
                 };
-                for &target in self.entered_through(run, &targets, defaults).iter() {
-                    out.insert(target);
-                    self.add_descendants(run, target, out, defaults);
+                for &target in &targets {
+                    self.enter_target(run, target, out, defaults);
                     self.add_ancestors(run, &self.proper_ancestors(target, Some(s)), None, out, defaults);
                 }
             }
@@ -392,22 +399,37 @@ impl Runtime<'_> {
         }
     }
 
-    /// Targets with history states resolved, and each history default's content noted for the
-    /// history's parent.
-    fn entered_through<'t>(
-        &self,
-        run: &Run,
-        targets: &'t [StateId],
-        defaults: &mut Defaults,
-    ) -> std::borrow::Cow<'t, [StateId]> {
-        for &t in targets {
-            if self.machine.state(t).kind == StateKind::History && !run.history.contains_key(&t) {
-                if let (Some(d), Some(parent)) = (self.defaults[t.index()], self.machine.state(t).parent) {
-                    defaults.push((parent, d));
-                }
+    /// A state entered as a target: itself and what it enters below it; a history state, what it
+    /// remembers (or its default).
+    fn enter_target(&self, run: &Run, t: StateId, out: &mut StateSet, defaults: &mut Defaults) {
+        if self.machine.state(t).kind == StateKind::History {
+            self.add_history(run, t, out, defaults);
+        } else {
+            out.insert(t);
+            self.add_descendants(run, t, out, defaults);
+        }
+    }
+
+    /// xstate's `addDescendantStatesToEnter` of a history state: each state it remembers (else its
+    /// default's targets, whose content is noted to run after its parent's entry, else its
+    /// parent's initial state) is entered, with the states between it and the history's parent.
+    /// A remembered state is entered even where it is active and not exited, as xstate does.
+    fn add_history(&self, run: &Run, h: StateId, out: &mut StateSet, defaults: &mut Defaults) {
+        let parent = self.machine.state(h).parent;
+        if !run.history.contains_key(&h) {
+            if let (Some(d), Some(p)) = (self.defaults[h.index()], parent) {
+                defaults.push((p, d));
             }
         }
-        self.effective_targets(run, targets)
+        let states = self.history_targets(run, h);
+        for &s in &states {
+            if s != h {
+                self.enter_target(run, s, out, defaults);
+            }
+        }
+        for &s in &states {
+            self.add_ancestors(run, &self.proper_ancestors(s, parent), None, out, defaults);
+        }
     }
 
     /// Each region of a parallel state that nothing entered yet, with what it enters.
@@ -461,6 +483,10 @@ impl Runtime<'_> {
         for &t in ts {
             exit.extend(&self.exit_set(run, t));
         }
+        // xstate keeps its configuration's order where a microstep leaves the same states active
+        // and records no history (it keeps the snapshot's node list), else the entry order.
+        let before = (run.config.clone(), run.order.clone());
+        let mut recorded = false;
         // xstate's `exitStates`: each history state of an exited state remembers, first.
         for &s in &exit {
             for &h in &self.histories[s.index()] {
@@ -471,6 +497,7 @@ impl Runtime<'_> {
                     run.config.iter().copied().filter(|&c| self.machine.state(c).parent == Some(s)).collect()
                 };
                 run.history.insert(h, remembered);
+                recorded = true;
             }
         }
         for &s in exit.iter().rev() {
@@ -501,14 +528,21 @@ impl Runtime<'_> {
                 Domain::Outside => None,
                 Domain::In(d) => Some(d),
             };
-            let targets = self.entered_through(run, &tr.targets, &mut defaults);
-            for &target in targets.iter() {
+            // xstate's `computeEntrySet`, over the targets as written: a history state enters what
+            // it remembers (all of it, entered again even where active), any other state itself
+            // and below it.
+            for &target in &tr.targets {
+                if self.machine.state(target).kind == StateKind::History {
+                    self.add_history(run, target, &mut enter, &mut defaults);
+                    continue;
+                }
                 // A transition to its own source that does not re-enter it enters only below it.
                 if tr.source != target || domain != Some(tr.source) || tr.reenter {
                     enter.insert(target);
                 }
                 self.add_descendants(run, target, &mut enter, &mut defaults);
             }
+            let targets = self.effective_targets(run, &tr.targets);
             for &target in targets.iter() {
                 let mut ancestors = self.proper_ancestors(target, domain);
                 if let Some(d) = domain.filter(|&d| self.machine.state(d).kind == StateKind::Parallel) {
@@ -518,7 +552,11 @@ impl Runtime<'_> {
                 self.add_ancestors(run, &ancestors, reentrancy, &mut enter, &mut defaults);
             }
         }
-        self.enter(run, &enter, &defaults, ev)
+        self.enter(run, &enter, &defaults, ev)?;
+        if !recorded && run.config == before.0 {
+            run.order = before.1;
+        }
+        Ok(())
     }
 
     /// Enters states in document order: entry actions (then an `<initial>`'s or a history

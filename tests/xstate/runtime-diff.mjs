@@ -239,6 +239,24 @@ function script(r) {
 // one where jr2 must end the run `error` at its own bound.
 const XSTATE_MICROSTEPS = 20_000;
 class Loops extends Error {}
+// xstate 5 can reach a configuration no statechart may be in (two active children of one compound
+// state: seen with a history state's default target inside a parallel region): no oracle there.
+class Invalid extends Error {}
+
+/** Is this an xstate configuration a statechart can be in (each active state's parent active,
+ * each active compound state with one active child, each active parallel state with all of its
+ * regions)? */
+function valid(nodes) {
+  const active = new Set(nodes);
+  for (const n of nodes) {
+    if (n.parent && !active.has(n.parent)) return false;
+    const children = Object.values(n.states ?? {}).filter((c) => c.type !== "history");
+    const on = children.filter((c) => active.has(c)).length;
+    if (n.type === "compound" && on !== 1) return false;
+    if (n.type === "parallel" && on !== children.length) return false;
+  }
+  return true;
+}
 
 function xstateTrace(config, events) {
   const clock = new SimulatedClock();
@@ -250,6 +268,7 @@ function xstateTrace(config, events) {
   const trace = [];
   const snap = () => {
     const s = actor.getSnapshot();
+    if (!valid(s._nodes)) throw new Invalid();
     const atomic = s._nodes.filter((n) => n.type === "atomic" || n.type === "final").map((n) => n.id).sort();
     return JSON.stringify({ atomic, context: s.context, done: s.status === "done" });
   };
@@ -299,6 +318,7 @@ function jr2Trace(dir, file, chart, events) {
 const dir = mkdtempSync(join(tmpdir(), "jr2-diff-"));
 let bad = 0;
 let loops = 0;
+let invalid = 0;
 const seed0 = Number(seedArg);
 for (let i = 0; i < Number(count); i++) {
   const seed = seed0 * 1_000_003 + i;
@@ -317,6 +337,10 @@ for (let i = 0; i < Number(count); i++) {
   try {
     expected = xstateTrace(xstate, events);
   } catch (e) {
+    if (e instanceof Invalid) {
+      invalid++;
+      continue;
+    }
     if (!(e instanceof Loops)) continue; // a config xstate itself refuses is not a case
     // xstate loops: jr2 must end the run `error` at its bound.
     loops++;
@@ -344,5 +368,6 @@ for (let i = 0; i < Number(count); i++) {
 }
 rmSync(dir, { recursive: true, force: true });
 console.log(`runtime-diff: ${loops} machines loop in xstate (past ${XSTATE_MICROSTEPS} microsteps); jr2 must end each error`);
-console.log(`runtime-diff: ${Number(count) - bad} passed, ${bad} failed`);
+console.log(`runtime-diff: ${invalid} machines where xstate reaches a configuration no statechart may be in (not compared)`);
+console.log(`runtime-diff: ${Number(count) - bad - invalid} passed, ${bad} failed`);
 process.exit(bad ? 1 : 0);
