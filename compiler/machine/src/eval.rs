@@ -569,7 +569,9 @@ fn json_value<'v>(
                     Some(Prop { key: arena.str(&m.key), key_loc: Loc { file, span: m.key_span }, value })
                 })
                 .collect::<Option<Vec<_>>>()?;
-            ValueKind::Object { props: arena.props(&dedupe_props(&props)) }
+            let mut props = dedupe_props(&props);
+            js_key_order(&mut props);
+            ValueKind::Object { props: arena.props(&props) }
         }
         JsonKind::Error => ValueKind::Unknown { reason: "not valid JSON" },
     };
@@ -1539,8 +1541,15 @@ impl<'a, 'g, 's, 'v> Cx<'a, 'g, 's, 'v> {
                 }
             }
         }
-        let props =
-            if keys.may_repeat() { self.arena.props(&dedupe_props(&entries)) } else { entries.into_bump_slice() };
+        let props = if keys.may_repeat() {
+            let mut props = dedupe_props(&entries);
+            js_key_order(&mut props);
+            self.arena.props(&props)
+        } else {
+            let props = entries.into_bump_slice_mut();
+            js_key_order(props);
+            &*props
+        };
         let v = self.val(ValueKind::Object { props }, o.span);
         self.bounded(v, o.span)
     }
@@ -1860,6 +1869,26 @@ fn dedupe_props<'v>(props: &[Prop<'v>]) -> Vec<Prop<'v>> {
     out
 }
 
+/// Orders an object's properties as JavaScript does (`OrdinaryOwnPropertyKeys`): the keys that
+/// are array indices first, ascending, then the others in the order they were written. xstate
+/// reads a state's children in this order (`Object.keys` of `states`).
+fn js_key_order(props: &mut [Prop<'_>]) {
+    if props.iter().any(|p| array_index(p.key).is_some()) {
+        // Stable: the other keys keep their order.
+        props.sort_by_key(|p| array_index(p.key).map_or((1, 0), |i| (0, i)));
+    }
+}
+
+/// The array index a key is, if it is one: the canonical decimal of an integer from 0 to
+/// 2^32 - 2 (`"0"`, `"10"`; not `"01"`, `"-1"`, `"1.5"` or `"4294967295"`).
+fn array_index(key: &str) -> Option<u32> {
+    let b = key.as_bytes();
+    if b.is_empty() || b.len() > 10 || !b.iter().all(u8::is_ascii_digit) || (b[0] == b'0' && b.len() > 1) {
+        return None;
+    }
+    key.parse::<u64>().ok().filter(|&n| n < u64::from(u32::MAX)).map(|n| n as u32)
+}
+
 /// JavaScript truthiness of a known value.
 fn truthy(v: &Value<'_>) -> Option<bool> {
     Some(match &v.kind {
@@ -1940,6 +1969,24 @@ mod tests {
         let fns = ev.exports.get("fns").and_then(Value::props).expect("an object");
         let lowered = fns.iter().filter(|p| p.value.as_function().is_some_and(|f| f.lowered.is_some())).count();
         assert!(lowered < 8, "{lowered} of 8 functions lowered a 256 KB string each");
+    }
+
+    /// An object's keys in JavaScript's order: array indices first, ascending, then the others
+    /// as written; a repeated key stays in its first place; spreads and computed keys alike.
+    #[test]
+    fn object_keys_are_in_javascripts_order() {
+        let src = "const more = { 7: 'm', z: 'z' };
+export const a = { b: 1, 10: 2, a: 3, 2: 4, '01': 5, '-1': 6, 4294967295: 7, 4294967294: 8, 1.5: 9 };
+export const r = { x: 1, 3: 2, [`0`]: 3, x: 4, ...more };
+";
+        let ev = eval(src);
+        let keys = |name: &str| -> Vec<&str> {
+            ev.exports.get(name).and_then(Value::props).expect("an object").iter().map(|p| p.key).collect()
+        };
+        assert_eq!(keys("a"), ["2", "10", "4294967294", "b", "a", "01", "-1", "4294967295", "1.5"]);
+        assert_eq!(keys("r"), ["0", "3", "7", "x", "z"]);
+        let x = ev.exports.get("r").and_then(|r| r.get("x")).map(|v| v.kind);
+        assert!(matches!(x, Some(ValueKind::Number { value }) if value == 4.0), "{x:?}");
     }
 
     /// On the evaluator's stack (no hand-off), on the kept evaluator thread, and again there: the

@@ -26,7 +26,9 @@ declare_rule! {
     /// `delays`. Inside a function's body (`entry: ({ spawn }) => spawn(agent({...}))`), the
     /// analysis records each call of a Part's constructor (`agent`, `command`, `worktree`, `http`,
     /// `push`, `dispatch`, `mcp`, `gate`, `fail`, `open({...})`), and this rule refuses it there
-    /// too; a child Machine built in a function's body is not seen.
+    /// too; a child Machine built in a function's body is not seen. A Machine spawned by
+    /// xstate's `spawnChild(childMachine)` is not refused: that is valid xstate, and lowering reads
+    /// the child Machine into the spawn action (an Agent or an Effect spawned so still is).
     ///
     /// ## Example
     /// ```ts
@@ -174,7 +176,15 @@ impl<'a> Scan<'_> {
                 None => break,
             }
         }
-        for a in call.args {
+        let spawns_machine = matches!(call.callee, Callee::Xstate("spawnChild"))
+            && call.args.first().is_some_and(|a| classify_actor(a) == ActorClass::Machine);
+        for (i, a) in call.args.iter().enumerate() {
+            // `spawnChild(childMachine)` is valid xstate: the child Machine is the spawned logic,
+            // lowered as a Machine into the action (`Action::Spawn`), not a Part with no slot.
+            // Its own config is not scanned here either, as an `invoke`'s `src` is not.
+            if i == 0 && spawns_machine {
+                continue;
+            }
             self.value(a, path);
         }
     }
@@ -303,18 +313,19 @@ mod tests {
     }
 
     #[test]
-    fn a_machine_spawned_inline_is_a_part_and_open_is_none() {
+    fn a_machine_spawned_by_spawn_child_is_no_part_elsewhere_it_is_and_open_is_none() {
         let found = lines(
             "import { jr2Setup, open, secret } from '@jr2/orchestrator';\n\
              import { spawnChild } from 'xstate';\n\
              const child = jr2Setup({}).createMachine({ id: 'child', initial: 'done', states: { done: { type: 'final' } } });\n\
              export const machine = jr2Setup({}).createMachine({\n\
                id: 'm', initial: 'a', context: { token: secret(open), where: open },\n\
-               states: { a: { entry: [spawnChild(child)], type: 'final' } },\n\
+               states: { a: { entry: [spawnChild(child), spawnChild('kid', { input: child })], type: 'final' } },\n\
              });\n",
         );
+        // The spawned Machine is not refused; the same Machine as a spawn's input is.
         assert_eq!(found.len(), 1, "{found:?}");
-        assert!(found[0].starts_with("a Machine is written inline in `states.a.entry.0`"), "{found:?}");
+        assert!(found[0].starts_with("a Machine is written inline in `states.a.entry.1.input`"), "{found:?}");
     }
 
     #[test]
