@@ -106,11 +106,11 @@ pub fn sim(args: SimArgs) -> Result<Exit> {
                 at()
             )));
         };
-        step = rt.send(&step.snapshot, event.clone(), now);
+        step = rt.send_owned(step.snapshot, event.clone(), now);
         out.push(Some(event), &step);
     }
     idle(&mut step, &mut out, now);
-    out.flush();
+    out.flush(&step);
     Ok(match step.snapshot.status {
         Status::Error => Exit::Refused,
         Status::Active | Status::Done => exit,
@@ -121,7 +121,8 @@ pub fn sim(args: SimArgs) -> Result<Exit> {
 struct Lines<'r, 'm> {
     rt: &'r Runtime<'m>,
     format: SimFormat,
-    last: Option<String>,
+    /// With `--final`: the last step's event and origin (its line is written once, at the end).
+    last: Option<(Option<Value>, Option<(&'static str, Value)>)>,
     every: bool,
     n: usize,
     /// What made the next line's step, where the script did not: `"queued": true` (an event the
@@ -132,6 +133,18 @@ struct Lines<'r, 'm> {
 impl Lines<'_, '_> {
     fn push(&mut self, event: Option<Value>, step: &Step) {
         let origin = self.origin.take();
+        if !self.every {
+            // Only the last line is printed: it is made once, by `flush`.
+            self.last = Some((event, origin));
+            self.n += 1;
+            return;
+        }
+        let text = self.line(event, origin, step);
+        self.n += 1;
+        super::other::print_out(&(text + "\n"));
+    }
+
+    fn line(&self, event: Option<Value>, origin: Option<(&'static str, Value)>, step: &Step) -> String {
         let started: Vec<&str> = step
             .requests
             .iter()
@@ -187,16 +200,13 @@ impl Lines<'_, '_> {
                 super::terminal::printable(&line).into_owned()
             }
         };
-        self.n += 1;
-        if self.every {
-            super::other::print_out(&(text + "\n"));
-        } else {
-            self.last = Some(text);
-        }
+        text
     }
 
-    fn flush(&mut self) {
-        if let Some(text) = self.last.take() {
+    fn flush(&mut self, step: &Step) {
+        if let Some((event, origin)) = self.last.take() {
+            self.n -= 1;
+            let text = self.line(event, origin, step);
             super::other::print_out(&(text + "\n"));
         }
     }
