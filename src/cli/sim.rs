@@ -117,17 +117,20 @@ pub fn sim(args: SimArgs) -> Result<Exit> {
     })
 }
 
+/// What made a line's step where the script did not: `("queued", true)` or `("timer", ID)`.
+type Origin = Option<(&'static str, Value)>;
+
 /// The printed lines: every macrostep's, or only the last with `--final`.
 struct Lines<'r, 'm> {
     rt: &'r Runtime<'m>,
     format: SimFormat,
     /// With `--final`: the last step's event and origin (its line is written once, at the end).
-    last: Option<(Option<Value>, Option<(&'static str, Value)>)>,
+    last: Option<(Option<Value>, Origin)>,
     every: bool,
     n: usize,
     /// What made the next line's step, where the script did not: `"queued": true` (an event the
     /// machine sent itself) or `"timer": ID` (a timer that fired).
-    origin: Option<(&'static str, Value)>,
+    origin: Origin,
 }
 
 impl Lines<'_, '_> {
@@ -144,7 +147,7 @@ impl Lines<'_, '_> {
         super::other::print_out(&(text + "\n"));
     }
 
-    fn line(&self, event: Option<Value>, origin: Option<(&'static str, Value)>, step: &Step) -> String {
+    fn line(&self, event: Option<Value>, origin: Origin, step: &Step) -> String {
         let started: Vec<&str> = step
             .requests
             .iter()
