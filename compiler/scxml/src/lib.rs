@@ -210,6 +210,7 @@ impl machine::eval::Names for Scope<'_> {
             "Boolean" => Builtin::Boolean,
             "JSON.stringify" => Builtin::JsonStringify,
             "Array.isArray" => Builtin::IsArray,
+            "Math.pow" => Builtin::MathPow,
             _ => return None,
         };
         Some(Expr::Call { func, args })

@@ -511,7 +511,15 @@ impl<'a, 'g, 's, 'v> Cx<'a, 'g, 's, 'v> {
                     BinaryOperator::Multiplication => Some(BinaryOp::Mul),
                     BinaryOperator::Division => Some(BinaryOp::Div),
                     BinaryOperator::Remainder => Some(BinaryOp::Rem),
-                    // `**`, bit operators, `in`, `instanceof`: not lowered.
+                    BinaryOperator::Exponential => Some(BinaryOp::Exp),
+                    BinaryOperator::BitwiseAnd => Some(BinaryOp::BitAnd),
+                    BinaryOperator::BitwiseOR => Some(BinaryOp::BitOr),
+                    BinaryOperator::BitwiseXOR => Some(BinaryOp::BitXor),
+                    BinaryOperator::ShiftLeft => Some(BinaryOp::Shl),
+                    BinaryOperator::ShiftRight => Some(BinaryOp::Shr),
+                    BinaryOperator::ShiftRightZeroFill => Some(BinaryOp::UShr),
+                    BinaryOperator::In => Some(BinaryOp::In),
+                    // `instanceof`: not lowered.
                     _ => None,
                 };
                 match (op, self.lower(left), self.lower(right)) {
@@ -907,6 +915,30 @@ impl<'a, 'g, 's, 'v> Cx<'a, 'g, 's, 'v> {
             self.facts.complete = false;
             return Fv::Opaque;
         }
+        // `a.concat(b, ...)`: the run's `concat`, over its lowered receiver and arguments (a
+        // JSON value with a `concat` is an array or a string).
+        if let Expression::StaticMemberExpression(m) = callee {
+            if m.property.name == "concat" {
+                let receiver = self.fexpr(&m.object);
+                let mut args = Vec::with_capacity(c.arguments.len() + 1);
+                let mut ok = self.lower(receiver).map(|r| args.push(r)).is_some();
+                for a in &c.arguments {
+                    let fv = self.farg(a);
+                    if matches!(fv, Fv::Pick(..)) {
+                        self.facts.complete = false;
+                    }
+                    match self.lower(fv) {
+                        Some(e) if ok => args.push(e),
+                        _ => ok = false,
+                    }
+                }
+                if ok {
+                    return Fv::Lowered(Expr::Call { func: ir::Builtin::Concat, args });
+                }
+                self.facts.complete = false;
+                return Fv::Opaque;
+            }
+        }
         // Anything else: a method, a global, an unknown function.
         match callee {
             Expression::StaticMemberExpression(m) => {
@@ -1183,6 +1215,13 @@ impl<'a, 'v> Cx<'a, '_, '_, 'v> {
                     AssignmentOperator::Multiplication => Some(BinaryOp::Mul),
                     AssignmentOperator::Division => Some(BinaryOp::Div),
                     AssignmentOperator::Remainder => Some(BinaryOp::Rem),
+                    AssignmentOperator::Exponential => Some(BinaryOp::Exp),
+                    AssignmentOperator::BitwiseAnd => Some(BinaryOp::BitAnd),
+                    AssignmentOperator::BitwiseOR => Some(BinaryOp::BitOr),
+                    AssignmentOperator::BitwiseXOR => Some(BinaryOp::BitXor),
+                    AssignmentOperator::ShiftLeft => Some(BinaryOp::Shl),
+                    AssignmentOperator::ShiftRight => Some(BinaryOp::Shr),
+                    AssignmentOperator::ShiftRightZeroFill => Some(BinaryOp::UShr),
                     _ => return Err(a.span),
                 };
                 let value = match op {
@@ -1448,7 +1487,8 @@ export const f = ({{ context, event }}) => [{}];
 
     /// A standalone expression lowers as a function body would, its free names through the
     /// resolver, and evaluates as JavaScript would: members of a global and of a key computed at
-    /// run time, `.length`, literals, concatenation, `typeof`, `In()`.
+    /// run time, `.length`, literals, concatenation, `typeof`, `in`, bit operators, `**`,
+    /// `concat`, `In()`.
     #[test]
     fn a_standalone_expression_lowers_through_its_names() {
         let cases = [
@@ -1458,6 +1498,9 @@ export const f = ({{ context, event }}) => [{}];
             ("typeof _event.name === 'string' && 'n' + x.a", serde_json::json!("n2")),
             ("[x.a, { b: list[0] }]", serde_json::json!([2, { "b": 10 }])),
             ("`${x.a}`.length", serde_json::json!(1)),
+            ("'data' in _event && !('sendid' in _event)", serde_json::json!(true)),
+            ("(x.a | 4) + (list[1] ^ 1) + (x.a ** 3)", serde_json::json!(24)),
+            ("[].concat(list, [x.a], 5)", serde_json::json!([10, 11, 2, 5])),
         ];
         for (text, want) in cases {
             let e = lower_expression(text, &Model).unwrap_or_else(|f| panic!("{text}: {f:?}"));
