@@ -38,7 +38,7 @@
 //!
 //! A front end names no rule: a [`Fault`] is its kind, span and message.
 
-use ir::expr::{Reference, Root};
+use ir::expr::{BinaryOp, LogicalOp, Reference, Root};
 use ir::{
     Action, Branch, Builtin, Expr, Guard, HistoryKind, Invoke, Json, JsonMap, Name, Origin, SendTo, Slot, SlotKind,
     State, StateId, StateKind, Statechart, TargetList, Transition, Trigger,
@@ -545,8 +545,13 @@ impl<'a, 'i, 'f> Lowerer<'a, 'i, 'f> {
     }
 
     fn invoke(&mut self, s: StateId, n: Node<'a, 'i>) {
-        let Ok(ty) = self.static_type(n) else { return };
-        let ty = ty.unwrap_or_else(|| "scxml".to_string());
+        // A `typeexpr` the run computes is taken as the SCXML type, the one invoke type jr2 has
+        // (the IR's invoke holds no type for the run to check).
+        let ty = match self.send_type(n) {
+            Ok(Some(SendType::Dynamic(_)) | None) => "scxml".to_string(),
+            Ok(Some(SendType::Const(ty))) => ty,
+            Err(_) => return,
+        };
         if !matches!(ty.as_str(), "scxml" | "http://www.w3.org/TR/scxml/" | "http://www.w3.org/TR/scxml") {
             self.fault(FaultKind::Unsupported, type_span(n), format!("an <invoke> of type \"{ty}\" is not supported"));
             return;
@@ -680,16 +685,44 @@ impl<'a, 'i, 'f> Lowerer<'a, 'i, 'f> {
     }
 
     fn send(&mut self, n: Node<'a, 'i>) -> Action {
-        match self.static_type(n) {
-            Ok(None) => {}
-            Ok(Some(ty)) if matches!(ty.as_str(), "http://www.w3.org/TR/scxml/#SCXMLEventProcessor" | "scxml") => {}
-            Ok(Some(ty)) => {
+        match self.send_type(n) {
+            Err(reason) => opaque(&reason),
+            Ok(None) => self.send_scxml(n),
+            Ok(Some(SendType::Const(ty))) if SCXML_PROCESSOR.contains(&ty.as_str()) => self.send_scxml(n),
+            Ok(Some(SendType::Const(ty))) => {
                 let reason = format!("the event I/O processor \"{ty}\" is not supported");
                 self.fault(FaultKind::Unsupported, type_span(n), reason.clone());
-                return opaque(&reason);
+                opaque(&reason)
             }
-            Err(reason) => return opaque(&reason),
+            // A type the run computes: the send where it names the SCXML processor, else
+            // `error.execution` (an event whose evaluation fails), as the spec asks of an
+            // unsupported type.
+            Ok(Some(SendType::Dynamic(ty))) => {
+                let names = SCXML_PROCESSOR.iter().map(|p| Expr::Binary {
+                    op: BinaryOp::StrictEq,
+                    left: Box::new(ty.clone()),
+                    right: Box::new(str_lit(p)),
+                });
+                let cond = names
+                    .reduce(|a, b| Expr::Logical { op: LogicalOp::Or, left: Box::new(a), right: Box::new(b) })
+                    .unwrap_or_else(|| str_lit(""));
+                let unsupported = Action::Raise {
+                    event: Expr::Error("a <send> of a type other than the SCXML event I/O processor".into()),
+                    delay: None,
+                    id: None,
+                };
+                Action::If {
+                    branches: vec![
+                        Branch { cond: Some(cond), actions: vec![self.send_scxml(n)] },
+                        Branch { cond: None, actions: vec![unsupported] },
+                    ],
+                }
+            }
         }
+    }
+
+    /// A `<send>` through the SCXML event I/O processor.
+    fn send_scxml(&mut self, n: Node<'a, 'i>) -> Action {
         let name = if let Some(e) = n.attribute("event") {
             Some(str_lit(e))
         } else if n.attribute("eventexpr").is_some() {
@@ -731,22 +764,20 @@ impl<'a, 'i, 'f> Lowerer<'a, 'i, 'f> {
         Action::Send { to, event, delay, id, id_location }
     }
 
-    /// A `<send>`'s or `<invoke>`'s `type`, or its `typeexpr` where that is a constant string;
-    /// `Err` (with a fault) where it is not one.
-    fn static_type(&mut self, n: Node<'a, 'i>) -> Result<Option<String>, String> {
+    /// A `<send>`'s or `<invoke>`'s `type`, or its `typeexpr` (a constant where it lowers to
+    /// one); `None` where it has neither; `Err` (with a fault) where its `typeexpr` does not
+    /// lower.
+    fn send_type(&mut self, n: Node<'a, 'i>) -> Result<Option<SendType>, String> {
         if let Some(ty) = n.attribute("type") {
-            return Ok(Some(ty.to_string()));
+            return Ok(Some(SendType::Const(ty.to_string())));
         }
         if n.attribute("typeexpr").is_none() {
             return Ok(None);
         }
         match self.expr(n, "typeexpr") {
-            Some(Expr::Literal(Json::String(ty))) => Ok(Some(ty.to_string())),
-            _ => {
-                let reason = format!("a <{} typeexpr> that is not a constant is not supported", n.tag_name().name());
-                self.fault(FaultKind::Unsupported, attr_span(n, "typeexpr"), reason.clone());
-                Err(reason)
-            }
+            Some(Expr::Literal(Json::String(ty))) => Ok(Some(SendType::Const(ty.to_string()))),
+            Some(e) => Ok(Some(SendType::Dynamic(e))),
+            None => Err(format!("an unlowered <{} typeexpr>", n.tag_name().name())),
         }
     }
 
@@ -910,6 +941,15 @@ fn event_object(name: Expr, data: Option<Expr>) -> Expr {
         fields.push(("data".into(), d));
     }
     Expr::Object(fields)
+}
+
+/// The names of the SCXML event I/O processor (the spec's URI, and its short name).
+const SCXML_PROCESSOR: &[&str] = &["http://www.w3.org/TR/scxml/#SCXMLEventProcessor", "scxml"];
+
+/// A `<send>`'s or `<invoke>`'s type: written, or computed by the run.
+enum SendType {
+    Const(String),
+    Dynamic(Expr),
 }
 
 fn opaque(reason: &str) -> Action {
