@@ -124,7 +124,7 @@ fn lower_text(text: &str) -> Lowered {
         });
         return Lowered { machine: None, faults };
     }
-    let chart = Lowerer::lower(root, &mut faults);
+    let chart = Lowerer::lower(root, false, &mut faults);
     faults.sort_by_key(|f| (f.span.start, f.span.end));
     Lowered { machine: Some(ir::Machine::lowered(chart)), faults }
 }
@@ -231,7 +231,8 @@ struct Lowerer<'a, 'i, 'f> {
 }
 
 impl<'a, 'i, 'f> Lowerer<'a, 'i, 'f> {
-    fn lower(root: Node<'a, 'i>, faults: &'f mut Vec<Fault>) -> Statechart {
+    /// `child`: the document is an `<invoke>`'s inline child.
+    fn lower(root: Node<'a, 'i>, child: bool, faults: &'f mut Vec<Fault>) -> Statechart {
         let mut l = Lowerer {
             states: Vec::new(),
             nodes: Vec::new(),
@@ -246,7 +247,7 @@ impl<'a, 'i, 'f> Lowerer<'a, 'i, 'f> {
         for i in 0..l.states.len() {
             l.content(StateId(i as u32));
         }
-        let (context, context_expr) = l.data(root);
+        let (context, context_expr) = l.data(root, child);
         let name = root.attribute("name").unwrap_or("scxml").to_string();
         if let Some(dm) = root.attribute("datamodel") {
             if dm != "ecmascript" {
@@ -361,8 +362,10 @@ impl<'a, 'i, 'f> Lowerer<'a, 'i, 'f> {
     }
 
     /// The initial context: each `<data>`'s value, a constant one in the context and the others
-    /// in its expression.
-    fn data(&mut self, root: Node<'a, 'i>) -> (Json, Option<Expr>) {
+    /// in its expression. A top document's `<data>` of no value is declared `undefined` (in the
+    /// expression: JSON has no `undefined`); an invoked child's is not, as the run sets the data
+    /// a child declares from its `<param>`s only where the child's context is a constant.
+    fn data(&mut self, root: Node<'a, 'i>, child: bool) -> (Json, Option<Expr>) {
         let mut constant = JsonMap::new();
         let mut computed: Vec<(Name, Expr)> = Vec::new();
         let mut stack = vec![root];
@@ -382,6 +385,14 @@ impl<'a, 'i, 'f> Lowerer<'a, 'i, 'f> {
             };
             let value = if n.attribute("expr").is_some() {
                 self.expr(n, "expr")
+            } else if !child
+                && n.attribute("src").is_none()
+                && children(n).next().is_none()
+                && text_of(n).trim().is_empty()
+            {
+                // No value: the variable is declared, `undefined` (so that an <assign> to it is
+                // one to a declared location).
+                Some(Expr::Undefined)
             } else if n.attribute("src").is_some() {
                 self.fault(
                     FaultKind::Unsupported,
@@ -574,7 +585,7 @@ impl<'a, 'i, 'f> Lowerer<'a, 'i, 'f> {
             self.fault(FaultKind::Structure, span(n.range()), "an <invoke> without an inline <content><scxml> child");
             return;
         };
-        let machine = Lowerer::lower(child, self.faults);
+        let machine = Lowerer::lower(child, true, self.faults);
         let input = self.fields(n);
         let id = n.attribute("id").map(Name::from);
         self.slots.insert("scxml".into(), Slot { kind: SlotKind::Machine, effect: None });
