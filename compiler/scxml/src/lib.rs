@@ -370,9 +370,12 @@ impl<'a, 'i, 'f> Lowerer<'a, 'i, 'f> {
         let mut computed: Vec<(Name, Expr)> = Vec::new();
         let mut stack = vec![root];
         let mut found = Vec::new();
+        let mut scripts = Vec::new();
         while let Some(n) = stack.pop() {
             if is(n, "data") {
                 found.push(n);
+            } else if is(n, "script") {
+                scripts.push(n);
             } else if is(n, "invoke") {
                 continue;
             }
@@ -407,6 +410,16 @@ impl<'a, 'i, 'f> Lowerer<'a, 'i, 'f> {
                 Some(Expr::Literal(j)) => constant.push(Name::from(id), j),
                 Some(e) => computed.push((id.into(), e)),
                 None => {}
+            }
+        }
+        // A script's `var`s are the data model's variables too, `undefined` until it runs.
+        if !child {
+            for n in scripts {
+                for v in machine::eval::script_declarations(&text_of(n)) {
+                    if constant.get(v.as_str()).is_none() && !computed.iter().any(|(k, _)| k == v.as_str()) {
+                        computed.push((v.into(), Expr::Undefined));
+                    }
+                }
             }
         }
         let computed = (!computed.is_empty()).then_some(Expr::Object(computed));
