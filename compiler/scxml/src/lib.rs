@@ -671,6 +671,14 @@ impl<'a, 'i, 'f> Lowerer<'a, 'i, 'f> {
                     }
                     return vec![opaque("an unlowered <foreach>")];
                 };
+                // An item or index that is no variable name is the run's error.execution when
+                // the <foreach> is evaluated (its array an expression whose evaluation fails),
+                // and none of its content runs.
+                let illegal = std::iter::once(item).chain(n.attribute("index")).find(|v| !is_identifier(v));
+                let array = match illegal {
+                    Some(v) => Expr::Error(format!("a <foreach> item or index `{v}` is not a variable name")),
+                    None => array,
+                };
                 Action::Foreach {
                     array,
                     item: item.into(),
@@ -974,6 +982,62 @@ const SCXML_PROCESSOR: &[&str] = &["http://www.w3.org/TR/scxml/#SCXMLEventProces
 enum SendType {
     Const(String),
     Dynamic(Expr),
+}
+
+/// Is `v` an ECMAScript identifier that may name a variable (not a reserved word)?
+fn is_identifier(v: &str) -> bool {
+    const RESERVED: &[&str] = &[
+        "break",
+        "case",
+        "catch",
+        "class",
+        "const",
+        "continue",
+        "debugger",
+        "default",
+        "delete",
+        "do",
+        "else",
+        "enum",
+        "export",
+        "extends",
+        "false",
+        "finally",
+        "for",
+        "function",
+        "if",
+        "import",
+        "in",
+        "instanceof",
+        "new",
+        "null",
+        "return",
+        "super",
+        "switch",
+        "this",
+        "throw",
+        "true",
+        "try",
+        "typeof",
+        "var",
+        "void",
+        "while",
+        "with",
+        "yield",
+        "let",
+        "static",
+        "implements",
+        "interface",
+        "package",
+        "private",
+        "protected",
+        "public",
+        "await",
+    ];
+    let mut chars = v.chars();
+    chars.next().is_some_and(|c| c.is_alphabetic() || c == '_' || c == '$')
+        && chars.all(|c| c.is_alphanumeric() || c == '_' || c == '$')
+        && !RESERVED.contains(&v)
 }
 
 fn opaque(reason: &str) -> Action {
