@@ -159,7 +159,11 @@ fn eval(e: &Expr, scope: &Scope, depth: usize) -> Result<JsValue, EvalError> {
         }
         Expr::Binary { op, left, right } => {
             let (a, b) = (eval(left, scope, d)?, eval(right, scope, d)?);
-            binary(*op, &a, &b)
+            if *op == BinaryOp::In {
+                has_property(&b, &a.to_js_string())?
+            } else {
+                binary(*op, &a, &b)
+            }
         }
         Expr::Logical { op, left, right } => {
             let a = eval(left, scope, d)?;
@@ -227,7 +231,60 @@ fn call(func: Builtin, args: &[JsValue]) -> Result<JsValue, EvalError> {
         Builtin::String => JsValue::String(arg(0).to_js_string().into()),
         Builtin::Number => JsValue::Number(if args.is_empty() { 0.0 } else { arg(0).to_number() }),
         Builtin::Boolean => JsValue::Bool(arg(0).truthy()),
+        Builtin::MathPow => JsValue::Number(pow(arg(0).to_number(), arg(1).to_number())),
+        Builtin::Concat => match arg(0) {
+            JsValue::Array(items) => {
+                let mut out: Vec<JsValue> = items.as_ref().clone();
+                for a in args.iter().skip(1) {
+                    match a {
+                        JsValue::Array(more) => out.extend(more.iter().cloned()),
+                        other => out.push(other.clone()),
+                    }
+                }
+                JsValue::Array(Rc::new(out))
+            }
+            JsValue::String(s) => {
+                let mut out = s.to_string();
+                for a in args.iter().skip(1) {
+                    out.push_str(&a.to_js_string());
+                }
+                JsValue::String(out.into())
+            }
+            other => return Err(EvalError::Call(format!("a {} has no concat", other.type_of()))),
+        },
     })
+}
+
+/// ECMAScript's `HasProperty` for `key in object`: an object's own keys, an array's indices and
+/// `length`; any other value is a TypeError.
+fn has_property(object: &JsValue, key: &str) -> Result<JsValue, EvalError> {
+    Ok(JsValue::Bool(match object {
+        JsValue::Object(props) => props.iter().any(|(k, _)| k == key),
+        JsValue::Array(items) => {
+            key == "length" || key.parse::<usize>().is_ok_and(|i| i < items.len() && key == i.to_string())
+        }
+        other => {
+            return Err(EvalError::Call(format!("cannot use 'in' to search for '{key}' in a {}", other.type_of())))
+        }
+    }))
+}
+
+/// `Math.pow` / `**` (Number::exponentiate): as `f64::powf`, except that a base of ±1 to an
+/// infinite or NaN power is NaN, not 1.
+fn pow(x: f64, y: f64) -> f64 {
+    if y.is_nan() || (x.abs() == 1.0 && y.is_infinite()) {
+        f64::NAN
+    } else {
+        x.powf(y)
+    }
+}
+
+/// ToInt32.
+fn to_int32(x: f64) -> i32 {
+    if !x.is_finite() {
+        return 0;
+    }
+    (x.trunc().rem_euclid(4294967296.0) as u32) as i32
 }
 
 fn read(scope: &Scope, r: &Reference) -> JsValue {
@@ -264,6 +321,15 @@ fn binary(op: BinaryOp, a: &JsValue, b: &JsValue) -> JsValue {
         Div => JsValue::Number(a.to_number() / b.to_number()),
         // `f64`'s `%` is C's fmod, which is ECMAScript's Number::remainder.
         Rem => JsValue::Number(a.to_number() % b.to_number()),
+        Exp => JsValue::Number(pow(a.to_number(), b.to_number())),
+        BitAnd => JsValue::Number(f64::from(to_int32(a.to_number()) & to_int32(b.to_number()))),
+        BitOr => JsValue::Number(f64::from(to_int32(a.to_number()) | to_int32(b.to_number()))),
+        BitXor => JsValue::Number(f64::from(to_int32(a.to_number()) ^ to_int32(b.to_number()))),
+        Shl => JsValue::Number(f64::from(to_int32(a.to_number()).wrapping_shl(to_int32(b.to_number()) as u32 & 31))),
+        Shr => JsValue::Number(f64::from(to_int32(a.to_number()) >> (to_int32(b.to_number()) as u32 & 31))),
+        UShr => JsValue::Number(f64::from((to_int32(a.to_number()) as u32) >> (to_int32(b.to_number()) as u32 & 31))),
+        // Evaluated by `eval`, which may fail (see [`has_property`]).
+        In => JsValue::Bool(false),
     }
 }
 
@@ -718,6 +784,40 @@ mod tests {
             TemplatePart::Expr(Expr::Binary { op: BinaryOp::Div, left: lit(json!(1)), right: lit(json!(3)) }),
         ]);
         assert_eq!(run(t), Some(json!("n=undefined0.3333333333333333")));
+    }
+
+    #[test]
+    fn in_bit_operators_pow_and_concat_follow_javascript() {
+        let scope = Scope::from_json(&json!({ "context": { "o": { "a": null }, "list": [1, 2], "s": "ab" } }));
+        let eval = |e: Expr| evaluate(&e, &scope).map(|v| v.to_json());
+        let run = |e: Expr| eval(e).expect("evaluates");
+        let bin = |op, l, r| Expr::Binary { op, left: l, right: r };
+        let call = |func, args: Vec<Expr>| Expr::Call { func, args };
+        // `in`: own keys, array indices and `length`; a non-object is a TypeError.
+        assert_eq!(run(bin(BinaryOp::In, lit(json!("a")), r("context.o"))), Some(json!(true)));
+        assert_eq!(run(bin(BinaryOp::In, lit(json!("b")), r("context.o"))), Some(json!(false)));
+        assert_eq!(run(bin(BinaryOp::In, lit(json!(1)), r("context.list"))), Some(json!(true)));
+        assert_eq!(run(bin(BinaryOp::In, lit(json!("01")), r("context.list"))), Some(json!(false)));
+        assert_eq!(run(bin(BinaryOp::In, lit(json!("length")), r("context.list"))), Some(json!(true)));
+        assert!(eval(bin(BinaryOp::In, lit(json!("length")), r("context.s"))).is_err());
+        // Bit operators over ToInt32.
+        assert_eq!(run(bin(BinaryOp::BitOr, lit(json!(5)), lit(json!(2)))), Some(json!(7)));
+        assert_eq!(run(bin(BinaryOp::BitAnd, lit(json!(-1)), lit(json!(4294967301.0)))), Some(json!(5)));
+        assert_eq!(run(bin(BinaryOp::BitXor, lit(json!(6)), lit(json!("3")))), Some(json!(5)));
+        assert_eq!(run(bin(BinaryOp::Shl, lit(json!(1)), lit(json!(33)))), Some(json!(2)));
+        assert_eq!(run(bin(BinaryOp::Shr, lit(json!(-8)), lit(json!(1)))), Some(json!(-4)));
+        assert_eq!(run(bin(BinaryOp::UShr, lit(json!(-1)), lit(json!(28)))), Some(json!(15)));
+        // `**` and `Math.pow`: 1 to an infinite power is NaN (null in JSON).
+        assert_eq!(run(bin(BinaryOp::Exp, lit(json!(2)), lit(json!(10)))), Some(json!(1024)));
+        assert_eq!(run(call(Builtin::MathPow, vec![*lit(json!(3)), *lit(json!(3))])), Some(json!(27)));
+        let infinity = bin(BinaryOp::Div, lit(json!(1)), lit(json!(0)));
+        assert_eq!(run(call(Builtin::MathPow, vec![*lit(json!(1)), infinity])), Some(J::Null));
+        // `concat`: arrays spread one level, other values pushed; a string's joined.
+        let concat =
+            call(Builtin::Concat, vec![*lit(json!([])), *r("context.list"), *lit(json!([[3]])), *lit(json!(4))]);
+        assert_eq!(run(concat), Some(json!([1, 2, [3], 4])));
+        assert_eq!(run(call(Builtin::Concat, vec![*r("context.s"), *lit(json!(1))])), Some(json!("ab1")));
+        assert!(eval(call(Builtin::Concat, vec![*r("context.o"), *lit(json!(1))])).is_err());
     }
 
     #[test]

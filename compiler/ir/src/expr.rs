@@ -94,6 +94,12 @@ pub enum Builtin {
     Number,
     /// `Boolean(x)`.
     Boolean,
+    /// `Math.pow(x, y)`.
+    MathPow,
+    /// `a.concat(b, ...)`, the receiver first: an array's items, then each argument's (an
+    /// array's items, any other value itself); a string receiver's strings joined. Any other
+    /// receiver is an evaluation error (it has no `concat`).
+    Concat,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -136,6 +142,24 @@ pub enum BinaryOp {
     Div,
     #[serde(rename = "%")]
     Rem,
+    #[serde(rename = "**")]
+    Exp,
+    #[serde(rename = "&")]
+    BitAnd,
+    #[serde(rename = "|")]
+    BitOr,
+    #[serde(rename = "^")]
+    BitXor,
+    #[serde(rename = "<<")]
+    Shl,
+    #[serde(rename = ">>")]
+    Shr,
+    #[serde(rename = ">>>")]
+    UShr,
+    /// `key in object`: does the object (or array) have the property? The right side not an
+    /// object is an evaluation error (ECMAScript's TypeError).
+    #[serde(rename = "in")]
+    In,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

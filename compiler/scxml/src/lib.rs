@@ -38,7 +38,7 @@
 //!
 //! A front end names no rule: a [`Fault`] is its kind, span and message.
 
-use ir::expr::{Reference, Root};
+use ir::expr::{BinaryOp, LogicalOp, Reference, Root};
 use ir::{
     Action, Branch, Builtin, Expr, Guard, HistoryKind, Invoke, Json, JsonMap, Name, Origin, SendTo, Slot, SlotKind,
     State, StateId, StateKind, Statechart, TargetList, Transition, Trigger,
@@ -124,7 +124,7 @@ fn lower_text(text: &str) -> Lowered {
         });
         return Lowered { machine: None, faults };
     }
-    let chart = Lowerer::lower(root, &mut faults);
+    let chart = Lowerer::lower(root, false, &mut faults);
     faults.sort_by_key(|f| (f.span.start, f.span.end));
     Lowered { machine: Some(ir::Machine::lowered(chart)), faults }
 }
@@ -210,6 +210,7 @@ impl machine::eval::Names for Scope<'_> {
             "Boolean" => Builtin::Boolean,
             "JSON.stringify" => Builtin::JsonStringify,
             "Array.isArray" => Builtin::IsArray,
+            "Math.pow" => Builtin::MathPow,
             _ => return None,
         };
         Some(Expr::Call { func, args })
@@ -230,7 +231,8 @@ struct Lowerer<'a, 'i, 'f> {
 }
 
 impl<'a, 'i, 'f> Lowerer<'a, 'i, 'f> {
-    fn lower(root: Node<'a, 'i>, faults: &'f mut Vec<Fault>) -> Statechart {
+    /// `child`: the document is an `<invoke>`'s inline child.
+    fn lower(root: Node<'a, 'i>, child: bool, faults: &'f mut Vec<Fault>) -> Statechart {
         let mut l = Lowerer {
             states: Vec::new(),
             nodes: Vec::new(),
@@ -245,7 +247,7 @@ impl<'a, 'i, 'f> Lowerer<'a, 'i, 'f> {
         for i in 0..l.states.len() {
             l.content(StateId(i as u32));
         }
-        let (context, context_expr) = l.data(root);
+        let (context, context_expr) = l.data(root, child);
         let name = root.attribute("name").unwrap_or("scxml").to_string();
         if let Some(dm) = root.attribute("datamodel") {
             if dm != "ecmascript" {
@@ -360,15 +362,20 @@ impl<'a, 'i, 'f> Lowerer<'a, 'i, 'f> {
     }
 
     /// The initial context: each `<data>`'s value, a constant one in the context and the others
-    /// in its expression.
-    fn data(&mut self, root: Node<'a, 'i>) -> (Json, Option<Expr>) {
+    /// in its expression. A top document's `<data>` of no value is declared `undefined` (in the
+    /// expression: JSON has no `undefined`); an invoked child's is not, as the run sets the data
+    /// a child declares from its `<param>`s only where the child's context is a constant.
+    fn data(&mut self, root: Node<'a, 'i>, child: bool) -> (Json, Option<Expr>) {
         let mut constant = JsonMap::new();
         let mut computed: Vec<(Name, Expr)> = Vec::new();
         let mut stack = vec![root];
         let mut found = Vec::new();
+        let mut scripts = Vec::new();
         while let Some(n) = stack.pop() {
             if is(n, "data") {
                 found.push(n);
+            } else if is(n, "script") {
+                scripts.push(n);
             } else if is(n, "invoke") {
                 continue;
             }
@@ -381,6 +388,14 @@ impl<'a, 'i, 'f> Lowerer<'a, 'i, 'f> {
             };
             let value = if n.attribute("expr").is_some() {
                 self.expr(n, "expr")
+            } else if !child
+                && n.attribute("src").is_none()
+                && children(n).next().is_none()
+                && text_of(n).trim().is_empty()
+            {
+                // No value: the variable is declared, `undefined` (so that an <assign> to it is
+                // one to a declared location).
+                Some(Expr::Undefined)
             } else if n.attribute("src").is_some() {
                 self.fault(
                     FaultKind::Unsupported,
@@ -395,6 +410,16 @@ impl<'a, 'i, 'f> Lowerer<'a, 'i, 'f> {
                 Some(Expr::Literal(j)) => constant.push(Name::from(id), j),
                 Some(e) => computed.push((id.into(), e)),
                 None => {}
+            }
+        }
+        // A script's `var`s are the data model's variables too, `undefined` until it runs.
+        if !child {
+            for n in scripts {
+                for v in machine::eval::script_declarations(&text_of(n)) {
+                    if constant.get(v.as_str()).is_none() && !computed.iter().any(|(k, _)| k == v.as_str()) {
+                        computed.push((v.into(), Expr::Undefined));
+                    }
+                }
             }
         }
         let computed = (!computed.is_empty()).then_some(Expr::Object(computed));
@@ -544,8 +569,13 @@ impl<'a, 'i, 'f> Lowerer<'a, 'i, 'f> {
     }
 
     fn invoke(&mut self, s: StateId, n: Node<'a, 'i>) {
-        let Ok(ty) = self.static_type(n) else { return };
-        let ty = ty.unwrap_or_else(|| "scxml".to_string());
+        // A `typeexpr` the run computes is taken as the SCXML type, the one invoke type jr2 has
+        // (the IR's invoke holds no type for the run to check).
+        let ty = match self.send_type(n) {
+            Ok(Some(SendType::Dynamic(_)) | None) => "scxml".to_string(),
+            Ok(Some(SendType::Const(ty))) => ty,
+            Err(_) => return,
+        };
         if !matches!(ty.as_str(), "scxml" | "http://www.w3.org/TR/scxml/" | "http://www.w3.org/TR/scxml") {
             self.fault(FaultKind::Unsupported, type_span(n), format!("an <invoke> of type \"{ty}\" is not supported"));
             return;
@@ -568,7 +598,7 @@ impl<'a, 'i, 'f> Lowerer<'a, 'i, 'f> {
             self.fault(FaultKind::Structure, span(n.range()), "an <invoke> without an inline <content><scxml> child");
             return;
         };
-        let machine = Lowerer::lower(child, self.faults);
+        let machine = Lowerer::lower(child, true, self.faults);
         let input = self.fields(n);
         let id = n.attribute("id").map(Name::from);
         self.slots.insert("scxml".into(), Slot { kind: SlotKind::Machine, effect: None });
@@ -641,6 +671,14 @@ impl<'a, 'i, 'f> Lowerer<'a, 'i, 'f> {
                     }
                     return vec![opaque("an unlowered <foreach>")];
                 };
+                // An item or index that is no variable name is the run's error.execution when
+                // the <foreach> is evaluated (its array an expression whose evaluation fails),
+                // and none of its content runs.
+                let illegal = std::iter::once(item).chain(n.attribute("index")).find(|v| !is_identifier(v));
+                let array = match illegal {
+                    Some(v) => Expr::Error(format!("a <foreach> item or index `{v}` is not a variable name")),
+                    None => array,
+                };
                 Action::Foreach {
                     array,
                     item: item.into(),
@@ -679,16 +717,44 @@ impl<'a, 'i, 'f> Lowerer<'a, 'i, 'f> {
     }
 
     fn send(&mut self, n: Node<'a, 'i>) -> Action {
-        match self.static_type(n) {
-            Ok(None) => {}
-            Ok(Some(ty)) if matches!(ty.as_str(), "http://www.w3.org/TR/scxml/#SCXMLEventProcessor" | "scxml") => {}
-            Ok(Some(ty)) => {
+        match self.send_type(n) {
+            Err(reason) => opaque(&reason),
+            Ok(None) => self.send_scxml(n),
+            Ok(Some(SendType::Const(ty))) if SCXML_PROCESSOR.contains(&ty.as_str()) => self.send_scxml(n),
+            Ok(Some(SendType::Const(ty))) => {
                 let reason = format!("the event I/O processor \"{ty}\" is not supported");
                 self.fault(FaultKind::Unsupported, type_span(n), reason.clone());
-                return opaque(&reason);
+                opaque(&reason)
             }
-            Err(reason) => return opaque(&reason),
+            // A type the run computes: the send where it names the SCXML processor, else
+            // `error.execution` (an event whose evaluation fails), as the spec asks of an
+            // unsupported type.
+            Ok(Some(SendType::Dynamic(ty))) => {
+                let names = SCXML_PROCESSOR.iter().map(|p| Expr::Binary {
+                    op: BinaryOp::StrictEq,
+                    left: Box::new(ty.clone()),
+                    right: Box::new(str_lit(p)),
+                });
+                let cond = names
+                    .reduce(|a, b| Expr::Logical { op: LogicalOp::Or, left: Box::new(a), right: Box::new(b) })
+                    .unwrap_or_else(|| str_lit(""));
+                let unsupported = Action::Raise {
+                    event: Expr::Error("a <send> of a type other than the SCXML event I/O processor".into()),
+                    delay: None,
+                    id: None,
+                };
+                Action::If {
+                    branches: vec![
+                        Branch { cond: Some(cond), actions: vec![self.send_scxml(n)] },
+                        Branch { cond: None, actions: vec![unsupported] },
+                    ],
+                }
+            }
         }
+    }
+
+    /// A `<send>` through the SCXML event I/O processor.
+    fn send_scxml(&mut self, n: Node<'a, 'i>) -> Action {
         let name = if let Some(e) = n.attribute("event") {
             Some(str_lit(e))
         } else if n.attribute("eventexpr").is_some() {
@@ -730,22 +796,20 @@ impl<'a, 'i, 'f> Lowerer<'a, 'i, 'f> {
         Action::Send { to, event, delay, id, id_location }
     }
 
-    /// A `<send>`'s or `<invoke>`'s `type`, or its `typeexpr` where that is a constant string;
-    /// `Err` (with a fault) where it is not one.
-    fn static_type(&mut self, n: Node<'a, 'i>) -> Result<Option<String>, String> {
+    /// A `<send>`'s or `<invoke>`'s `type`, or its `typeexpr` (a constant where it lowers to
+    /// one); `None` where it has neither; `Err` (with a fault) where its `typeexpr` does not
+    /// lower.
+    fn send_type(&mut self, n: Node<'a, 'i>) -> Result<Option<SendType>, String> {
         if let Some(ty) = n.attribute("type") {
-            return Ok(Some(ty.to_string()));
+            return Ok(Some(SendType::Const(ty.to_string())));
         }
         if n.attribute("typeexpr").is_none() {
             return Ok(None);
         }
         match self.expr(n, "typeexpr") {
-            Some(Expr::Literal(Json::String(ty))) => Ok(Some(ty.to_string())),
-            _ => {
-                let reason = format!("a <{} typeexpr> that is not a constant is not supported", n.tag_name().name());
-                self.fault(FaultKind::Unsupported, attr_span(n, "typeexpr"), reason.clone());
-                Err(reason)
-            }
+            Some(Expr::Literal(Json::String(ty))) => Ok(Some(SendType::Const(ty.to_string()))),
+            Some(e) => Ok(Some(SendType::Dynamic(e))),
+            None => Err(format!("an unlowered <{} typeexpr>", n.tag_name().name())),
         }
     }
 
@@ -909,6 +973,71 @@ fn event_object(name: Expr, data: Option<Expr>) -> Expr {
         fields.push(("data".into(), d));
     }
     Expr::Object(fields)
+}
+
+/// The names of the SCXML event I/O processor (the spec's URI, and its short name).
+const SCXML_PROCESSOR: &[&str] = &["http://www.w3.org/TR/scxml/#SCXMLEventProcessor", "scxml"];
+
+/// A `<send>`'s or `<invoke>`'s type: written, or computed by the run.
+enum SendType {
+    Const(String),
+    Dynamic(Expr),
+}
+
+/// Is `v` an ECMAScript identifier that may name a variable (not a reserved word)?
+fn is_identifier(v: &str) -> bool {
+    const RESERVED: &[&str] = &[
+        "break",
+        "case",
+        "catch",
+        "class",
+        "const",
+        "continue",
+        "debugger",
+        "default",
+        "delete",
+        "do",
+        "else",
+        "enum",
+        "export",
+        "extends",
+        "false",
+        "finally",
+        "for",
+        "function",
+        "if",
+        "import",
+        "in",
+        "instanceof",
+        "new",
+        "null",
+        "return",
+        "super",
+        "switch",
+        "this",
+        "throw",
+        "true",
+        "try",
+        "typeof",
+        "var",
+        "void",
+        "while",
+        "with",
+        "yield",
+        "let",
+        "static",
+        "implements",
+        "interface",
+        "package",
+        "private",
+        "protected",
+        "public",
+        "await",
+    ];
+    let mut chars = v.chars();
+    chars.next().is_some_and(|c| c.is_alphabetic() || c == '_' || c == '$')
+        && chars.all(|c| c.is_alphanumeric() || c == '_' || c == '$')
+        && !RESERVED.contains(&v)
 }
 
 fn opaque(reason: &str) -> Action {

@@ -24,8 +24,9 @@ pub(super) enum Fv<'a, 'v> {
     Ref(Root, RefPath),
     /// The xstate mapper's arguments object: `args.context`.
     Args,
-    /// `paramsOf(event, def)`, for the pick named so.
-    Pick(Name),
+    /// `paramsOf(event, def)`, for the pick named so, with the event's expression where it
+    /// lowers (a member is read as the event's; the whole value as a call of `paramsOf`).
+    Pick(Name, Option<Box<Expr>>),
     Lowered(Expr),
     Val(Value<'v>),
     /// A `const` arrow helper, for inlining.
@@ -273,7 +274,7 @@ impl<'a, 'g, 's, 'v> Cx<'a, 'g, 's, 'v> {
                     self.bind_pattern(&prop.value, sub, false);
                 }
                 if let Some(rest) = &o.rest {
-                    if matches!(fv, Fv::Pick(_)) {
+                    if matches!(fv, Fv::Pick(..)) {
                         self.facts.complete = false;
                     }
                     self.bind_pattern(&rest.argument, Fv::Opaque, false);
@@ -304,7 +305,7 @@ impl<'a, 'g, 's, 'v> Cx<'a, 'g, 's, 'v> {
                 path.push(key.into());
                 Fv::Ref(root, path)
             }
-            Fv::Pick(name) => {
+            Fv::Pick(name, _) => {
                 let params = &self.facts.pick_params;
                 if params.len() >= SCANNED_FACTS || !params.iter().any(|(n, k)| *n == name && k == key) {
                     self.facts.pick_params.push((name, key.into()));
@@ -411,7 +412,7 @@ impl<'a, 'g, 's, 'v> Cx<'a, 'g, 's, 'v> {
                     Expression::NumericLiteral(n) => self.fmember(o, &js_number(n.value)),
                     other => {
                         let k = self.fexpr(other);
-                        if matches!(o, Fv::Pick(_) | Fv::Args)
+                        if matches!(o, Fv::Pick(..) | Fv::Args)
                             || matches!(o, Fv::Ref(Root::Context, ref p) if p.is_empty())
                         {
                             self.facts.complete = false;
@@ -510,7 +511,15 @@ impl<'a, 'g, 's, 'v> Cx<'a, 'g, 's, 'v> {
                     BinaryOperator::Multiplication => Some(BinaryOp::Mul),
                     BinaryOperator::Division => Some(BinaryOp::Div),
                     BinaryOperator::Remainder => Some(BinaryOp::Rem),
-                    // `**`, bit operators, `in`, `instanceof`: not lowered.
+                    BinaryOperator::Exponential => Some(BinaryOp::Exp),
+                    BinaryOperator::BitwiseAnd => Some(BinaryOp::BitAnd),
+                    BinaryOperator::BitwiseOR => Some(BinaryOp::BitOr),
+                    BinaryOperator::BitwiseXOR => Some(BinaryOp::BitXor),
+                    BinaryOperator::ShiftLeft => Some(BinaryOp::Shl),
+                    BinaryOperator::ShiftRight => Some(BinaryOp::Shr),
+                    BinaryOperator::ShiftRightZeroFill => Some(BinaryOp::UShr),
+                    BinaryOperator::In => Some(BinaryOp::In),
+                    // `instanceof`: not lowered.
                     _ => None,
                 };
                 match (op, self.lower(left), self.lower(right)) {
@@ -626,7 +635,7 @@ impl<'a, 'g, 's, 'v> Cx<'a, 'g, 's, 'v> {
             match p {
                 ObjectPropertyKind::SpreadProperty(sp) => {
                     let fv = self.fexpr(&sp.argument);
-                    let pick = matches!(fv, Fv::Pick(_));
+                    let pick = matches!(fv, Fv::Pick(..));
                     match self.lower(fv) {
                         Some(Expr::Object(more)) => {
                             for (k, v) in more {
@@ -659,7 +668,7 @@ impl<'a, 'g, 's, 'v> Cx<'a, 'g, 's, 'v> {
                         }
                     };
                     let fv = self.fexpr(&p.value);
-                    let pick = matches!(fv, Fv::Pick(_));
+                    let pick = matches!(fv, Fv::Pick(..));
                     match (key, self.lower(fv)) {
                         (Some(k), Some(v)) if p.kind == PropertyKind::Init => put(&mut props, k, v),
                         _ => {
@@ -690,7 +699,7 @@ impl<'a, 'g, 's, 'v> Cx<'a, 'g, 's, 'v> {
             match el.as_expression() {
                 Some(x) => {
                     let fv = self.fexpr(x);
-                    if matches!(fv, Fv::Pick(_)) {
+                    if matches!(fv, Fv::Pick(..)) {
                         self.facts.complete = false;
                     }
                     match self.lower(fv) {
@@ -819,17 +828,35 @@ impl<'a, 'g, 's, 'v> Cx<'a, 'g, 's, 'v> {
             _ => (None, None),
         };
         if let Some(kit) = known {
-            // Only the second argument is kept (`paramsOf`'s def), not a `Vec` of them all.
-            let mut second = None;
+            // Only the first two arguments are kept (the predicates' value, `paramsOf`'s event
+            // and def), not a `Vec` of them all.
+            let (mut first, mut second) = (None, None);
             let mut passes_pick = false;
             for (i, a) in c.arguments.iter().enumerate() {
                 let fv = self.farg(a);
-                passes_pick |= matches!(fv, Fv::Pick(_));
-                if i == 1 {
-                    second = Some(fv);
+                passes_pick |= matches!(fv, Fv::Pick(..));
+                match i {
+                    0 => first = Some(fv),
+                    1 => second = Some(fv),
+                    _ => {}
                 }
             }
             let kit = kit.as_ref().map(KitName::as_str);
+            // `isFailure(x)`, `isReady(x)`: the kit's predicates, which the run evaluates.
+            let predicate = match kit {
+                Some("isFailure") => Some(ir::Builtin::IsFailure),
+                Some("isReady") => Some(ir::Builtin::IsReady),
+                _ => None,
+            };
+            if let Some(func) = predicate {
+                if passes_pick {
+                    self.facts.complete = false;
+                }
+                return match first.and_then(|fv| self.lower(fv)) {
+                    Some(arg) if c.arguments.len() == 1 => Fv::Lowered(Expr::Call { func, args: vec![arg] }),
+                    _ => Fv::Opaque,
+                };
+            }
             if let Some(n) = kit {
                 // A Part built in a function's body (`spawn(agent({...}))`): `inline-parts` says so.
                 // `open` alone is the sentinel; `open({...})` is an Open body.
@@ -846,7 +873,10 @@ impl<'a, 'g, 's, 'v> Cx<'a, 'g, 's, 'v> {
                     Some(Fv::Val(def)) => match def.as_call() {
                         Some(call) if call.callee == Callee::Kit("defineEvent") => {
                             match call.args.first().and_then(|a| a.get("name")).and_then(Value::as_str) {
-                                Some(n) => Fv::Pick(n.into()),
+                                Some(n) => {
+                                    let event = first.and_then(|fv| self.lower(fv)).map(Box::new);
+                                    Fv::Pick(n.into(), event)
+                                }
                                 None => {
                                     self.facts.complete = false;
                                     Fv::Opaque
@@ -884,6 +914,30 @@ impl<'a, 'g, 's, 'v> Cx<'a, 'g, 's, 'v> {
             }
             self.facts.complete = false;
             return Fv::Opaque;
+        }
+        // `a.concat(b, ...)`: the run's `concat`, over its lowered receiver and arguments (a
+        // JSON value with a `concat` is an array or a string).
+        if let Expression::StaticMemberExpression(m) = callee {
+            if m.property.name == "concat" {
+                let receiver = self.fexpr(&m.object);
+                let mut args = Vec::with_capacity(c.arguments.len() + 1);
+                let mut ok = self.lower(receiver).map(|r| args.push(r)).is_some();
+                for a in &c.arguments {
+                    let fv = self.farg(a);
+                    if matches!(fv, Fv::Pick(..)) {
+                        self.facts.complete = false;
+                    }
+                    match self.lower(fv) {
+                        Some(e) if ok => args.push(e),
+                        _ => ok = false,
+                    }
+                }
+                if ok {
+                    return Fv::Lowered(Expr::Call { func: ir::Builtin::Concat, args });
+                }
+                self.facts.complete = false;
+                return Fv::Opaque;
+            }
         }
         // Anything else: a method, a global, an unknown function.
         match callee {
@@ -1070,6 +1124,10 @@ fn copy_cost(v: &Value<'_>, left: &mut usize) -> bool {
 fn lower(fv: Fv<'_, '_>) -> Option<Expr> {
     match fv {
         Fv::Ref(root, path) => Some(Expr::Ref(Reference { root, path })),
+        // A pick's params as a whole: the run's `paramsOf`, which checks the event's type.
+        Fv::Pick(name, Some(event)) => {
+            Some(Expr::Call { func: ir::Builtin::ParamsOf, args: vec![*event, Expr::Literal(ir::Json::String(name))] })
+        }
         Fv::Lowered(e) => Some(e),
         Fv::Val(v) => match v.kind {
             // JSON has no `undefined`: it is a form of its own (`to_json` would make it `null`).
@@ -1157,6 +1215,13 @@ impl<'a, 'v> Cx<'a, '_, '_, 'v> {
                     AssignmentOperator::Multiplication => Some(BinaryOp::Mul),
                     AssignmentOperator::Division => Some(BinaryOp::Div),
                     AssignmentOperator::Remainder => Some(BinaryOp::Rem),
+                    AssignmentOperator::Exponential => Some(BinaryOp::Exp),
+                    AssignmentOperator::BitwiseAnd => Some(BinaryOp::BitAnd),
+                    AssignmentOperator::BitwiseOR => Some(BinaryOp::BitOr),
+                    AssignmentOperator::BitwiseXOR => Some(BinaryOp::BitXor),
+                    AssignmentOperator::ShiftLeft => Some(BinaryOp::Shl),
+                    AssignmentOperator::ShiftRight => Some(BinaryOp::Shr),
+                    AssignmentOperator::ShiftRightZeroFill => Some(BinaryOp::UShr),
                     _ => return Err(a.span),
                 };
                 let value = match op {
@@ -1325,6 +1390,40 @@ mod tests {
         }
     }
 
+    /// The kit's predicates and `paramsOf` in a function's body lower to the run's builtins,
+    /// which evaluate as the kit defines them: `isReady` of a ready output, `isFailure` of a
+    /// Failure, and a pick's whole params (the event's, checked against the pick's name).
+    #[test]
+    fn the_kits_predicates_and_params_of_lower_to_builtins() {
+        let src = r#"import { z } from "zod";
+import { defineEvent, isFailure, isReady, paramsOf } from "@jr2/orchestrator";
+const go = defineEvent({ name: "go", description: "Go.", input: z.object({}) });
+export const f = ({ event }) => [isReady(event.output), isFailure(event.error), paramsOf(event, go)];
+"#;
+        let e = lowered(src);
+        let Expr::Array(items) = &e else { panic!("not an array: {e:?}") };
+        let funcs: Vec<_> = items
+            .iter()
+            .map(|x| match x {
+                Expr::Call { func, .. } => *func,
+                other => panic!("not a call: {other:?}"),
+            })
+            .collect();
+        assert_eq!(funcs, [ir::Builtin::IsReady, ir::Builtin::IsFailure, ir::Builtin::ParamsOf]);
+        let run = |event: serde_json::Value| {
+            ir::eval::evaluate_json(&e, &serde_json::json!({ "event": event })).map(Option::unwrap)
+        };
+        let ready = serde_json::json!({
+            "type": "go", "output": { "ready": true }, "error": { "jr2": "failure" }, "n": 1
+        });
+        assert_eq!(
+            run(ready).unwrap(),
+            serde_json::json!([true, true, { "output": { "ready": true }, "error": { "jr2": "failure" }, "n": 1 }])
+        );
+        // Another event's params: an evaluation error, not a value.
+        assert!(run(serde_json::json!({ "type": "other", "output": { "ready": false } })).is_err());
+    }
+
     /// A function reading more facts than are searched as they come ([`SCANNED_FACTS`]) records
     /// each once all the same, in the order of its first read: its context keys and its pick
     /// params, each read twice here.
@@ -1388,7 +1487,8 @@ export const f = ({{ context, event }}) => [{}];
 
     /// A standalone expression lowers as a function body would, its free names through the
     /// resolver, and evaluates as JavaScript would: members of a global and of a key computed at
-    /// run time, `.length`, literals, concatenation, `typeof`, `In()`.
+    /// run time, `.length`, literals, concatenation, `typeof`, `in`, bit operators, `**`,
+    /// `concat`, `In()`.
     #[test]
     fn a_standalone_expression_lowers_through_its_names() {
         let cases = [
@@ -1398,6 +1498,9 @@ export const f = ({{ context, event }}) => [{}];
             ("typeof _event.name === 'string' && 'n' + x.a", serde_json::json!("n2")),
             ("[x.a, { b: list[0] }]", serde_json::json!([2, { "b": 10 }])),
             ("`${x.a}`.length", serde_json::json!(1)),
+            ("'data' in _event && !('sendid' in _event)", serde_json::json!(true)),
+            ("(x.a | 4) + (list[1] ^ 1) + (x.a ** 3)", serde_json::json!(24)),
+            ("[].concat(list, [x.a], 5)", serde_json::json!([10, 11, 2, 5])),
         ];
         for (text, want) in cases {
             let e = lower_expression(text, &Model).unwrap_or_else(|f| panic!("{text}: {f:?}"));
