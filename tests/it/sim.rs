@@ -68,3 +68,24 @@ fn tempdir() -> PathBuf {
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
+
+/// The seeds' `fix-tests` runs to `done` on scripted outcomes: the Worktree cut ready (its
+/// `isReady` guard, lowered), the Agent's `run_tests` pick, the tests exiting 0, `finished`, the
+/// push; its context from the input (`context: ({ input }) => input`).
+#[test]
+fn fix_tests_runs_to_done_on_scripted_outcomes() {
+    let workflow = base::workspace::root().join("examples/instance/workflows/fix-tests.ts");
+    let input = r#"{"ticket":"T-1","workspace":{"repos":{"app":"/w/app"}}}"#;
+    let (out, err, code) =
+        sim(&[workflow.to_str().unwrap(), "--input", input, "--events", "fix-tests.events.jsonl"]);
+    assert_eq!((code, err.as_str()), (0, ""), "{out}");
+    snapshot("fix-tests", &out);
+    let lines: Vec<serde_json::Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let configs: Vec<&serde_json::Value> = lines.iter().map(|l| &l["configuration"]).collect();
+    assert_eq!(configs[1], &serde_json::json!(["coding.ready"]), "the cut was ready: the Agent codes");
+    assert_eq!(configs[2], &serde_json::json!(["coding.testing"]));
+    let last = lines.last().unwrap();
+    assert_eq!(last["status"], "done");
+    assert_eq!(last["configuration"], serde_json::json!(["done"]));
+    assert_eq!(last["context"]["ticket"], "T-1");
+}
