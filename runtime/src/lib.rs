@@ -574,7 +574,11 @@ impl<'m> Runtime<'m> {
                     for (k, x) in fields {
                         match self.eval(run, x, ev) {
                             Ok(v) => props.push((k.to_string(), v)),
-                            Err(err) => self.raise_error(run, &err),
+                            // The variable is declared all the same, `undefined`.
+                            Err(err) => {
+                                self.raise_error(run, &err);
+                                props.push((k.to_string(), JsValue::Undefined));
+                            }
                         }
                     }
                     JsValue::object_of(props)
