@@ -76,8 +76,7 @@ fn tempdir() -> PathBuf {
 fn fix_tests_runs_to_done_on_scripted_outcomes() {
     let workflow = base::workspace::root().join("examples/instance/workflows/fix-tests.ts");
     let input = r#"{"ticket":"T-1","workspace":{"repos":{"app":"/w/app"}}}"#;
-    let (out, err, code) =
-        sim(&[workflow.to_str().unwrap(), "--input", input, "--events", "fix-tests.events.jsonl"]);
+    let (out, err, code) = sim(&[workflow.to_str().unwrap(), "--input", input, "--events", "fix-tests.events.jsonl"]);
     assert_eq!((code, err.as_str()), (0, ""), "{out}");
     snapshot("fix-tests", &out);
     let lines: Vec<serde_json::Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
