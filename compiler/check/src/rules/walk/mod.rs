@@ -23,6 +23,7 @@ family! {
     unrouted_outcome::UNROUTED_OUTCOME => check, // parts.ts refuseUnroutedOutcome (ours)
     lost_output::LOST_OUTPUT => check, // parts.ts refuseLostOutput (ours)
     inline_parts::INLINE_PARTS => check, // parts.ts refuseInlineParts (ours)
+    not_executable::NOT_EXECUTABLE => check,
 }
 
 /// The fix of the two unrouted-event rules (a route on the root): not a rule.
