@@ -88,3 +88,23 @@ fn fix_tests_runs_to_done_on_scripted_outcomes() {
     assert_eq!(last["configuration"], serde_json::json!(["done"]));
     assert_eq!(last["context"]["ticket"], "T-1");
 }
+
+/// The setup's implementations run from the IR (xstate's `evaluateGuard` and
+/// `resolveActionsAndContext`): a parameterized action adds its `params.by`, a parameterized guard
+/// (its body a module helper, inlined) lets `go` through only at 4, a named delay waits the
+/// context's count times 100 ms, and a named `raise` is taken in the same macrostep.
+#[test]
+fn named_implementations_run_with_their_params() {
+    let (out, err, code) = sim(&["implementations.ts", "--events", "implementations.events.jsonl"]);
+    assert_eq!((code, err.as_str()), (0, ""), "{out}");
+    snapshot("implementations", &out);
+    let lines: Vec<serde_json::Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines[1]["context"], serde_json::json!({ "count": 2, "last": "add", "pinged": 1 }));
+    assert_eq!(lines[2]["configuration"], serde_json::json!(["counting"]), "2 < 4: the guard holds it");
+    assert_eq!(lines[4]["configuration"], serde_json::json!(["waiting"]));
+    // 300 ms fire nothing (the delay is 4 * 100); 100 more fire it. Real xstate 5 with a
+    // `SimulatedClock` gives the same configurations and contexts.
+    assert_eq!(lines.len(), 6, "{out}");
+    assert_eq!(lines[5]["timer"], "xstate.after.backoff.implementations.waiting");
+    assert_eq!(lines[5]["status"], "done");
+}
