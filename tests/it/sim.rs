@@ -108,3 +108,31 @@ fn named_implementations_run_with_their_params() {
     assert_eq!(lines[5]["timer"], "xstate.after.backoff.implementations.waiting");
     assert_eq!(lines[5]["status"], "done");
 }
+
+/// A part the run needs that the IR does not hold is refused for a run: the `not-executable` lines
+/// as errors on stderr, nothing run, exit 1 (`jr2 check` keeps them warnings).
+#[test]
+fn a_machine_the_ir_cannot_run_is_refused() {
+    let dir = tempdir();
+    let path = dir.join("opaque.ts");
+    std::fs::write(
+        &path,
+        r#"import { setup } from "xstate";
+export const machine = setup({ guards: { ready: ({ context }) => context.tags.includes("ready") } }).createMachine({
+  id: "opaque",
+  initial: "a",
+  context: { tags: [] },
+  states: { a: { on: { go: { guard: "ready", target: "b" } } }, b: {} },
+});
+"#,
+    )
+    .unwrap();
+    let (out, err, code) = sim(&[path.to_str().unwrap()]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.is_empty(), "nothing runs: {out}");
+    assert!(err.contains("error[not-executable]"), "{err}");
+    assert!(err.contains("the guard `ready` is implemented by code jr2 cannot lower"), "{err}");
+    let check = Command::new(env!("CARGO_BIN_EXE_jr2")).arg("check").arg(&path).output().unwrap();
+    assert_eq!(check.status.code(), Some(0), "a warning in a check");
+    assert!(String::from_utf8_lossy(&check.stdout).contains("warning[not-executable]"));
+}
