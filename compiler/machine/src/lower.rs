@@ -1130,7 +1130,34 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                 Some(creator_action(creator, a).unwrap_or_else(|reason| Action::Opaque { reason }))
             }
             Some("spawnChild") if matches!(a.as_call().map(|c| c.callee), Some(Callee::Xstate(_))) => {
-                Some(self.spawn(a).unwrap_or_else(|reason| Action::Opaque { reason }))
+                let action = self.spawn(a).unwrap_or_else(|reason| Action::Opaque { reason });
+                let logic = arg(a, 0).unwrap_or(a);
+                if !is_machine(logic) && logic.as_str().is_none() {
+                    // A Part of the kit written in place is the walk's `inline-parts`.
+                    if classify_actor(logic) == ActorClass::Unknown {
+                        let message = format!(
+                            "`spawnChild()` spawns {}, written inline; name it in the setup's `actors` and spawn it by name",
+                            describe(logic)
+                        );
+                        self.fault(logic, FaultKind::InlineSrc, path, message);
+                    }
+                } else if let Action::Spawn { src, machine: None, .. } = &action {
+                    // xstate throws where the name is no actor of the Machine's.
+                    if src != "gate" && self.parts.actor(src).is_none() {
+                        let known: Vec<&str> = self.parts.setup_entries("actors").iter().map(|(k, _)| *k).collect();
+                        let at = arg(a, 0).unwrap_or(a);
+                        self.fault(
+                            at,
+                            FaultKind::UnknownInvokeSrc,
+                            path,
+                            format!(
+                                "`spawnChild(\"{src}\")` names no actor of the setup (actors: {}; kit: gate)",
+                                if known.is_empty() { "none".to_string() } else { known.join(", ") }
+                            ),
+                        );
+                    }
+                }
+                Some(action)
             }
             Some(other) => Some(Action::Named { name: compact_str::format_compact!("xstate.{other}"), params: None }),
             None => {
@@ -1215,15 +1242,18 @@ impl<'p, 'v> Lowerer<'p, 'v> {
         if let Some(src) = logic.as_str() {
             return Ok(Action::Spawn { src: Name::from(src), id, input, machine: None });
         }
-        let parts = machine_parts(logic)
-            .map_err(|_| format!("`spawnChild()` spawns {}, not an actor's name or a Machine", describe(logic)))?;
-        let child = lower_statechart(&parts, self.purpose)
-            .machine
-            .ok_or_else(|| "the Machine `spawnChild()` spawns does not lower".to_string())?;
         let src = match &id {
             Some(Expr::Literal(ir::Json::String(s))) => Name::from(s.as_str()),
             _ => Name::const_new("(inline)"),
         };
+        // Other logic written in place (a Part, `fromPromise(...)`): refused where it is written
+        // (`inline-parts`, `inline-src`); the run asks the host to start it, as an inline invoke.
+        let Ok(parts) = machine_parts(logic) else {
+            return Ok(Action::Spawn { src, id, input, machine: None });
+        };
+        let child = lower_statechart(&parts, self.purpose)
+            .machine
+            .ok_or_else(|| "the Machine `spawnChild()` spawns does not lower".to_string())?;
         Ok(Action::Spawn { src, id, input, machine: Some(Box::new(child)) })
     }
 
