@@ -297,10 +297,7 @@ impl Runtime<'_> {
             JsValue::String(s) => {
                 super::delay_ms(&s).ok_or_else(|| format!("the delay {name:?} is {s:?}, not a duration"))
             }
-            other => Err(format!(
-                "the delay {name:?} is {}, not a number of milliseconds",
-                other.to_js_string()
-            )),
+            other => Err(format!("the delay {name:?} is {}, not a number of milliseconds", other.to_js_string())),
         }))
     }
 

@@ -598,7 +598,9 @@ fn named_delays_are_their_implementations_milliseconds() {
     let fired = rt.fire(&s0.snapshot, &s0.snapshot.timers[0].id, 300);
     assert_eq!(at(&rt, &fired), ["next"]);
     // With no implementation, the run ends `error`, naming the delay.
-    let bare = machine(r##"{ "id": "d", "initial": "wait", "states": { "wait": { "after": { "backoff": "next" } }, "next": {} } }"##);
+    let bare = machine(
+        r##"{ "id": "d", "initial": "wait", "states": { "wait": { "after": { "backoff": "next" } }, "next": {} } }"##,
+    );
     let rt = Runtime::new(&bare);
     let s = rt.start(None, 0).snapshot;
     assert_eq!(s.status, Status::Error);
