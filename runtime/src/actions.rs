@@ -31,6 +31,7 @@ impl Runtime<'_> {
             context: run.context.clone(),
             event: ev.js().clone(),
             input: run.input.clone(),
+            params: run.params.clone(),
             globals: self.globals(ev),
             active: run.active(),
         };
@@ -92,8 +93,20 @@ impl Runtime<'_> {
 
     fn action(&self, run: &mut Run, a: &Action, ev: &Ev) -> Result<(), Stop> {
         match a {
-            // A named action is the host's: none changes the context.
-            Action::Named { .. } => {}
+            // A named action runs its implementation, with its params; one with none is the
+            // host's (lent): none changes the context.
+            Action::Named { name, params } => {
+                if let Some(actions) = self.machine.implementations.actions.get(name.as_str()) {
+                    let params = match params {
+                        Some(e) => self.value(run, e, ev)?,
+                        None => JsValue::Undefined,
+                    };
+                    let saved = self.enter_implementation(run, "action", name, params).map_err(Stop::Run)?;
+                    let done = self.actions(run, actions, ev);
+                    self.leave_implementation(run, saved);
+                    done?;
+                }
+            }
             Action::Assign { updates } => {
                 // xstate's assign: every update reads the context as it was before this assign.
                 let mut values = Vec::with_capacity(updates.len());
@@ -262,13 +275,54 @@ impl Runtime<'_> {
     fn delay(&self, run: &mut Run, e: &Expr, ev: &Ev) -> Result<u64, Stop> {
         match self.value(run, e, ev)? {
             JsValue::Number(n) if n.is_finite() && n >= 0.0 => Ok(n.round() as u64),
-            JsValue::String(s) => {
-                super::delay_ms(&s).ok_or_else(|| content(format!("the delay {s:?} is not a duration")))
-            }
+            JsValue::String(s) => match super::delay_ms(&s) {
+                Some(ms) => Ok(ms),
+                None => match self.named_delay(run, &s, ev) {
+                    Some(ms) => ms.map_err(content),
+                    None => Err(content(format!("the delay {s:?} is not a duration"))),
+                },
+            },
             other => {
                 Err(content(format!("a delay is a number of milliseconds or a duration, not {}", other.to_js_string())))
             }
         }
+    }
+
+    /// A named delay's milliseconds, from its implementation (xstate's `delays`, a number or a
+    /// function of the context and the event); `None` where the Machine has none of that name.
+    pub(crate) fn named_delay(&self, run: &mut Run, name: &str, ev: &Ev) -> Option<Result<u64, String>> {
+        let e = self.machine.implementations.delays.get(name)?;
+        Some(self.eval(run, e, ev).and_then(|v| match v {
+            JsValue::Number(n) if n.is_finite() && n >= 0.0 => Ok(n.round() as u64),
+            JsValue::String(s) => {
+                super::delay_ms(&s).ok_or_else(|| format!("the delay {name:?} is {s:?}, not a duration"))
+            }
+            other => Err(format!("the delay {name:?} is {}, not a number of milliseconds", other.to_js_string())),
+        }))
+    }
+
+    /// Starts running the implementation `name` with these params: what
+    /// [`Runtime::leave_implementation`] restores. Too deep a nesting ends the run.
+    pub(crate) fn enter_implementation(
+        &self,
+        run: &mut Run,
+        what: &str,
+        name: &str,
+        params: JsValue,
+    ) -> Result<JsValue, String> {
+        if run.nesting >= super::MAX_IMPLEMENTATION_DEPTH {
+            return Err(format!(
+                "the {what} {name:?} runs implementations {} deep (a name that names itself?)",
+                super::MAX_IMPLEMENTATION_DEPTH
+            ));
+        }
+        run.nesting += 1;
+        Ok(std::mem::replace(&mut run.params, params))
+    }
+
+    pub(crate) fn leave_implementation(&self, run: &mut Run, saved: JsValue) {
+        run.nesting -= 1;
+        run.params = saved;
     }
 
     /// A send's id: the one it names, else a new one (written at `id_location` where it has one).

@@ -25,9 +25,12 @@
 //! and `_event`, `_sessionid`, `_name` and `_ioprocessors` are bound. `docs/reference/semantics.md`
 //! lists every difference.
 //!
-//! What the IR does not carry runs as an error of the run, naming it: a named guard (its
-//! implementation is code the IR does not hold), a named delay, an [`ir::Action::Opaque`]. Named
-//! actions are the host's (none changes the context) and are not run here.
+//! A named guard, action or delay runs its implementation from [`ir::Statechart::implementations`]
+//! (the setup's, lowered where pure), with `params` the reference's own, as xstate's
+//! `evaluateGuard` and `resolveActionsAndContext` bind them. What the IR does not carry runs as an
+//! error of the run, naming it: a named guard or delay with no implementation there, an
+//! [`ir::Action::Opaque`]. A named action with none is the host's (lent; none changes the context)
+//! and is not run here.
 
 mod actions;
 mod child;
@@ -48,6 +51,10 @@ use std::rc::Rc;
 /// `error` (an eventless loop, a self-raising loop, a state that raises its own done event for
 /// ever, a `foreach` over a huge array).
 pub const DEFAULT_STEP_BOUND: usize = 10_000;
+
+/// How deeply named implementations may run inside each other (a guard whose implementation
+/// names a guard, ...) before the run ends `error`: a name that names itself.
+pub const MAX_IMPLEMENTATION_DEPTH: usize = 64;
 
 /// Where a run is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -341,6 +348,10 @@ struct Run {
     sends: u64,
     /// Microsteps and `foreach` iterations left in this call.
     budget: usize,
+    /// The params of the named implementation being run ([`ir::expr::Root::Params`]), and how
+    /// many implementations are being run inside each other (a guard named by a guard).
+    params: JsValue,
+    nesting: usize,
 }
 
 impl Run {
@@ -472,6 +483,8 @@ impl<'m> Runtime<'m> {
             now,
             sends: 0,
             budget: self.step_bound,
+            params: JsValue::Undefined,
+            nesting: 0,
         };
         if let Some(s) = snapshot {
             run.config = s.configuration.iter().copied().collect();

@@ -235,6 +235,18 @@ impl Runtime<'_> {
                 let arg = Expr::Ref(Reference { root: Root::Event, path: smallvec::smallvec![field.into()] });
                 self.eval(run, &Expr::Call { func, args: vec![arg] }, ev)?.truthy()
             }
+            // xstate's `evaluateGuard`: a named guard's implementation, with the reference's
+            // params.
+            Guard::Named { name, params } if self.machine.implementations.guards.contains_key(name.as_str()) => {
+                let params = match params {
+                    Some(e) => self.eval(run, e, ev)?,
+                    None => ir::eval::JsValue::Undefined,
+                };
+                let saved = self.enter_implementation(run, "guard", name, params)?;
+                let passes = self.guard(run, &self.machine.implementations.guards[name.as_str()], ev);
+                self.leave_implementation(run, saved);
+                passes?
+            }
             // SCXML: a condition the front end could not lower cannot be evaluated: it is false,
             // and raises `error.execution`.
             Guard::Named { name, .. } if self.scxml => {
@@ -242,7 +254,9 @@ impl Runtime<'_> {
                 false
             }
             Guard::Named { name, .. } => {
-                return Err(format!("the guard {name:?} is code the IR does not hold, so this run cannot evaluate it"))
+                return Err(format!(
+                    "the guard {name:?} has no implementation in the IR (code jr2 could not lower, or none), so this run cannot evaluate it"
+                ))
             }
             Guard::SentBy { id } => {
                 return Err(format!(
@@ -588,9 +602,12 @@ impl Runtime<'_> {
                     if run.timers.iter().any(|x| x.id == id) {
                         continue;
                     }
-                    let ms = super::delay_ms(delay).ok_or_else(|| {
-                        format!("the delay {delay:?} of state {:?} is not a duration (a named delay is code the IR does not hold)", self.name(s))
-                    })?;
+                    let ms = match super::delay_ms(delay) {
+                        Some(ms) => ms,
+                        None => self.named_delay(run, delay, ev).unwrap_or_else(|| {
+                            Err(format!("the delay {delay:?} of state {:?} is not a duration, and the Machine has no implementation of it", self.name(s)))
+                        })?,
+                    };
                     let deadline = run.now.saturating_add(ms);
                     run.requests.push(Request::Schedule { id: id.clone(), deadline });
                     run.timers.push(Timer { id, deadline, state: Some(s), event: None, to: None, child: None });

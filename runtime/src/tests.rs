@@ -210,7 +210,7 @@ fn assign_reads_the_event_and_reenter_reenters() {
     assert!(stay.requests.is_empty(), "a transition to itself without reenter exits nothing: {:?}", stay.requests);
 }
 
-/// A named guard is code the IR does not hold: the run says so instead of guessing.
+/// A named guard with no implementation in the IR: the run says so instead of guessing.
 #[test]
 fn a_named_guard_ends_the_run_error_naming_it() {
     let m = machine(
@@ -522,4 +522,103 @@ fn the_kits_guards_read_the_outcome() {
     assert_eq!(at(&rt, &rt.send(&s0, done(json!({ "ready": false })), 0)), ["notCut"]);
     assert_eq!(at(&rt, &rt.send(&s0, error(json!({ "jr2": "failure", "reason": "no" })), 0)), ["failed"]);
     assert_eq!(at(&rt, &rt.send(&s0, error(json!("boom")), 0)), ["defect"]);
+}
+
+/// `root.a.b` as an expression.
+fn path_ref(root: ir::expr::Root, path: &[&str]) -> ir::Expr {
+    ir::Expr::Ref(ir::expr::Reference { root, path: path.iter().map(|k| ir::Name::from(*k)).collect() })
+}
+
+fn num(n: f64) -> ir::Expr {
+    ir::Expr::Literal(ir::Json::from(json!(n)))
+}
+
+/// xstate's `evaluateGuard` and `resolveActionsAndContext`: a named guard or action runs its
+/// implementation, with `params` the reference's own params (evaluated where it is named), and
+/// `undefined` where the reference has none.
+#[test]
+fn named_guards_and_actions_run_their_implementations_with_params() {
+    use ir::expr::{BinaryOp, Root};
+    let m = edited(
+        r##"{ "id": "p", "initial": "a", "context": { "n": 1 }, "states": {
+            "a": { "on": {
+                "bump": { "actions": { "type": "add", "params": { "by": 2 } } },
+                "plain": { "actions": "add" },
+                "go": [ { "guard": { "type": "atLeast", "params": { "n": 3 } }, "target": "b" } ] } },
+            "b": {} } }"##,
+        |c| {
+            let by = path_ref(Root::Params, &["by"]);
+            let n = path_ref(Root::Context, &["n"]);
+            let sum = ir::Expr::Binary { op: BinaryOp::Add, left: Box::new(n.clone()), right: Box::new(by) };
+            c.implementations.actions.insert(
+                "add".into(),
+                vec![ir::Action::Assign { updates: [("n".into(), std::sync::Arc::new(sum))].into_iter().collect() }],
+            );
+            let at_least = ir::Expr::Binary {
+                op: BinaryOp::Ge,
+                left: Box::new(n),
+                right: Box::new(path_ref(Root::Params, &["n"])),
+            };
+            c.implementations.guards.insert("atLeast".into(), ir::Guard::Expr { expr: at_least });
+        },
+    );
+    let rt = Runtime::new(&m);
+    let s0 = rt.start(None, 0).snapshot;
+    assert_eq!(at(&rt, &rt.send(&s0, ev("go"), 0)), ["a"], "1 >= 3 is false");
+    let s1 = rt.send(&s0, ev("bump"), 0).snapshot;
+    assert_eq!(s1.context, json!({ "n": 3 }));
+    assert_eq!(at(&rt, &rt.send(&s1, ev("go"), 0)), ["b"], "3 >= 3");
+    // No params: `params.by` is undefined, and 3 + undefined is NaN (JSON's null).
+    let s2 = rt.send(&s1, ev("plain"), 0).snapshot;
+    assert_eq!(s2.status, Status::Active);
+    assert_eq!(s2.context, json!({ "n": null }));
+}
+
+/// A named delay's implementation gives its milliseconds, evaluated on entry over the context; a
+/// `raise` with a named delay reads the same implementation.
+#[test]
+fn named_delays_are_their_implementations_milliseconds() {
+    use ir::expr::{BinaryOp, Root};
+    let m = edited(
+        r##"{ "id": "d", "initial": "wait", "context": { "tries": 3 }, "states": {
+            "wait": { "after": { "backoff": "next" } }, "next": {} } }"##,
+        |c| {
+            let ms = ir::Expr::Binary {
+                op: BinaryOp::Mul,
+                left: Box::new(path_ref(Root::Context, &["tries"])),
+                right: Box::new(num(100.0)),
+            };
+            c.implementations.delays.insert("backoff".into(), ms);
+        },
+    );
+    let rt = Runtime::new(&m);
+    let s0 = rt.start(None, 0);
+    assert_eq!(s0.snapshot.timers.len(), 1);
+    assert_eq!(s0.snapshot.timers[0].deadline, 300);
+    let fired = rt.fire(&s0.snapshot, &s0.snapshot.timers[0].id, 300);
+    assert_eq!(at(&rt, &fired), ["next"]);
+    // With no implementation, the run ends `error`, naming the delay.
+    let bare = machine(
+        r##"{ "id": "d", "initial": "wait", "states": { "wait": { "after": { "backoff": "next" } }, "next": {} } }"##,
+    );
+    let rt = Runtime::new(&bare);
+    let s = rt.start(None, 0).snapshot;
+    assert_eq!(s.status, Status::Error);
+    assert!(s.error.unwrap().contains("\"backoff\""));
+}
+
+/// A guard whose implementation names itself ends the run `error` at the nesting bound, not in a
+/// stack overflow.
+#[test]
+fn a_guard_that_names_itself_ends_the_run_error() {
+    let m = edited(
+        r##"{ "id": "g", "initial": "a", "states": { "a": { "on": { "go": { "target": "b", "guard": "loop" } } }, "b": {} } }"##,
+        |c| {
+            c.implementations.guards.insert("loop".into(), ir::Guard::Named { name: "loop".into(), params: None });
+        },
+    );
+    let rt = Runtime::new(&m);
+    let s = rt.send(&rt.start(None, 0).snapshot, ev("go"), 0).snapshot;
+    assert_eq!(s.status, Status::Error);
+    assert!(s.error.unwrap().contains("\"loop\""));
 }

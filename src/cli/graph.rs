@@ -44,12 +44,22 @@ type Drawn = (Option<ir::Machine>, graph::Notes, Exit);
 /// The IR of a Machine (`.ts`) or a Chart (`.json`, `-`: stdin), with what it was found to be
 /// (its diagnostics printed on stderr) and the notes of its slots; `jr2 sim` runs the same IR.
 pub fn load(file: &Path, lends: Option<&Path>, color: bool) -> Result<Drawn> {
+    load_as(file, lends, color, false)
+}
+
+/// [`load`] for a run (`jr2 sim`): a Machine with a part the run needs and the IR does not hold
+/// (`not-executable`) is refused, its lines printed as errors, and no IR is given.
+pub fn load_for_run(file: &Path, lends: Option<&Path>, color: bool) -> Result<Drawn> {
+    load_as(file, lends, color, true)
+}
+
+fn load_as(file: &Path, lends: Option<&Path>, color: bool, run: bool) -> Result<Drawn> {
     if super::scxml::is_scxml(file) {
         let (machine, exit) = super::scxml::load(file)?;
         return Ok((machine, graph::Notes::default(), exit));
     }
     if file.extension().is_some_and(|e| e == "ts") {
-        machine(file, color)
+        machine(file, color, run)
     } else {
         chart(file, lends, color)
     }
@@ -63,9 +73,14 @@ fn report(reports: &[FileReport], color: bool) {
 
 /// A Machine: its IR (drawn even where the walk refused it, as `jr2 ir` prints it, exit 1) and
 /// notes from its carried parts.
-fn machine(path: &Path, color: bool) -> Result<Drawn> {
-    let compiled = compile(path)?;
+fn machine(path: &Path, color: bool, run: bool) -> Result<Drawn> {
+    let mut compiled = compile(path)?;
+    let refused = run && compiled.refuse_for_run();
     report(&super::machine::reports_of(&compiled), color);
+    if refused {
+        eprintln!("jr2: {} cannot run: the IR does not hold a part the run needs (not-executable)", display(path));
+        return Ok((None, graph::Notes::default(), Exit::Refused));
+    }
     let exit = if compiled.has_errors() { Exit::Refused } else { Exit::Clean };
     let notes = compiled.value().map(|v| notes_of_parts(&parts::parts_of(v))).unwrap_or_default();
     Ok((compiled.machine.as_ref().and_then(|ir| ir.executable()).cloned(), notes, exit))

@@ -16,7 +16,7 @@ use std::io::IsTerminal;
 
 pub fn sim(args: SimArgs) -> Result<Exit> {
     let color = args.color.enabled(std::io::stderr().is_terminal());
-    let (machine, _, exit) = super::graph::load(&args.file, args.lends.as_deref(), color)?;
+    let (machine, _, exit) = super::graph::load_for_run(&args.file, args.lends.as_deref(), color)?;
     let Some(machine) = machine else { return Ok(Exit::Refused) };
     if exit == Exit::Refused {
         eprintln!("jr2: {} has errors; it runs as far as its IR goes", display(&args.file));

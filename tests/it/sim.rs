@@ -88,3 +88,51 @@ fn fix_tests_runs_to_done_on_scripted_outcomes() {
     assert_eq!(last["configuration"], serde_json::json!(["done"]));
     assert_eq!(last["context"]["ticket"], "T-1");
 }
+
+/// The setup's implementations run from the IR (xstate's `evaluateGuard` and
+/// `resolveActionsAndContext`): a parameterized action adds its `params.by`, a parameterized guard
+/// (its body a module helper, inlined) lets `go` through only at 4, a named delay waits the
+/// context's count times 100 ms, and a named `raise` is taken in the same macrostep.
+#[test]
+fn named_implementations_run_with_their_params() {
+    let (out, err, code) = sim(&["implementations.ts", "--events", "implementations.events.jsonl"]);
+    assert_eq!((code, err.as_str()), (0, ""), "{out}");
+    snapshot("implementations", &out);
+    let lines: Vec<serde_json::Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines[1]["context"], serde_json::json!({ "count": 2, "last": "add", "pinged": 1 }));
+    assert_eq!(lines[2]["configuration"], serde_json::json!(["counting"]), "2 < 4: the guard holds it");
+    assert_eq!(lines[4]["configuration"], serde_json::json!(["waiting"]));
+    // 300 ms fire nothing (the delay is 4 * 100); 100 more fire it. Real xstate 5 with a
+    // `SimulatedClock` gives the same configurations and contexts.
+    assert_eq!(lines.len(), 6, "{out}");
+    assert_eq!(lines[5]["timer"], "xstate.after.backoff.implementations.waiting");
+    assert_eq!(lines[5]["status"], "done");
+}
+
+/// A part the run needs that the IR does not hold is refused for a run: the `not-executable` lines
+/// as errors on stderr, nothing run, exit 1 (`jr2 check` keeps them warnings).
+#[test]
+fn a_machine_the_ir_cannot_run_is_refused() {
+    let dir = tempdir();
+    let path = dir.join("opaque.ts");
+    std::fs::write(
+        &path,
+        r#"import { setup } from "xstate";
+export const machine = setup({ guards: { ready: ({ context }) => context.tags.includes("ready") } }).createMachine({
+  id: "opaque",
+  initial: "a",
+  context: { tags: [] },
+  states: { a: { on: { go: { guard: "ready", target: "b" } } }, b: {} },
+});
+"#,
+    )
+    .unwrap();
+    let (out, err, code) = sim(&[path.to_str().unwrap()]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.is_empty(), "nothing runs: {out}");
+    assert!(err.contains("error[not-executable]"), "{err}");
+    assert!(err.contains("the guard `ready` is implemented by code jr2 cannot lower"), "{err}");
+    let check = Command::new(env!("CARGO_BIN_EXE_jr2")).arg("check").arg(&path).output().unwrap();
+    assert_eq!(check.status.code(), Some(0), "a warning in a check");
+    assert!(String::from_utf8_lossy(&check.stdout).contains("warning[not-executable]"));
+}

@@ -174,6 +174,7 @@ pub fn lower<'a>(chart: &'a Json, manifest: Option<&LendManifest>) -> Lowered<'a
         context: chart.get("context").map(|c| ir::Json::from(c.to_value())),
         context_expr: None,
         output: None,
+        implementations: ir::Implementations::default(),
     });
     Lowered {
         machine,

@@ -93,6 +93,20 @@ impl Compiled {
     pub fn has_errors(&self) -> bool {
         self.diagnostics.iter().any(|d| d.is_error())
     }
+
+    /// Loads the Workflow for a run (`jr2 sim`): a part the run needs and the IR does not hold
+    /// (`not-executable`, a warning in a check, which needs no run) is an error here. True where
+    /// there was one: the run is refused.
+    pub fn refuse_for_run(&mut self) -> bool {
+        let mut refused = false;
+        for d in &mut self.diagnostics {
+            if d.diagnostic.code == crate::rules::walk::not_executable::NOT_EXECUTABLE.code {
+                d.diagnostic.severity = diagnostics::Severity::Error;
+                refused = true;
+            }
+        }
+        refused
+    }
 }
 
 /// Compiles the Workflow at `path` (and the files it imports).

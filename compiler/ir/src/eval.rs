@@ -75,6 +75,9 @@ pub struct Scope {
     pub context: JsValue,
     pub event: JsValue,
     pub input: JsValue,
+    /// The params of the implementation being evaluated ([`Root::Params`]); `undefined` outside
+    /// one.
+    pub params: JsValue,
     /// The run's named values ([`Expr::Global`]), by name.
     pub globals: Vec<(Name, JsValue)>,
     /// The active states, ascending, for [`Expr::InState`]; empty outside a run.
@@ -85,7 +88,14 @@ impl Scope {
     /// The arguments from their JSON values; a missing one is `undefined`.
     pub fn new(context: Option<&J>, event: Option<&J>, input: Option<&J>) -> Scope {
         let js = |j: Option<&J>| j.map_or(JsValue::Undefined, JsValue::from_json);
-        Scope { context: js(context), event: js(event), input: js(input), globals: Vec::new(), active: Rc::from([]) }
+        Scope {
+            context: js(context),
+            event: js(event),
+            input: js(input),
+            params: JsValue::Undefined,
+            globals: Vec::new(),
+            active: Rc::from([]),
+        }
     }
 
     /// The arguments from one JSON object `{ context, event, input }`; a missing one is
@@ -99,6 +109,7 @@ impl Scope {
             Root::Context => &self.context,
             Root::Event => &self.event,
             Root::Input => &self.input,
+            Root::Params => &self.params,
         }
     }
 }

@@ -217,6 +217,9 @@ pub enum Root {
     Context,
     Input,
     Event,
+    /// The params of the reference that names an implementation (xstate's second argument of a
+    /// guard, an action or a delay: `({ context }, params) => ...`); `undefined` elsewhere.
+    Params,
 }
 
 impl Root {

@@ -96,6 +96,41 @@ pub struct Statechart {
     /// `context` and the done event); `None` is no output.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub output: Option<Expr>,
+    /// What the Machine's named guards, actions and delays do, where their implementations are
+    /// pure: xstate's `setup({ guards, actions, delays })`, `createMachine`'s second argument and
+    /// `.provide(...)`, a later one's name replacing an earlier one's. A reference keeps its name
+    /// ([`Guard::Named`], [`Action::Named`], [`Trigger::After`]) and the run looks it up here; a
+    /// name lent by the host (a Chart's, an Open body's) is not here.
+    #[serde(default, skip_serializing_if = "Implementations::is_empty")]
+    pub implementations: Implementations,
+}
+
+/// The named implementations of a Machine, lowered ([`Statechart::implementations`]). Each is
+/// evaluated as xstate evaluates it: over the `context` and `event` of the place that names it,
+/// with `params` ([`expr::Root::Params`]) the reference's own params, evaluated there
+/// (`{ type: "atLeast", params: { n: 2 } }`); a name given without params has `params`
+/// `undefined`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Implementations {
+    /// A named guard: a pure function's expression (a [`Guard::Expr`]), or a guard written as
+    /// data (`stateIn(...)`, `and([...])`, another name).
+    #[serde(default, skip_serializing_if = "FxIndexMap::is_empty")]
+    pub guards: FxIndexMap<Name, Guard>,
+    /// A named action: the actions it runs (an action creator's one; none for a function whose
+    /// body has no effect, `() => {}`).
+    #[serde(default, skip_serializing_if = "FxIndexMap::is_empty")]
+    pub actions: FxIndexMap<Name, Vec<Action>>,
+    /// A named delay: its milliseconds (a number, or a duration string) as an expression (a
+    /// literal, or a pure function's expression over `context` and `event`).
+    #[serde(default, skip_serializing_if = "FxIndexMap::is_empty")]
+    pub delays: FxIndexMap<Name, Expr>,
+}
+
+impl Implementations {
+    /// Has the Machine no implementation lowered?
+    pub fn is_empty(&self) -> bool {
+        self.guards.is_empty() && self.actions.is_empty() && self.delays.is_empty()
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

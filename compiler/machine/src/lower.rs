@@ -27,9 +27,10 @@
 //!   body lowered → `Expr` of its lowering, any other → `Named { name: "inline" }` with no params.
 //! - An action: `"name"` → `Named`; `assign({ k: v })` → `Assign` where each `v` is a literal or a
 //!   function whose body lowered (others are dropped with a `not-lowered` warning); `assign(fn)`
-//!   whose body lowered to an object → `Assign` of its fields; `answer(fn)` →
-//!   `Named { name: "jr2.answer", params: fn's lowering }`; `{ type, params }` → `Named`; an inline
-//!   function → `Named { name: "inline" }`; xstate's `raise`, `sendTo`, `sendParent`, `cancel`,
+//!   whose body lowered to an object → `Assign` of its fields (any other `assign(fn)` → `Opaque`);
+//!   `answer(fn)` → `Named { name: "jr2.answer", params: fn's lowering }`; `{ type, params }` →
+//!   `Named`; an inline function whose body lowered (a pure expression, `() => {}`) has no effect
+//!   and is no action, any other → `Named { name: "inline" }`; xstate's `raise`, `sendTo`, `sendParent`, `cancel`,
 //!   `emit` and `log` → `Raise`, `Send`, `Cancel`, `Emit`, `Log` where each argument is a literal
 //!   or a function whose body lowered, else `Opaque` with the reason; another xstate action creator
 //!   (`spawnChild`, `stopChild`, ...) → `Named { name: "xstate.<creator>" }`.
@@ -38,6 +39,12 @@
 //!   key of the pick's `z.object({...})`, then `fill`'s lowered object fields.
 //! - `slots`: every actor of the setup, in the setup's order, then the names that invokes use and
 //!   the setup does not declare (the kit's implicit `gate`, unknown names).
+//! - `implementations`: the setup's `guards`, `actions` and `delays` (then the implementations'
+//!   given outside it, a later name replacing an earlier one), each lowered where pure: a guard
+//!   function whose body lowered → its `Expr` (its second parameter is `params`, `Root::Params`),
+//!   a guard written as data → that guard; an action function whose body lowered → no action, an
+//!   action creator's call → its action; a delay's number or a function whose body lowered → its
+//!   `Expr`. A reference keeps its name; a name whose implementation is other code is left out.
 //! - `context`: its JSON when it is a literal; a function (`({ input }) => input`) gives `None`, and
 //!   its lowering, where its body lowered, is `context_expr`. The root's `output` is the Machine's
 //!   `output`; a final state's `output` (a literal or a lowered function) its own; `tags` a state's.
@@ -530,6 +537,7 @@ fn lower_statechart<'v>(parts: &MachineParts<'v>, purpose: Purpose) -> Lowered<'
     for sid in 0..states.len() {
         lw.lower_transitions(&states, StateId(sid as u32), &targets, &mut buf, &mut transitions);
     }
+    let implementations = lw.implementations(&targets);
     drop(targets);
     lw.states = states;
 
@@ -566,6 +574,7 @@ fn lower_statechart<'v>(parts: &MachineParts<'v>, purpose: Purpose) -> Lowered<'
         context,
         context_expr,
         output,
+        implementations,
     };
     let values = NodeValues {
         states: lw.values.iter().map(|(v, _, _)| *v).collect(),
@@ -1051,6 +1060,9 @@ impl<'p, 'v> Lowerer<'p, 'v> {
             return Some(Action::Named { name: Name::from(name), params: None });
         }
         match &a.kind {
+            // A function whose body lowered (a pure expression, or nothing) has no effect: no
+            // action. Other code stays a named `inline` action.
+            ValueKind::Function(f) if f.lowered.is_some() => return None,
             ValueKind::Function(_) => return Some(Action::Named { name: "inline".into(), params: None }),
             ValueKind::Object { .. } => {
                 return match a.get("type").and_then(Value::as_str) {
@@ -1096,7 +1108,10 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                     }),
                     _ => {
                         self.not_lowered(arg0, path, "this `assign`");
-                        Some(Action::Named { name: "assign".into(), params: None })
+                        Some(Action::Opaque {
+                            reason: "this `assign` stays code: its body is not an expression the runtime can evaluate"
+                                .into(),
+                        })
                     }
                 }
             }
@@ -1115,7 +1130,34 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                 Some(creator_action(creator, a).unwrap_or_else(|reason| Action::Opaque { reason }))
             }
             Some("spawnChild") if matches!(a.as_call().map(|c| c.callee), Some(Callee::Xstate(_))) => {
-                Some(self.spawn(a).unwrap_or_else(|reason| Action::Opaque { reason }))
+                let action = self.spawn(a).unwrap_or_else(|reason| Action::Opaque { reason });
+                let logic = arg(a, 0).unwrap_or(a);
+                if !is_machine(logic) && logic.as_str().is_none() {
+                    // A Part of the kit written in place is the walk's `inline-parts`.
+                    if classify_actor(logic) == ActorClass::Unknown {
+                        let message = format!(
+                            "`spawnChild()` spawns {}, written inline; name it in the setup's `actors` and spawn it by name",
+                            describe(logic)
+                        );
+                        self.fault(logic, FaultKind::InlineSrc, path, message);
+                    }
+                } else if let Action::Spawn { src, machine: None, .. } = &action {
+                    // xstate throws where the name is no actor of the Machine's.
+                    if src != "gate" && self.parts.actor(src).is_none() {
+                        let known: Vec<&str> = self.parts.setup_entries("actors").iter().map(|(k, _)| *k).collect();
+                        let at = arg(a, 0).unwrap_or(a);
+                        self.fault(
+                            at,
+                            FaultKind::UnknownInvokeSrc,
+                            path,
+                            format!(
+                                "`spawnChild(\"{src}\")` names no actor of the setup (actors: {}; kit: gate)",
+                                if known.is_empty() { "none".to_string() } else { known.join(", ") }
+                            ),
+                        );
+                    }
+                }
+                Some(action)
             }
             Some(other) => Some(Action::Named { name: compact_str::format_compact!("xstate.{other}"), params: None }),
             None => {
@@ -1123,6 +1165,55 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                 None
             }
         }
+    }
+
+    /// The setup's (and the other implementations') named guards, actions and delays, lowered
+    /// where pure; a name whose implementation is code jr2 cannot lower is left out (the walk's
+    /// `not-executable` names it where the Machine uses it).
+    fn implementations(&mut self, targets: &Targets<'_>) -> ir::Implementations {
+        let mut out = ir::Implementations::default();
+        for (name, v) in self.parts.setup_entries("guards") {
+            if let Some(g) = self.implementation_guard(v, targets) {
+                out.guards.insert(Name::from(name), g);
+            }
+        }
+        for (name, v) in self.parts.setup_entries("actions") {
+            if let Some(a) = self.implementation_actions(v) {
+                out.actions.insert(Name::from(name), a);
+            }
+        }
+        for (name, v) in self.parts.setup_entries("delays") {
+            if let Some(d) = implementation_delay(v) {
+                out.delays.insert(Name::from(name), d);
+            }
+        }
+        out
+    }
+
+    /// A named guard's implementation: a function whose body lowered, or a guard written as
+    /// data (a name, `{ type, params }`, `and`/`or`/`not`/`stateIn`/`sentBy`).
+    fn implementation_guard(&mut self, v: &Value<'v>, targets: &Targets<'_>) -> Option<Guard> {
+        if let Some(f) = v.as_function() {
+            return f.lowered.as_deref().map(|e| Guard::Expr { expr: e.clone() });
+        }
+        let data = v.as_str().is_some()
+            || (v.props().is_some() && v.get("type").and_then(Value::as_str).is_some())
+            || matches!(kit_name(v), Some("and" | "or" | "not" | "stateIn" | "sentBy"));
+        if !data {
+            return None;
+        }
+        self.guard(v, Path::ROOT, targets)
+    }
+
+    /// A named action's implementation: a function with no effect (its body lowered: a pure
+    /// expression, or nothing) runs no action; an action creator's call (`assign`, `raise`, ...)
+    /// its action.
+    fn implementation_actions(&mut self, v: &'v Value<'v>) -> Option<Vec<Action>> {
+        if let Some(f) = v.as_function() {
+            return f.lowered.is_some().then(Vec::new);
+        }
+        kit_name(v)?;
+        self.action(v, Path::ROOT).map(|a| vec![a])
     }
 
     /// `spawnChild(src, { id, input })`: an actor slot by its name, or a child Machine written in
@@ -1151,15 +1242,18 @@ impl<'p, 'v> Lowerer<'p, 'v> {
         if let Some(src) = logic.as_str() {
             return Ok(Action::Spawn { src: Name::from(src), id, input, machine: None });
         }
-        let parts = machine_parts(logic)
-            .map_err(|_| format!("`spawnChild()` spawns {}, not an actor's name or a Machine", describe(logic)))?;
-        let child = lower_statechart(&parts, self.purpose)
-            .machine
-            .ok_or_else(|| "the Machine `spawnChild()` spawns does not lower".to_string())?;
         let src = match &id {
             Some(Expr::Literal(ir::Json::String(s))) => Name::from(s.as_str()),
             _ => Name::const_new("(inline)"),
         };
+        // Other logic written in place (a Part, `fromPromise(...)`): refused where it is written
+        // (`inline-parts`, `inline-src`); the run asks the host to start it, as an inline invoke.
+        let Ok(parts) = machine_parts(logic) else {
+            return Ok(Action::Spawn { src, id, input, machine: None });
+        };
+        let child = lower_statechart(&parts, self.purpose)
+            .machine
+            .ok_or_else(|| "the Machine `spawnChild()` spawns does not lower".to_string())?;
         Ok(Action::Spawn { src, id, input, machine: Some(Box::new(child)) })
     }
 
@@ -1754,6 +1848,16 @@ pub fn one_or_many<'a, 'v>(value: &'a Value<'v>, path: &str) -> Vec<(String, &'a
 
 /// A value as an IR expression: a literal as `Literal`, a function as its `lowered`, arrays and
 /// objects by their items; `None` where any part cannot be lowered.
+/// A named delay's implementation: a number of milliseconds (or a duration string), or a function
+/// of the context and the event whose body lowered.
+fn implementation_delay(v: &Value) -> Option<Expr> {
+    match &v.kind {
+        ValueKind::Number { .. } | ValueKind::String { .. } => value_expr(v),
+        ValueKind::Function(f) => f.lowered.as_deref().cloned(),
+        _ => None,
+    }
+}
+
 pub fn value_expr(v: &Value) -> Option<Expr> {
     if let Some(j) = v.to_ir_json() {
         return Some(Expr::Literal(j));

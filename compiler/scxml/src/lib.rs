@@ -268,6 +268,7 @@ impl<'a, 'i, 'f> Lowerer<'a, 'i, 'f> {
             context: Some(context),
             context_expr,
             output: None,
+            implementations: ir::Implementations::default(),
         }
     }
 

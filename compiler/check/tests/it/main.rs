@@ -3,6 +3,7 @@
 mod door_fixtures;
 mod door_fuzz;
 mod doors;
+mod executable;
 mod expr_crosscheck;
 mod fixture;
 mod instance_fixtures;

@@ -99,8 +99,15 @@ impl<'a, 'g, 's, 'v> Cx<'a, 'g, 's, 'v> {
         let saved_base = self.scopes.enter_function();
         let saved_facts = std::mem::replace(&mut self.facts, Facts { complete: true, ..Facts::default() });
         let saved_inline = std::mem::replace(&mut self.inline, 0);
+        // xstate calls a guard, an action or a delay with the arguments object and its params
+        // (`({ context }, params) => ...`); any other function with the arguments object alone,
+        // so its second parameter is `undefined`, as `params` is outside an implementation.
         for (i, p) in params.items.iter().enumerate() {
-            let fv = if i == 0 { Fv::Args } else { Fv::Opaque };
+            let fv = match i {
+                0 => Fv::Args,
+                1 => Fv::Ref(Root::Params, RefPath::new()),
+                _ => Fv::Opaque,
+            };
             self.bind_pattern(&p.pattern, fv, i == 0);
         }
         if let Some(r) = &params.rest {
@@ -134,6 +141,10 @@ impl<'a, 'g, 's, 'v> Cx<'a, 'g, 's, 'v> {
     }
 
     fn block(&mut self, stmts: &'a oxc_allocator::Vec<'a, Statement<'a>>) -> Option<Fv<'a, 'v>> {
+        // A body with nothing in it (`() => {}`, an action that does nothing) returns `undefined`.
+        if stmts.iter().all(|st| matches!(st, Statement::EmptyStatement(_))) {
+            return Some(Fv::Lowered(Expr::Undefined));
+        }
         let mut pure = true;
         let mut ret = None;
         for (i, st) in stmts.iter().enumerate() {

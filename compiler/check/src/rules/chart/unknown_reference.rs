@@ -110,6 +110,8 @@ pub fn check(cx: &Ctx, sink: &mut Sink) {
                     )),
                     _ => None,
                 },
+                // `Root::parse` reads a Chart's three roots only.
+                Some(Root::Params) => None,
             };
             if let Some(text) = fault {
                 sink.line(&UNKNOWN_REFERENCE, at.span, p, text);

@@ -3,7 +3,7 @@
 use diagnostics::declare_rule;
 
 declare_rule! {
-    /// Refuses an invoke whose `src` is actor logic written inline rather than a name of the setup's `actors`.
+    /// Refuses an invoke whose `src` (or a `spawnChild()` whose actor) is actor logic written inline rather than a name of the setup's `actors`.
     ///
     /// ## Why
     /// jr2 knows an actor by its slot in `jr2Setup({ actors })`: its kind (Agent, Effect, Gate, `fail`), its placement and its parties all come from there. An inline `src` has no slot, so no check can see it.

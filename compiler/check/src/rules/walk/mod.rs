@@ -3,7 +3,8 @@
 //! Machine's parts as values (its setup's actors, its wrappers).
 //!
 //! [`check`] runs every rule over the compiled Machine and each Machine its setup names as an
-//! actor (the kit refuses at every `createMachine`), and places each line in its file.
+//! actor, or the implementations given outside it (`createMachine`'s second argument,
+//! `.provide`) do (the kit refuses at every `createMachine`), and places each line in its file.
 
 use super::Rule;
 use crate::compile::{Located, Lowering};
@@ -23,6 +24,7 @@ family! {
     unrouted_outcome::UNROUTED_OUTCOME => check, // parts.ts refuseUnroutedOutcome (ours)
     lost_output::LOST_OUTPUT => check, // parts.ts refuseLostOutput (ours)
     inline_parts::INLINE_PARTS => check, // parts.ts refuseInlineParts (ours)
+    not_executable::NOT_EXECUTABLE => check,
 }
 
 /// The fix of the two unrouted-event rules (a route on the root): not a rule.
@@ -47,9 +49,9 @@ fn walk(lowering: &Lowering<'_>, nested: bool, out: &mut Vec<Located>) {
         check(&cx, out);
     }
     let parts = lowering.parts;
-    // The setup's actors read in place (no list of them made).
-    let actors = parts.setup.and_then(|s| s.get("actors")).and_then(Value::props).unwrap_or_default();
-    for actor in actors.iter().map(|p| &p.value) {
+    // The setup's actors, then those given outside it (`createMachine(config, { actors })`,
+    // `.provide({ actors })`), a name given again taking the later actor.
+    for (_, actor) in parts.setup_entries("actors") {
         // `classify_actor` says `Machine` of exactly what `is_machine` accepts (no Part's kit name
         // is a Machine's call): asked directly, with no kit name compared.
         if !is_machine(actor) {

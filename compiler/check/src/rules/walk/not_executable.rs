@@ -1,0 +1,209 @@
+//! The rule `not-executable`: a part a run needs that the IR does not hold.
+
+use super::Ctx;
+use crate::compile::Located;
+use diagnostics::declare_rule;
+use ir::{Action, Guard, StateId, Trigger};
+
+declare_rule! {
+    /// Warns of a part of the Machine that a run needs and the IR does not hold: a guard, an action or a delay written as code jr2 cannot lower, or named with no implementation.
+    ///
+    /// ## Why
+    /// jr2 reads a Workflow without running it, and the runtime runs the IR it lowered, not the
+    /// TypeScript. What jr2 lowers is a pure expression over `context`, `event` and `params`
+    /// (members, literals, templates, comparisons, arithmetic, `&&`/`||`/`??`, ternaries, the
+    /// kit's predicates, a `const` arrow helper of the module that it inlines) and xstate's
+    /// action creators (`assign`, `raise`, `sendTo`, `sendParent`, `cancel`, `emit`, `log`,
+    /// `spawnChild`). A named guard, action or delay runs its implementation from
+    /// `setup({ guards, actions, delays })` (or `createMachine`'s second argument, or
+    /// `.provide(...)`), lowered the same way, with the reference's `params`.
+    ///
+    /// What a run would stop at, this rule names, with the part and the reason:
+    /// - a guard or an action that is a function whose body is other code (a statement that is
+    ///   not one `return`, a method call, a call of a function jr2 does not inline);
+    /// - a named guard or delay whose implementation is such code, or that the Machine does not
+    ///   implement at all (xstate throws on the first, and has no delay for the second);
+    /// - a named action whose implementation in the setup is such code (a name the setup does not
+    ///   implement is the host's, and no warning);
+    /// - an `answer(...)`, an `assign(...)` whose function jr2 cannot lower, or one of xstate's
+    ///   action creators that jr2 does not lower (`stopChild`, `enqueueActions`, ...).
+    ///
+    /// `jr2 check` says so as a warning, since a check needs no run; loading the Workflow for a
+    /// run (`jr2 sim`) refuses it with the same line as an error.
+    ///
+    /// ## Example
+    /// ```ts
+    /// jr2Setup({
+    ///   guards: { ready: ({ context }) => context.tags.includes("ready") },
+    /// }).createMachine({
+    ///   initial: "waiting",
+    ///   context: { tags: [] },
+    ///   states: {
+    ///     waiting: { on: { check: { guard: "ready", target: "finished" } } },
+    ///     finished: { type: "final" },
+    ///   },
+    /// });
+    /// ```
+    ///
+    /// ## Use instead
+    /// ```ts
+    /// jr2Setup({
+    ///   guards: { ready: ({ context }) => context.ready === true },
+    /// }).createMachine({
+    ///   initial: "waiting",
+    ///   context: { ready: false },
+    ///   states: {
+    ///     waiting: { on: { check: { guard: "ready", target: "finished" } } },
+    ///     finished: { type: "final" },
+    ///   },
+    /// });
+    /// ```
+    pub static NOT_EXECUTABLE = { code: "not-executable", rule: None, severity: Warning };
+}
+
+/// How deeply a named implementation's own names are followed (a guard naming a guard ...).
+const MAX_DEPTH: usize = 16;
+
+/// The walk runs this over each Machine.
+pub fn check(cx: &Ctx, out: &mut Vec<Located>) {
+    let m = cx.machine;
+    for (ti, t) in m.transitions.iter().enumerate() {
+        let mut why = Vec::new();
+        if let Some(g) = &t.guard {
+            guard_faults(cx, g, 0, &mut why);
+        }
+        action_faults(cx, &t.actions, 0, &mut why);
+        if let Trigger::After(delay) = &t.trigger {
+            delay_faults(cx, delay, &mut why);
+        }
+        if why.is_empty() {
+            continue;
+        }
+        let source = cx.map.transition(ti);
+        let mut d = NOT_EXECUTABLE.at(source.loc.span, format!("this transition cannot run: {}", why.join("; ")));
+        if !source.path.is_empty() {
+            d = d.with_path(source.path.clone());
+        }
+        out.push(Located { file: source.loc.file, diagnostic: d });
+    }
+    for s in m.ids() {
+        let st = m.state(s);
+        for (place, actions) in [("entry", &st.entry), ("exit", &st.exit)] {
+            let mut why = Vec::new();
+            action_faults(cx, actions, 0, &mut why);
+            if !why.is_empty() {
+                out.push(at_state(cx, s, format!("the {place} of {} cannot run: {}", cx.name(s), why.join("; "))));
+            }
+        }
+    }
+}
+
+fn at_state(cx: &Ctx, s: StateId, message: String) -> Located {
+    cx.at_state(&NOT_EXECUTABLE, s, message)
+}
+
+/// Is `name` a key of the setup's (or the implementations') `field`?
+fn in_setup(cx: &Ctx, field: &str, name: &str) -> bool {
+    cx.parts.setup_entries(field).iter().any(|(k, _)| *k == name)
+}
+
+fn push(why: &mut Vec<String>, reason: String) {
+    if !why.contains(&reason) {
+        why.push(reason);
+    }
+}
+
+/// Why a guard has no IR to evaluate, for each part of it that has none.
+fn guard_faults(cx: &Ctx, g: &Guard, depth: usize, why: &mut Vec<String>) {
+    match g {
+        Guard::Named { name, .. } if name == "inline" => {
+            push(why, "its guard is a function jr2 cannot lower (not one pure expression)".into())
+        }
+        Guard::Named { name, .. } if name.starts_with("jr2.") => {}
+        Guard::Named { name, .. } => match cx.machine.implementations.guards.get(name.as_str()) {
+            Some(imp) if depth < MAX_DEPTH => guard_faults(cx, imp, depth + 1, why),
+            Some(_) => {}
+            None if in_setup(cx, "guards", name) => push(
+                why,
+                format!("the guard `{name}` is implemented by code jr2 cannot lower (not one pure expression)"),
+            ),
+            None => push(why, format!("the guard `{name}` has no implementation (no `guards.{name}` in the setup)")),
+        },
+        Guard::Not { guard } => guard_faults(cx, guard, depth, why),
+        Guard::And { guards } | Guard::Or { guards } => guards.iter().for_each(|g| guard_faults(cx, g, depth, why)),
+        Guard::SentBy { .. } | Guard::Expr { .. } => {}
+    }
+}
+
+/// Why actions have no IR to run, for each that has none (a named action the setup does not
+/// implement is the host's).
+fn action_faults(cx: &Ctx, actions: &[Action], depth: usize, why: &mut Vec<String>) {
+    for a in actions {
+        match a {
+            Action::Named { name, .. } if name == "inline" => {
+                push(why, "an action is a function jr2 cannot lower".into())
+            }
+            Action::Named { name, .. } if name.starts_with("xstate.") => {
+                push(why, format!("the action `{}` is not lowered", &name["xstate.".len()..]))
+            }
+            Action::Named { name, params: None } if name == "jr2.answer" => {
+                push(why, "its `answer` is a function jr2 cannot lower".into())
+            }
+            Action::Named { name, .. } if name.starts_with("jr2.") => {}
+            Action::Named { name, .. } => match cx.machine.implementations.actions.get(name.as_str()) {
+                Some(imp) if depth < MAX_DEPTH => action_faults(cx, imp, depth + 1, why),
+                Some(_) => {}
+                None if in_setup(cx, "actions", name) => {
+                    push(why, format!("the action `{name}` is implemented by code jr2 cannot lower"))
+                }
+                None => {}
+            },
+            Action::Opaque { reason } => push(why, reason.clone()),
+            Action::If { branches } => branches.iter().for_each(|b| action_faults(cx, &b.actions, depth, why)),
+            Action::Foreach { actions, .. } => action_faults(cx, actions, depth, why),
+            _ => {}
+        }
+    }
+}
+
+/// Why an `after` delay has no milliseconds: a name with no implementation jr2 lowered.
+fn delay_faults(cx: &Ctx, delay: &str, why: &mut Vec<String>) {
+    if is_duration(delay) || cx.machine.implementations.delays.contains_key(delay) {
+        return;
+    }
+    if in_setup(cx, "delays", delay) {
+        push(why, format!("the delay `{delay}` is implemented by code jr2 cannot lower"));
+    } else {
+        push(why, format!("the delay `{delay}` has no implementation (no `delays.{delay}` in the setup)"));
+    }
+}
+
+/// An `after` key the runtime reads as milliseconds or a duration (`5000`, `5s`).
+fn is_duration(delay: &str) -> bool {
+    runtime_delay_ms(delay).is_some()
+}
+
+/// The runtime's reading of a delay (`runtime::delay_ms`; the check layer does not depend on the
+/// runtime): a number of milliseconds, or a number with a unit.
+fn runtime_delay_ms(delay: &str) -> Option<f64> {
+    let d = delay.trim();
+    if let Ok(ms) = d.parse::<u64>() {
+        return Some(ms as f64);
+    }
+    let split = d.find(|c: char| !(c.is_ascii_digit() || c == '.'))?;
+    let n: f64 = d[..split].parse().ok()?;
+    matches!(d[split..].trim(), "ms" | "s" | "m" | "min" | "h").then_some(n)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_duration;
+
+    #[test]
+    fn durations_are_numbers_or_numbers_with_a_unit() {
+        assert!(is_duration("5000"));
+        assert!(is_duration("1.5s"));
+        assert!(!is_duration("timeout"));
+        assert!(!is_duration("s"));
+    }
+}
