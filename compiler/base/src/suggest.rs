@@ -2,7 +2,8 @@
 //! `src`, a guard, a diagnostic code given to `jr2 explain` or a suppression, a config key).
 
 /// The name closest to `name` by edit distance, if it is close enough to be a typo: at most a
-/// third of the longer name's characters differ (at least one), and not `name` itself.
+/// third of the longer name's characters differ (at least one), fewer than either name has (no
+/// one-letter name is a slip of another), and not `name` itself.
 pub fn closest<'a>(name: &str, candidates: &[&'a str]) -> Option<&'a str> {
     if name.is_empty() {
         return None;
@@ -10,7 +11,10 @@ pub fn closest<'a>(name: &str, candidates: &[&'a str]) -> Option<&'a str> {
     candidates
         .iter()
         .map(|c| (distance(name, c), *c))
-        .filter(|(d, c)| *d > 0 && *d <= (c.chars().count().max(name.chars().count()) / 3).max(1))
+        .filter(|(d, c)| {
+            let (n, m) = (name.chars().count(), c.chars().count());
+            *d > 0 && *d <= (n.max(m) / 3).max(1) && *d < n.min(m)
+        })
         .min_by_key(|(d, _)| *d)
         .map(|(_, c)| c)
 }
@@ -53,6 +57,7 @@ mod tests {
         assert_eq!(closest("json-syntax", &codes), None, "the name itself is no suggestion");
         assert_eq!(closest("frobnicate", &codes), None);
         assert_eq!(closest("", &codes), None);
+        assert_eq!(closest("b", &["a"]), None, "one letter is no slip of another");
         assert_eq!(did_you_mean("unknown-srcs", &codes), "; did you mean \"unknown-src\"?");
         assert_eq!(distance("kitten", "sitting"), 3);
         assert_eq!(distance("dnoe", "done"), 1, "a swap is one slip");
