@@ -6,14 +6,14 @@
 #   scripts/new-rule.sh FAMILY CODE [error|warning]
 #
 # FAMILY is one of chart (a Chart door rule), walk, walk_pick, instance, preflight, compat,
-# machine; CODE is kebab-case (`unknown-thing`). Then: write the check and the fixture, run its
+# machine, config; CODE is kebab-case (`unknown-thing`). Then: write the check and the fixture, run its
 # harness, and `JR2_BLESS=1 cargo test --test it docs` for its docs/rules/ page.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-usage() { echo "usage: scripts/new-rule.sh chart|walk|walk_pick|instance|preflight|compat|machine CODE [error|warning]" >&2; exit 2; }
+usage() { echo "usage: scripts/new-rule.sh chart|walk|walk_pick|instance|preflight|compat|machine|config CODE [error|warning]" >&2; exit 2; }
 [ $# -ge 2 ] || usage
 family=$1 code=$2 severity=${3:-error}
-case $family in chart|walk|walk_pick|instance|preflight|compat|machine) ;; *) usage ;; esac
+case $family in chart|walk|walk_pick|instance|preflight|compat|machine|config) ;; *) usage ;; esac
 [[ $code =~ ^[a-z][a-z0-9]*(-[a-z0-9]+)*$ ]] || { echo "new-rule: CODE is kebab-case, like unknown-thing" >&2; exit 2; }
 case $severity in error) sev=Error ;; warning) sev=Warning ;; *) usage ;; esac
 snake=${code//-/_}
@@ -79,6 +79,7 @@ case $family in
   chart) mkdir -p "$fixtures/door/$code"
     printf '{\n  "initial": "a",\n  "states": { "a": { "type": "final" } }\n//             ^ %s[%s]\n}\n' "$severity" "$code" > "$fixtures/door/$code/refused.json"
     where="$fixtures/door/$code/refused.json" ;;
+  config) where="no fixture folder (write its case in tests/it/suppress.rs)" ;;
   walk|walk_pick|machine) mkdir -p "$fixtures/$family/$code"
     printf 'import { jr2Setup } from "@jr2/orchestrator";\n\nexport const machine = jr2Setup({}).createMachine({\n  id: "example",\n  initial: "a",\n  states: { a: { type: "final" } },\n//          ^ %s[%s]\n});\n' "$severity" "$code" > "$fixtures/$family/$code/refused.ts"
     where="$fixtures/$family/$code/refused.ts" ;;

@@ -31,6 +31,10 @@ pub enum Command {
     /// Prints what a Machine carries (agents, effects and their placement, failing states, open
     /// bodies, models, MCP agents, workspace pods), or with --lends the lend manifest of one of its
     /// Open body slots.
+    ///
+    /// An Effect's `timeoutMs` is the author's timeout in milliseconds, as the kit's parts carry
+    /// it: 0 when the author set none, and the runtime's default (an MCP server's `timeout`)
+    /// then applies.
     Parts(PartsArgs),
     /// Draws a Machine (`.ts`) or a Chart (`.json`) from its IR: its states, transitions and what
     /// each state invokes, as Mermaid, Graphviz DOT or SVG (laid out by Graphviz's `dot`).
@@ -41,6 +45,8 @@ pub enum Command {
     Sim(SimArgs),
     /// Prints the documentation of a diagnostic code.
     Explain(ExplainArgs),
+    /// Lists every rule: its code, severity and summary (`--format json`: the registry as JSON).
+    Rules(RulesArgs),
     /// Brings an Instance up; with --check, its pre-flight: the Instance check, the Instance
     /// config against what the Workflows name, and what `jr2 up` would list for each Workflow.
     Up(UpArgs),
@@ -241,6 +247,19 @@ pub struct UpArgs {
 pub struct ExplainArgs {
     /// A diagnostic code, such as `json-syntax`.
     pub code: String,
+}
+
+#[derive(Debug, Args)]
+pub struct RulesArgs {
+    /// A table for a person, or a JSON array of `{code, severity, rule, summary}`.
+    #[arg(long, value_enum, default_value_t = RulesFormat::Human)]
+    pub format: RulesFormat,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum RulesFormat {
+    Human,
+    Json,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]

@@ -13,7 +13,7 @@ use std::io::{IsTerminal, Write};
 /// `--diff` the fixes alone, printed.
 pub fn check(args: CheckArgs) -> Result<Exit> {
     let manifest = input::read_optional_lends(args.lends.as_deref())?;
-    let mut inputs = input::collect(&args.paths)?;
+    let mut inputs = input::collect(&args.paths, manifest.is_some())?;
     let mut fix_crashed = false;
     if args.fix || args.diff {
         match fixes(&args, &inputs, manifest.as_ref())? {
@@ -21,11 +21,14 @@ pub fn check(args: CheckArgs) -> Result<Exit> {
             Fixed::Written { crashed } => fix_crashed = crashed,
         }
         // A rename moved files: walk the paths again.
-        inputs = input::collect(&args.paths)?;
+        inputs = input::collect(&args.paths, manifest.is_some())?;
     }
     let texts = read_inputs(&inputs)?;
     let mut reports = check_all(texts, manifest.as_ref());
     reports.extend(super::machine::check_machines(&inputs.machines));
+    for (report, ok) in check_in_instance(&inputs.in_instance) {
+        merge_report(&mut reports, report, ok);
+    }
     // An Instance's named Charts get their wrapper's manifest; `--lends` is for Charts outside one.
     // Foreign doors are read over HTTP unless `--offline`, each distinct one once in the run.
     let doors = (!args.offline && !inputs.instances.is_empty()).then(super::doors::HttpDoors::new);
@@ -46,7 +49,8 @@ pub fn check(args: CheckArgs) -> Result<Exit> {
         }
     }
     say_skipped(skipped);
-    let exit = finish(reports, &args.output);
+    let (reports, deny) = suppressed(reports)?;
+    let exit = finish_denying(reports, &args.output, args.output.deny_warnings || deny);
     Ok(if fix_crashed { Exit::Refused } else { exit })
 }
 
@@ -58,7 +62,7 @@ fn read_inputs(inputs: &input::Inputs) -> Result<Vec<(String, ChartText)>> {
     for path in &inputs.charts {
         texts.push((display(path), input::read_chart(path)?));
     }
-    for path in &inputs.machines {
+    for path in inputs.machines.iter().chain(&inputs.in_instance) {
         let file_type = std::fs::metadata(path)
             .map_err(|e| super::UsageError(format!("cannot read {}: {e}", display(path))))?
             .file_type();
@@ -68,6 +72,68 @@ fn read_inputs(inputs: &input::Inputs) -> Result<Vec<(String, ChartText)>> {
         input::check_instance_files(root, false)?;
     }
     Ok(texts)
+}
+
+/// The files of an Instance given without their Instance folder ([`input::Inputs::in_instance`]),
+/// each as the Instance check reports it, over one compiler database (so the Instance is
+/// checked once for all of them): a named Chart against its wrapper's Open body, a Workflow
+/// with the Instance rules, followed by the files it imports that have a diagnostic, a helper
+/// module with what its importers found in it, the config as the config.
+fn check_in_instance(paths: &[std::path::PathBuf]) -> Vec<(FileReport, bool)> {
+    if paths.is_empty() {
+        return Vec::new();
+    }
+    machine::eval::on_evaluator_stack(|| {
+        let mut db = db::Database::new();
+        let mut out: Vec<(FileReport, bool)> = Vec::new();
+        for path in paths {
+            let found = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                let mut files = vec![(path.clone(), db.diagnostics(path))];
+                // A Workflow's imported files with a diagnostic, as `jr2 check FILE.ts` lists them.
+                if let Some(compiled) = db.checked_compilation(path) {
+                    for file in compiled.files.iter().skip(1) {
+                        let found = db.diagnostics(&file.path);
+                        if !found.is_empty() {
+                            files.push((file.path.clone(), found));
+                        }
+                    }
+                }
+                files
+                    .into_iter()
+                    .map(|(p, diagnostics)| {
+                        let text = db.text(&p).unwrap_or_default();
+                        FileReport { path: display(&p), text, diagnostics }
+                    })
+                    .collect::<Vec<_>>()
+            }));
+            match found {
+                Ok(files) => files.into_iter().for_each(|f| merge_report(&mut out, f, true)),
+                Err(_) => {
+                    eprintln!(
+                        "jr2: internal error while checking {}; this is a bug in jr2, please report it",
+                        display(path)
+                    );
+                    out.push((FileReport { path: display(path), text: String::new(), diagnostics: Vec::new() }, false));
+                }
+            }
+        }
+        out
+    })
+}
+
+/// Adds a file's report; a file reported already gains the new diagnostics only.
+fn merge_report(reports: &mut Vec<(FileReport, bool)>, report: FileReport, ok: bool) {
+    match reports.iter_mut().find(|(r, _)| r.path == report.path) {
+        Some((seen, seen_ok)) => {
+            *seen_ok &= ok;
+            for d in report.diagnostics {
+                if !seen.diagnostics.contains(&d) {
+                    seen.diagnostics.push(d);
+                }
+            }
+        }
+        None => reports.push((report, ok)),
+    }
 }
 
 /// What `--fix` / `--diff` did.
@@ -145,7 +211,12 @@ pub fn chart_check(args: ChartCheckArgs) -> Result<Exit> {
 
 /// Admits one Chart text. A panic in the door is a bug; it is reported, not a crash.
 pub fn admit(path: &str, text: &str, manifest: Option<&LendManifest>) -> Option<check::door::Admission> {
-    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| check::door::admit(text, manifest))) {
+    caught(path, || check::door::admit(text, manifest))
+}
+
+/// A door's run over the Chart at `path`; a panic is reported as a bug, not a crash.
+fn caught(path: &str, run: impl FnOnce() -> check::door::Admission) -> Option<check::door::Admission> {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(run)) {
         Ok(admission) => Some(admission),
         Err(_) => {
             eprintln!("jr2: internal error while checking {path}; this is a bug in jr2, please report it");
@@ -173,7 +244,8 @@ fn check_all(texts: Vec<(String, ChartText)>, manifest: Option<&LendManifest>) -
                 return (FileReport { path, text: lossy, diagnostics }, true);
             }
         };
-        match admit(&path, &text, manifest) {
+        // A Chart file with no Open body says what was not checked (`door::admit_lone`).
+        match caught(&path, || check::door::admit_lone(&text, manifest)) {
             Some(a) => (FileReport { path, text, diagnostics: a.diagnostics }, true),
             None => (FileReport { path, text, diagnostics: Vec::new() }, false),
         }
@@ -196,8 +268,57 @@ fn check_all(texts: Vec<(String, ChartText)>, manifest: Option<&LendManifest>) -
     })
 }
 
+/// The reports as the run reports them, after each file's suppressions and config
+/// (`check::suppress`: the `jr2c.toml` above each file, its inline `jr2-ignore[...]`), with each
+/// config's unused `[[suppress]]` entries reported in the config file; and whether a config sets
+/// `deny-warnings`. A bad config ends the run (exit 2), naming its line.
+fn suppressed(reports: Vec<(FileReport, bool)>) -> Result<(Vec<(FileReport, bool)>, bool)> {
+    use check::suppress::{find_config, read_config, Suppressions};
+    let mut run = Suppressions::new();
+    let mut configs: std::collections::HashMap<std::path::PathBuf, Option<usize>> = Default::default();
+    let mut out = Vec::with_capacity(reports.len());
+    for (mut report, ok) in reports {
+        let path = std::path::PathBuf::from(&report.path);
+        let dir = path.parent().map(std::path::Path::to_path_buf).unwrap_or_default();
+        let config = match configs.get(&dir) {
+            Some(c) => *c,
+            None => {
+                let c = match find_config(&path) {
+                    Some(file) => Some(run.add(read_config(&file).map_err(|e| super::UsageError(e.0))?)),
+                    None => None,
+                };
+                configs.insert(dir, c);
+                c
+            }
+        };
+        // A clean Workflow of an Instance comes without its text: its inline suppressions are
+        // read from disk (each is then unused).
+        if report.text.is_empty() && report.path.ends_with(".ts") {
+            if let Ok(text) = base::read::read_text(&path) {
+                if text.contains("jr2-ignore[") {
+                    report.text = text;
+                }
+            }
+        }
+        let diagnostics = std::mem::take(&mut report.diagnostics);
+        report.diagnostics = run.apply(config, &path, &report.text, diagnostics);
+        out.push((report, ok));
+    }
+    for (path, text, diagnostics) in run.unused() {
+        if !diagnostics.is_empty() {
+            out.push((FileReport { path: display(&path), text, diagnostics }, true));
+        }
+    }
+    Ok((out, run.deny_warnings()))
+}
+
 /// Prints the reports in the chosen format and picks the exit code.
 pub(super) fn finish(checked: Vec<(FileReport, bool)>, output: &OutputArgs) -> Exit {
+    finish_denying(checked, output, output.deny_warnings)
+}
+
+/// [`finish`], with warnings refused when `deny_warnings` (the flag, or a config's).
+fn finish_denying(checked: Vec<(FileReport, bool)>, output: &OutputArgs, deny_warnings: bool) -> Exit {
     let crashed = checked.iter().any(|(_, ok)| !ok);
     let mut reports: Vec<FileReport> = checked.into_iter().map(|(r, _)| r).collect();
     if matches!(output.format, FormatArg::Human | FormatArg::Github) {
@@ -213,7 +334,7 @@ pub(super) fn finish(checked: Vec<(FileReport, bool)>, output: &OutputArgs) -> E
     let mut stdout = std::io::stdout().lock();
     // A closed stdout (`jr2 check | head`) is not an error worth a panic.
     let _ = stdout.write_all(text.as_bytes()).and_then(|()| stdout.flush());
-    exit_code(Summary::of(&reports), output.deny_warnings, crashed)
+    exit_code(Summary::of(&reports), deny_warnings, crashed)
 }
 
 /// The exit code of a run: 1 on an error (or a warning under `--deny-warnings`, or a crash).
@@ -230,7 +351,7 @@ mod tests {
     use super::*;
 
     fn summary(errors: usize, warnings: usize) -> Summary {
-        Summary { files: 1, errors, warnings }
+        Summary { files: 1, errors, warnings, unchecked: 0 }
     }
 
     #[test]

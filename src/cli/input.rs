@@ -209,11 +209,54 @@ pub struct Inputs {
     pub machines: Vec<PathBuf>,
     /// Instance folders (a folder with a `workflows/` folder), checked by `check_instance`.
     pub instances: Vec<PathBuf>,
+    /// Files of an Instance met without their Instance folder (`jr2 check
+    /// workflows/notes/weekly.json`, a helper module `lib/format.ts`), each checked as the
+    /// Instance check checks it: a named Chart against its wrapper's Open body, a Workflow with
+    /// the Instance rules, a helper module as a module (reported by the Workflows that import
+    /// it), `jr2.config.ts` as the config. A named Chart is here only without `--lends`, which
+    /// checks it as a plain Chart file.
+    pub in_instance: Vec<PathBuf>,
+    /// `--lends` was given: named Charts are plain Chart files.
+    lends: bool,
 }
 
-/// Walks the paths: a `.json` file is a Chart, a `.ts` file a Machine, a folder is walked.
-pub fn collect(paths: &[PathBuf]) -> Result<Inputs> {
-    let mut inputs = Inputs::default();
+impl Inputs {
+    /// A file found under the paths, by its kind and place.
+    fn file(&mut self, path: PathBuf) {
+        let of_instance = instance_root_of(&path).is_some() && !(self.lends && has_ext(&path, "json"));
+        if of_instance {
+            self.in_instance.push(path);
+        } else if has_ext(&path, "json") {
+            self.charts.push(path);
+        } else {
+            self.machines.push(path);
+        }
+    }
+}
+
+/// The Instance a file belongs to, where it is one of its files: a named Chart
+/// (`<root>/workflows/<wrapper>/<chart>.json`), or a `.ts` file anywhere below a folder that has a
+/// `workflows/` folder (a Workflow, a helper module, the config).
+pub fn instance_root_of(path: &Path) -> Option<PathBuf> {
+    let name = path.file_name()?.to_string_lossy();
+    if has_ext(path, "json") {
+        let workflows = path.parent()?.parent()?;
+        let root = workflows.parent()?;
+        let named = is_chart_name(&name) && workflows.file_name().is_some_and(|n| n == "workflows");
+        return (named && check::instance::is_instance(root)).then(|| root.to_path_buf());
+    }
+    if has_ext(path, "ts") && !name.ends_with(".d.ts") {
+        return path.ancestors().skip(1).find(|d| check::instance::is_instance(d)).map(Path::to_path_buf);
+    }
+    None
+}
+
+/// Walks the paths: a folder with a `workflows/` folder is an Instance, a file of an Instance is
+/// checked as its Instance checks it ([`Inputs::in_instance`]; a named Chart only without `lends`,
+/// `--lends` given), another `.json` file is a Chart, another `.ts` file a Machine, any other
+/// folder is walked.
+pub fn collect(paths: &[PathBuf], lends: bool) -> Result<Inputs> {
+    let mut inputs = Inputs { lends, ..Inputs::default() };
     for path in paths {
         let meta = std::fs::metadata(path).map_err(|e| UsageError(format!("cannot read {}: {e}", display(path))))?;
         if meta.is_dir() && check::instance::is_instance(path) {
@@ -225,10 +268,8 @@ pub fn collect(paths: &[PathBuf]) -> Result<Inputs> {
         } else if !meta.is_file() {
             let kind = kind_of(meta.file_type());
             return Err(UsageError(format!("cannot check {}: not a regular file ({kind})", display(path))));
-        } else if has_ext(path, "json") {
-            inputs.charts.push(path.clone());
-        } else if has_ext(path, "ts") {
-            inputs.machines.push(path.clone());
+        } else if has_ext(path, "json") || has_ext(path, "ts") {
+            inputs.file(path.clone());
         } else {
             return Err(UsageError(format!(
                 "cannot check {}: not a Chart (.json), a Machine (.ts) or a folder",
@@ -238,6 +279,13 @@ pub fn collect(paths: &[PathBuf]) -> Result<Inputs> {
     }
     let mut seen = std::collections::HashSet::new();
     inputs.charts.retain(|p| seen.insert(p.clone()));
+    // A file of an Instance also given whole is checked with it, once.
+    let whole: Vec<PathBuf> = inputs.instances.iter().map(|r| machine::module::normalize(r)).collect();
+    let mut seen = std::collections::HashSet::new();
+    inputs.in_instance.retain(|p| {
+        let root = instance_root_of(p).map(|r| machine::module::normalize(&r));
+        seen.insert(p.clone()) && !root.is_some_and(|r| whole.contains(&r))
+    });
     Ok(inputs)
 }
 
@@ -295,13 +343,19 @@ fn walk(dir: &Path, inputs: &mut Inputs) -> Result<()> {
     entries.sort_by(|a, b| a.0.cmp(&b.0));
     for (name, path, is_dir) in entries {
         if is_dir {
-            if !skipped_dir(&name) {
+            if skipped_dir(&name) {
+                continue;
+            }
+            // An Instance met in the walk is checked as one.
+            if check::instance::is_instance(&path) {
+                if !inputs.instances.contains(&path) {
+                    inputs.instances.push(path);
+                }
+            } else {
                 walk(&path, inputs)?;
             }
-        } else if is_chart_name(&name) {
-            inputs.charts.push(path);
-        } else if name.ends_with(".ts") && !name.ends_with(".d.ts") {
-            inputs.machines.push(path);
+        } else if is_chart_name(&name) || (name.ends_with(".ts") && !name.ends_with(".d.ts")) {
+            inputs.file(path);
         }
     }
     Ok(())

@@ -69,6 +69,7 @@ pub fn run(cli: Cli) -> Result<Exit> {
         Command::Graph(a) => graph::graph(a),
         Command::Sim(a) => sim::sim(a),
         Command::Explain(a) => other::explain(a),
+        Command::Rules(a) => other::rules(a),
         Command::Up(a) => up::up(a),
         Command::Lsp => lsp::lsp(),
     }

@@ -1,6 +1,6 @@
-//! `jr2 schema`, `jr2 ir` and `jr2 explain`.
+//! `jr2 schema`, `jr2 ir`, `jr2 explain` and `jr2 rules`.
 
-use super::args::{ExplainArgs, IrArgs, LendsArg, PartsArgs};
+use super::args::{ExplainArgs, IrArgs, LendsArg, PartsArgs, RulesArgs, RulesFormat};
 use super::input::{self, display};
 use super::{Exit, Result, UsageError};
 use chart::{briefing, schema};
@@ -106,7 +106,44 @@ pub fn explain(args: ExplainArgs) -> Result<Exit> {
         }
         None => {
             let known: Vec<&str> = check::rules::all().iter().map(|r| r.code).collect();
-            Err(UsageError(format!("unknown code `{}`; known codes: {}", args.code, known.join(", "))))
+            let hint = base::suggest::did_you_mean(&args.code, &known);
+            Err(UsageError(format!(
+                "unknown code `{}`{hint}; known codes: {} (`jr2 rules` lists them with their summaries)",
+                args.code,
+                known.join(", ")
+            )))
         }
     }
+}
+
+/// `jr2 rules [--format json]`: every rule of the registry (`check::rules::all()`), in the
+/// docs' order, with its severity, door rule number and summary.
+pub fn rules(args: RulesArgs) -> Result<Exit> {
+    let all = check::rules::all();
+    match args.format {
+        RulesFormat::Json => {
+            let list: Vec<serde_json::Value> = all
+                .iter()
+                .map(|r| {
+                    serde_json::json!({
+                        "code": r.code,
+                        "severity": r.severity.as_str(),
+                        "rule": r.rule,
+                        "summary": r.summary.trim(),
+                    })
+                })
+                .collect();
+            print_out(&(pretty(&serde_json::Value::Array(list))? + "\n"));
+        }
+        RulesFormat::Human => {
+            let width = all.iter().map(|r| r.code.len()).max().unwrap_or(0);
+            let mut out = String::new();
+            for r in &all {
+                out.push_str(&format!("{:width$}  {:7}  {}\n", r.code, r.severity.as_str(), r.summary.trim()));
+            }
+            out.push_str(&format!("{} rules; `jr2 explain CODE` prints a rule's page\n", all.len()));
+            print_out(&out);
+        }
+    }
+    Ok(Exit::Clean)
 }

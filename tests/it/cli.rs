@@ -397,3 +397,78 @@ fn version_names_the_commit() {
     let commit = commit.strip_suffix("-dirty").unwrap_or(commit);
     assert!(commit == "unknown" || (commit.len() == 12 && commit.bytes().all(|b| b.is_ascii_hexdigit())), "{text}");
 }
+
+/// No silent pass (issue 17): a Chart checked without an Open body says so in every format and
+/// in the summary line, naming what was not checked and how to check it.
+#[test]
+fn a_chart_without_lends_says_what_was_not_checked_in_every_format() {
+    let chart = "tests/fixtures/silent-pass/hello.json";
+    let o = jr2_at_root(&["check", chart, "--format", "json"]);
+    assert_eq!(code(&o), 0, "a warning: {}", stdout(&o));
+    let doc = json(&o);
+    assert_eq!(codes(&doc), ["chart-without-lends"], "{doc}");
+    let message = doc["diagnostics"][0]["message"].as_str().unwrap_or_default();
+    assert!(message.contains("lent names") && message.contains("input shapes"), "{message}");
+    let help = doc["diagnostics"][0]["help"].as_str().unwrap_or_default();
+    assert!(help.contains("--lends") && help.contains("workflows/<wrapper>/"), "{help}");
+    let human = stdout(&jr2_at_root(&["check", chart]));
+    let last = human.trim_end().lines().last().unwrap_or_default().to_string();
+    assert_eq!(last, "warning: 1 warning in 1 file; 1 file not checked in full (chart-without-lends)", "{human}");
+    let sarif = json(&jr2_at_root(&["check", chart, "--format", "sarif"]));
+    assert_eq!(sarif["runs"][0]["results"][0]["ruleId"], "chart-without-lends", "{sarif}");
+    let github = stdout(&jr2_at_root(&["check", chart, "--format", "github"]));
+    assert!(github.contains("::warning") && github.contains("chart-without-lends"), "{github}");
+    // With its Open body, the Chart's unknown `src` is found, and there is no warning.
+    let o = jr2_at_root(&["check", chart, "--lends", "tests/fixtures/cli/lends.json", "--format", "json"]);
+    assert_eq!(codes(&json(&o)), ["unknown-src"], "{}", stdout(&o));
+}
+
+/// A named Chart given alone is checked against its wrapper, as the Instance check does.
+#[test]
+fn a_named_chart_given_alone_is_checked_against_its_wrapper() {
+    let o = jr2_at_root(&["check", "tests/fixtures/instance-broken/workflows/notes/refused.json", "--format", "json"]);
+    assert_eq!(code(&o), 1, "{}\n{}", stdout(&o), stderr(&o));
+    let doc = json(&o);
+    assert_eq!(codes(&doc), ["unknown-src"], "{doc}");
+    assert_eq!(doc["diagnostics"][0]["file"], "tests/fixtures/instance-broken/workflows/notes/refused.json");
+    // The same from inside the Instance.
+    let o = Command::new(env!("CARGO_BIN_EXE_jr2"))
+        .args(["check", "workflows/notes/refused.json", "--format", "json"])
+        .current_dir(fixtures().join("instance-broken"))
+        .output()
+        .expect("run jr2");
+    assert_eq!(codes(&json(&o)), ["unknown-src"], "{}", stdout(&o));
+}
+
+/// A `.ts` file of an Instance outside `workflows/` is a helper module, not a Workflow.
+#[test]
+fn a_helper_module_of_an_instance_is_no_workflow() {
+    for path in ["tests/fixtures/suppress/lib/format.ts", "tests/fixtures/suppress/lib"] {
+        let o = jr2_at_root(&["check", path, "--format", "json"]);
+        assert_eq!(code(&o), 0, "{path}: {}\n{}", stdout(&o), stderr(&o));
+        assert!(codes(&json(&o)).is_empty(), "{path}: {}", stdout(&o));
+    }
+    // A folder above Instances walks into each as an Instance.
+    let o = jr2_at_root(&["check", "examples", "--format", "json"]);
+    assert_eq!(code(&o), 0, "{}", stdout(&o));
+    assert_eq!(json(&o)["summary"]["files"], 5, "{}", stdout(&o));
+}
+
+/// "Did you mean" in a `.ts` Workflow as in a Chart (one helper, `base::suggest`): a state, a
+/// `src`, and a code given to `jr2 explain`.
+#[test]
+fn slips_get_a_suggestion() {
+    let o = jr2(&["check", "machines/typos.ts", "--format", "json"]);
+    let doc = json(&o);
+    let helps: Vec<(String, String)> = doc["diagnostics"]
+        .as_array()
+        .expect("diagnostics")
+        .iter()
+        .map(|d| (d["code"].as_str().unwrap_or("").to_string(), d["help"].as_str().unwrap_or("").to_string()))
+        .collect();
+    assert!(helps.contains(&("unknown-target".into(), "did you mean \"done\"?".into())), "{doc}");
+    assert!(helps.contains(&("unknown-invoke-src".into(), "did you mean \"coder\"?".into())), "{doc}");
+    let o = jr2(&["explain", "json-syntx"]);
+    assert_eq!(code(&o), 2);
+    assert!(stderr(&o).contains("did you mean \"json-syntax\""), "{}", stderr(&o));
+}

@@ -82,6 +82,18 @@ fn rule_docs_are_generated_from_the_rules() {
     );
 }
 
+/// A rule's summary is its doc's first line, the index's and `jr2 rules`' text: a whole sentence,
+/// never a line cut off mid-sentence (issue 17).
+#[test]
+fn every_summary_is_a_whole_sentence() {
+    let cut: Vec<String> = rules::all()
+        .iter()
+        .filter(|r| !r.summary.trim().ends_with(['.', '?', '!', ')', '`']))
+        .map(|r| format!("{}: {}", r.code, r.summary.trim()))
+        .collect();
+    assert!(cut.is_empty(), "summaries cut mid-sentence:\n{}", cut.join("\n"));
+}
+
 #[test]
 fn every_code_is_kebab_case_and_unique() {
     let all = rules::all();

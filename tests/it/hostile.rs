@@ -299,7 +299,9 @@ fn a_chart_that_is_not_utf8_is_refused_and_the_rest_checked() {
     assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
     let doc: serde_json::Value = serde_json::from_str(&r.stdout).expect("one JSON document");
     assert_eq!(doc["summary"]["files"], 3, "{doc}");
-    let found = doc["diagnostics"].as_array().expect("a list");
+    // The others are checked (without an Open body: `chart-without-lends` says so).
+    let found: Vec<&serde_json::Value> =
+        doc["diagnostics"].as_array().expect("a list").iter().filter(|d| d["severity"] == "error").collect();
     assert_eq!(found.len(), 1, "{doc}");
     assert_eq!(found[0]["file"], "b.json");
     assert_eq!(found[0]["code"], "json-syntax");

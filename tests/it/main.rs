@@ -8,4 +8,5 @@ mod graph;
 mod hostile;
 mod layers;
 mod sim;
+mod suppress;
 mod up;

@@ -8,6 +8,7 @@ pub mod path;
 pub mod read;
 pub mod small_set;
 pub mod span;
+pub mod suggest;
 pub mod workspace;
 
 pub use span::{FileId, Loc, Span};

@@ -43,6 +43,19 @@ pub fn admit(text: &str, manifest: Option<&LendManifest>) -> Admission {
     admit_json(&parsed.value, text.len(), manifest)
 }
 
+/// Admits or refuses a Chart file checked by itself (`jr2 check FILE`, an editor's Chart outside
+/// any Instance): [`admit`], and with no manifest (and a JSON text) the warning `chart-without-lends`, which says
+/// what was not checked and how to check it, so that a run never passes what it did not look at.
+pub fn admit_lone(text: &str, manifest: Option<&LendManifest>) -> Admission {
+    let mut admission = admit(text, manifest);
+    // A text that is no JSON was not checked past its syntax at all: its errors say so.
+    let parsed = !admission.diagnostics.iter().any(|d| d.code == crate::rules::chart::json_syntax::JSON_SYNTAX.code);
+    if manifest.is_none() && parsed {
+        admission.diagnostics.push(crate::rules::chart::chart_without_lends::diagnostic(text));
+    }
+    admission
+}
+
 /// Admits or refuses a parsed Chart; `size` is its text's length in bytes.
 pub fn admit_json(chart: &Json, size: usize, manifest: Option<&LendManifest>) -> Admission {
     let mut sink = Sink::default();

@@ -19,6 +19,7 @@ pub mod instance;
 pub mod passes;
 pub mod preflight;
 pub mod rules;
+pub mod suppress;
 
 pub use compile::{compile_file, compile_text, compile_with, Compiled, Located};
 pub use door::{admit, Admission};

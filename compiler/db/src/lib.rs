@@ -243,7 +243,7 @@ pub fn config_report(db: &dyn Db, file: File) -> Arc<Vec<FileDiagnostics>> {
 }
 
 /// A file outside any Instance: a Workflow compiled alone, or a Chart admitted with the door's
-/// defaults (no lend manifest), as `jr2 check FILE` does.
+/// defaults (no lend manifest, which `chart-without-lends` says), as `jr2 check FILE` does.
 #[salsa::tracked]
 pub fn lone_report(db: &dyn Db, file: File) -> Arc<Vec<FileDiagnostics>> {
     let path = file.path(db).clone();
@@ -266,7 +266,7 @@ pub fn lone_report(db: &dyn Db, file: File) -> Arc<Vec<FileDiagnostics>> {
             }
             out
         } else {
-            vec![FileDiagnostics { path: path.clone(), diagnostics: check::door::admit(text, None).diagnostics }]
+            vec![FileDiagnostics { path: path.clone(), diagnostics: check::door::admit_lone(text, None).diagnostics }]
         }
     };
     Arc::new(match std::panic::catch_unwind(std::panic::AssertUnwindSafe(run)) {
@@ -437,7 +437,8 @@ impl Database {
     }
 
     /// The Instance the file at `path` belongs to: the nearest folder above it whose
-    /// `workflows/` folder holds it, added on first use.
+    /// `workflows/` folder holds it, or for a `.ts` file, the nearest Instance root above it (a
+    /// helper module); added on first use.
     pub fn instance_of(&mut self, path: &Path) -> Option<Instance> {
         let path = normalize(path);
         let mut dir = path.parent();
@@ -450,6 +451,17 @@ impl Database {
                 }
             }
             dir = d.parent();
+        }
+        // A `.ts` file elsewhere under an Instance's root (a helper module, `lib/format.ts`) is
+        // one of its modules, not a Workflow: the Workflows that import it report it.
+        if path.extension().is_some_and(|e| e == "ts") {
+            let mut dir = path.parent();
+            while let Some(d) = dir {
+                if instance::is_instance(d) {
+                    return self.add_instance(d);
+                }
+                dir = d.parent();
+            }
         }
         None
     }

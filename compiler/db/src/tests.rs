@@ -178,12 +178,13 @@ fn lone_files_and_half_typed_charts() {
         let text = r#"{ "id": "c", "initial": "nowhere", "states": { "a": { "type": "final" } } }"#;
         db.set_text(&chart, Some(text.to_string()));
         let d = db.diagnostics(&chart);
-        assert_eq!(d, check::door::admit(text, None).diagnostics);
+        assert_eq!(d, check::door::admit_lone(text, None).diagnostics);
+        assert!(d.iter().any(|d| d.code == "chart-without-lends"), "{d:?}");
         assert!(!d.is_empty());
         // Half typed: a JSON error, and the recovered tree still names the bad initial state.
         let half = r#"{ "id": "c", "initial": "nowhere", "states": { "a": { "type": "final" } "#;
         db.set_text(&chart, Some(half.to_string()));
-        assert!(db.diagnostics(&chart).iter().all(|d| d.code == "json-syntax"));
+        assert!(db.diagnostics(&chart).iter().all(|d| d.code == "json-syntax" || d.code == "chart-without-lends"));
         let recovered = db.recovered_chart(&chart);
         assert!(recovered.iter().any(|d| d.code == "unknown-initial"), "{recovered:?}");
     });

@@ -138,6 +138,10 @@ pub struct Diagnostic {
     pub notes: Vec<String>,
     pub help: Option<String>,
     pub fix: Option<Fix>,
+    /// It says that part of its file was not checked (a Chart checked without an Open body):
+    /// the run's summary line names it, so that a run never passes silently what it skipped.
+    #[serde(skip)]
+    pub unchecked: bool,
 }
 
 impl Diagnostic {
@@ -155,6 +159,7 @@ impl Diagnostic {
             notes: Vec::new(),
             help: None,
             fix: None,
+            unchecked: false,
         }
     }
 
@@ -212,6 +217,12 @@ impl Diagnostic {
         self
     }
 
+    /// Marks it as saying that part of its file was not checked ([`Diagnostic::unchecked`]).
+    pub fn unchecked(mut self) -> Self {
+        self.unchecked = true;
+        self
+    }
+
     pub fn with_fix(mut self, fix: Fix) -> Self {
         self.fix = Some(fix);
         self
@@ -243,11 +254,15 @@ pub struct Summary {
     pub files: usize,
     pub errors: usize,
     pub warnings: usize,
+    /// Files with a diagnostic that says part of them was not checked.
+    #[serde(skip)]
+    pub unchecked: usize,
 }
 
 impl Summary {
     pub fn of(reports: &[FileReport]) -> Summary {
         let mut s = Summary { files: reports.len(), ..Summary::default() };
+        s.unchecked = reports.iter().filter(|r| r.diagnostics.iter().any(|d| d.unchecked)).count();
         for d in reports.iter().flat_map(|r| &r.diagnostics) {
             match d.severity {
                 Severity::Error => s.errors += 1,

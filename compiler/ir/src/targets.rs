@@ -53,6 +53,11 @@ impl<'a> Targets<'a> {
         Self::build(states, machine_id, false)
     }
 
+    /// The states it resolves in (a "did you mean" reads their keys).
+    pub fn states(&self) -> &'a [State] {
+        self.states
+    }
+
     /// [`Targets::new`] for a state tree whose siblings' keys are known to be unique, as a
     /// Machine's are (a state's children are the keys of one value-model object, each there
     /// once): their keys are not compared pair by pair.

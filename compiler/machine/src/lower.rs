@@ -918,6 +918,8 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                             None if name == "gate" => SlotKind::Gate,
                             None => {
                                 let known: Vec<&str> = actors.iter().map(|(k, _)| *k).collect();
+                                let help =
+                                    base::suggest::closest(name, &known).map(|c| format!("did you mean \"{c}\"?"));
                                 self.fault(
                                     sv,
                                     FaultKind::UnknownInvokeSrc,
@@ -927,6 +929,9 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                                         if known.is_empty() { "none".to_string() } else { known.join(", ") }
                                     ),
                                 );
+                                if let Some(f) = self.faults.last_mut() {
+                                    f.help = help;
+                                }
                                 SlotKind::Unknown
                             }
                         };
@@ -1334,7 +1339,7 @@ impl<'p, 'v> Lowerer<'p, 'v> {
             match targets.by_id(id) {
                 Ok(s) => leaves.push(s),
                 Err(which) => {
-                    self.target_fault(value, path, StateId::ROOT, id, &which);
+                    self.target_fault(value, path, (StateId::ROOT, targets.states()), id, &which);
                     return None;
                 }
             }
@@ -1503,7 +1508,7 @@ impl<'p, 'v> Lowerer<'p, 'v> {
             // xstate reads it from the parent (`getStateNodeByPath(parent, target)`).
             match cx.targets.by_path(parent, t) {
                 Ok(s) => resolved.push(s),
-                Err(which) => self.target_fault(tv, tp, sid, t, &which),
+                Err(which) => self.target_fault(tv, tp, (sid, cx.targets.states()), t, &which),
             }
         }
         if resolved.is_empty() {
@@ -1566,7 +1571,15 @@ impl<'p, 'v> Lowerer<'p, 'v> {
     }
 
     /// The fault of a target that names no state, or more than one.
-    fn target_fault(&mut self, tv: &Value, tp: Path<'_>, sid: StateId, target: &str, which_states: &[StateId]) {
+    /// `states` is the tree the target was resolved in (for a "did you mean").
+    fn target_fault(
+        &mut self,
+        tv: &Value,
+        tp: Path<'_>,
+        (sid, states): (StateId, &[State]),
+        target: &str,
+        which_states: &[StateId],
+    ) {
         if which_states.len() > 1 {
             let which: Vec<&str> = which_states.iter().map(|s| self.map.state_path(*s)).collect();
             let msg = format!("target \"{target}\" names more than one state ({})", which.join(", "));
@@ -1574,6 +1587,23 @@ impl<'p, 'v> Lowerer<'p, 'v> {
         } else {
             let from = name_of(&self.map, sid.index());
             self.fault(tv, FaultKind::UnknownTarget, tp, format!("target \"{target}\" of \"{from}\" names no state"));
+            // "Did you mean", as a Chart's `unknown-target` says it: among the children for a
+            // `.child` target, else among the siblings.
+            let keys = |of: Option<StateId>| -> Vec<&str> {
+                of.and_then(|s| states.get(s.index()))
+                    .map(|s| s.children.iter().filter_map(|c| states.get(c.index())).map(|c| c.key.as_str()).collect())
+                    .unwrap_or_default()
+            };
+            let candidates = match target.chars().next() {
+                Some('.') => keys(Some(sid)),
+                Some('#') => Vec::new(),
+                _ => keys(states.get(sid.index()).and_then(|s| s.parent)),
+            };
+            let help = base::suggest::closest(target.trim_start_matches(['#', '.']), &candidates)
+                .map(|c| format!("did you mean \"{c}\"?"));
+            if let Some(f) = self.faults.last_mut() {
+                f.help = help;
+            }
         }
     }
 
@@ -1646,7 +1676,7 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                 }
                 match targets.resolve(sid, target) {
                     Ok(s) => resolved.push(s),
-                    Err(which_states) => self.target_fault(tv, tp, sid, target, &which_states),
+                    Err(which_states) => self.target_fault(tv, tp, (sid, targets.states()), target, &which_states),
                 }
             }
             let (guard, actions, reenter) = if obj {

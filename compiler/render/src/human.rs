@@ -39,7 +39,11 @@ pub fn render(reports: &[FileReport], color: bool) -> String {
             out.push_str(&render_one(report, &source, d, color));
         }
     }
-    out.push_str(&summary_line(Summary::of(reports), color));
+    let mut unchecked: Vec<&str> =
+        reports.iter().flat_map(|r| &r.diagnostics).filter(|d| d.unchecked).map(|d| d.code).collect();
+    unchecked.sort_unstable();
+    unchecked.dedup();
+    out.push_str(&summary_line_naming(Summary::of(reports), &unchecked, color));
     out
 }
 
@@ -78,14 +82,17 @@ fn render_one(report: &FileReport, source: &ariadne::Source<&str>, d: &Diagnosti
     let config = Config::default().with_color(color).with_index_type(IndexType::Byte);
     // ariadne colours a custom kind's header whatever the config says, so the header is ours:
     // ariadne draws a throwaway one-line header (dropped below) and the source snippet.
+    // The underline's label: the diagnostic's own, else what it points at (a Chart's dotted
+    // path), else its message. ariadne draws no underline for a label without text, and an
+    // empty text draws an arrow to nothing (`╰──`).
+    let label = d.label.as_deref().filter(|l| !l.is_empty()).or(d.path.as_deref()).unwrap_or(&d.message);
+    let primary_label = Label::new((file.clone(), primary.clone()))
+        .with_message(label)
+        .with_color(label_color)
+        .with_order(primary.start.min(i32::MAX as usize) as i32);
     let mut builder = Report::build(ReportKind::Custom("-", kind_color), (file.clone(), primary.clone()))
         .with_config(config)
-        .with_label(
-            Label::new((file.clone(), primary.clone()))
-                .with_message(d.label.as_deref().unwrap_or(""))
-                .with_color(label_color)
-                .with_order(primary.start.min(i32::MAX as usize) as i32),
-        );
+        .with_label(primary_label);
     // Labels in source order, so that ariadne draws one snippet per file.
     for s in &d.secondary {
         let secondary_color = if color { Color::Blue } else { Color::Primary };
@@ -129,6 +136,8 @@ fn render_one(report: &FileReport, source: &ariadne::Source<&str>, d: &Diagnosti
     if let Some(fix) = &d.fix {
         out.push_str(&format!("  = {}: {}\n", paint("fix", CYAN, color), fix.message));
     }
+    // Where the rule's page is, last: what to read next.
+    out.push_str(&format!("  = {}: jr2 explain {}\n", paint("doc", BOLD, color), d.code));
     out.push('\n');
     out
 }
@@ -144,6 +153,21 @@ fn plural(n: usize, one: &str) -> String {
 /// `error: 2 errors, 1 warning in 3 files`, `warning: 1 warning in 1 file`, or
 /// `checked 3 files: no problems`.
 pub fn summary_line(s: Summary, color: bool) -> String {
+    summary_line_naming(s, &[], color)
+}
+
+/// [`summary_line`], and where files were not checked in full, how many and the codes that say
+/// so: `warning: 1 warning in 1 file; 1 file not checked in full (chart-without-lends)`.
+pub fn summary_line_naming(s: Summary, unchecked: &[&str], color: bool) -> String {
+    let line = counts_line(s, color);
+    if s.unchecked == 0 {
+        return line;
+    }
+    let files = plural(s.unchecked, "file");
+    format!("{}; {files} not checked in full ({})\n", line.trim_end(), unchecked.join(", "))
+}
+
+fn counts_line(s: Summary, color: bool) -> String {
     let files = plural(s.files, "file");
     if s.errors > 0 {
         let mut counts = plural(s.errors, "error");

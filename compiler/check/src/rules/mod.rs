@@ -37,6 +37,7 @@ macro_rules! family {
 
 pub mod chart;
 pub mod compat;
+pub mod config;
 pub mod instance;
 pub mod machine;
 pub mod preflight;
@@ -54,6 +55,7 @@ pub fn all() -> Vec<&'static Rule> {
     rules.extend(walk::all());
     rules.extend(walk_pick::all());
     rules.extend(preflight::all());
+    rules.extend(config::all());
     rules.sort_by_key(|r| (r.rule.unwrap_or(0), r.code));
     rules
 }

@@ -11,13 +11,13 @@
 //!
 //! A caret line points at the column where a diagnostic's primary span starts on the nearest
 //! line above that is not a comment. `// lends: FILE` names the lend manifest (relative to the
-//! fixtures root; default `lends.json`), `// lends: none` runs the door without one. Every
+//! fixtures root; default `lends.json`), `// lends: none` runs the door without one, as on a Chart file checked alone (`admit_lone`). Every
 //! diagnostic must be expected and every expectation met; the full lines are in an insta
 //! snapshot beside, reviewed like code.
 
 use super::fixture;
 use base::line_index::LineIndex;
-use check::door::admit;
+use check::door::{admit, admit_lone};
 use kit::LendManifest;
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
@@ -57,7 +57,11 @@ fn run_fixture(path: &Path) -> Result<String, String> {
         let t = std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
         serde_json::from_str(&t).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
     });
-    let admission = admit(&clean, manifest.as_ref());
+    // Without a manifest the Chart is a file checked alone, as `jr2 check FILE` checks it.
+    let admission = match &manifest {
+        Some(m) => admit(&clean, Some(m)),
+        None => admit_lone(&clean, None),
+    };
     schema_agrees(&clean, &admission).map_err(|e| format!("{}: {e}", path.display()))?;
     let index = LineIndex::new(&clean);
     let mut got = Vec::new();

@@ -13,6 +13,8 @@ family! {
     json_syntax::JSON_SYNTAX,
     grammar::CHART_GRAMMAR,
     too_large::CHART_TOO_LARGE,
+    // a Chart file checked with no Open body (`door::admit_lone`)
+    chart_without_lends::CHART_WITHOUT_LENDS,
     // rule 2: size and structure
     too_many_states::TOO_MANY_STATES => check,
     unknown_target::UNKNOWN_TARGET => check,

@@ -5,8 +5,10 @@ use ir::expr::{placeholders, Root};
 use syntax::json::{Json, JsonKind};
 
 declare_rule! {
-    /// Refuses a reference that reads nothing: a root other than `context`, `input` or `event`,
-    /// or a key the Chart's `context`, the Open body's input, or the event does not have.
+    /// Refuses a reference that reads nothing: a root or a key that its Chart, input or event lacks.
+    ///
+    /// That is a root other than `context`, `input` or `event`, or a key the Chart's `context`,
+    /// the Open body's input, or the event does not have.
     ///
     /// ## Why
     /// A reference is `{ "$ref": "context.round" }` as a whole value or `{{input.topic}}` inside

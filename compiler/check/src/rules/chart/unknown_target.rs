@@ -56,28 +56,5 @@ pub fn check(cx: &Ctx, sink: &mut Sink) {
     }
 }
 
-/// The name closest to `name` by edit distance, if it is close enough to be a typo.
-pub fn closest<'a>(name: &str, candidates: &[&'a str]) -> Option<&'a str> {
-    if name.is_empty() {
-        return None;
-    }
-    candidates
-        .iter()
-        .map(|c| (levenshtein(name, c), *c))
-        .filter(|(d, c)| *d > 0 && *d <= (c.chars().count().max(name.chars().count()) / 3).max(1))
-        .min_by_key(|(d, _)| *d)
-        .map(|(_, c)| c)
-}
-
-fn levenshtein(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut cur = vec![i + 1];
-        for (j, cb) in b.iter().enumerate() {
-            cur.push((prev[j] + usize::from(ca != *cb)).min(prev[j + 1] + 1).min(cur[j] + 1));
-        }
-        prev = cur;
-    }
-    prev[b.len()]
-}
+/// The name closest to `name`, if it is close enough to be a typo (the one suggestion helper).
+pub use base::suggest::closest;

@@ -2,8 +2,10 @@ use base::Span;
 use diagnostics::{declare_rule, Diagnostic};
 
 declare_rule! {
-    /// Refuses a named Chart that has no wrapper to check it against: no `workflows/<wrapper>.ts`,
-    /// a wrapper with no Open body slot, or one whose Open bodies the Chart cannot be matched to.
+    /// Refuses a named Chart that has no wrapper Open body to be checked against.
+    ///
+    /// That is: no `workflows/<wrapper>.ts`, a wrapper with no Open body slot, or one whose Open
+    /// bodies the Chart cannot be matched to.
     ///
     /// ## Why
     /// A named Chart `workflows/<wrapper>/<chart>.json` runs as `"<wrapper>/<chart>"`: the wrapper

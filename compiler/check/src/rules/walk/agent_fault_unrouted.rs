@@ -30,9 +30,12 @@ declare_rule! {
     ///   },
     /// });
     /// ```
-    /// is refused: `state "coding" invokes Agent "coder", and neither it nor any state above it
-    /// routes `agent.fault`, so the run would wait for ever when the Agent's Turn cannot go on:
-    /// add `on: { "agent.fault": <target> }` to state "coding" or a state above it`.
+    /// is refused:
+    /// ```text
+    /// state "coding" invokes Agent "coder", and neither it nor any state above it routes
+    /// `agent.fault`, so the run would wait for ever when the Agent's Turn cannot go on: add
+    /// `on: { "agent.fault": <target> }` to state "coding" or a state above it
+    /// ```
     ///
     /// ## Use instead
     /// Route it, once on the root for every state:

@@ -3,8 +3,7 @@ use diagnostics::declare_rule;
 use machine::value::Value;
 
 declare_rule! {
-    /// Warns that the input mapper of a state a pick enters could not be read, so its params are
-    /// unchecked.
+    /// Warns that the input mapper of a state a pick enters could not be read: its params are unchecked.
     ///
     /// ## Why
     /// `unread-pick-param` needs to know which params of the pick the input mapper of the Effect

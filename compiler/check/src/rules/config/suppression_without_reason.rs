@@ -1,0 +1,31 @@
+//! The rule `suppression-without-reason`: an inline suppression that does not say why.
+
+use base::Span;
+use diagnostics::{declare_rule, Diagnostic};
+
+declare_rule! {
+    /// Warns of an inline suppression with no reason, which suppresses nothing: `// jr2-ignore[code]: why`.
+    ///
+    /// ## Why
+    /// A finding is silenced because it is wrong here; the reason is what the next reader needs
+    /// to trust the silence, and what tells them when it no longer holds. So a suppression
+    /// without one does not suppress: the finding is still reported, and so is this.
+    ///
+    /// ## Example
+    /// ```ts
+    /// // jr2-ignore[agent-fault-unrouted]
+    /// ```
+    ///
+    /// ## Use instead
+    /// ```ts
+    /// // jr2-ignore[agent-fault-unrouted]: routed by the wrapper
+    /// ```
+    pub static SUPPRESSION_WITHOUT_REASON = { code: "suppression-without-reason", rule: None, severity: Warning };
+}
+
+/// The comment at `span` has no `: reason`.
+pub fn diagnostic(span: Span) -> Diagnostic {
+    SUPPRESSION_WITHOUT_REASON
+        .at(span, "this suppression gives no reason, so it suppresses nothing")
+        .with_help("say why after a colon: `// jr2-ignore[code]: why the finding is wrong here`")
+}
