@@ -273,6 +273,9 @@ pub struct Runtime<'m> {
     eventless: bool,
     /// The session's id, for SCXML's `_sessionid` and its `#_scxml_<id>` target.
     pub session: String,
+    /// An SCXML session's globals but `_event` (`_sessionid`, `_name`, `_ioprocessors`), made at
+    /// their first read and the same values for the whole run (`_ioprocessors` is one object).
+    session_globals: std::cell::OnceCell<Rc<[(ir::Name, JsValue)]>>,
     pub step_bound: usize,
 }
 
@@ -293,8 +296,9 @@ struct Ev {
     /// Its JavaScript value, made when an expression first reads it (most events are read by
     /// none: a transition that only moves).
     js: std::cell::OnceCell<JsValue>,
-    /// SCXML's `_event`, made where the machine is one.
-    scxml: Option<JsValue>,
+    /// The globals its expressions read (an SCXML document's `_event`, `_sessionid`, `_name`,
+    /// `_ioprocessors`), made once for the event; none in a Machine.
+    globals: Rc<[(ir::Name, JsValue)]>,
 }
 
 impl Ev {
@@ -427,6 +431,7 @@ impl<'m> Runtime<'m> {
             nested,
             eventless: machine.transitions.iter().any(|t| t.trigger == Trigger::Always),
             session,
+            session_globals: std::cell::OnceCell::new(),
             step_bound: DEFAULT_STEP_BOUND,
         }
     }
@@ -499,7 +504,8 @@ impl<'m> Runtime<'m> {
         let mut run = self.run(None, now);
         run.input = input.as_ref().map_or(JsValue::Undefined, JsValue::from_json);
         let event = json!({ "type": "xstate.init", "input": input.clone().unwrap_or(Value::Null) });
-        let ev = self.ev(Queued::new(event, Kind::Platform));
+        // SCXML's `_event` is not bound before the first event (its initial entry is no event's).
+        let ev = self.ev_of(Queued::new(event, Kind::Platform), false);
         let result = self.initial_context(&mut run, &ev, input.as_ref()).and_then(|()| {
             let mut enter = [StateId::ROOT].into_iter().collect::<StateSet>();
             let mut defaults = Vec::new();
@@ -714,34 +720,16 @@ impl<'m> Runtime<'m> {
 
     /// An event as the evaluator reads it.
     fn ev(&self, q: Queued) -> Ev {
+        self.ev_of(q, true)
+    }
+
+    /// An event as the evaluator reads it; `bound`: SCXML's `_event` is bound to it (it is not
+    /// before the run's first event).
+    fn ev_of(&self, q: Queued, bound: bool) -> Ev {
         let typed = q.value.get("type").and_then(Value::as_str);
         let (typed, ty) = (typed.is_some(), typed.unwrap_or_default().to_string());
-        let js = std::cell::OnceCell::new();
-        let scxml = self.scxml.then(|| {
-            let kind = match q.kind {
-                Kind::Platform => "platform",
-                Kind::Internal => "internal",
-                Kind::External => "external",
-            };
-            let text = |s: Option<String>| s.map_or(JsValue::Undefined, |s| JsValue::String(s.into()));
-            let (origin, origintype) = match q.kind {
-                Kind::External if q.invokeid.is_none() => (
-                    JsValue::String(format!("#_scxml_{}", self.session).into()),
-                    JsValue::String(SCXML_PROCESSOR.into()),
-                ),
-                _ => (JsValue::Undefined, JsValue::Undefined),
-            };
-            JsValue::object_of(vec![
-                ("name".into(), JsValue::String(scxml_name(&ty).into())),
-                ("type".into(), JsValue::String(kind.into())),
-                ("sendid".into(), text(q.sendid.clone())),
-                ("origin".into(), origin),
-                ("origintype".into(), origintype),
-                ("invokeid".into(), text(q.invokeid.clone())),
-                ("data".into(), q.value.get("data").map_or(JsValue::Undefined, JsValue::from_json)),
-            ])
-        });
-        Ev { value: q.value, typed, ty, js, scxml }
+        let globals = if self.scxml { self.scxml_globals(&q, &ty, bound) } else { Rc::from([]) };
+        Ev { value: q.value, typed, ty, js: std::cell::OnceCell::new(), globals }
     }
 
     /// A state's done event: xstate's `xstate.done.state.<id>`, with `output` (an SCXML
@@ -757,21 +745,8 @@ impl<'m> Runtime<'m> {
     }
 }
 
-/// An event's name as an SCXML document reads it (`_event.name`): xstate's done events by
-/// SCXML's names, `done.state.<id>` and `done.invoke.<id>` (the front end writes SCXML's
-/// descriptors for them as xstate's).
-fn scxml_name(ty: &str) -> String {
-    if let Some(rest) = ty.strip_prefix("xstate.done.state.") {
-        format!("done.state.{rest}")
-    } else if let Some(rest) = ty.strip_prefix("xstate.done.actor.") {
-        format!("done.invoke.{rest}")
-    } else {
-        ty.to_string()
-    }
-}
-
 /// SCXML's event I/O processor's name.
-const SCXML_PROCESSOR: &str = "http://www.w3.org/TR/scxml/#SCXMLEventProcessor";
+pub(crate) const SCXML_PROCESSOR: &str = "http://www.w3.org/TR/scxml/#SCXMLEventProcessor";
 
 /// xstate v5's event descriptor match: the type itself, `*`, or a prefix ending in `.*`.
 pub fn matches_descriptor(ty: &str, descriptor: &str) -> bool {

@@ -75,8 +75,9 @@ pub struct Scope {
     pub context: JsValue,
     pub event: JsValue,
     pub input: JsValue,
-    /// The run's named values ([`Expr::Global`]), by name.
-    pub globals: Vec<(Name, JsValue)>,
+    /// The run's named values ([`Expr::Global`]), by name: shared, as a run makes them once
+    /// (per run or per event) for every expression it evaluates.
+    pub globals: Rc<[(Name, JsValue)]>,
     /// The active states, ascending, for [`Expr::InState`]; empty outside a run.
     pub active: Rc<[StateId]>,
 }
@@ -85,7 +86,7 @@ impl Scope {
     /// The arguments from their JSON values; a missing one is `undefined`.
     pub fn new(context: Option<&J>, event: Option<&J>, input: Option<&J>) -> Scope {
         let js = |j: Option<&J>| j.map_or(JsValue::Undefined, JsValue::from_json);
-        Scope { context: js(context), event: js(event), input: js(input), globals: Vec::new(), active: Rc::from([]) }
+        Scope { context: js(context), event: js(event), input: js(input), globals: Rc::from([]), active: Rc::from([]) }
     }
 
     /// The arguments from one JSON object `{ context, event, input }`; a missing one is
