@@ -282,6 +282,10 @@ impl Runtime<'_> {
                 run.requests.push(Request::Start { id: id.clone(), src: src.to_string(), kind, input });
                 run.actors.push(super::Actor { id, src: src.to_string(), kind, state: ir::StateId::ROOT });
             }
+            Action::Block { actions } => match self.actions(run, actions, ev) {
+                Err(Stop::Content { kind, message }) if self.scxml => self.raise_platform(run, kind, &message),
+                other => other?,
+            },
             Action::Opaque { reason } => return Err(content(reason.clone())),
         }
         Ok(())

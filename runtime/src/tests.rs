@@ -523,3 +523,24 @@ fn the_kits_guards_read_the_outcome() {
     assert_eq!(at(&rt, &rt.send(&s0, error(json!({ "jr2": "failure", "reason": "no" })), 0)), ["failed"]);
     assert_eq!(at(&rt, &rt.send(&s0, error(json!("boom")), 0)), ["defect"]);
 }
+
+/// An SCXML state's `<onentry>` elements are blocks of their own: an error stops the rest of its
+/// block (and raises `error.execution`), not the next block.
+#[test]
+fn an_error_in_one_scxml_block_does_not_stop_the_next() {
+    let m = edited(
+        r##"{ "id": "b", "initial": "a", "states": { "a": { "on": { "go": "b", "never": "c" } }, "b": {}, "c": {} } }"##,
+        |c| {
+            let a = sid(c, "a");
+            c.states[a.index()].entry = vec![
+                ir::Action::Block { actions: vec![ir::Action::Opaque { reason: "a script".into() }, raise("never")] },
+                ir::Action::Block { actions: vec![raise("go")] },
+            ];
+            c.origin = ir::Origin::Scxml;
+        },
+    );
+    let rt = Runtime::new(&m);
+    let s = rt.start(None, 0);
+    assert_eq!(s.snapshot.status, Status::Active);
+    assert_eq!(at(&rt, &s), ["b"], "the second block ran, the rest of the first did not");
+}

@@ -305,6 +305,9 @@ pub enum Action {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         machine: Option<Box<Statechart>>,
     },
+    /// One block of SCXML executable content among several (one `<onentry>` or `<onexit>` of a
+    /// state that has more than one): an error in it stops the rest of it, not the blocks after.
+    Block { actions: Vec<Action> },
     /// An action the IR cannot run, kept with the reason (a run refuses the Machine; a check
     /// reads past it).
     Opaque { reason: String },

@@ -431,13 +431,14 @@ impl<'a, 'i, 'f> Lowerer<'a, 'i, 'f> {
     fn content(&mut self, s: StateId) {
         let n = self.nodes[s.index()];
         let kind = self.states[s.index()].kind;
-        let mut entry = Vec::new();
-        let mut exit = Vec::new();
+        // Each <onentry> and <onexit> is its own block: an error in one stops the rest of it only.
+        let mut entry: Vec<Vec<Action>> = Vec::new();
+        let mut exit: Vec<Vec<Action>> = Vec::new();
         let mut initial_element = None;
         for c in children(n) {
             match c.tag_name().name() {
-                "onentry" => entry.extend(self.actions(c)),
-                "onexit" => exit.extend(self.actions(c)),
+                "onentry" => entry.push(self.actions(c)),
+                "onexit" => exit.push(self.actions(c)),
                 "transition" if kind == StateKind::History => {
                     let mut t = self.transition(s, c, Trigger::HistoryDefault);
                     if let Some(t) = t.pop() {
@@ -451,7 +452,7 @@ impl<'a, 'i, 'f> Lowerer<'a, 'i, 'f> {
                 "initial" => initial_element = Some(c),
                 "invoke" => self.invoke(s, c),
                 "donedata" => self.states[s.index()].output = self.donedata(c),
-                "script" if s == StateId::ROOT => entry.extend(self.script(c)),
+                "script" if s == StateId::ROOT => entry.push(self.script(c)),
                 "datamodel" | "data" | "state" | "parallel" | "final" | "history" => {}
                 other => self.fault(
                     FaultKind::Structure,
@@ -461,8 +462,8 @@ impl<'a, 'i, 'f> Lowerer<'a, 'i, 'f> {
             }
         }
         let st = &mut self.states[s.index()];
-        st.entry = entry;
-        st.exit = exit;
+        st.entry = blocks(entry);
+        st.exit = blocks(exit);
         if matches!(kind, StateKind::Compound) || (s == StateId::ROOT && !self.states[0].children.is_empty()) {
             self.initial(s, n, initial_element);
         }
@@ -964,6 +965,16 @@ fn descriptor(d: &str) -> Name {
         d.to_string()
     };
     compact_str::format_compact!("{d}.*")
+}
+
+/// A state's blocks of executable content as its actions: one block's own, several blocks each
+/// an [`Action::Block`].
+fn blocks(mut blocks: Vec<Vec<Action>>) -> Vec<Action> {
+    blocks.retain(|b| !b.is_empty());
+    if blocks.len() < 2 {
+        return blocks.pop().unwrap_or_default();
+    }
+    blocks.into_iter().map(|actions| Action::Block { actions }).collect()
 }
 
 /// `{ "type": name, "data": payload }`, without `data` where there is none.
