@@ -117,6 +117,40 @@ impl Runtime<'_> {
         }
     }
 
+    /// An invoke about to start: the actor's id written at its `idlocation`, then its input's
+    /// value. `None`: in an SCXML document where either cannot be evaluated, the invoke does not
+    /// start and `error.execution` is raised; in a Machine the run ends.
+    pub(crate) fn invoke_input(
+        &self,
+        run: &mut Run,
+        inv: &ir::Invoke,
+        id: &str,
+        ev: &Ev,
+    ) -> Result<Option<Option<Value>>, String> {
+        match self.invoke_values(run, inv, id, ev) {
+            Ok(input) => Ok(Some(input)),
+            Err(Stop::Run(e)) => Err(e),
+            Err(Stop::Content { kind, message }) if self.scxml => {
+                self.raise_platform(run, kind, &message);
+                Ok(None)
+            }
+            Err(Stop::Content { message, .. }) => Err(message),
+        }
+    }
+
+    fn invoke_values(&self, run: &mut Run, inv: &ir::Invoke, id: &str, ev: &Ev) -> Result<Option<Value>, Stop> {
+        if let Some(loc) = &inv.id_location {
+            let path = self.location(run, loc, ev)?;
+            if !set_path(&mut run.context, &path, JsValue::String(id.into())) {
+                return Err(content(format!("cannot assign to {}", path.join("."))));
+            }
+        }
+        match &inv.input {
+            Some(e) => Ok(self.value(run, e, ev)?.to_json()),
+            None => Ok(None),
+        }
+    }
+
     fn value(&self, run: &mut Run, e: &Expr, ev: &Ev) -> Result<JsValue, Stop> {
         self.eval(run, e, ev).map_err(content)
     }

@@ -600,18 +600,20 @@ impl<'m> Runtime<'m> {
                     context.set(k, v.clone());
                 }
             }
-        } else if let (Some(Value::Object(params)), Origin::Scxml) = (input, self.machine.origin) {
-            // An SCXML child's `<param>`s and `namelist` set the data it declares.
-            for (k, v) in params {
-                if matches!(&context, JsValue::Object(props) if props.iter().any(|(key, _)| key == k)) {
-                    context.set(k, JsValue::from_json(v));
-                }
-            }
         } else if let Some(input) = input {
             // A Chart's context reads `input` through the context (`context.input`), as the kit
             // sets it.
             if self.machine.origin == Origin::Chart && matches!(context.member("input"), JsValue::Undefined) {
                 context.set("input", JsValue::from_json(input));
+            }
+        }
+        if let (Some(Value::Object(params)), Origin::Scxml) = (input, self.machine.origin) {
+            // An SCXML child's `<param>`s and `namelist` set the data it declares, over the
+            // values its `<data>` give.
+            for (k, v) in params {
+                if matches!(&context, JsValue::Object(props) if props.iter().any(|(key, _)| key == k)) {
+                    context.set(k, JsValue::from_json(v));
+                }
             }
         }
         run.context = context;

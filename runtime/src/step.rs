@@ -572,10 +572,7 @@ impl Runtime<'_> {
             }
             for (i, inv) in st.invokes.iter().enumerate() {
                 let id = self.invoke_id(s, i);
-                let input = match &inv.input {
-                    Some(e) => self.eval(run, e, ev)?.to_json(),
-                    None => None,
-                };
+                let Some(input) = self.invoke_input(run, inv, &id, ev)? else { continue };
                 if self.start_child(run, s, i, input.clone(), ev)? {
                     continue;
                 }

@@ -381,6 +381,10 @@ pub struct Invoke {
     /// SCXML's `autoforward`: every external event the machine takes is sent to the child too.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub autoforward: bool,
+    /// SCXML's `<invoke idlocation>`: where the run writes the id of the actor it starts (a
+    /// location as [`Action::AssignTo`]'s).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id_location: Option<Expr>,
 }
 
 /// A declared event (a pick).
