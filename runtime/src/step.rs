@@ -389,8 +389,13 @@ impl Runtime<'_> {
                         .into_iter()
                         .collect(),
                 };
+                // Every target (SCXML's initial may name one in each region of a parallel state
+                // below) with what it enters, before any target's ancestors fill the regions that
+                // nothing entered: xstate's history loops, SCXML's `addDescendantStatesToEnter`.
                 for &target in &targets {
                     self.enter_target(run, target, out, defaults);
+                }
+                for &target in &targets {
                     self.add_ancestors(run, &self.proper_ancestors(target, Some(s)), None, out, defaults);
                 }
             }
