@@ -567,6 +567,7 @@ impl Runtime<'_> {
     /// Enters states in document order: entry actions (then an `<initial>`'s or a history
     /// default's content), invokes, timers, done events.
     pub(crate) fn enter(&self, run: &mut Run, enter: &StateSet, defaults: &Defaults, ev: &Ev) -> Result<(), String> {
+        let was_done = run.status == Status::Done;
         let mut completed = StateSet::new();
         for &s in enter {
             run.insert(s);
@@ -601,6 +602,20 @@ impl Runtime<'_> {
             if st.kind == StateKind::Final {
                 self.reached_final(run, s, ev, &mut completed)?;
             }
+        }
+        if !was_done && run.status == Status::Done {
+            self.exit_all(run, ev)?;
+        }
+        Ok(())
+    }
+
+    /// The run is done: every active state's exit actions, in reverse document order (xstate's
+    /// `microstep` once its snapshot is `done`; SCXML's `exitInterpreter`). The states stay the
+    /// configuration.
+    fn exit_all(&self, run: &mut Run, ev: &Ev) -> Result<(), String> {
+        let active: Vec<StateId> = run.config.iter().copied().collect();
+        for s in active.into_iter().rev() {
+            self.block(run, &self.machine.state(s).exit, ev)?;
         }
         Ok(())
     }
