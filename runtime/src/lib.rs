@@ -345,6 +345,9 @@ struct Run {
     sends: u64,
     /// Microsteps and `foreach` iterations left in this call.
     budget: usize,
+    /// The inline children started in this call (a state exited in the call that entered it
+    /// takes none of its children's events, as xstate never starts them).
+    started: Vec<String>,
 }
 
 impl Run {
@@ -477,6 +480,7 @@ impl<'m> Runtime<'m> {
             now,
             sends: 0,
             budget: self.step_bound,
+            started: Vec::new(),
         };
         if let Some(s) = snapshot {
             run.config = s.configuration.iter().copied().collect();
@@ -625,8 +629,8 @@ impl<'m> Runtime<'m> {
         if run.status != Status::Active {
             return Ok(());
         }
-        let from_child = q.invokeid.is_some();
-        if !from_child && !run.children.is_empty() {
+        // SCXML's autoforward: every external event, a child's own too.
+        if !run.children.is_empty() {
             self.autoforward(run, &q.value)?;
         }
         let ev = self.ev(q);

@@ -515,7 +515,7 @@ impl Runtime<'_> {
                 run.requests.push(Request::Cancel { id: t.id.clone() });
             }
             run.timers.retain(|t| t.state != Some(s));
-            if !run.children.is_empty() {
+            if !self.machine.state(s).invokes.is_empty() {
                 self.stop_children(run, s);
             }
             run.remove(s);
