@@ -21,9 +21,10 @@
 //!
 //! An SCXML document ([`ir::Origin::Scxml`]) runs with its own vocabulary: done events are
 //! `done.state.<id>` with their `data`, an error in executable content raises `error.execution`
-//! (and stops that block) instead of ending the run, an event descriptor matches by token prefix,
-//! and `_event`, `_sessionid`, `_name` and `_ioprocessors` are bound. `docs/reference/semantics.md`
-//! lists every difference.
+//! (and stops that block) instead of ending the run, a state's matching transitions are its
+//! candidates in document order (its descriptors are xstate's: the front end writes SCXML's
+//! token prefixes as xstate wildcards), and `_event`, `_sessionid`, `_name` and `_ioprocessors`
+//! are bound. `docs/reference/semantics.md` lists every difference.
 //!
 //! What the IR does not carry runs as an error of the run, naming it: a named guard (its
 //! implementation is code the IR does not hold), a named delay, an [`ir::Action::Opaque`]. Named
@@ -763,19 +764,6 @@ pub fn matches_descriptor(ty: &str, descriptor: &str) -> bool {
         Some(prefix) => ty == prefix || ty.strip_prefix(prefix).is_some_and(|rest| rest.starts_with('.')),
         None => false,
     }
-}
-
-/// SCXML's event descriptor match: any of the descriptor's space-separated tokens is `*` or a
-/// prefix of the event's name by whole tokens (`a` and `a.*` both match `a` and `a.b`).
-pub fn matches_scxml_descriptor(ty: &str, descriptor: &str) -> bool {
-    descriptor.split_ascii_whitespace().any(|d| {
-        if d == "*" {
-            return true;
-        }
-        let d = d.strip_suffix(".*").or_else(|| d.strip_suffix('*')).unwrap_or(d);
-        let d = d.strip_suffix('.').unwrap_or(d);
-        ty == d || ty.strip_prefix(d).is_some_and(|rest| rest.starts_with('.'))
-    })
 }
 
 /// A delay as milliseconds: a number (`5000`, as `after` keys are written) or a CSS-style

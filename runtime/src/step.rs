@@ -169,7 +169,7 @@ impl Runtime<'_> {
     /// Does a transition of state `s` with this trigger take an event of type `ty`?
     fn matches(&self, s: StateId, trigger: &Trigger, ty: &str) -> bool {
         match trigger {
-            Trigger::Event(name) if self.scxml => super::matches_scxml_descriptor(ty, name),
+            // An SCXML document's descriptors too: its front end writes them as xstate's.
             Trigger::Event(name) => super::matches_descriptor(ty, name),
             Trigger::After(delay) => ty == self.after_id(s, delay),
             Trigger::InvokeDone(i) => {
