@@ -10,6 +10,7 @@ use ir::eval::{evaluate, JsValue, Scope};
 use ir::expr::{Expr, Root};
 use ir::{Action, Name, SendTo};
 use serde_json::{json, Value};
+use std::rc::Rc;
 
 /// Why actions stopped.
 pub(crate) enum Stop {
@@ -32,28 +33,65 @@ impl Runtime<'_> {
             event: ev.js().clone(),
             input: run.input.clone(),
             params: run.params.clone(),
-            globals: self.globals(ev),
+            globals: ev.globals.clone(),
             active: run.active(),
         };
         evaluate(e, &scope).map_err(|e| e.to_string())
     }
 
-    fn globals(&self, ev: &Ev) -> Vec<(Name, JsValue)> {
-        let Some(event) = &ev.scxml else { return Vec::new() };
-        let location = JsValue::String(format!("#_scxml_{}", self.session).into());
-        let processor = JsValue::object_of(vec![("location".into(), location)]);
-        vec![
-            ("_event".into(), event.clone()),
-            ("_sessionid".into(), JsValue::String(self.session.as_str().into())),
-            ("_name".into(), JsValue::String(self.machine.id.as_str().into())),
-            (
-                "_ioprocessors".into(),
-                JsValue::object_of(vec![
-                    ("scxml".into(), processor.clone()),
-                    (super::SCXML_PROCESSOR.into(), processor),
-                ]),
+    /// An SCXML event's globals: `_event` (`undefined` where not `bound`), and the session's, made
+    /// once per run.
+    pub(crate) fn scxml_globals(&self, q: &Queued, ty: &str, bound: bool) -> Rc<[(Name, JsValue)]> {
+        let session = self.session_globals.get_or_init(|| {
+            let location = JsValue::String(format!("#_scxml_{}", self.session).into());
+            let processor = JsValue::object_of(vec![("location".into(), location)]);
+            let processors = JsValue::object_of(vec![
+                ("scxml".into(), processor.clone()),
+                (super::SCXML_PROCESSOR.into(), processor),
+            ]);
+            Rc::from(vec![
+                ("_sessionid".into(), JsValue::String(self.session.as_str().into())),
+                ("_name".into(), JsValue::String(self.machine.id.as_str().into())),
+                ("_ioprocessors".into(), processors),
+            ])
+        });
+        // Before the first event `_event` is declared and unbound (`undefined`), as SCXML asks.
+        let event = if bound { self.scxml_event(q, ty) } else { JsValue::Undefined };
+        let mut globals = Vec::with_capacity(session.len() + 1);
+        globals.push(("_event".into(), event));
+        globals.extend(session.iter().cloned());
+        Rc::from(globals)
+    }
+
+    /// SCXML's `_event` of an event: its name, how it came, and what sent it.
+    fn scxml_event(&self, q: &Queued, ty: &str) -> JsValue {
+        let kind = match q.kind {
+            Kind::Platform => "platform",
+            Kind::Internal => "internal",
+            Kind::External => "external",
+        };
+        let text = |s: Option<&String>| s.map_or(JsValue::Undefined, |s| JsValue::String(s.as_str().into()));
+        // An event another session sent through the SCXML event I/O processor has its origin (a
+        // target that reaches the sender: the session, or the child by its invoke id).
+        let (origin, origintype) = match (q.kind, &q.invokeid) {
+            (Kind::External, None) => (
+                JsValue::String(format!("#_scxml_{}", self.session).into()),
+                JsValue::String(super::SCXML_PROCESSOR.into()),
             ),
-        ]
+            (Kind::External, Some(id)) => {
+                (JsValue::String(format!("#_{id}").into()), JsValue::String(super::SCXML_PROCESSOR.into()))
+            }
+            _ => (JsValue::Undefined, JsValue::Undefined),
+        };
+        JsValue::object_of(vec![
+            ("name".into(), JsValue::String(scxml_name(ty).into())),
+            ("type".into(), JsValue::String(kind.into())),
+            ("sendid".into(), text(q.sendid.as_ref())),
+            ("origin".into(), origin),
+            ("origintype".into(), origintype),
+            ("invokeid".into(), text(q.invokeid.as_ref())),
+            ("data".into(), q.value.get("data").map_or(JsValue::Undefined, JsValue::from_json)),
+        ])
     }
 
     /// SCXML's `error.execution` (or another platform error) on the internal queue.
@@ -77,6 +115,40 @@ impl Runtime<'_> {
                 Ok(())
             }
             Err(Stop::Content { message, .. }) => Err(message),
+        }
+    }
+
+    /// An invoke about to start: the actor's id written at its `idlocation`, then its input's
+    /// value. `None`: in an SCXML document where either cannot be evaluated, the invoke does not
+    /// start and `error.execution` is raised; in a Machine the run ends.
+    pub(crate) fn invoke_input(
+        &self,
+        run: &mut Run,
+        inv: &ir::Invoke,
+        id: &str,
+        ev: &Ev,
+    ) -> Result<Option<Option<Value>>, String> {
+        match self.invoke_values(run, inv, id, ev) {
+            Ok(input) => Ok(Some(input)),
+            Err(Stop::Run(e)) => Err(e),
+            Err(Stop::Content { kind, message }) if self.scxml => {
+                self.raise_platform(run, kind, &message);
+                Ok(None)
+            }
+            Err(Stop::Content { message, .. }) => Err(message),
+        }
+    }
+
+    fn invoke_values(&self, run: &mut Run, inv: &ir::Invoke, id: &str, ev: &Ev) -> Result<Option<Value>, Stop> {
+        if let Some(loc) = &inv.id_location {
+            let path = self.location(run, loc, ev)?;
+            if !set_path(&mut run.context, &path, JsValue::String(id.into())) {
+                return Err(content(format!("cannot assign to {}", path.join("."))));
+            }
+        }
+        match &inv.input {
+            Some(e) => Ok(self.value(run, e, ev)?.to_json()),
+            None => Ok(None),
         }
     }
 
@@ -257,6 +329,10 @@ impl Runtime<'_> {
                 run.requests.push(Request::Start { id: id.clone(), src: src.to_string(), kind, input });
                 run.actors.push(super::Actor { id, src: src.to_string(), kind, state: ir::StateId::ROOT });
             }
+            Action::Block { actions } => match self.actions(run, actions, ev) {
+                Err(Stop::Content { kind, message }) if self.scxml => self.raise_platform(run, kind, &message),
+                other => other?,
+            },
             Action::Opaque { reason } => return Err(content(reason.clone())),
         }
         Ok(())
@@ -411,4 +487,17 @@ fn set_path(root: &mut JsValue, path: &[String], value: JsValue) -> bool {
         return false;
     }
     root.set(&init[0], inner)
+}
+
+/// An event's name as an SCXML document reads it (`_event.name`): xstate's done events by
+/// SCXML's names, `done.state.<id>` and `done.invoke.<id>` (the front end writes SCXML's
+/// descriptors for them as xstate's).
+fn scxml_name(ty: &str) -> String {
+    if let Some(rest) = ty.strip_prefix("xstate.done.state.") {
+        format!("done.state.{rest}")
+    } else if let Some(rest) = ty.strip_prefix("xstate.done.actor.") {
+        format!("done.invoke.{rest}")
+    } else {
+        ty.to_string()
+    }
 }

@@ -33,6 +33,7 @@ impl<'m> Runtime<'m> {
         let Some(rt) = self.inline(s, i) else { return Ok(false) };
         let id = self.invoke_id(s, i);
         let step = rt.start(input, run.now);
+        run.started.push(id.clone());
         run.children.push(Child { id: id.clone(), state: s, invoke: i, snapshot: Box::new(step.snapshot.clone()) });
         self.absorb(run, &id, step)?;
         Ok(true)
@@ -117,9 +118,22 @@ impl<'m> Runtime<'m> {
     /// were not taken yet are not.
     pub(crate) fn stop_children(&self, run: &mut Run, s: StateId) {
         let ids: Vec<String> = run.children.iter().filter(|c| c.state == s).map(|c| c.id.clone()).collect();
-        for id in ids {
-            self.drop_child(run, &id);
-            run.external.retain(|q| q.invokeid.as_deref() != Some(id.as_str()));
+        for id in &ids {
+            self.drop_child(run, id);
+        }
+        // The events they sent that were not taken yet are not; nor are those of a child that
+        // ended in the call that started it (xstate does not start an actor stopped in the
+        // macrostep that spawned it; SCXML starts invokes at the macrostep's end). A child that
+        // ran and ended before is done: its last events are still taken (W3C test 236).
+        let mut gone = ids;
+        for i in 0..self.machine.state(s).invokes.len() {
+            let id = self.invoke_id(s, i);
+            if self.inline(s, i).is_some() && run.started.contains(&id) && !gone.contains(&id) {
+                gone.push(id);
+            }
+        }
+        if !gone.is_empty() {
+            run.external.retain(|q| q.invokeid.as_ref().is_none_or(|id| !gone.contains(id)));
         }
     }
 

@@ -21,9 +21,10 @@
 //!
 //! An SCXML document ([`ir::Origin::Scxml`]) runs with its own vocabulary: done events are
 //! `done.state.<id>` with their `data`, an error in executable content raises `error.execution`
-//! (and stops that block) instead of ending the run, an event descriptor matches by token prefix,
-//! and `_event`, `_sessionid`, `_name` and `_ioprocessors` are bound. `docs/reference/semantics.md`
-//! lists every difference.
+//! (and stops that block) instead of ending the run, a state's matching transitions are its
+//! candidates in document order (its descriptors are xstate's: the front end writes SCXML's
+//! token prefixes as xstate wildcards), and `_event`, `_sessionid`, `_name` and `_ioprocessors`
+//! are bound. `docs/reference/semantics.md` lists every difference.
 //!
 //! A named guard, action or delay runs its implementation from [`ir::Statechart::implementations`]
 //! (the setup's, lowered where pure), with `params` the reference's own, as xstate's
@@ -280,6 +281,9 @@ pub struct Runtime<'m> {
     eventless: bool,
     /// The session's id, for SCXML's `_sessionid` and its `#_scxml_<id>` target.
     pub session: String,
+    /// An SCXML session's globals but `_event` (`_sessionid`, `_name`, `_ioprocessors`), made at
+    /// their first read and the same values for the whole run (`_ioprocessors` is one object).
+    session_globals: std::cell::OnceCell<Rc<[(ir::Name, JsValue)]>>,
     pub step_bound: usize,
 }
 
@@ -300,8 +304,9 @@ struct Ev {
     /// Its JavaScript value, made when an expression first reads it (most events are read by
     /// none: a transition that only moves).
     js: std::cell::OnceCell<JsValue>,
-    /// SCXML's `_event`, made where the machine is one.
-    scxml: Option<JsValue>,
+    /// The globals its expressions read (an SCXML document's `_event`, `_sessionid`, `_name`,
+    /// `_ioprocessors`), made once for the event; none in a Machine.
+    globals: Rc<[(ir::Name, JsValue)]>,
 }
 
 impl Ev {
@@ -352,6 +357,9 @@ struct Run {
     /// many implementations are being run inside each other (a guard named by a guard).
     params: JsValue,
     nesting: usize,
+    /// The inline children started in this call (a state exited in the call that entered it
+    /// takes none of its children's events, as xstate never starts them).
+    started: Vec<String>,
 }
 
 impl Run {
@@ -438,6 +446,7 @@ impl<'m> Runtime<'m> {
             nested,
             eventless: machine.transitions.iter().any(|t| t.trigger == Trigger::Always),
             session,
+            session_globals: std::cell::OnceCell::new(),
             step_bound: DEFAULT_STEP_BOUND,
         }
     }
@@ -485,6 +494,7 @@ impl<'m> Runtime<'m> {
             budget: self.step_bound,
             params: JsValue::Undefined,
             nesting: 0,
+            started: Vec::new(),
         };
         if let Some(s) = snapshot {
             run.config = s.configuration.iter().copied().collect();
@@ -512,7 +522,8 @@ impl<'m> Runtime<'m> {
         let mut run = self.run(None, now);
         run.input = input.as_ref().map_or(JsValue::Undefined, JsValue::from_json);
         let event = json!({ "type": "xstate.init", "input": input.clone().unwrap_or(Value::Null) });
-        let ev = self.ev(Queued::new(event, Kind::Platform));
+        // SCXML's `_event` is not bound before the first event (its initial entry is no event's).
+        let ev = self.ev_of(Queued::new(event, Kind::Platform), false);
         let result = self.initial_context(&mut run, &ev, input.as_ref()).and_then(|()| {
             let mut enter = [StateId::ROOT].into_iter().collect::<StateSet>();
             let mut defaults = Vec::new();
@@ -607,18 +618,20 @@ impl<'m> Runtime<'m> {
                     context.set(k, v.clone());
                 }
             }
-        } else if let (Some(Value::Object(params)), Origin::Scxml) = (input, self.machine.origin) {
-            // An SCXML child's `<param>`s and `namelist` set the data it declares.
-            for (k, v) in params {
-                if matches!(&context, JsValue::Object(props) if props.iter().any(|(key, _)| key == k)) {
-                    context.set(k, JsValue::from_json(v));
-                }
-            }
         } else if let Some(input) = input {
             // A Chart's context reads `input` through the context (`context.input`), as the kit
             // sets it.
             if self.machine.origin == Origin::Chart && matches!(context.member("input"), JsValue::Undefined) {
                 context.set("input", JsValue::from_json(input));
+            }
+        }
+        if let (Some(Value::Object(params)), Origin::Scxml) = (input, self.machine.origin) {
+            // An SCXML child's `<param>`s and `namelist` set the data it declares, over the
+            // values its `<data>` give.
+            for (k, v) in params {
+                if matches!(&context, JsValue::Object(props) if props.iter().any(|(key, _)| key == k)) {
+                    context.set(k, JsValue::from_json(v));
+                }
             }
         }
         run.context = context;
@@ -630,8 +643,8 @@ impl<'m> Runtime<'m> {
         if run.status != Status::Active {
             return Ok(());
         }
-        let from_child = q.invokeid.is_some();
-        if !from_child && !run.children.is_empty() {
+        // SCXML's autoforward: every external event, a child's own too.
+        if !run.children.is_empty() {
             self.autoforward(run, &q.value)?;
         }
         let ev = self.ev(q);
@@ -727,34 +740,16 @@ impl<'m> Runtime<'m> {
 
     /// An event as the evaluator reads it.
     fn ev(&self, q: Queued) -> Ev {
+        self.ev_of(q, true)
+    }
+
+    /// An event as the evaluator reads it; `bound`: SCXML's `_event` is bound to it (it is not
+    /// before the run's first event).
+    fn ev_of(&self, q: Queued, bound: bool) -> Ev {
         let typed = q.value.get("type").and_then(Value::as_str);
         let (typed, ty) = (typed.is_some(), typed.unwrap_or_default().to_string());
-        let js = std::cell::OnceCell::new();
-        let scxml = self.scxml.then(|| {
-            let kind = match q.kind {
-                Kind::Platform => "platform",
-                Kind::Internal => "internal",
-                Kind::External => "external",
-            };
-            let text = |s: Option<String>| s.map_or(JsValue::Undefined, |s| JsValue::String(s.into()));
-            let (origin, origintype) = match q.kind {
-                Kind::External if q.invokeid.is_none() => (
-                    JsValue::String(format!("#_scxml_{}", self.session).into()),
-                    JsValue::String(SCXML_PROCESSOR.into()),
-                ),
-                _ => (JsValue::Undefined, JsValue::Undefined),
-            };
-            JsValue::object_of(vec![
-                ("name".into(), JsValue::String(scxml_name(&ty).into())),
-                ("type".into(), JsValue::String(kind.into())),
-                ("sendid".into(), text(q.sendid.clone())),
-                ("origin".into(), origin),
-                ("origintype".into(), origintype),
-                ("invokeid".into(), text(q.invokeid.clone())),
-                ("data".into(), q.value.get("data").map_or(JsValue::Undefined, JsValue::from_json)),
-            ])
-        });
-        Ev { value: q.value, typed, ty, js, scxml }
+        let globals = if self.scxml { self.scxml_globals(&q, &ty, bound) } else { Rc::from([]) };
+        Ev { value: q.value, typed, ty, js: std::cell::OnceCell::new(), globals }
     }
 
     /// A state's done event: xstate's `xstate.done.state.<id>`, with `output` (an SCXML
@@ -770,21 +765,8 @@ impl<'m> Runtime<'m> {
     }
 }
 
-/// An event's name as an SCXML document reads it (`_event.name`): xstate's done events by
-/// SCXML's names, `done.state.<id>` and `done.invoke.<id>` (the front end writes SCXML's
-/// descriptors for them as xstate's).
-fn scxml_name(ty: &str) -> String {
-    if let Some(rest) = ty.strip_prefix("xstate.done.state.") {
-        format!("done.state.{rest}")
-    } else if let Some(rest) = ty.strip_prefix("xstate.done.actor.") {
-        format!("done.invoke.{rest}")
-    } else {
-        ty.to_string()
-    }
-}
-
 /// SCXML's event I/O processor's name.
-const SCXML_PROCESSOR: &str = "http://www.w3.org/TR/scxml/#SCXMLEventProcessor";
+pub(crate) const SCXML_PROCESSOR: &str = "http://www.w3.org/TR/scxml/#SCXMLEventProcessor";
 
 /// xstate v5's event descriptor match: the type itself, `*`, or a prefix ending in `.*`.
 pub fn matches_descriptor(ty: &str, descriptor: &str) -> bool {
@@ -795,19 +777,6 @@ pub fn matches_descriptor(ty: &str, descriptor: &str) -> bool {
         Some(prefix) => ty == prefix || ty.strip_prefix(prefix).is_some_and(|rest| rest.starts_with('.')),
         None => false,
     }
-}
-
-/// SCXML's event descriptor match: any of the descriptor's space-separated tokens is `*` or a
-/// prefix of the event's name by whole tokens (`a` and `a.*` both match `a` and `a.b`).
-pub fn matches_scxml_descriptor(ty: &str, descriptor: &str) -> bool {
-    descriptor.split_ascii_whitespace().any(|d| {
-        if d == "*" {
-            return true;
-        }
-        let d = d.strip_suffix(".*").or_else(|| d.strip_suffix('*')).unwrap_or(d);
-        let d = d.strip_suffix('.').unwrap_or(d);
-        ty == d || ty.strip_prefix(d).is_some_and(|rest| rest.starts_with('.'))
-    })
 }
 
 /// A delay as milliseconds: a number (`5000`, as `after` keys are written) or a CSS-style

@@ -169,7 +169,7 @@ impl Runtime<'_> {
     /// Does a transition of state `s` with this trigger take an event of type `ty`?
     fn matches(&self, s: StateId, trigger: &Trigger, ty: &str) -> bool {
         match trigger {
-            Trigger::Event(name) if self.scxml => super::matches_scxml_descriptor(ty, name),
+            // An SCXML document's descriptors too: its front end writes them as xstate's.
             Trigger::Event(name) => super::matches_descriptor(ty, name),
             Trigger::After(delay) => ty == self.after_id(s, delay),
             Trigger::InvokeDone(i) => {
@@ -403,8 +403,13 @@ impl Runtime<'_> {
                         .into_iter()
                         .collect(),
                 };
+                // Every target (SCXML's initial may name one in each region of a parallel state
+                // below) with what it enters, before any target's ancestors fill the regions that
+                // nothing entered: xstate's history loops, SCXML's `addDescendantStatesToEnter`.
                 for &target in &targets {
                     self.enter_target(run, target, out, defaults);
+                }
+                for &target in &targets {
                     self.add_ancestors(run, &self.proper_ancestors(target, Some(s)), None, out, defaults);
                 }
             }
@@ -524,7 +529,7 @@ impl Runtime<'_> {
                 run.requests.push(Request::Cancel { id: t.id.clone() });
             }
             run.timers.retain(|t| t.state != Some(s));
-            if !run.children.is_empty() {
+            if !self.machine.state(s).invokes.is_empty() {
                 self.stop_children(run, s);
             }
             run.remove(s);
@@ -576,6 +581,7 @@ impl Runtime<'_> {
     /// Enters states in document order: entry actions (then an `<initial>`'s or a history
     /// default's content), invokes, timers, done events.
     pub(crate) fn enter(&self, run: &mut Run, enter: &StateSet, defaults: &Defaults, ev: &Ev) -> Result<(), String> {
+        let was_done = run.status == Status::Done;
         let mut completed = StateSet::new();
         for &s in enter {
             run.insert(s);
@@ -586,10 +592,7 @@ impl Runtime<'_> {
             }
             for (i, inv) in st.invokes.iter().enumerate() {
                 let id = self.invoke_id(s, i);
-                let input = match &inv.input {
-                    Some(e) => self.eval(run, e, ev)?.to_json(),
-                    None => None,
-                };
+                let Some(input) = self.invoke_input(run, inv, &id, ev)? else { continue };
                 if self.start_child(run, s, i, input.clone(), ev)? {
                     continue;
                 }
@@ -616,6 +619,20 @@ impl Runtime<'_> {
             if st.kind == StateKind::Final {
                 self.reached_final(run, s, ev, &mut completed)?;
             }
+        }
+        if !was_done && run.status == Status::Done {
+            self.exit_all(run, ev)?;
+        }
+        Ok(())
+    }
+
+    /// The run is done: every active state's exit actions, in reverse document order (xstate's
+    /// `microstep` once its snapshot is `done`; SCXML's `exitInterpreter`). The states stay the
+    /// configuration.
+    fn exit_all(&self, run: &mut Run, ev: &Ev) -> Result<(), String> {
+        let active: Vec<StateId> = run.config.iter().copied().collect();
+        for s in active.into_iter().rev() {
+            self.block(run, &self.machine.state(s).exit, ev)?;
         }
         Ok(())
     }

@@ -622,3 +622,53 @@ fn a_guard_that_names_itself_ends_the_run_error() {
     assert_eq!(s.status, Status::Error);
     assert!(s.error.unwrap().contains("\"loop\""));
 }
+
+/// Reaching a final state of the root runs the exit actions of every state still active, the
+/// final one first, then the root (xstate's `microstep` once its snapshot is `done`, SCXML's
+/// `exitInterpreter`): the context keeps what they assign.
+#[test]
+fn reaching_the_roots_final_state_runs_the_active_states_exit_actions() {
+    let assign = |key: &str, value: &str| {
+        let mut updates = ir::FxIndexMap::default();
+        updates.insert(ir::Name::from(key), std::sync::Arc::new(ir::Expr::Literal(ir::Json::String(value.into()))));
+        ir::Action::Assign { updates }
+    };
+    let m = edited(
+        r##"{ "id": "f", "initial": "a", "states": { "a": { "on": { "go": "end" } }, "end": { "type": "final" } } }"##,
+        |c| {
+            let end = sid(c, "end");
+            c.states[end.index()].exit = vec![assign("last", "end")];
+            c.states[StateId::ROOT.index()].exit = vec![assign("last", "root"), assign("end", "exited")];
+        },
+    );
+    let rt = Runtime::new(&m);
+    let s = rt.send(&rt.start(None, 0).snapshot, ev("go"), 0);
+    assert_eq!(s.snapshot.status, Status::Done);
+    assert_eq!(at(&rt, &s), ["end"], "the final configuration stays");
+    assert_eq!(
+        s.snapshot.context,
+        json!({ "last": "root", "end": "exited" }),
+        "the final state's exit ran before the root's"
+    );
+}
+
+/// An SCXML state's `<onentry>` elements are blocks of their own: an error stops the rest of its
+/// block (and raises `error.execution`), not the next block.
+#[test]
+fn an_error_in_one_scxml_block_does_not_stop_the_next() {
+    let m = edited(
+        r##"{ "id": "b", "initial": "a", "states": { "a": { "on": { "go": "b", "never": "c" } }, "b": {}, "c": {} } }"##,
+        |c| {
+            let a = sid(c, "a");
+            c.states[a.index()].entry = vec![
+                ir::Action::Block { actions: vec![ir::Action::Opaque { reason: "a script".into() }, raise("never")] },
+                ir::Action::Block { actions: vec![raise("go")] },
+            ];
+            c.origin = ir::Origin::Scxml;
+        },
+    );
+    let rt = Runtime::new(&m);
+    let s = rt.start(None, 0);
+    assert_eq!(s.snapshot.status, Status::Active);
+    assert_eq!(at(&rt, &s), ["b"], "the second block ran, the rest of the first did not");
+}

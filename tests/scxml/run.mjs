@@ -192,6 +192,8 @@ async function main() {
   const doc = opt("--doc");
   if (doc) {
     const skipped = all.filter((c) => results.get(c.name).skipped);
+    const failed = all.filter((c) => !results.get(c.name).skipped && !results.get(c.name).pass);
+    const failure = (r) => [r.cause, ...(r.faults ?? []).slice(0, 1)].join("; the front end: ");
     const version = JSON.parse(readFileSync(join(framework, "../package.json"), "utf8")).version;
     const text = `# SCXML conformance
 
@@ -215,6 +217,12 @@ checking only the first expected configuration.
 Each is outside xstate v5's semantics or the IR, for the reason given (\`tests/scxml/skips.json\`).
 
 ${skipped.map((c) => `- \`${c.name}\`: ${results.get(c.name).skipped}`).join("\n")}
+
+## Failing cases
+
+Each with what the run showed (and the front end's first fault, where it has one).
+
+${failed.map((c) => `- \`${c.name}\`: ${failure(results.get(c.name))}`).join("\n")}
 `;
     writeFileSync(doc, text);
   }

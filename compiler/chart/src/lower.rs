@@ -233,6 +233,7 @@ impl<'a> Lowerer<'a, '_> {
                     input: inv.get("input").map(|i| std::sync::Arc::new(expr(i))),
                     machine: None,
                     autoforward: false,
+                    id_location: None,
                 }
             })
             .collect();

@@ -78,8 +78,9 @@ pub struct Scope {
     /// The params of the implementation being evaluated ([`Root::Params`]); `undefined` outside
     /// one.
     pub params: JsValue,
-    /// The run's named values ([`Expr::Global`]), by name.
-    pub globals: Vec<(Name, JsValue)>,
+    /// The run's named values ([`Expr::Global`]), by name: shared, as a run makes them once
+    /// (per run or per event) for every expression it evaluates.
+    pub globals: Rc<[(Name, JsValue)]>,
     /// The active states, ascending, for [`Expr::InState`]; empty outside a run.
     pub active: Rc<[StateId]>,
 }
@@ -93,7 +94,7 @@ impl Scope {
             event: js(event),
             input: js(input),
             params: JsValue::Undefined,
-            globals: Vec::new(),
+            globals: Rc::from([]),
             active: Rc::from([]),
         }
     }

@@ -340,6 +340,9 @@ pub enum Action {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         machine: Option<Box<Statechart>>,
     },
+    /// One block of SCXML executable content among several (one `<onentry>` or `<onexit>` of a
+    /// state that has more than one): an error in it stops the rest of it, not the blocks after.
+    Block { actions: Vec<Action> },
     /// An action the IR cannot run, kept with the reason (a run refuses the Machine; a check
     /// reads past it).
     Opaque { reason: String },
@@ -413,6 +416,10 @@ pub struct Invoke {
     /// SCXML's `autoforward`: every external event the machine takes is sent to the child too.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub autoforward: bool,
+    /// SCXML's `<invoke idlocation>`: where the run writes the id of the actor it starts (a
+    /// location as [`Action::AssignTo`]'s).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id_location: Option<Expr>,
 }
 
 /// A declared event (a pick).

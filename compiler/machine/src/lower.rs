@@ -959,7 +959,7 @@ impl<'p, 'v> Lowerer<'p, 'v> {
             }
             self.map.push_invoke(NodeSource { path: ipath, loc: item.loc });
             self.invoke_values.push(item);
-            out.push(Invoke { src, id, kind, input, machine: None, autoforward: false });
+            out.push(Invoke { src, id, kind, input, machine: None, autoforward: false, id_location: None });
         }
         out
     }

@@ -26,10 +26,13 @@
 //!   `<cancel>`, `<assign>`, `<log>`, `<if>/<elseif>/<else>`, `<foreach>`, and `<script>` where
 //!   it is assignments (`var x = e`, `x = e`, `x++`). An event is `{ "type": name, "data":
 //!   payload }`: the payload of `namelist` and `<param>`s is an object, of `<content>` its value.
+//!   Each `<onentry>` and `<onexit>` element is a block of its own (an [`Action::Block`] where a
+//!   state has several): an error in one stops the rest of it only.
 //! - `<data>` (anywhere in the document: early binding) is the context: a constant value in
 //!   [`Statechart::context`], any other in [`Statechart::context_expr`]. `<donedata>` is the
 //!   final state's [`State::output`]. `<invoke>` of an inline child (`<content><scxml>`) is an
-//!   [`Invoke`] whose `machine` is the child, lowered the same way.
+//!   [`Invoke`] whose `machine` is the child, lowered the same way, its `idlocation` the
+//!   invoke's [`Invoke::id_location`]; a child's `<param>`s and `namelist` set its data.
 //! - ECMAScript expressions are lowered by the Machine front end's lowering of a function's pure
 //!   body (`machine::eval::lower_expression`): a data model variable `x` is `context.x`, `_event`,
 //!   `_sessionid`, `_name` and `_ioprocessors` (and any undeclared name, whose read the run
@@ -124,7 +127,7 @@ fn lower_text(text: &str) -> Lowered {
         });
         return Lowered { machine: None, faults };
     }
-    let chart = Lowerer::lower(root, false, &mut faults);
+    let chart = Lowerer::lower(root, &mut faults);
     faults.sort_by_key(|f| (f.span.start, f.span.end));
     Lowered { machine: Some(ir::Machine::lowered(chart)), faults }
 }
@@ -231,8 +234,7 @@ struct Lowerer<'a, 'i, 'f> {
 }
 
 impl<'a, 'i, 'f> Lowerer<'a, 'i, 'f> {
-    /// `child`: the document is an `<invoke>`'s inline child.
-    fn lower(root: Node<'a, 'i>, child: bool, faults: &'f mut Vec<Fault>) -> Statechart {
+    fn lower(root: Node<'a, 'i>, faults: &'f mut Vec<Fault>) -> Statechart {
         let mut l = Lowerer {
             states: Vec::new(),
             nodes: Vec::new(),
@@ -247,7 +249,7 @@ impl<'a, 'i, 'f> Lowerer<'a, 'i, 'f> {
         for i in 0..l.states.len() {
             l.content(StateId(i as u32));
         }
-        let (context, context_expr) = l.data(root, child);
+        let (context, context_expr) = l.data(root);
         let name = root.attribute("name").unwrap_or("scxml").to_string();
         if let Some(dm) = root.attribute("datamodel") {
             if dm != "ecmascript" {
@@ -363,10 +365,9 @@ impl<'a, 'i, 'f> Lowerer<'a, 'i, 'f> {
     }
 
     /// The initial context: each `<data>`'s value, a constant one in the context and the others
-    /// in its expression. A top document's `<data>` of no value is declared `undefined` (in the
-    /// expression: JSON has no `undefined`); an invoked child's is not, as the run sets the data
-    /// a child declares from its `<param>`s only where the child's context is a constant.
-    fn data(&mut self, root: Node<'a, 'i>, child: bool) -> (Json, Option<Expr>) {
+    /// in its expression. A `<data>` of no value is declared `undefined` (in the expression: JSON
+    /// has no `undefined`); an invoked child's `<param>`s set its data over these values.
+    fn data(&mut self, root: Node<'a, 'i>) -> (Json, Option<Expr>) {
         let mut constant = JsonMap::new();
         let mut computed: Vec<(Name, Expr)> = Vec::new();
         let mut stack = vec![root];
@@ -389,11 +390,7 @@ impl<'a, 'i, 'f> Lowerer<'a, 'i, 'f> {
             };
             let value = if n.attribute("expr").is_some() {
                 self.expr(n, "expr")
-            } else if !child
-                && n.attribute("src").is_none()
-                && children(n).next().is_none()
-                && text_of(n).trim().is_empty()
-            {
+            } else if n.attribute("src").is_none() && children(n).next().is_none() && text_of(n).trim().is_empty() {
                 // No value: the variable is declared, `undefined` (so that an <assign> to it is
                 // one to a declared location).
                 Some(Expr::Undefined)
@@ -414,12 +411,10 @@ impl<'a, 'i, 'f> Lowerer<'a, 'i, 'f> {
             }
         }
         // A script's `var`s are the data model's variables too, `undefined` until it runs.
-        if !child {
-            for n in scripts {
-                for v in machine::eval::script_declarations(&text_of(n)) {
-                    if constant.get(v.as_str()).is_none() && !computed.iter().any(|(k, _)| k == v.as_str()) {
-                        computed.push((v.into(), Expr::Undefined));
-                    }
+        for n in scripts {
+            for v in machine::eval::script_declarations(&text_of(n)) {
+                if constant.get(v.as_str()).is_none() && !computed.iter().any(|(k, _)| k == v.as_str()) {
+                    computed.push((v.into(), Expr::Undefined));
                 }
             }
         }
@@ -432,13 +427,14 @@ impl<'a, 'i, 'f> Lowerer<'a, 'i, 'f> {
     fn content(&mut self, s: StateId) {
         let n = self.nodes[s.index()];
         let kind = self.states[s.index()].kind;
-        let mut entry = Vec::new();
-        let mut exit = Vec::new();
+        // Each <onentry> and <onexit> is its own block: an error in one stops the rest of it only.
+        let mut entry: Vec<Vec<Action>> = Vec::new();
+        let mut exit: Vec<Vec<Action>> = Vec::new();
         let mut initial_element = None;
         for c in children(n) {
             match c.tag_name().name() {
-                "onentry" => entry.extend(self.actions(c)),
-                "onexit" => exit.extend(self.actions(c)),
+                "onentry" => entry.push(self.actions(c)),
+                "onexit" => exit.push(self.actions(c)),
                 "transition" if kind == StateKind::History => {
                     let mut t = self.transition(s, c, Trigger::HistoryDefault);
                     if let Some(t) = t.pop() {
@@ -452,7 +448,7 @@ impl<'a, 'i, 'f> Lowerer<'a, 'i, 'f> {
                 "initial" => initial_element = Some(c),
                 "invoke" => self.invoke(s, c),
                 "donedata" => self.states[s.index()].output = self.donedata(c),
-                "script" if s == StateId::ROOT => entry.extend(self.script(c)),
+                "script" if s == StateId::ROOT => entry.push(self.script(c)),
                 "datamodel" | "data" | "state" | "parallel" | "final" | "history" => {}
                 other => self.fault(
                     FaultKind::Structure,
@@ -462,8 +458,8 @@ impl<'a, 'i, 'f> Lowerer<'a, 'i, 'f> {
             }
         }
         let st = &mut self.states[s.index()];
-        st.entry = entry;
-        st.exit = exit;
+        st.entry = blocks(entry);
+        st.exit = blocks(exit);
         if matches!(kind, StateKind::Compound) || (s == StateId::ROOT && !self.states[0].children.is_empty()) {
             self.initial(s, n, initial_element);
         }
@@ -581,7 +577,7 @@ impl<'a, 'i, 'f> Lowerer<'a, 'i, 'f> {
             self.fault(FaultKind::Unsupported, type_span(n), format!("an <invoke> of type \"{ty}\" is not supported"));
             return;
         }
-        for a in ["src", "srcexpr", "idlocation"] {
+        for a in ["src", "srcexpr"] {
             if n.attribute(a).is_some() {
                 self.fault(
                     FaultKind::Unsupported,
@@ -599,9 +595,10 @@ impl<'a, 'i, 'f> Lowerer<'a, 'i, 'f> {
             self.fault(FaultKind::Structure, span(n.range()), "an <invoke> without an inline <content><scxml> child");
             return;
         };
-        let machine = Lowerer::lower(child, true, self.faults);
+        let machine = Lowerer::lower(child, self.faults);
         let input = self.fields(n);
         let id = n.attribute("id").map(Name::from);
+        let id_location = if n.attribute("idlocation").is_some() { self.location(n, "idlocation") } else { None };
         self.slots.insert("scxml".into(), Slot { kind: SlotKind::Machine, effect: None });
         self.states[s.index()].invokes.push(Invoke {
             src: "scxml".into(),
@@ -610,6 +607,7 @@ impl<'a, 'i, 'f> Lowerer<'a, 'i, 'f> {
             input: input.map(std::sync::Arc::new),
             machine: Some(Box::new(machine)),
             autoforward: n.attribute("autoforward") == Some("true"),
+            id_location,
         });
     }
 
@@ -965,6 +963,16 @@ fn descriptor(d: &str) -> Name {
         d.to_string()
     };
     compact_str::format_compact!("{d}.*")
+}
+
+/// A state's blocks of executable content as its actions: one block's own, several blocks each
+/// an [`Action::Block`].
+fn blocks(mut blocks: Vec<Vec<Action>>) -> Vec<Action> {
+    blocks.retain(|b| !b.is_empty());
+    if blocks.len() < 2 {
+        return blocks.pop().unwrap_or_default();
+    }
+    blocks.into_iter().map(|actions| Action::Block { actions }).collect()
 }
 
 /// `{ "type": name, "data": payload }`, without `data` where there is none.

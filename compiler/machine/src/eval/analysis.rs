@@ -1517,9 +1517,8 @@ export const f = ({{ context, event }}) => [{}];
             let e = lower_expression(text, &Model).unwrap_or_else(|f| panic!("{text}: {f:?}"));
             let mut scope =
                 ir::eval::Scope::new(Some(&serde_json::json!({ "x": { "a": 2 }, "list": [10, 11] })), None, None);
-            scope
-                .globals
-                .push(("_event".into(), JsValue::from_json(&serde_json::json!({ "name": "e", "data": { "k": "v" } }))));
+            let event = JsValue::from_json(&serde_json::json!({ "name": "e", "data": { "k": "v" } }));
+            scope.globals = std::rc::Rc::from(vec![("_event".into(), event)]);
             let got = ir::eval::evaluate(&e, &scope).expect("a value").to_json();
             assert_eq!(got, Some(want), "{text}: {e:?}");
         }
