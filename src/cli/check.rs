@@ -25,7 +25,7 @@ pub fn check(args: CheckArgs) -> Result<Exit> {
     }
     let texts = read_inputs(&inputs)?;
     let mut reports = check_all(texts, manifest.as_ref());
-    reports.extend(super::machine::check_machines(&inputs.machines));
+    reports.extend(super::machine::check_machines(&inputs.machines)?);
     for (report, ok) in check_in_instance(&inputs.in_instance) {
         merge_report(&mut reports, report, ok);
     }
@@ -36,6 +36,7 @@ pub fn check(args: CheckArgs) -> Result<Exit> {
     let mut skipped = 0;
     for root in &inputs.instances {
         let report = check::instance::check_instance_with(root, source);
+        unreadable(&report)?;
         skipped += report.foreign_skipped;
         for path in &report.internal_errors {
             eprintln!("jr2: internal error while checking {}; this is a bug in jr2, please report it", display(path));
@@ -52,6 +53,18 @@ pub fn check(args: CheckArgs) -> Result<Exit> {
     let (reports, deny) = suppressed(reports)?;
     let exit = finish_denying(reports, &args.output, args.output.deny_warnings || deny);
     Ok(if fix_crashed { Exit::Refused } else { exit })
+}
+
+/// The paths an Instance check could not read (what the check before it did not catch: a
+/// Workflow that is no UTF-8 text, a file gone or changed since): the run's end, exit 2, one line
+/// each.
+pub fn unreadable(report: &check::instance::InstanceReport) -> Result<()> {
+    if report.unreadable.is_empty() {
+        return Ok(());
+    }
+    let lines: Vec<String> =
+        report.unreadable.iter().map(|u| format!("cannot read {}: {}", display(&u.path), u.why)).collect();
+    Err(super::UsageError(lines.join("\njr2: ")))
 }
 
 /// Reads every Chart and checks that every other input can be read, so that an unreadable one
@@ -225,14 +238,6 @@ fn caught(path: &str, run: impl FnOnce() -> check::door::Admission) -> Option<ch
     }
 }
 
-/// The refusal of a Chart that is no UTF-8 text (so no JSON text), at its first bad byte (in
-/// its lossy text, the same offset: all before it is the same).
-fn not_utf8(lossy: &str, at: usize) -> diagnostics::Diagnostic {
-    let end = lossy[at..].chars().next().map_or(at, |c| at + c.len_utf8());
-    let span = base::Span::new(at.min(u32::MAX as usize) as u32, end.min(u32::MAX as usize) as u32);
-    check::rules::chart::json_syntax::JSON_SYNTAX.at(span, "the Chart file is not UTF-8 text, so it is no JSON text")
-}
-
 /// Checks the texts on up to two threads (or as many as the machine has), keeping their order.
 fn check_all(texts: Vec<(String, ChartText)>, manifest: Option<&LendManifest>) -> Vec<(FileReport, bool)> {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, 8);
@@ -240,7 +245,7 @@ fn check_all(texts: Vec<(String, ChartText)>, manifest: Option<&LendManifest>) -
         let text = match text {
             ChartText::Text(text) => text,
             ChartText::NotUtf8 { lossy, at } => {
-                let diagnostics = vec![not_utf8(&lossy, at)];
+                let diagnostics = vec![check::rules::chart::json_syntax::not_utf8(&lossy, at)];
                 return (FileReport { path, text: lossy, diagnostics }, true);
             }
         };

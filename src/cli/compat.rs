@@ -34,7 +34,8 @@ fn name(path: &Path) -> String {
     }
 }
 
-/// A schema file's spanned tree: valid JSON, an object at the root.
+/// A schema file's spanned tree: valid JSON, an object or a boolean at the root (`true` is the
+/// JSON Schema every value meets, `false` the one none does).
 fn schema(path: &Path, text: &str) -> Result<Json> {
     if let Err(e) = serde_json::from_str::<serde_json::Value>(text) {
         return Err(UsageError(format!("cannot read {}: not valid JSON: {e}", name(path))));
@@ -43,9 +44,9 @@ fn schema(path: &Path, text: &str) -> Result<Json> {
     if let Some(e) = parsed.errors.first() {
         return Err(UsageError(format!("cannot read {}: {}", name(path), e.message)));
     }
-    if !parsed.value.is_object() {
+    if !parsed.value.is_object() && !matches!(parsed.value.kind, json::JsonKind::Bool(_)) {
         return Err(UsageError(format!(
-            "cannot read {}: not a JSON Schema: its root is {}, not an object",
+            "cannot read {}: not a JSON Schema: its root is {}, not an object or a boolean",
             name(path),
             parsed.value.type_name()
         )));

@@ -21,13 +21,14 @@ pub fn reports_of(compiled: &Compiled) -> Vec<FileReport> {
     reports
 }
 
-/// Checks Workflows; a file two Workflows import is reported once.
-pub fn check_machines(paths: &[PathBuf]) -> Vec<(FileReport, bool)> {
+/// Checks Workflows; a file two Workflows import is reported once. A Workflow the compiler could
+/// not read (no UTF-8 text, or gone since it was checked) is the run's end, exit 2.
+pub fn check_machines(paths: &[PathBuf]) -> Result<Vec<(FileReport, bool)>> {
     // One big-stack evaluator thread for the whole batch, not a hand-off per file.
     machine::eval::on_evaluator_stack(|| check_each(paths))
 }
 
-fn check_each(paths: &[PathBuf]) -> Vec<(FileReport, bool)> {
+fn check_each(paths: &[PathBuf]) -> Result<Vec<(FileReport, bool)>> {
     let mut out: Vec<(FileReport, bool)> = Vec::new();
     for path in paths {
         let compiled = match std::panic::catch_unwind(|| compile_file(path)) {
@@ -41,6 +42,7 @@ fn check_each(paths: &[PathBuf]) -> Vec<(FileReport, bool)> {
                 continue;
             }
         };
+        unread(path, &compiled)?;
         for report in reports_of(&compiled) {
             match out.iter_mut().find(|(r, _)| r.path == report.path) {
                 Some((seen, _)) => {
@@ -54,14 +56,25 @@ fn check_each(paths: &[PathBuf]) -> Vec<(FileReport, bool)> {
             }
         }
     }
-    out
+    Ok(out)
+}
+
+/// An entry file the compiler could not read: an unreadable path (exit 2), said as the system
+/// says it, not the unresolved import the compilation reports it as.
+fn unread(path: &Path, compiled: &Compiled) -> Result<()> {
+    match &compiled.unread {
+        Some(why) => Err(UsageError(format!("cannot read {}: {why}", display(path)))),
+        None => Ok(()),
+    }
 }
 
 fn compiled(path: &Path) -> Result<Compiled> {
     let meta = super::input::regular_file(path)?;
-    // An entry file it cannot open the compiler reports as an unresolved import (exit 1).
+    // An entry file it cannot open is the run's end before the compiler reads it.
     super::input::check_readable(path, meta.file_type())?;
-    Ok(compile_file(path))
+    let compiled = compile_file(path);
+    unread(path, &compiled)?;
+    Ok(compiled)
 }
 
 /// `jr2 ir WORKFLOW.ts`: the IR as JSON; diagnostics go to stderr.

@@ -32,6 +32,7 @@ pub fn up(args: UpArgs) -> Result<Exit> {
     // Foreign doors are read over HTTP unless `--offline`, as `jr2 check` does.
     let doors = (!args.offline).then(super::doors::HttpDoors::new);
     let up = check_up_with(dir, doors.as_ref().map(|d| d as &dyn check::doors::DoorSource));
+    super::check::unreadable(&up.report)?;
     super::check::say_skipped(up.report.foreign_skipped);
     for path in &up.report.internal_errors {
         eprintln!("jr2: internal error while checking {}; this is a bug in jr2, please report it", display(path));

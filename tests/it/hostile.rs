@@ -442,3 +442,116 @@ fn compat_is_linear_in_properties() {
     assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
     assert!(started.elapsed() < Duration::from_secs(5), "{:?}", started.elapsed());
 }
+
+/// Many findings on one line (issue 16, item 3): a one-line Chart of 170 KB with 2 000 unknown
+/// targets. Each finding is drawn on an excerpt of the line, not the whole line (10 000 findings
+/// on a 51 KB line took over 60 s, a 207 KB line printed 117 MB).
+#[test]
+fn many_findings_on_one_line_print_an_excerpt_each() {
+    let dir = scratch("one-line");
+    let n = 2_000;
+    let pad = "x".repeat(70);
+    let on: Vec<String> = (0..n).map(|i| format!("\"E{i}\":\"{pad}{i}\"")).collect();
+    let chart = format!(
+        "{{\"id\":\"c\",\"initial\":\"a\",\"states\":{{\"a\":{{\"on\":{{{}}}}},\"b\":{{\"type\":\"final\"}}}}}}",
+        on.join(",")
+    );
+    assert!(chart.len() > 150_000 && !chart.contains('\n'));
+    std::fs::write(dir.join("long.json"), &chart).expect("write");
+    let out = run(&dir, &["check", "long.json"]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert_eq!(out.stdout.matches("error[unknown-target]").count(), n, "every finding is drawn");
+    // Each finding's lines: its header, its place, an excerpt of at most a few hundred bytes.
+    assert!(out.stdout.len() < n * 1_500, "{} bytes", out.stdout.len());
+    let last = format!("\"{pad}{}\"", n - 1);
+    let col = chart.find(&last).expect("the last target") + 1;
+    assert!(out.stdout.contains(&format!("─[ long.json:1:{col} ]")), "the place is the line's own");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `jr2 schema chart --lends` with 200 000 lent Agents (48 s before: each name was looked for
+/// in the names kept so far).
+#[test]
+fn a_schema_for_200_000_lent_agents_is_linear() {
+    let dir = scratch("lends-wide");
+    let agents: Vec<String> = (0..200_000).map(|i| format!("\"a{i}\"")).collect();
+    let manifest = format!("{{ \"declaration\": {{ \"lends\": {{ \"agents\": [{}, \"a0\"] }} }} }}", agents.join(","));
+    std::fs::write(dir.join("wide.lends.json"), manifest).expect("write");
+    let started = Instant::now();
+    let out = run(&dir, &["schema", "chart", "--lends", "wide.lends.json"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let schema: serde_json::Value = serde_json::from_str(&out.stdout).expect("the schema");
+    let src = &schema["$defs"]["Src"]["enum"];
+    assert_eq!(src.as_array().map(Vec::len), Some(200_000), "each name once");
+    assert!(started.elapsed() < Duration::from_secs(10), "{:?}", started.elapsed());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// An entry Workflow of an Instance that is no UTF-8 text: exit 2, "not UTF-8" (it was exit 1,
+/// `unresolved-import`); the Instance check itself says so, not a check before it.
+#[test]
+fn a_workflow_that_is_no_utf8_text_is_exit_2() {
+    let root = instance("not-utf8-workflow");
+    std::fs::write(root.join("workflows/bad.ts"), b"export const x = \"\xff\";\n").expect("write");
+    for args in
+        [vec!["check", "--offline", "."], vec!["up", "--check", "--offline", "."], vec!["check", "workflows/bad.ts"]]
+    {
+        let r = run(&root, &args);
+        assert_eq!(r.code, 2, "{args:?}: {}{}", r.stdout, r.stderr);
+        assert!(r.stderr.contains("cannot read workflows/bad.ts: not UTF-8 (at byte 18)"), "{args:?}: {}", r.stderr);
+        assert!(!r.stdout.contains("unresolved-import") && r.stdout.is_empty(), "{args:?}: {}", r.stdout);
+    }
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+/// Item 7's smaller ones: a key given twice in a Chart is a warning (which one counts is a
+/// guess); a manifest's `wallClock: "30 parsecs"` is refused, saying why; `true` and `false` are
+/// JSON Schemas to compat; a Machine whose states nest past the evaluator's 200 levels is an
+/// error (it was a `not-static` warning, exit 0, and the states below were not checked).
+#[test]
+fn duplicate_keys_wall_clocks_boolean_schemas_and_a_deep_machine() {
+    let dir = scratch("item-7");
+    let twice = r#"{ "id": "d", "initial": "a", "states": { "a": { "type": "final" }, "a": { "type": "final" } } }"#;
+    std::fs::write(dir.join("twice.json"), twice).expect("write");
+    let out = run(&dir, &["check", "twice.json"]);
+    assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
+    assert!(out.stdout.contains("warning[duplicate-key]: states: the key \"a\" is given twice"), "{}", out.stdout);
+    let out = run(&dir, &["check", "--deny-warnings", "twice.json"]);
+    assert_eq!(out.code, 1, "{}", out.stdout);
+
+    let lends = r#"{ "declaration": { "ceilings": { "wallClock": "30 parsecs" } } }"#;
+    std::fs::write(dir.join("parsecs.lends.json"), lends).expect("write");
+    std::fs::write(dir.join("ok.json"), chart()).expect("write");
+    for args in [
+        vec!["schema", "chart", "--lends", "parsecs.lends.json"],
+        vec!["chart", "check", "ok.json", "--lends", "parsecs.lends.json"],
+    ] {
+        let out = run(&dir, &args);
+        assert_eq!(out.code, 2, "{args:?}: {}", out.stderr);
+        assert!(out.stderr.contains("`ceilings.wallClock` is \"30 parsecs\", which is no duration"), "{}", out.stderr);
+    }
+
+    std::fs::write(dir.join("true.json"), "true").expect("write");
+    std::fs::write(dir.join("false.json"), " false\n").expect("write");
+    std::fs::write(dir.join("string.json"), r#"{ "type": "string" }"#).expect("write");
+    for (slot, door, code) in
+        [("string.json", "true.json", 0), ("false.json", "string.json", 0), ("string.json", "false.json", 1)]
+    {
+        let out = run(&dir, &["schema", "compat", "--slot", slot, "--door", door]);
+        assert_eq!(out.code, code, "{slot} {door}: {}{}", out.stdout, out.stderr);
+    }
+
+    let n = 250;
+    let mut states = String::from("{ type: \"final\" }");
+    for i in (0..n).rev() {
+        states = format!("{{ initial: \"s{i}\", states: {{ s{i}: {states} }} }}");
+    }
+    let text = format!(
+        "import {{ jr2Setup }} from \"@jr2/orchestrator\";\nexport const machine = jr2Setup({{ actors: {{}} }}).createMachine({{ id: \"deep\", ...{states} }});\n"
+    );
+    std::fs::write(dir.join("deep.ts"), text).expect("write");
+    let out = run(&dir, &["check", "deep.ts"]);
+    assert_eq!(out.code, 1, "{}{}", out.stdout, out.stderr);
+    assert!(out.stdout.contains("error[ts-syntax]: the code nests deeper than 200 levels here"), "{}", out.stdout);
+    let _ = std::fs::remove_dir_all(&dir);
+}

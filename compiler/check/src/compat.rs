@@ -115,7 +115,23 @@ impl Walk {
 
     /// Compares one slot node with one door node, and below them.
     fn node(&mut self, slot: &Json, door: &Json, at: &At) {
-        // Only object schemas are compared (booleans and the rest take no part).
+        // A boolean is a JSON Schema (2020-12, 4.3.2): `true` takes every value (as `{}`), `false`
+        // none. A door of `true` takes all the slot sends, a slot of `false` sends nothing; a
+        // door of `false` takes nothing a slot may send; a slot of `true` sends anything.
+        match (&slot.kind, &door.kind) {
+            (_, JsonKind::Bool(true)) | (JsonKind::Bool(false), _) => return,
+            (_, JsonKind::Bool(false)) => {
+                let message = "the door's schema is `false`: it takes no value, and the slot may send one".to_string();
+                self.mismatch(Side::Slot, at.slot, &at.path, message);
+                return;
+            }
+            (JsonKind::Bool(true), _) => {
+                let any = Json { kind: JsonKind::Object(Vec::new()), span: slot.span };
+                return self.node(&any, door, at);
+            }
+            _ => {}
+        }
+        // Only object schemas are compared (the rest take no part).
         if !slot.is_object() || !door.is_object() {
             return;
         }
@@ -758,6 +774,35 @@ mod tests {
     #[test]
     fn an_open_door_takes_anything() {
         assert!(lines(r#"{ "type": "object", "properties": { "a": { "type": "string" } } }"#, "{}").is_empty());
+    }
+
+    #[test]
+    fn a_boolean_is_the_json_schema_it_stands_for() {
+        // `true` takes every value, as `{}` does; `false` none (JSON Schema 2020-12, 4.3.2).
+        let string = r#"{ "type": "string" }"#;
+        assert!(lines(string, "true").is_empty());
+        assert!(lines("true", "true").is_empty());
+        assert!(lines("false", string).is_empty(), "a slot of `false` sends nothing");
+        assert_eq!(lines("true", string), lines("{}", string));
+        assert_eq!(
+            lines("true", string),
+            ["slot mismatch: the door takes only type \"string\", and the slot's schema does not say its type"]
+        );
+        assert_eq!(
+            lines(string, "false"),
+            ["slot mismatch: the door's schema is `false`: it takes no value, and the slot may send one"]
+        );
+        // Below the root too: a property's schema `true` is `{}`.
+        let door = r#"{ "type": "object", "properties": { "a": { "type": "string" } } }"#;
+        let slot = r#"{ "type": "object", "properties": { "a": true }, "required": ["a"] }"#;
+        let found = lines(slot, door);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(found[0].contains("properties.a") && found[0].contains("does not say its type"), "{found:?}");
+        assert!(lines(
+            r#"{ "type": "object", "properties": { "a": { "type": "string" } } }"#,
+            r#"{ "type": "object", "properties": { "a": true } }"#
+        )
+        .is_empty());
     }
 
     #[test]

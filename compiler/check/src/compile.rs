@@ -40,6 +40,9 @@ pub struct Compiled {
     /// False when no `dispatch(...)` call was evaluated: the value holds none
     /// (`Evaluated::may_dispatch`).
     pub may_dispatch: bool,
+    /// Why the entry file could not be read, if it could not (`Evaluated::unread`): an
+    /// unreadable path, which the Instance check reports as one (exit 2), not as a refusal.
+    pub unread: Option<String>,
 }
 
 /// A lowered Machine as the walk reads it: its parts (as values), its IR, the IR's source map, and
@@ -132,7 +135,7 @@ pub fn compile_with(sources: &dyn Sources, path: &Path) -> Compiled {
 }
 
 fn compile(ev: Evaluated, purpose: Purpose) -> Compiled {
-    let Evaluated { files, exports, faults, may_dispatch } = ev;
+    let Evaluated { files, exports, faults, may_dispatch, unread } = ev;
     let mut diagnostics: Vec<Located> = faults.into_iter().map(rules::machine::diagnostic).collect();
     let Some(value) = exports.get("machine") else {
         // A file that failed to parse has said so already.
@@ -144,7 +147,7 @@ fn compile(ev: Evaluated, purpose: Purpose) -> Compiled {
             });
         }
         let source_map = ir::SourceMap::default();
-        return Compiled { files, values: exports, machine: None, source_map, diagnostics, may_dispatch };
+        return Compiled { files, values: exports, machine: None, source_map, diagnostics, may_dispatch, unread };
     };
     let (machine, source_map) = match machine_parts(value) {
         Err(fault) => {
@@ -173,7 +176,7 @@ fn compile(ev: Evaluated, purpose: Purpose) -> Compiled {
             (lowered.machine, lowered.source_map)
         }
     };
-    Compiled { files, values: exports, machine, source_map, diagnostics, may_dispatch }
+    Compiled { files, values: exports, machine, source_map, diagnostics, may_dispatch, unread }
 }
 
 #[cfg(test)]

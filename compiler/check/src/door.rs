@@ -60,6 +60,7 @@ pub fn admit_lone(text: &str, manifest: Option<&LendManifest>) -> Admission {
 pub fn admit_json(chart: &Json, size: usize, manifest: Option<&LendManifest>) -> Admission {
     let mut sink = Sink::default();
     crate::rules::chart::too_large::check(chart, size, manifest, &mut sink);
+    crate::rules::chart::duplicate_key::check(chart, &mut sink);
     sink.diagnostics.extend(crate::rules::chart::grammar_check(chart));
     if sink.has_errors() {
         return Admission { diagnostics: sink.diagnostics, machine: None, source_map: ir::SourceMap::default() };

@@ -59,6 +59,25 @@ pub struct InstanceReport {
     /// [`check_instance_compiled`] only (empty otherwise): for callers that read the values
     /// further (the pre-flight), so nothing is evaluated twice.
     pub compiled: Vec<(PathBuf, Compiled)>,
+    /// Every path the check could not read, sorted by path: a folder it could not list, a
+    /// Workflow or named Chart it could not open or read (a FIFO, a socket or a device is not
+    /// read), each with the system's reason. None of them is in `files`: an unreadable path is
+    /// the caller's exit 2 (docs/reference/contract.md), not a refusal of what it holds.
+    pub unreadable: Vec<Unreadable>,
+}
+
+/// A path the Instance check could not read, and why, in the system's words ("Permission denied
+/// (os error 13)", "not a regular file (a FIFO)", "not UTF-8 (at byte 2)").
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unreadable {
+    pub path: PathBuf,
+    pub why: String,
+}
+
+impl std::fmt::Display for Unreadable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "cannot read {}: {}", self.path.display(), self.why)
+    }
 }
 
 impl InstanceReport {
@@ -137,8 +156,8 @@ pub fn check_instance_compiled(root: &Path, doors: Option<&dyn DoorSource>) -> I
 }
 
 fn check(root: &Path, doors: Option<&dyn DoorSource>, keep_compiled: bool) -> InstanceReport {
-    let (workflow_paths, charts) = discover(root);
     let mut report = InstanceReport::default();
+    let (workflow_paths, charts) = discover(root, &mut report.unreadable);
     // The Workflows whose values phase two reads for their Open body: each named Chart's wrapper.
     let wrappers: BTreeSet<&str> = charts.iter().map(|c| c.wrapper.as_str()).collect();
 
@@ -221,6 +240,8 @@ fn check(root: &Path, doors: Option<&dyn DoorSource>, keep_compiled: bool) -> In
         /// A Workflow's diagnostics, per file of its compilation.
         Workflow(Vec<Vec<Diagnostic>>),
         Chart(CheckedFile),
+        /// A Workflow or Chart file that could not be read.
+        Unreadable(Unreadable),
     }
     // A Workflow's job only where phase one left its rules to do (it dispatches), and every Chart's.
     let jobs: Vec<Job> =
@@ -241,8 +262,11 @@ fn check(root: &Path, doors: Option<&dyn DoorSource>, keep_compiled: bool) -> In
         .ok()
         .flatten(),
         Job::Chart(c) => {
-            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| Found::Chart(check_chart(root, c, &workflows))))
-                .ok()
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match check_chart(root, c, &workflows) {
+                Ok(file) => Found::Chart(file),
+                Err(unread) => Found::Unreadable(unread),
+            }))
+            .ok()
         }
     });
     drop(jobs);
@@ -266,7 +290,14 @@ fn check(root: &Path, doors: Option<&dyn DoorSource>, keep_compiled: bool) -> In
     let charts_found: Vec<_> = charts.iter().map(|c| (c.path.clone(), None, found(None))).collect();
     let mut index = FxHashMap::default();
     for (path, kept, result) in files.into_iter().chain(charts_found) {
+        // A Workflow whose own file could not be read: the path, not a refusal of its text.
+        let unread = kept.as_ref().and_then(|k| k.compiled.unread.clone());
+        let result = match unread {
+            Some(why) => Some(Found::Unreadable(Unreadable { path: path.clone(), why })),
+            None => result,
+        };
         match (result, kept) {
+            (Some(Found::Unreadable(unread)), _) => report.unreadable.push(unread),
             (Some(Found::Workflow(per_file)), Some(k)) => {
                 let files: Vec<Cow<SourceFile>> = if keep_compiled {
                     k.compiled.files.iter().map(Cow::Borrowed).collect()
@@ -286,6 +317,7 @@ fn check(root: &Path, doors: Option<&dyn DoorSource>, keep_compiled: bool) -> In
             }
         }
     }
+    report.unreadable.sort_by(|a, b| a.path.cmp(&b.path));
     if keep_compiled {
         report.compiled = workflows.into_iter().filter_map(|w| Some((w.path, w.kept?.compiled))).collect();
     }
@@ -367,23 +399,26 @@ fn is_chart_file(name: &str) -> bool {
     name.ends_with(".json") && !name.ends_with(".lends.json") && name != "lends.json"
 }
 
-/// The Workflows (stem, path) and the named Charts under `root/workflows`, each sorted by name.
-fn discover(root: &Path) -> (Vec<(String, PathBuf)>, Vec<ChartFile>) {
+/// The Workflows (stem, path) and the named Charts under `root/workflows`, each sorted by name;
+/// what could not be listed or is no regular file goes to `unreadable`.
+fn discover(root: &Path, unreadable: &mut Vec<Unreadable>) -> (Vec<(String, PathBuf)>, Vec<ChartFile>) {
     let dir = root.join("workflows");
     let mut workflows = Vec::new();
     let mut charts = Vec::new();
-    for (name, path, is_dir) in entries(&dir) {
+    let is_workflow = |name: &str| name.ends_with(".ts") && !name.ends_with(".d.ts");
+    for (name, path, is_dir) in entries(&dir, unreadable, &|name| !skipped(name) && is_workflow(name)) {
         if skipped(&name) {
             continue;
         }
         if is_dir {
-            for (chart, chart_path, chart_is_dir) in entries(&path) {
+            let named_chart = |name: &str| !skipped(name) && is_chart_file(name);
+            for (chart, chart_path, chart_is_dir) in entries(&path, unreadable, &named_chart) {
                 if !chart_is_dir && !skipped(&chart) && is_chart_file(&chart) {
                     let stem = chart.trim_end_matches(".json").to_string();
                     charts.push(ChartFile { wrapper: name.clone(), stem, path: chart_path });
                 }
             }
-        } else if name.ends_with(".ts") && !name.ends_with(".d.ts") {
+        } else if is_workflow(&name) {
             // The stem in the name's own buffer (no copy).
             let mut stem = name;
             stem.truncate(stem.trim_end_matches(".ts").len());
@@ -393,32 +428,53 @@ fn discover(root: &Path) -> (Vec<(String, PathBuf)>, Vec<ChartFile>) {
     (workflows, charts)
 }
 
-/// A folder's entries (name, path, is a folder), sorted by name: folders and regular files only
-/// (a FIFO, a socket or a device is no Workflow or Chart: reading one would block or never end),
-/// symlinks to files followed.
-fn entries(dir: &Path) -> Vec<(String, PathBuf, bool)> {
-    let Ok(read) = std::fs::read_dir(dir) else { return Vec::new() };
-    let mut out: Vec<(String, PathBuf, bool)> = read
-        .filter_map(Result::ok)
-        .filter_map(|e| {
-            let path = e.path();
-            let is_dir = if e.file_type().ok()?.is_symlink() {
-                match std::fs::metadata(&path) {
-                    Ok(m) if m.is_file() => false,
-                    _ => return None,
+/// A folder's entries (name, path, is a folder), sorted by name: folders and regular files only,
+/// symlinks to files followed. A folder that cannot be listed, and an entry `read` would read
+/// that is a FIFO, a socket or a device (reading one would block or never end), go to
+/// `unreadable` with the reason; a symlink to a folder or to nothing is no Workflow or Chart.
+fn entries(dir: &Path, unreadable: &mut Vec<Unreadable>, read: &dyn Fn(&str) -> bool) -> Vec<(String, PathBuf, bool)> {
+    let mut cannot = |e: &std::io::Error| unreadable.push(Unreadable { path: dir.to_path_buf(), why: e.to_string() });
+    let listing = match std::fs::read_dir(dir) {
+        Ok(listing) => listing,
+        Err(e) => {
+            cannot(&e);
+            return Vec::new();
+        }
+    };
+    let mut out: Vec<(String, PathBuf, bool)> = Vec::new();
+    let mut not_regular = Vec::new();
+    for e in listing {
+        let e = match e {
+            Ok(e) => e,
+            Err(e) => {
+                cannot(&e);
+                return Vec::new();
+            }
+        };
+        let path = e.path();
+        let Ok(kind) = e.file_type() else { continue };
+        // The name as read, moved (copied only where it is no UTF-8, to its lossy text).
+        let name = e.file_name().into_string().unwrap_or_else(|n| n.to_string_lossy().into_owned());
+        let is_dir = if kind.is_symlink() {
+            match std::fs::metadata(&path) {
+                Ok(m) if m.is_file() => false,
+                Ok(m) if !m.is_dir() && read(&name) => {
+                    not_regular.push(Unreadable { path, why: base::read::not_regular(m.file_type()).to_string() });
+                    continue;
                 }
-            } else {
-                let kind = e.file_type().ok()?;
-                if !kind.is_dir() && !kind.is_file() {
-                    return None;
-                }
-                kind.is_dir()
-            };
-            // The name as read, moved (copied only where it is no UTF-8, to its lossy text).
-            let name = e.file_name().into_string().unwrap_or_else(|n| n.to_string_lossy().into_owned());
-            Some((name, path, is_dir))
-        })
-        .collect();
+                _ => continue,
+            }
+        } else if !kind.is_dir() && !kind.is_file() {
+            if read(&name) {
+                not_regular.push(Unreadable { path, why: base::read::not_regular(kind).to_string() });
+            }
+            continue;
+        } else {
+            kind.is_dir()
+        };
+        out.push((name, path, is_dir));
+    }
+    unreadable.extend(not_regular);
     out.sort_by(|a, b| a.0.cmp(&b.0));
     out
 }
@@ -623,22 +679,27 @@ fn open_secrets<'a, 'v>(v: &'a Value<'v>, out: &mut Vec<&'a Value<'v>>) {
     }
 }
 
-/// The door over one named Chart, against its wrapper's Open body.
-fn check_chart(root: &Path, c: &ChartFile, workflows: &[Workflow]) -> CheckedFile {
+/// The door over one named Chart, against its wrapper's Open body; a Chart file that cannot be
+/// read is the error, with the system's reason. One that is no UTF-8 text is read, and refused
+/// (`json-syntax` at its first bad byte), as `jr2 check` refuses such a Chart outside an Instance.
+fn check_chart(root: &Path, c: &ChartFile, workflows: &[Workflow]) -> Result<CheckedFile, Unreadable> {
     if !machine::module::within(root, &c.path) {
         let d = chart_wrapper::diagnostic(Refusal::LeadsOut);
-        return CheckedFile { path: c.path.clone(), text: String::new(), diagnostics: vec![d] };
+        return Ok(CheckedFile { path: c.path.clone(), text: String::new(), diagnostics: vec![d] });
     }
-    let text = match base::read::read_bytes(&c.path).map(String::from_utf8) {
-        Ok(Ok(t)) => t,
-        Ok(Err(_)) | Err(_) => {
-            let d = chart_wrapper::diagnostic(Refusal::Unreadable);
-            return CheckedFile { path: c.path.clone(), text: String::new(), diagnostics: vec![d] };
+    let bytes = base::read::read_bytes(&c.path).map_err(|e| Unreadable { path: c.path.clone(), why: e.to_string() })?;
+    let text = match String::from_utf8(bytes) {
+        Ok(t) => t,
+        Err(e) => {
+            let at = e.utf8_error().valid_up_to();
+            let lossy = String::from_utf8_lossy(e.as_bytes()).into_owned();
+            let d = crate::rules::chart::json_syntax::not_utf8(&lossy, at);
+            return Ok(CheckedFile { path: c.path.clone(), text: lossy, diagnostics: vec![d] });
         }
     };
     let wrapper =
         workflows.iter().find(|w| w.stem == c.wrapper).map(|w| w.kept.as_ref().and_then(|k| k.compiled.value()));
-    check_chart_text(root, c, text, wrapper)
+    Ok(check_chart_text(root, c, text, wrapper))
 }
 
 /// The door over one named Chart's text; `wrapper` is its wrapper Workflow (`None`: there is
@@ -740,10 +801,11 @@ pub struct AssemblyNames {
 }
 
 /// What `check_instance` lists under `root`: the Workflows (stem, path) and the named Charts
-/// (wrapper, stem, path), each sorted by name.
+/// (wrapper, stem, path), each sorted by name. What cannot be listed or read is not listed (the
+/// database reads each file itself, and says so of one it cannot).
 #[allow(clippy::type_complexity)]
 pub fn discover_files(root: &Path) -> (Vec<(String, PathBuf)>, Vec<(String, String, PathBuf)>) {
-    let (workflows, charts) = discover(root);
+    let (workflows, charts) = discover(root, &mut Vec::new());
     (workflows, charts.into_iter().map(|c| (c.wrapper, c.stem, c.path)).collect())
 }
 

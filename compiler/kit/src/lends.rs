@@ -42,6 +42,39 @@ impl LendManifest {
 }
 
 /// The declared names that are lent now.
+/// A literal duration in milliseconds, as the kit writes one: digits, then `ms`, `s`, `m` or `h`
+/// (none: milliseconds): `"500"`, `"500ms"`, `"30s"`, `"5m"`, `"1h"`. `None` for any other text
+/// (`"30 parsecs"`) or one past `u64` milliseconds.
+pub fn duration_ms(text: &str) -> Option<u64> {
+    let digits = text.find(|c: char| !c.is_ascii_digit()).unwrap_or(text.len());
+    if digits == 0 {
+        return None;
+    }
+    let n: u64 = text[..digits].parse().ok()?;
+    let unit = match &text[digits..] {
+        "" | "ms" => 1,
+        "s" => 1_000,
+        "m" => 60_000,
+        "h" => 3_600_000,
+        _ => return None,
+    };
+    n.checked_mul(unit)
+}
+
+/// The message for a `ceilings.wallClock` that is no duration.
+pub fn wall_clock_refusal(shown: &str) -> String {
+    format!("`ceilings.wallClock` is {shown}, which is no duration: write digits and a unit, such as \"30m\", \"90s\", \"2h\" or \"500ms\"")
+}
+
+/// `ceilings.wallClock` read: a duration ([`duration_ms`]), else the manifest is refused.
+fn wall_clock<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    let text = Option::<String>::deserialize(d)?;
+    match &text {
+        Some(t) if duration_ms(t).is_none() => Err(serde::de::Error::custom(wall_clock_refusal(&format!("{t:?}")))),
+        _ => Ok(text),
+    }
+}
+
 fn lent_now<'a>(declared: &'a [String], lent: &[String]) -> Vec<&'a String> {
     declared.iter().filter(|n| lent.contains(n)).collect()
 }
@@ -117,8 +150,9 @@ pub struct Ceilings {
     /// Agent Turns, in all.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub turns: Option<u64>,
-    /// A duration such as `"30m"`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// A duration such as `"30m"` ([`duration_ms`]); a manifest with any other text is refused.
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "wall_clock")]
+    #[schemars(with = "Option<String>")]
     pub wall_clock: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub transitions: Option<u64>,
@@ -314,5 +348,28 @@ impl EffectParts {
                 Some(InputShape { required, optional, one_of: None })
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_and_a_wall_clock_that_is_none() {
+        for (text, ms) in [("500", Some(500)), ("500ms", Some(500)), ("30s", Some(30_000)), ("5m", Some(300_000))] {
+            assert_eq!(duration_ms(text), ms, "{text}");
+        }
+        for text in ["", "m", "30 parsecs", "30 m", "1.5h", "-1s", "99999999999999999999h"] {
+            assert_eq!(duration_ms(text), None, "{text}");
+        }
+        let manifest = |w: &str| {
+            serde_json::from_str::<LendManifest>(&format!(
+                r#"{{ "declaration": {{ "ceilings": {{ "wallClock": {w} }} }} }}"#
+            ))
+        };
+        assert_eq!(manifest("\"30m\"").expect("a duration").declaration.ceilings.wall_clock.as_deref(), Some("30m"));
+        let refused = manifest("\"30 parsecs\"").expect_err("no duration").to_string();
+        assert!(refused.starts_with("`ceilings.wallClock` is \"30 parsecs\", which is no duration"), "{refused}");
     }
 }

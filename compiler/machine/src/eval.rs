@@ -110,7 +110,11 @@ pub fn evaluate_file(path: &Path) -> Evaluated {
                 .unwrap_or_else(|_| internal_error(path, &base::read::read_text(path).unwrap_or_default()))
         }
         Ok(text) => evaluate_text(path, &text),
-        Err(e) => unreadable(path, e),
+        Err(e) => {
+            let mut out = unreadable(path, &e);
+            out.unread = Some(e.to_string());
+            out
+        }
     }
 }
 
@@ -133,6 +137,7 @@ fn unreadable(path: &Path, e: impl std::fmt::Display) -> Evaluated {
             format!("cannot read \"{}\": {e}", path.display()),
         )],
         may_dispatch: false,
+        unread: None,
     }
 }
 
@@ -166,7 +171,7 @@ fn run_graph(sources: &dyn Sources, path: PathBuf, text: String) -> Evaluated {
         let exports = Rc::try_unwrap(exports).unwrap_or_else(|rc| (*rc).clone());
         (exports, (g.files, g.faults, g.may_dispatch))
     });
-    Evaluated { files, exports, faults, may_dispatch }
+    Evaluated { files, exports, faults, may_dispatch, unread: None }
 }
 
 /// The value arena's first chunk, in bytes per byte of the entry file's text (see `run_graph`).
@@ -182,6 +187,7 @@ fn internal_error(path: &Path, text: &str) -> Evaluated {
             "internal error: the evaluator stopped on this file",
         )],
         may_dispatch: false,
+        unread: None,
     }
 }
 
@@ -774,7 +780,13 @@ impl<'a, 'g, 's, 'v> Cx<'a, 'g, 's, 'v> {
             return self.val(ValueKind::Unknown { reason: "too deep" }, s);
         }
         self.too_deep_warned = true;
-        self.not_static(s, "too deep: the evaluator reads expressions nested at most 200 levels")
+        // An error, not a `not-static` warning: what is below is not read, so a Machine nested
+        // this deep would lose its states and pass.
+        let reason = format!(
+            "the code nests deeper than {MAX_DEPTH} levels here; jr2 evaluates expressions nested at most {MAX_DEPTH} levels, and reads nothing below"
+        );
+        self.g.faults.push(Fault::new(FaultKind::TsSyntax, Loc { file: self.file, span: span(s) }, reason));
+        self.val(ValueKind::Unknown { reason: "too deep" }, s)
     }
 
     // ---- the module ----
@@ -2133,12 +2145,13 @@ export const r = { x: 1, 3: 2, [`0`]: 3, x: 4, ...more };
         let ev = eval(&deep);
         assert_eq!(ev.faults.len(), 1);
         assert_eq!(ev.faults[0].kind, FaultKind::TsSyntax);
-        // Under the parser's limit, over the evaluator's: "too deep", once.
+        // Under the parser's limit, over the evaluator's: an error (what is below is not read),
+        // once.
         let deep = format!("export const a = {}1{};", "[".repeat(900), "]".repeat(900));
         let ev = eval(&deep);
-        let warns: Vec<_> = ev.faults.iter().filter(|d| d.kind == FaultKind::NotStatic).collect();
-        assert_eq!(warns.len(), 1, "{:?}", ev.faults);
-        assert!(warns[0].message.starts_with("too deep"));
+        assert_eq!(ev.faults.len(), 1, "{:?}", ev.faults);
+        assert_eq!(ev.faults[0].kind, FaultKind::TsSyntax);
+        assert!(ev.faults[0].message.starts_with("the code nests deeper than 200 levels here"));
         // Large: many bindings.
         let mut big = String::new();
         for i in 0..5000 {

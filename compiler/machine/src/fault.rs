@@ -10,7 +10,8 @@ use serde::Serialize;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum FaultKind {
-    /// The text is not TypeScript oxc can read, or nests past the parser's budget.
+    /// The text is not TypeScript oxc can read, or nests past the parser's or the evaluator's
+    /// budget.
     TsSyntax,
     /// A relative import names no readable file.
     UnresolvedImport,

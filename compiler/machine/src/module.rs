@@ -29,6 +29,11 @@ pub struct Evaluated {
     /// Was a `dispatch(...)` call evaluated, in any file? When not, no value of this evaluation
     /// holds one, and a scan for them (the Instance check's) has nothing to find.
     pub may_dispatch: bool,
+    /// Why the entry file itself could not be read (the system's words: "Permission denied (os
+    /// error 13)", or "not UTF-8 (at byte 2)"); `None` when it was read. A caller that owes an
+    /// unreadable path its own exit (the Instance check) reads this, not the fault beside it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unread: Option<String>,
 }
 
 impl Evaluated {

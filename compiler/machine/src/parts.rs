@@ -694,6 +694,15 @@ pub fn declaration_of(v: &Value) -> Result<Declaration, String> {
         });
     }
     let num = |k: &str| ceilings.and_then(|c| c.get(k)).and_then(Value::to_json).and_then(|j| j.as_u64());
+    let wall_clock = match ceilings.and_then(|c| c.get("wallClock")) {
+        None => None,
+        Some(w) if matches!(w.kind, ValueKind::Undefined) => None,
+        Some(w) => match w.as_str() {
+            Some(t) if kit::lends::duration_ms(t).is_some() => Some(t.to_string()),
+            Some(t) => return Err(kit::lends::wall_clock_refusal(&format!("{t:?}"))),
+            None => return Err(kit::lends::wall_clock_refusal(&crate::lower::describe(w))),
+        },
+    };
     Ok(Declaration {
         lends: Lends {
             agents: names(lends, "agents"),
@@ -708,7 +717,7 @@ pub fn declaration_of(v: &Value) -> Result<Declaration, String> {
         allows: Allows { models: names(allows, "models"), workspace },
         ceilings: Ceilings {
             turns: num("turns"),
-            wall_clock: ceilings.and_then(|c| c.get("wallClock")).and_then(Value::as_str).map(str::to_string),
+            wall_clock,
             transitions: num("transitions"),
             fan_out: num("fanOut"),
             size: num("size"),
@@ -1294,5 +1303,15 @@ export const actors = {
         assert!(lend_manifest(&v, "writer").unwrap_err().contains("not an Open body"));
         assert!(lend_manifest(&v, "nope").unwrap_err().contains("no actor \"nope\""));
         assert!(lend_manifest(&s("x"), "plan").is_err());
+    }
+
+    /// `ceilings.wallClock` is a duration, or the declaration is refused, saying what it is.
+    #[test]
+    fn a_wall_clock_that_is_no_duration_is_refused() {
+        let decl = |w: Value<'static>| obj(vec![("ceilings", obj(vec![("wallClock", w)]))]);
+        assert_eq!(declaration_of(&decl(s("90s"))).expect("a duration").ceilings.wall_clock.as_deref(), Some("90s"));
+        let refused = declaration_of(&decl(s("30 parsecs"))).expect_err("no duration");
+        assert!(refused.starts_with("`ceilings.wallClock` is \"30 parsecs\", which is no duration"), "{refused}");
+        assert!(declaration_of(&decl(n(30.0))).expect_err("a number").contains("which is no duration"));
     }
 }

@@ -14,8 +14,16 @@
 //!
 //! Robust to any span: spans are clamped into the text and onto character boundaries before
 //! ariadne sees them, and should ariadne still fail, the report falls back to a plain header.
+//!
+//! Bounded on any line: a label on a line longer than [`MAX_LINE`] bytes (a minified or
+//! generated Chart, all on one line) is drawn on an excerpt of that line around it, at most
+//! [`CONTEXT`] bytes either side, `…` where it is cut, at the line's own number and column; a
+//! secondary label out of the excerpt becomes a note with its place. Drawn whole, every finding
+//! reprinted the whole line: 10 000 findings on a 51 KB line took over 60 s, a 207 KB one printed
+//! 117 MB.
 
 use ariadne::{Color, Config, IndexType, Label, Report, ReportKind};
+use base::line_index::LineIndex;
 use diagnostics::{Diagnostic, FileReport, Severity, Summary};
 use std::ops::Range;
 
@@ -24,6 +32,11 @@ const YELLOW: &str = "\x1b[1;33m";
 const BOLD: &str = "\x1b[1m";
 const CYAN: &str = "\x1b[1;36m";
 const RESET: &str = "\x1b[0m";
+
+/// The longest line drawn whole, in bytes; a label on a longer one is drawn on an excerpt.
+pub const MAX_LINE: usize = 1024;
+/// The bytes of an excerpt either side of its label, and the most of a label it shows.
+pub const CONTEXT: usize = 80;
 
 /// Renders every diagnostic of every report, then the summary line.
 pub fn render(reports: &[FileReport], color: bool) -> String {
@@ -35,8 +48,9 @@ pub fn render(reports: &[FileReport], color: bool) -> String {
         // ariadne's line table of the text, made once per file: made per diagnostic, a file with
         // many findings took time quadratic in its size (20 000 diagnostics: minutes).
         let source = ariadne::Source::from(report.text.as_str());
+        let index = report.line_index();
         for d in &report.diagnostics {
-            out.push_str(&render_one(report, &source, d, color));
+            out.push_str(&render_one(report, &source, &index, d, color));
         }
     }
     let mut unchecked: Vec<&str> =
@@ -69,14 +83,104 @@ fn paint(text: &str, code: &str, color: bool) -> String {
     }
 }
 
-fn render_one(report: &FileReport, source: &ariadne::Source<&str>, d: &Diagnostic, color: bool) -> String {
+/// The bounds of the line that holds byte `at` of `text` (without its line break), from the
+/// file's line index (a search of the text for each finding was a scan of its whole line).
+fn line_of(index: &LineIndex, text: &str, at: usize) -> Range<usize> {
+    let line = index.position(text, at as u32).line as usize;
+    let start = index.line_start(line - 1).unwrap_or(0).min(at);
+    let next = index.line_start(line).unwrap_or(text.len()).max(at);
+    let end = if text[..next].ends_with("\r\n") && next - 2 >= at {
+        next - 2
+    } else if text[..next].ends_with('\n') && next > at {
+        next - 1
+    } else {
+        next
+    };
+    start..end
+}
+
+/// `at` moved down (`up`: up) onto a character boundary of `text`.
+fn boundary(text: &str, mut at: usize, up: bool) -> usize {
+    at = at.min(text.len());
+    while !text.is_char_boundary(at) {
+        if up {
+            at += 1;
+        } else {
+            at -= 1;
+        }
+    }
+    at
+}
+
+/// An excerpt of a long line for one diagnostic: its text (with `…` where the line is cut), where
+/// it starts in the file, how many bytes its text has before the line's own (the `…`), and the
+/// line's first byte.
+struct Excerpt {
+    text: String,
+    from: usize,
+    to: usize,
+    lead: usize,
+    line: Range<usize>,
+}
+
+impl Excerpt {
+    /// The excerpt of `primary`'s line around it, if that line, or the line of a secondary
+    /// label, is longer than [`MAX_LINE`]; `None` draws the text whole.
+    fn of(index: &LineIndex, text: &str, primary: &Range<usize>, secondary: &[Range<usize>]) -> Option<Excerpt> {
+        let long = |r: &Range<usize>| {
+            let (a, b) = (line_of(index, text, r.start), line_of(index, text, r.end));
+            a.len() > MAX_LINE || b.len() > MAX_LINE
+        };
+        if !long(primary) && !secondary.iter().any(long) {
+            return None;
+        }
+        let line = line_of(index, text, primary.start);
+        // The label's first CONTEXT bytes at most, then CONTEXT either side, within its line.
+        let label_end = primary.end.min(line.end).min(primary.start + CONTEXT);
+        let from = boundary(text, primary.start.saturating_sub(CONTEXT).max(line.start), false);
+        let to = boundary(text, (label_end + CONTEXT).min(line.end), true);
+        let (head, tail) = (if from > line.start { "…" } else { "" }, if to < line.end { "…" } else { "" });
+        Some(Excerpt { text: format!("{head}{}{tail}", &text[from..to]), from, to, lead: head.len(), line })
+    }
+
+    /// A span of the file in the excerpt's text, if it lies in the excerpt (cut to it).
+    fn map(&self, text: &str, r: &Range<usize>) -> Option<Range<usize>> {
+        if r.start < self.from || r.start > self.to || r.start < self.line.start {
+            return None;
+        }
+        let end = boundary(text, r.end.min(self.to).max(r.start), true).min(self.to);
+        Some(r.start - self.from + self.lead..end - self.from + self.lead)
+    }
+}
+
+fn render_one(
+    report: &FileReport,
+    full: &ariadne::Source<&str>,
+    index: &LineIndex,
+    d: &Diagnostic,
+    color: bool,
+) -> String {
     let (word, kind_color, ansi) = match d.severity {
         Severity::Error => ("error", Color::Red, RED),
         Severity::Warning => ("warning", Color::Yellow, YELLOW),
     };
     let kind_text = format!("{word}[{}]", d.code);
     let file = report.path.clone();
-    let primary = clamp(&report.text, d.span);
+    let whole = clamp(&report.text, d.span);
+    let secondaries: Vec<Range<usize>> = d.secondary.iter().map(|s| clamp(&report.text, s.span)).collect();
+    let excerpt = Excerpt::of(index, &report.text, &whole, &secondaries);
+    let cut_source;
+    let (source, primary) = match &excerpt {
+        Some(x) => {
+            // The excerpt numbered as its line is.
+            let line = index.position(&report.text, x.line.start as u32).line as usize;
+            cut_source = ariadne::Source::from(x.text.as_str()).with_display_line_offset(line.saturating_sub(1));
+            let primary = x.map(&report.text, &whole).unwrap_or(x.lead..x.lead);
+            (&cut_source, primary)
+        }
+        None => (full, whole.clone()),
+    };
+    let mut placed_notes = Vec::new();
     let label_color = if color { kind_color } else { Color::Primary };
 
     let config = Config::default().with_color(color).with_index_type(IndexType::Byte);
@@ -94,9 +198,20 @@ fn render_one(report: &FileReport, source: &ariadne::Source<&str>, d: &Diagnosti
         .with_config(config)
         .with_label(primary_label);
     // Labels in source order, so that ariadne draws one snippet per file.
-    for s in &d.secondary {
+    for (s, span) in d.secondary.iter().zip(&secondaries) {
         let secondary_color = if color { Color::Blue } else { Color::Primary };
-        let span = clamp(&report.text, s.span);
+        let span = match &excerpt {
+            None => span.clone(),
+            Some(x) => match x.map(&report.text, span) {
+                Some(cut) => cut,
+                None => {
+                    // Out of the excerpt: said with its place.
+                    let pos = index.position(&report.text, span.start as u32);
+                    placed_notes.push(format!("{}:{}:{}: {}", file, pos.line, pos.column, s.message));
+                    continue;
+                }
+            },
+        };
         builder = builder.with_label(
             Label::new((file.clone(), span.clone()))
                 .with_message(&s.message)
@@ -111,19 +226,26 @@ fn render_one(report: &FileReport, source: &ariadne::Source<&str>, d: &Diagnosti
         ariadne_report.write((file.clone(), source), &mut bytes)
     }));
     let header = format!("{}: {}\n", paint(&kind_text, ansi, color), d.message);
+    let pos = index.position(&report.text, whole.start as u32);
     let snippet = match (written, String::from_utf8(bytes)) {
-        (Ok(Ok(())), Ok(text)) => text.split_once('\n').map(|(_, rest)| rest.to_string()).unwrap_or_default(),
-        // ariadne could not draw this span: the position alone.
-        _ => {
-            let pos = report.line_index().position(&report.text, primary.start as u32);
-            format!("  --> {}:{}:{}\n", file, pos.line, pos.column)
+        (Ok(Ok(())), Ok(text)) => {
+            let mut snippet = text.split_once('\n').map(|(_, rest)| rest.to_string()).unwrap_or_default();
+            if let Some(x) = &excerpt {
+                // ariadne placed the label in the excerpt: the place is the file's.
+                let col = x.text[..primary.start.min(x.text.len())].chars().count() + 1;
+                let drawn = format!("{}:{}:{} ]", file, pos.line, col);
+                snippet = snippet.replacen(&drawn, &format!("{}:{}:{} ]", file, pos.line, pos.column), 1);
+            }
+            snippet
         }
+        // ariadne could not draw this span: the position alone.
+        _ => format!("  --> {}:{}:{}\n", file, pos.line, pos.column),
     };
     let mut out = header + &snippet;
     // ariadne pads lines with trailing spaces; trim them so output diffs cleanly.
     out = out.lines().map(str::trim_end).collect::<Vec<_>>().join("\n");
     out.push('\n');
-    for note in &d.notes {
+    for note in d.notes.iter().chain(&placed_notes) {
         out.push_str(&format!("  = {}: {}\n", paint("note", BOLD, color), note));
     }
     for r in &d.related {
@@ -277,6 +399,53 @@ mod tests {
             let at = out.find(&header).unwrap_or_else(|| panic!("finding {i} is drawn")) + header.len();
             let place = out[at..].lines().next().unwrap_or_default();
             assert!(place.ends_with(&format!("─[ big.json:{}:1 ]", i + 1)), "{i}: {place}");
+        }
+    }
+
+    #[test]
+    fn a_label_on_a_long_line_is_drawn_on_an_excerpt_at_the_lines_place() {
+        // A one-line Chart of 5 000 bytes; the finding is in its middle, one secondary label near
+        // it and one far away.
+        let mut text = String::from("{\"a\": [");
+        text.push_str(&"1, ".repeat(800));
+        let at = text.len() as u32;
+        text.push_str("\"é\", \"b\", ");
+        text.push_str(&"2, ".repeat(800));
+        text.push_str("3]}\n{}\n");
+        let d = Diagnostic::error("unknown-target", Span::new(at, at + 4), "not a state")
+            .with_label("this name")
+            .with_secondary(Span::new(at + 6, at + 9), "near")
+            .with_secondary(Span::new(1, 4), "far");
+        let out = render(&[file("long.json", &text, vec![d])], false);
+        let col = text[..at as usize].chars().count() + 1;
+        assert!(out.contains(&format!("─[ long.json:1:{col} ]")), "{out}");
+        assert!(out.contains("  = note: long.json:1:2: far"), "{out}");
+        assert!(out.len() < 1200, "{}: {out}", out.len());
+        insta::assert_snapshot!(out);
+    }
+
+    #[test]
+    fn many_findings_on_one_long_line_print_bounded_output() {
+        // 207 KB on one line, 2 000 findings: drawn whole, each reprinted the line (400 MB).
+        let mut text = String::from("[");
+        let mut findings = Vec::new();
+        for i in 0..2_000 {
+            text.push_str(&" ".repeat(100));
+            let at = text.len() as u32;
+            text.push_str(&format!("\"p{i:04}\","));
+            findings.push(Diagnostic::warning("unused-event", Span::new(at, at + 7), format!("finding {i}")));
+        }
+        text.push_str("0]");
+        assert!(text.len() > 200_000 && !text.contains('\n'));
+        let out = render(&[file("one.json", &text, findings)], false);
+        assert!(out.len() < 2_000 * 800, "{} bytes", out.len());
+        for i in [0, 999, 1_999] {
+            let header = format!("warning[unused-event]: finding {i}\n");
+            let at = out.find(&header).unwrap_or_else(|| panic!("finding {i} is drawn")) + header.len();
+            let place = out[at..].lines().next().unwrap_or_default();
+            assert!(place.ends_with(&format!("─[ one.json:1:{} ]", 2 + 100 * (i + 1) + 8 * i)), "{i}: {place}");
+            let drawn = out[at..].lines().nth(2).unwrap_or_default();
+            assert!(drawn.contains(&format!("\"p{i:04}\"")) && drawn.len() < 400, "{i}: {drawn}");
         }
     }
 

@@ -60,6 +60,7 @@ pub fn check_up_with(root: &Path, doors: Option<&dyn crate::doors::DoorSource>) 
         internal_errors: instance.internal_errors,
         foreign_skipped: instance.foreign_skipped,
         compiled: Vec::new(),
+        unreadable: instance.unreadable,
     };
     // Each file's place in the report, the config's files first.
     let mut index: rustc_hash::FxHashMap<_, _> =

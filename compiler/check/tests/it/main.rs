@@ -13,6 +13,7 @@ mod machine_snapshots;
 mod sarif;
 mod seed_texts;
 mod severities;
+mod unreadable;
 mod walk_fixtures;
 mod walk_pick_fixtures;
 mod xstate_corpus;

@@ -27,3 +27,12 @@ declare_rule! {
 pub fn diagnostic(e: &JsonError) -> Diagnostic {
     JSON_SYNTAX.at(e.span, e.message.clone())
 }
+
+/// The diagnostic of a Chart file that is no UTF-8 text, so no JSON text: at its first bad byte,
+/// `at` in `lossy` (the file's lossy text, each bad byte run one U+FFFD).
+pub fn not_utf8(lossy: &str, at: usize) -> Diagnostic {
+    let at = at.min(lossy.len());
+    let end = lossy.get(at..).and_then(|rest| rest.chars().next()).map_or(at, |c| at + c.len_utf8());
+    let span = base::Span::new(at.min(u32::MAX as usize) as u32, end.min(u32::MAX as usize) as u32);
+    JSON_SYNTAX.at(span, "the Chart file is not UTF-8 text, so it is no JSON text")
+}

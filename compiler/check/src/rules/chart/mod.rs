@@ -11,6 +11,7 @@ family! {
     checks: fn(&Ctx, &mut Sink);
     // rule 1: the JSON, the size ceiling and the grammar, which the door runs itself
     json_syntax::JSON_SYNTAX,
+    duplicate_key::DUPLICATE_KEY,
     grammar::CHART_GRAMMAR,
     too_large::CHART_TOO_LARGE,
     // a Chart file checked with no Open body (`door::admit_lone`)

@@ -22,22 +22,9 @@ declare_rule! {
     pub static UNKNOWN_DELAY = { code: "unknown-delay", rule: Some(7), severity: Error };
 }
 
-/// A literal duration in milliseconds: `"500"`, `"500ms"`, `"30s"`, `"5m"`, `"1h"`.
-pub fn duration_ms(text: &str) -> Option<u64> {
-    let digits = text.find(|c: char| !c.is_ascii_digit()).unwrap_or(text.len());
-    if digits == 0 {
-        return None;
-    }
-    let n: u64 = text[..digits].parse().ok()?;
-    let unit = match &text[digits..] {
-        "" | "ms" => 1,
-        "s" => 1_000,
-        "m" => 60_000,
-        "h" => 3_600_000,
-        _ => return None,
-    };
-    n.checked_mul(unit)
-}
+/// A literal duration in milliseconds: `"500"`, `"500ms"`, `"30s"`, `"5m"`, `"1h"` (the kit's,
+/// as a lend manifest's `ceilings.wallClock` is read).
+pub use kit::lends::duration_ms;
 
 pub fn check(cx: &Ctx, sink: &mut Sink) {
     let lent: Vec<&String> = cx.manifest.map(LendManifest::lent_delays).unwrap_or_default();

@@ -38,8 +38,6 @@ declare_rule! {
 /// Why a named Chart has no wrapper to be checked against; `name` is the Chart's name
 /// (`<wrapper>/<chart>`), `wrapper` its wrapper's stem.
 pub enum Refusal<'a> {
-    /// The Chart file is not UTF-8 text.
-    Unreadable,
     /// The Chart file is a symbolic link that leads out of the Instance folder: not read.
     LeadsOut,
     /// No `workflows/<wrapper>.ts`.
@@ -58,7 +56,6 @@ pub enum Refusal<'a> {
 /// The refusal, on the Chart file (at its start: it speaks of the whole file).
 pub fn diagnostic(refusal: Refusal<'_>) -> Diagnostic {
     let message = match refusal {
-        Refusal::Unreadable => "cannot read the Chart file as UTF-8 text".to_string(),
         Refusal::LeadsOut => {
             "the Chart file is a symbolic link that leads out of the Instance folder; jr2 reads no file outside it"
                 .to_string()
