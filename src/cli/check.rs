@@ -80,6 +80,12 @@ fn read_inputs(inputs: &input::Inputs) -> Result<Vec<(String, ChartText)>> {
             .map_err(|e| super::UsageError(format!("cannot read {}: {e}", display(path))))?
             .file_type();
         input::check_readable(path, file_type)?;
+        // A source file of an Instance given alone that is no UTF-8 text cannot be read (exit 2),
+        // as the Instance check says of it; a named Chart's bytes are its json-syntax refusal.
+        let chart = path.extension().is_some_and(|e| e == "json");
+        if inputs.in_instance.contains(path) && !chart {
+            base::read::read_text(path).map_err(|e| super::UsageError(format!("cannot read {}: {e}", display(path))))?;
+        }
     }
     for root in &inputs.instances {
         input::check_instance_files(root, false)?;
