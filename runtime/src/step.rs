@@ -22,6 +22,21 @@ enum Domain {
 /// default transition's of a history state below it (SCXML's `defaultHistoryContent`).
 pub(crate) type Defaults = Vec<(StateId, usize)>;
 
+/// A few states, in place.
+type Nodes = smallvec::SmallVec<[StateId; 16]>;
+
+/// Orders a JavaScript object's keys as `Object.keys` gives them: integer-like keys first,
+/// ascending, then the others in insertion order.
+fn js_key_order<'a>(kids: &mut Nodes, key: impl Fn(StateId) -> &'a str) {
+    let index = |k: &str| -> Option<u32> {
+        let n: u32 = k.parse().ok()?;
+        (n != u32::MAX && n.to_string() == k).then_some(n)
+    };
+    if kids.iter().any(|&k| index(key(k)).is_some()) {
+        kids.sort_by_key(|&k| index(key(k)).map_or((1, 0), |n| (0, n)));
+    }
+}
+
 impl Runtime<'_> {
     /// Eventless transitions and the internal queue, until neither has anything.
     pub(crate) fn settle(&self, run: &mut Run, mut ev: Ev) -> Result<(), String> {
@@ -47,38 +62,150 @@ impl Runtime<'_> {
     }
 
     /// The transitions an event enables, conflicts removed: xstate's `transitionNode` from the
-    /// root down the configuration. A state's own transitions are tried only where nothing below
+    /// root down its state value. A state's own transitions are tried only where nothing below
     /// it took the event, and a parallel state's only where none of its regions did (so, unlike
     /// SCXML, one region's transition keeps its siblings from reaching the ancestors' ones).
     pub(crate) fn select(&self, run: &mut Run, ev: &Ev) -> Result<Vec<usize>, String> {
         if !ev.typed {
             return Err(format!("an event has no string `type`: {}", ev.value));
         }
-        let enabled = self.transition_node(StateId::ROOT, run, ev)?;
+        let nodes = self.value_nodes(run);
+        let enabled = self.transition_node(StateId::ROOT, &nodes, run, ev)?;
         Ok(self.remove_conflicts(run, enabled))
     }
 
-    fn transition_node(&self, s: StateId, run: &mut Run, ev: &Ev) -> Result<Vec<usize>, String> {
-        let st = self.machine.state(s);
-        let below = match st.kind {
-            StateKind::Atomic | StateKind::Final | StateKind::History => Vec::new(),
-            StateKind::Compound => match st.children.iter().find(|c| run.config.contains(c)) {
-                Some(&child) => self.transition_node(child, run, ev)?,
-                None => Vec::new(),
-            },
-            StateKind::Parallel => {
-                let mut all = Vec::new();
-                let regions: Vec<StateId> = st.children.iter().copied().filter(|c| run.config.contains(c)).collect();
-                for region in regions {
-                    all.extend(self.transition_node(region, run, ev)?);
+    /// The states xstate's state value is made of (`getStateValue` over the snapshot's nodes):
+    /// the configuration in the order it was entered, closed as `getAllStateNodes` closes it.
+    /// A configuration no statechart may be in arises inside a macrostep, where a history state
+    /// enters what it remembers although the remembered states' ancestors are exited (xstate
+    /// enters no ancestor above the history state's parent): `y`, without its region and
+    /// parallel state. xstate's next selection then reads those ancestors as active, with their
+    /// initial states where they have no active child, and so does this one.
+    fn value_nodes(&self, run: &Run) -> Nodes {
+        let mut nodes: Nodes = run.order.iter().copied().collect();
+        if self.is_closed(&run.config) {
+            return nodes;
+        }
+        let original = run.config.clone();
+        let has_child = |s: StateId| self.machine.state(s).children.iter().any(|c| original.contains(c));
+        // Descendants, over the nodes added meanwhile too (as a JavaScript `Set` is iterated).
+        let mut i = 0;
+        while i < nodes.len() {
+            let s = nodes[i];
+            let st = self.machine.state(s);
+            match st.kind {
+                // A compound state with no child among the original nodes: its initial states.
+                StateKind::Compound if !has_child(s) => {
+                    self.add_initial_nodes(s, &mut nodes);
                 }
-                all
+                StateKind::Parallel => {
+                    for &c in &st.children {
+                        if self.machine.state(c).kind != StateKind::History && !nodes.contains(&c) {
+                            self.add_initial_nodes(c, &mut nodes);
+                        }
+                    }
+                }
+                _ => {}
             }
-        };
+            i += 1;
+        }
+        // Ancestors.
+        let mut i = 0;
+        while i < nodes.len() {
+            let mut m = self.machine.state(nodes[i]).parent;
+            while let Some(p) = m {
+                if !nodes.contains(&p) {
+                    nodes.push(p);
+                }
+                m = self.machine.state(p).parent;
+            }
+            i += 1;
+        }
+        nodes
+    }
+
+    /// Is a configuration closed as `getAllStateNodes` closes one (each state's parent in it,
+    /// each compound state with a child in it, each parallel state with all of its regions)?
+    /// Every configuration between macrosteps is.
+    fn is_closed(&self, config: &StateSet) -> bool {
+        config.iter().all(|&s| {
+            let st = self.machine.state(s);
+            st.parent.is_none_or(|p| config.contains(&p))
+                && match st.kind {
+                    StateKind::Compound => st.children.iter().any(|c| config.contains(c)),
+                    StateKind::Parallel => st
+                        .children
+                        .iter()
+                        .all(|c| self.machine.state(*c).kind == StateKind::History || config.contains(c)),
+                    _ => true,
+                }
+        })
+    }
+
+    /// xstate's `getInitialStateNodesWithTheirAncestors`: `s`, its initial states down to atomic
+    /// ones (every region of a parallel one), each added to `nodes` where it is not there.
+    fn add_initial_nodes(&self, s: StateId, nodes: &mut Nodes) {
+        if !nodes.contains(&s) {
+            nodes.push(s);
+        }
+        let st = self.machine.state(s);
+        match st.kind {
+            StateKind::Compound => {
+                if let Some(first) = self.initial_child(s) {
+                    self.add_initial_nodes(first, nodes);
+                }
+            }
+            StateKind::Parallel => {
+                for &c in &st.children {
+                    if self.machine.state(c).kind != StateKind::History {
+                        self.add_initial_nodes(c, nodes);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// A compound state's initial state (its `<initial>`'s first target, else `initial`, else its
+    /// first child that is not a history state).
+    fn initial_child(&self, s: StateId) -> Option<StateId> {
+        let st = self.machine.state(s);
+        match self.defaults[s.index()] {
+            Some(t) => self.machine.transitions[t].targets.first().copied(),
+            None => st
+                .initial
+                .or_else(|| st.children.iter().copied().find(|&c| self.machine.state(c).kind != StateKind::History)),
+        }
+    }
+
+    /// xstate's `transitionNode` of state `s` over the state value of `nodes`: its children there,
+    /// in the order they were entered (a compound state whose first one is atomic reads only
+    /// that one, its value being that child's key), each region's transitions in turn; the
+    /// state's own where none of them took the event.
+    fn transition_node(&self, s: StateId, nodes: &[StateId], run: &mut Run, ev: &Ev) -> Result<Vec<usize>, String> {
+        let st = self.machine.state(s);
+        let mut below = Vec::new();
+        if !st.children.is_empty() {
+            let mut kids: Nodes = nodes.iter().copied().filter(|&n| self.machine.state(n).parent == Some(s)).collect();
+            if st.kind == StateKind::Compound && kids.first().is_some_and(|&k| self.is_atomic(k)) {
+                kids.truncate(1);
+            }
+            if kids.len() > 1 {
+                js_key_order(&mut kids, |k| self.machine.state(k).key.as_ref());
+            }
+            for k in kids {
+                below.extend(self.transition_node(k, nodes, run, ev)?);
+            }
+        }
         if !below.is_empty() {
             return Ok(below);
         }
         Ok(self.next(s, run, ev)?.into_iter().collect())
+    }
+
+    /// xstate's `isAtomicStateNode`: an atomic or a final state.
+    pub(crate) fn is_atomic(&self, s: StateId) -> bool {
+        matches!(self.machine.state(s).kind, StateKind::Atomic | StateKind::Final)
     }
 
     /// xstate's `StateNode.next`: the first of a state's candidates for the event whose guard
@@ -142,12 +269,7 @@ impl Runtime<'_> {
         }
         // xstate looks from the atomic states in the order its configuration holds them: the
         // order they were entered, not document order.
-        let atomic: Vec<StateId> = run
-            .order
-            .iter()
-            .copied()
-            .filter(|&s| !self.machine.state(s).children.iter().any(|c| run.config.contains(c)))
-            .collect();
+        let atomic: Nodes = run.order.iter().copied().filter(|&s| self.is_atomic(s)).collect();
         for atomic in atomic {
             'up: for s in std::iter::once(atomic).chain(self.machine.ancestors(atomic)) {
                 for &t in &self.by_source[s.index()] {
@@ -492,7 +614,7 @@ impl Runtime<'_> {
             for &h in &self.histories[s.index()] {
                 let deep = self.machine.state(h).history == Some(ir::HistoryKind::Deep);
                 let remembered: Vec<StateId> = if deep {
-                    self.atomic_of(&run.config).into_iter().filter(|&a| self.is_descendant(a, s)).collect()
+                    run.config.iter().copied().filter(|&a| self.is_atomic(a) && self.is_descendant(a, s)).collect()
                 } else {
                     run.config.iter().copied().filter(|&c| self.machine.state(c).parent == Some(s)).collect()
                 };
