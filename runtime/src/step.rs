@@ -4,8 +4,7 @@
 
 use super::set::StateSet;
 use super::{Actor, Ev, Kind, Queued, Request, Run, Runtime, Status, Timer};
-use ir::expr::{Reference, Root};
-use ir::{Builtin, Expr, Guard, StateId, StateKind, Trigger};
+use ir::{Guard, StateId, StateKind, Trigger};
 
 /// Where a transition exits and enters (xstate's transition domain).
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -349,14 +348,6 @@ impl Runtime<'_> {
                 }
                 Err(e) => return Err(e),
             },
-            // The kit's guards of a Chart: `jr2.failure` on an `onError` (is the error a Failure?),
-            // `jr2.ready` on an `onDone` (did the output say ready?).
-            Guard::Named { name, .. } if name == "jr2.failure" || name == "jr2.ready" => {
-                let (func, field) =
-                    if name == "jr2.failure" { (Builtin::IsFailure, "error") } else { (Builtin::IsReady, "output") };
-                let arg = Expr::Ref(Reference { root: Root::Event, path: smallvec::smallvec![field.into()] });
-                self.eval(run, &Expr::Call { func, args: vec![arg] }, ev)?.truthy()
-            }
             // SCXML: a condition the front end could not lower cannot be evaluated: it is false,
             // and raises `error.execution`.
             Guard::Named { name, .. } if self.scxml => {
