@@ -32,9 +32,9 @@ impl<'m> Runtime<'m> {
     ) -> Result<bool, String> {
         let Some(rt) = self.inline(s, i) else { return Ok(false) };
         let id = self.invoke_id(s, i);
-        let step = rt.start(input, run.now);
-        run.children.push(Child { id: id.clone(), state: s, invoke: i, snapshot: Box::new(step.snapshot.clone()) });
-        self.absorb(run, &id, step)?;
+        let Step { snapshot, requests } = rt.start(input, run.now);
+        run.children.push(Child { id: id.clone(), state: s, invoke: i, snapshot: Box::new(snapshot) });
+        self.absorb(run, &id, requests);
         Ok(true)
     }
 
@@ -48,16 +48,19 @@ impl<'m> Runtime<'m> {
         let Some(at) = run.children.iter().position(|c| c.id == id) else { return Ok(()) };
         let (s, i) = (run.children[at].state, run.children[at].invoke);
         let Some(rt) = self.inline(s, i) else { return Ok(()) };
-        let step = f(rt, &run.children[at].snapshot, run.now);
-        *run.children[at].snapshot = step.snapshot.clone();
-        self.absorb(run, id, step)
+        let Step { snapshot, requests } = f(rt, &run.children[at].snapshot, run.now);
+        *run.children[at].snapshot = snapshot;
+        self.absorb(run, id, requests);
+        Ok(())
     }
 
-    /// A child's step: its requests made the parent's, its end the parent's event.
-    fn absorb(&self, run: &mut Run, id: &str, step: Step) -> Result<(), String> {
+    /// A child's step, its snapshot already the child's: its requests made the parent's, its end
+    /// the parent's event.
+    fn absorb(&self, run: &mut Run, id: &str, requests: Vec<Request>) {
         let prefixed = |t: &str| format!("{id}::{t}");
-        let state = run.children.iter().find(|c| c.id == id).map(|c| c.state);
-        for r in step.requests {
+        let Some(at) = run.children.iter().position(|c| c.id == id) else { return };
+        let state = Some(run.children[at].state);
+        for r in requests {
             match r {
                 Request::Send { to, event } if to == "#_parent" => run.external.push_back(Queued {
                     value: event,
@@ -86,9 +89,9 @@ impl<'m> Runtime<'m> {
                 other => run.requests.push(other),
             }
         }
-        let snapshot = &step.snapshot;
+        let snapshot = &run.children[at].snapshot;
         let end = match snapshot.status {
-            Status::Active => return Ok(()),
+            Status::Active => return,
             Status::Done if self.scxml => {
                 let mut e = json!({ "type": format!("xstate.done.actor.{id}") });
                 if let Some(out) = &snapshot.output {
@@ -110,7 +113,6 @@ impl<'m> Runtime<'m> {
             sendid: None,
             invokeid: Some(id.to_string()),
         });
-        Ok(())
     }
 
     /// The children of a state being exited stop: their timers go, and the events they sent that

@@ -289,7 +289,8 @@ struct Ev {
     value: Value,
     /// Has it a string `type`?
     typed: bool,
-    ty: String,
+    /// Its type, in place where it is short (most are).
+    ty: ir::Name,
     /// Its JavaScript value, made when an expression first reads it (most events are read by
     /// none: a transition that only moves).
     js: std::cell::OnceCell<JsValue>,
@@ -715,7 +716,7 @@ impl<'m> Runtime<'m> {
     /// An event as the evaluator reads it.
     fn ev(&self, q: Queued) -> Ev {
         let typed = q.value.get("type").and_then(Value::as_str);
-        let (typed, ty) = (typed.is_some(), typed.unwrap_or_default().to_string());
+        let (typed, ty) = (typed.is_some(), ir::Name::from(typed.unwrap_or_default()));
         let js = std::cell::OnceCell::new();
         let scxml = self.scxml.then(|| {
             let kind = match q.kind {

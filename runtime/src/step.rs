@@ -69,7 +69,8 @@ impl Runtime<'_> {
             return Err(format!("an event has no string `type`: {}", ev.value));
         }
         let nodes = self.value_nodes(run);
-        let enabled = self.transition_node(StateId::ROOT, &nodes, run, ev)?;
+        let mut enabled = Vec::new();
+        self.transition_node(StateId::ROOT, &nodes, run, ev, &mut enabled)?;
         Ok(self.remove_conflicts(run, enabled))
     }
 
@@ -180,10 +181,17 @@ impl Runtime<'_> {
     /// xstate's `transitionNode` of state `s` over the state value of `nodes`: its children there,
     /// in the order they were entered (a compound state whose first one is atomic reads only
     /// that one, its value being that child's key), each region's transitions in turn; the
-    /// state's own where none of them took the event.
-    fn transition_node(&self, s: StateId, nodes: &[StateId], run: &mut Run, ev: &Ev) -> Result<Vec<usize>, String> {
+    /// state's own where none of them took the event. The transitions go on `out`.
+    fn transition_node(
+        &self,
+        s: StateId,
+        nodes: &[StateId],
+        run: &mut Run,
+        ev: &Ev,
+        out: &mut Vec<usize>,
+    ) -> Result<(), String> {
         let st = self.machine.state(s);
-        let mut below = Vec::new();
+        let before = out.len();
         if !st.children.is_empty() {
             let mut kids: Nodes = nodes.iter().copied().filter(|&n| self.machine.state(n).parent == Some(s)).collect();
             if st.kind == StateKind::Compound && kids.first().is_some_and(|&k| self.is_atomic(k)) {
@@ -193,13 +201,13 @@ impl Runtime<'_> {
                 js_key_order(&mut kids, |k| self.machine.state(k).key.as_ref());
             }
             for k in kids {
-                below.extend(self.transition_node(k, nodes, run, ev)?);
+                self.transition_node(k, nodes, run, ev, out)?;
             }
         }
-        if !below.is_empty() {
-            return Ok(below);
+        if out.len() == before {
+            out.extend(self.next(s, run, ev)?);
         }
-        Ok(self.next(s, run, ev)?.into_iter().collect())
+        Ok(())
     }
 
     /// xstate's `isAtomicStateNode`: an atomic or a final state.
@@ -214,36 +222,42 @@ impl Runtime<'_> {
     fn next(&self, s: StateId, run: &mut Run, ev: &Ev) -> Result<Option<usize>, String> {
         let own = &self.by_source[s.index()];
         let ty = ev.ty.as_str();
-        let candidates: Vec<usize> = if self.scxml {
-            own.iter().copied().filter(|&t| self.matches(s, &self.machine.transitions[t].trigger, ty)).collect()
-        } else {
-            let exact: Vec<usize> = own
-                .iter()
-                .copied()
-                .filter(|&t| match &self.machine.transitions[t].trigger {
-                    Trigger::Event(name) => name == ty,
-                    other => self.matches(s, other, ty),
-                })
-                .collect();
-            if exact.is_empty() {
-                let mut wild: Vec<(usize, usize)> = own
-                    .iter()
-                    .copied()
-                    .filter_map(|t| match &self.machine.transitions[t].trigger {
-                        Trigger::Event(name) if name != ty && super::matches_descriptor(ty, name) => {
-                            Some((name.len(), t))
-                        }
-                        _ => None,
-                    })
-                    .collect();
-                // Stable: among descriptors of one length, in the order written.
-                wild.sort_by_key(|&(len, _)| std::cmp::Reverse(len));
-                wild.into_iter().map(|(_, t)| t).collect()
-            } else {
-                exact
+        if self.scxml {
+            for &t in own {
+                if self.matches(s, &self.machine.transitions[t].trigger, ty) && self.passes(run, t, ev)? {
+                    return Ok(Some(t));
+                }
             }
-        };
-        for t in candidates {
+            return Ok(None);
+        }
+        // The transitions on the event's own type, in the order written, with no list made.
+        let mut exact = false;
+        for &t in own {
+            let matched = match &self.machine.transitions[t].trigger {
+                Trigger::Event(name) => name == ty,
+                other => self.matches(s, other, ty),
+            };
+            if matched {
+                exact = true;
+                if self.passes(run, t, ev)? {
+                    return Ok(Some(t));
+                }
+            }
+        }
+        if exact {
+            return Ok(None);
+        }
+        let mut wild: Vec<(usize, usize)> = own
+            .iter()
+            .copied()
+            .filter_map(|t| match &self.machine.transitions[t].trigger {
+                Trigger::Event(name) if name != ty && super::matches_descriptor(ty, name) => Some((name.len(), t)),
+                _ => None,
+            })
+            .collect();
+        // Stable: among descriptors of one length, in the order written.
+        wild.sort_by_key(|&(len, _)| std::cmp::Reverse(len));
+        for (_, t) in wild {
             if self.passes(run, t, ev)? {
                 return Ok(Some(t));
             }
@@ -444,8 +458,8 @@ impl Runtime<'_> {
         }
         // The least common ancestor of the targets and the source: a proper ancestor of the first
         // target that holds the rest below it.
-        let rest: Vec<StateId> = targets[1..].iter().copied().chain(std::iter::once(tr.source)).collect();
-        match self.machine.ancestors(head).find(|&a| rest.iter().all(|&s| self.is_descendant(s, a))) {
+        let rest = || targets[1..].iter().copied().chain(std::iter::once(tr.source));
+        match self.machine.ancestors(head).find(|&a| rest().all(|s| self.is_descendant(s, a))) {
             Some(lca) => Domain::In(lca),
             None if tr.reenter => Domain::Outside,
             None => Domain::In(StateId::ROOT),
@@ -560,9 +574,9 @@ impl Runtime<'_> {
 
     /// The ancestors of `s` up to `to` (not included; all of them when `to` is `None`), nearest
     /// first: xstate's `getProperAncestors`.
-    fn proper_ancestors(&self, s: StateId, to: Option<StateId>) -> Vec<StateId> {
+    fn proper_ancestors(&self, s: StateId, to: Option<StateId>) -> Nodes {
         if to == Some(s) {
-            return Vec::new();
+            return Nodes::new();
         }
         self.machine.ancestors(s).take_while(|&a| Some(a) != to).collect()
     }
@@ -598,7 +612,7 @@ impl Runtime<'_> {
         }
         // xstate keeps its configuration's order where a microstep leaves the same states active
         // and records no history (it keeps the snapshot's node list), else the entry order.
-        let before = (run.config.clone(), run.order.clone());
+        let before: (StateSet, Nodes) = (run.config.clone(), run.order.iter().copied().collect());
         let mut recorded = false;
         // xstate's `exitStates`: each history state of an exited state remembers, first.
         for &s in &exit {
@@ -667,7 +681,8 @@ impl Runtime<'_> {
         }
         self.enter(run, &enter, &defaults, ev)?;
         if !recorded && run.config == before.0 {
-            run.order = before.1;
+            run.order.clear();
+            run.order.extend(before.1);
         }
         Ok(())
     }

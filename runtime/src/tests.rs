@@ -535,7 +535,10 @@ fn the_kits_guards_read_the_outcome() {
 #[test]
 fn a_history_entered_beside_an_exit_of_its_parallel_state_reads_as_xstate_does() {
     for (out, expected) in [
-        (r##"{ "id": "out", "initial": "o1", "on": { "enter": "#p" }, "states": { "o1": {} } }"##, vec!["p.r1.x", "p.r2.y"]),
+        (
+            r##"{ "id": "out", "initial": "o1", "on": { "enter": "#p" }, "states": { "o1": {} } }"##,
+            vec!["p.r1.x", "p.r2.y"],
+        ),
         (r##"{ "id": "out", "on": { "enter": "#p" } }"##, vec!["p.r2.y", "out"]),
     ] {
         let text = format!(

@@ -450,7 +450,8 @@ fn kit_guard(name: &str) -> Option<Guard> {
         crate::grammar::READY_GUARD => (ir::Builtin::IsReady, "output"),
         _ => return None,
     };
-    let arg = Expr::Ref(ir::expr::Reference { root: ir::expr::Root::Event, path: [Name::from(field)].into_iter().collect() });
+    let arg =
+        Expr::Ref(ir::expr::Reference { root: ir::expr::Root::Event, path: [Name::from(field)].into_iter().collect() });
     Some(Guard::Expr { expr: Expr::Call { func, args: vec![arg] } })
 }
 
