@@ -237,7 +237,8 @@ pub fn duration(name: &str) -> String {
 }
 
 /// A guard as a short expression: `approved`, `sentBy writer`, `!a`, `a && b`, `a || b`.
-pub fn guard(g: &Guard, nested: bool) -> String {
+#[cfg(test)]
+fn guard(g: &Guard, nested: bool) -> String {
     guard_of(g, nested, false)
 }
 
