@@ -300,7 +300,8 @@ struct Ev {
     value: Value,
     /// Has it a string `type`?
     typed: bool,
-    ty: String,
+    /// Its type, in place where it is short (most are).
+    ty: ir::Name,
     /// Its JavaScript value, made when an expression first reads it (most events are read by
     /// none: a transition that only moves).
     js: std::cell::OnceCell<JsValue>,
@@ -747,7 +748,7 @@ impl<'m> Runtime<'m> {
     /// before the run's first event).
     fn ev_of(&self, q: Queued, bound: bool) -> Ev {
         let typed = q.value.get("type").and_then(Value::as_str);
-        let (typed, ty) = (typed.is_some(), typed.unwrap_or_default().to_string());
+        let (typed, ty) = (typed.is_some(), ir::Name::from(typed.unwrap_or_default()));
         let globals = if self.scxml { self.scxml_globals(&q, &ty, bound) } else { Rc::from([]) };
         Ev { value: q.value, typed, ty, js: std::cell::OnceCell::new(), globals }
     }

@@ -4,8 +4,7 @@
 
 use super::set::StateSet;
 use super::{Actor, Ev, Kind, Queued, Request, Run, Runtime, Status, Timer};
-use ir::expr::{Reference, Root};
-use ir::{Builtin, Expr, Guard, StateId, StateKind, Trigger};
+use ir::{Guard, StateId, StateKind, Trigger};
 
 /// Where a transition exits and enters (xstate's transition domain).
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -21,6 +20,21 @@ enum Domain {
 /// Content to run after a state's own entry actions: its `<initial>` transition's, or the
 /// default transition's of a history state below it (SCXML's `defaultHistoryContent`).
 pub(crate) type Defaults = Vec<(StateId, usize)>;
+
+/// A few states, in place.
+type Nodes = smallvec::SmallVec<[StateId; 16]>;
+
+/// Orders a JavaScript object's keys as `Object.keys` gives them: integer-like keys first,
+/// ascending, then the others in insertion order.
+fn js_key_order<'a>(kids: &mut Nodes, key: impl Fn(StateId) -> &'a str) {
+    let index = |k: &str| -> Option<u32> {
+        let n: u32 = k.parse().ok()?;
+        (n != u32::MAX && n.to_string() == k).then_some(n)
+    };
+    if kids.iter().any(|&k| index(key(k)).is_some()) {
+        kids.sort_by_key(|&k| index(key(k)).map_or((1, 0), |n| (0, n)));
+    }
+}
 
 impl Runtime<'_> {
     /// Eventless transitions and the internal queue, until neither has anything.
@@ -47,38 +61,158 @@ impl Runtime<'_> {
     }
 
     /// The transitions an event enables, conflicts removed: xstate's `transitionNode` from the
-    /// root down the configuration. A state's own transitions are tried only where nothing below
+    /// root down its state value. A state's own transitions are tried only where nothing below
     /// it took the event, and a parallel state's only where none of its regions did (so, unlike
     /// SCXML, one region's transition keeps its siblings from reaching the ancestors' ones).
     pub(crate) fn select(&self, run: &mut Run, ev: &Ev) -> Result<Vec<usize>, String> {
         if !ev.typed {
             return Err(format!("an event has no string `type`: {}", ev.value));
         }
-        let enabled = self.transition_node(StateId::ROOT, run, ev)?;
+        let nodes = self.value_nodes(run);
+        let mut enabled = Vec::new();
+        self.transition_node(StateId::ROOT, &nodes, run, ev, &mut enabled)?;
         Ok(self.remove_conflicts(run, enabled))
     }
 
-    fn transition_node(&self, s: StateId, run: &mut Run, ev: &Ev) -> Result<Vec<usize>, String> {
-        let st = self.machine.state(s);
-        let below = match st.kind {
-            StateKind::Atomic | StateKind::Final | StateKind::History => Vec::new(),
-            StateKind::Compound => match st.children.iter().find(|c| run.config.contains(c)) {
-                Some(&child) => self.transition_node(child, run, ev)?,
-                None => Vec::new(),
-            },
-            StateKind::Parallel => {
-                let mut all = Vec::new();
-                let regions: Vec<StateId> = st.children.iter().copied().filter(|c| run.config.contains(c)).collect();
-                for region in regions {
-                    all.extend(self.transition_node(region, run, ev)?);
-                }
-                all
-            }
-        };
-        if !below.is_empty() {
-            return Ok(below);
+    /// The states xstate's state value is made of (`getStateValue` over the snapshot's nodes):
+    /// the configuration in the order it was entered, closed as `getAllStateNodes` closes it.
+    /// A configuration no statechart may be in arises inside a macrostep, where a history state
+    /// enters what it remembers although the remembered states' ancestors are exited (xstate
+    /// enters no ancestor above the history state's parent): `y`, without its region and
+    /// parallel state. xstate's next selection then reads those ancestors as active, with their
+    /// initial states where they have no active child, and so does this one.
+    fn value_nodes(&self, run: &Run) -> Nodes {
+        let mut nodes: Nodes = run.order.iter().copied().collect();
+        if self.is_closed(&run.config) {
+            return nodes;
         }
-        Ok(self.next(s, run, ev)?.into_iter().collect())
+        let original = run.config.clone();
+        let has_child = |s: StateId| self.machine.state(s).children.iter().any(|c| original.contains(c));
+        // Descendants, over the nodes added meanwhile too (as a JavaScript `Set` is iterated).
+        let mut i = 0;
+        while i < nodes.len() {
+            let s = nodes[i];
+            let st = self.machine.state(s);
+            match st.kind {
+                // A compound state with no child among the original nodes: its initial states.
+                StateKind::Compound if !has_child(s) => {
+                    self.add_initial_nodes(s, &mut nodes);
+                }
+                StateKind::Parallel => {
+                    for &c in &st.children {
+                        if self.machine.state(c).kind != StateKind::History && !nodes.contains(&c) {
+                            self.add_initial_nodes(c, &mut nodes);
+                        }
+                    }
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+        // Ancestors.
+        let mut i = 0;
+        while i < nodes.len() {
+            let mut m = self.machine.state(nodes[i]).parent;
+            while let Some(p) = m {
+                if !nodes.contains(&p) {
+                    nodes.push(p);
+                }
+                m = self.machine.state(p).parent;
+            }
+            i += 1;
+        }
+        nodes
+    }
+
+    /// Is a configuration closed as `getAllStateNodes` closes one (each state's parent in it,
+    /// each compound state with a child in it, each parallel state with all of its regions)?
+    /// Every configuration between macrosteps is.
+    fn is_closed(&self, config: &StateSet) -> bool {
+        config.iter().all(|&s| {
+            let st = self.machine.state(s);
+            st.parent.is_none_or(|p| config.contains(&p))
+                && match st.kind {
+                    StateKind::Compound => st.children.iter().any(|c| config.contains(c)),
+                    StateKind::Parallel => st
+                        .children
+                        .iter()
+                        .all(|c| self.machine.state(*c).kind == StateKind::History || config.contains(c)),
+                    _ => true,
+                }
+        })
+    }
+
+    /// xstate's `getInitialStateNodesWithTheirAncestors`: `s`, its initial states down to atomic
+    /// ones (every region of a parallel one), each added to `nodes` where it is not there.
+    fn add_initial_nodes(&self, s: StateId, nodes: &mut Nodes) {
+        if !nodes.contains(&s) {
+            nodes.push(s);
+        }
+        let st = self.machine.state(s);
+        match st.kind {
+            StateKind::Compound => {
+                if let Some(first) = self.initial_child(s) {
+                    self.add_initial_nodes(first, nodes);
+                }
+            }
+            StateKind::Parallel => {
+                for &c in &st.children {
+                    if self.machine.state(c).kind != StateKind::History {
+                        self.add_initial_nodes(c, nodes);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// A compound state's initial state (its `<initial>`'s first target, else `initial`, else its
+    /// first child that is not a history state).
+    fn initial_child(&self, s: StateId) -> Option<StateId> {
+        let st = self.machine.state(s);
+        match self.defaults[s.index()] {
+            Some(t) => self.machine.transitions[t].targets.first().copied(),
+            None => st
+                .initial
+                .or_else(|| st.children.iter().copied().find(|&c| self.machine.state(c).kind != StateKind::History)),
+        }
+    }
+
+    /// xstate's `transitionNode` of state `s` over the state value of `nodes`: its children there,
+    /// in the order they were entered (a compound state whose first one is atomic reads only
+    /// that one, its value being that child's key), each region's transitions in turn; the
+    /// state's own where none of them took the event. The transitions go on `out`.
+    fn transition_node(
+        &self,
+        s: StateId,
+        nodes: &[StateId],
+        run: &mut Run,
+        ev: &Ev,
+        out: &mut Vec<usize>,
+    ) -> Result<(), String> {
+        let st = self.machine.state(s);
+        let before = out.len();
+        if !st.children.is_empty() {
+            let mut kids: Nodes = nodes.iter().copied().filter(|&n| self.machine.state(n).parent == Some(s)).collect();
+            if st.kind == StateKind::Compound && kids.first().is_some_and(|&k| self.is_atomic(k)) {
+                kids.truncate(1);
+            }
+            if kids.len() > 1 {
+                js_key_order(&mut kids, |k| self.machine.state(k).key.as_ref());
+            }
+            for k in kids {
+                self.transition_node(k, nodes, run, ev, out)?;
+            }
+        }
+        if out.len() == before {
+            out.extend(self.next(s, run, ev)?);
+        }
+        Ok(())
+    }
+
+    /// xstate's `isAtomicStateNode`: an atomic or a final state.
+    pub(crate) fn is_atomic(&self, s: StateId) -> bool {
+        matches!(self.machine.state(s).kind, StateKind::Atomic | StateKind::Final)
     }
 
     /// xstate's `StateNode.next`: the first of a state's candidates for the event whose guard
@@ -88,36 +222,42 @@ impl Runtime<'_> {
     fn next(&self, s: StateId, run: &mut Run, ev: &Ev) -> Result<Option<usize>, String> {
         let own = &self.by_source[s.index()];
         let ty = ev.ty.as_str();
-        let candidates: Vec<usize> = if self.scxml {
-            own.iter().copied().filter(|&t| self.matches(s, &self.machine.transitions[t].trigger, ty)).collect()
-        } else {
-            let exact: Vec<usize> = own
-                .iter()
-                .copied()
-                .filter(|&t| match &self.machine.transitions[t].trigger {
-                    Trigger::Event(name) => name == ty,
-                    other => self.matches(s, other, ty),
-                })
-                .collect();
-            if exact.is_empty() {
-                let mut wild: Vec<(usize, usize)> = own
-                    .iter()
-                    .copied()
-                    .filter_map(|t| match &self.machine.transitions[t].trigger {
-                        Trigger::Event(name) if name != ty && super::matches_descriptor(ty, name) => {
-                            Some((name.len(), t))
-                        }
-                        _ => None,
-                    })
-                    .collect();
-                // Stable: among descriptors of one length, in the order written.
-                wild.sort_by_key(|&(len, _)| std::cmp::Reverse(len));
-                wild.into_iter().map(|(_, t)| t).collect()
-            } else {
-                exact
+        if self.scxml {
+            for &t in own {
+                if self.matches(s, &self.machine.transitions[t].trigger, ty) && self.passes(run, t, ev)? {
+                    return Ok(Some(t));
+                }
             }
-        };
-        for t in candidates {
+            return Ok(None);
+        }
+        // The transitions on the event's own type, in the order written, with no list made.
+        let mut exact = false;
+        for &t in own {
+            let matched = match &self.machine.transitions[t].trigger {
+                Trigger::Event(name) => name == ty,
+                other => self.matches(s, other, ty),
+            };
+            if matched {
+                exact = true;
+                if self.passes(run, t, ev)? {
+                    return Ok(Some(t));
+                }
+            }
+        }
+        if exact {
+            return Ok(None);
+        }
+        let mut wild: Vec<(usize, usize)> = own
+            .iter()
+            .copied()
+            .filter_map(|t| match &self.machine.transitions[t].trigger {
+                Trigger::Event(name) if name != ty && super::matches_descriptor(ty, name) => Some((name.len(), t)),
+                _ => None,
+            })
+            .collect();
+        // Stable: among descriptors of one length, in the order written.
+        wild.sort_by_key(|&(len, _)| std::cmp::Reverse(len));
+        for (_, t) in wild {
             if self.passes(run, t, ev)? {
                 return Ok(Some(t));
             }
@@ -142,12 +282,7 @@ impl Runtime<'_> {
         }
         // xstate looks from the atomic states in the order its configuration holds them: the
         // order they were entered, not document order.
-        let atomic: Vec<StateId> = run
-            .order
-            .iter()
-            .copied()
-            .filter(|&s| !self.machine.state(s).children.iter().any(|c| run.config.contains(c)))
-            .collect();
+        let atomic: Nodes = run.order.iter().copied().filter(|&s| self.is_atomic(s)).collect();
         for atomic in atomic {
             'up: for s in std::iter::once(atomic).chain(self.machine.ancestors(atomic)) {
                 for &t in &self.by_source[s.index()] {
@@ -227,14 +362,6 @@ impl Runtime<'_> {
                 }
                 Err(e) => return Err(e),
             },
-            // The kit's guards of a Chart: `jr2.failure` on an `onError` (is the error a Failure?),
-            // `jr2.ready` on an `onDone` (did the output say ready?).
-            Guard::Named { name, .. } if name == "jr2.failure" || name == "jr2.ready" => {
-                let (func, field) =
-                    if name == "jr2.failure" { (Builtin::IsFailure, "error") } else { (Builtin::IsReady, "output") };
-                let arg = Expr::Ref(Reference { root: Root::Event, path: smallvec::smallvec![field.into()] });
-                self.eval(run, &Expr::Call { func, args: vec![arg] }, ev)?.truthy()
-            }
             // xstate's `evaluateGuard`: a named guard's implementation, with the reference's
             // params.
             Guard::Named { name, params } if self.machine.implementations.guards.contains_key(name.as_str()) => {
@@ -345,8 +472,8 @@ impl Runtime<'_> {
         }
         // The least common ancestor of the targets and the source: a proper ancestor of the first
         // target that holds the rest below it.
-        let rest: Vec<StateId> = targets[1..].iter().copied().chain(std::iter::once(tr.source)).collect();
-        match self.machine.ancestors(head).find(|&a| rest.iter().all(|&s| self.is_descendant(s, a))) {
+        let rest = || targets[1..].iter().copied().chain(std::iter::once(tr.source));
+        match self.machine.ancestors(head).find(|&a| rest().all(|s| self.is_descendant(s, a))) {
             Some(lca) => Domain::In(lca),
             None if tr.reenter => Domain::Outside,
             None => Domain::In(StateId::ROOT),
@@ -466,9 +593,9 @@ impl Runtime<'_> {
 
     /// The ancestors of `s` up to `to` (not included; all of them when `to` is `None`), nearest
     /// first: xstate's `getProperAncestors`.
-    fn proper_ancestors(&self, s: StateId, to: Option<StateId>) -> Vec<StateId> {
+    fn proper_ancestors(&self, s: StateId, to: Option<StateId>) -> Nodes {
         if to == Some(s) {
-            return Vec::new();
+            return Nodes::new();
         }
         self.machine.ancestors(s).take_while(|&a| Some(a) != to).collect()
     }
@@ -504,14 +631,14 @@ impl Runtime<'_> {
         }
         // xstate keeps its configuration's order where a microstep leaves the same states active
         // and records no history (it keeps the snapshot's node list), else the entry order.
-        let before = (run.config.clone(), run.order.clone());
+        let before: (StateSet, Nodes) = (run.config.clone(), run.order.iter().copied().collect());
         let mut recorded = false;
         // xstate's `exitStates`: each history state of an exited state remembers, first.
         for &s in &exit {
             for &h in &self.histories[s.index()] {
                 let deep = self.machine.state(h).history == Some(ir::HistoryKind::Deep);
                 let remembered: Vec<StateId> = if deep {
-                    self.atomic_of(&run.config).into_iter().filter(|&a| self.is_descendant(a, s)).collect()
+                    run.config.iter().copied().filter(|&a| self.is_atomic(a) && self.is_descendant(a, s)).collect()
                 } else {
                     run.config.iter().copied().filter(|&c| self.machine.state(c).parent == Some(s)).collect()
                 };
@@ -573,7 +700,8 @@ impl Runtime<'_> {
         }
         self.enter(run, &enter, &defaults, ev)?;
         if !recorded && run.config == before.0 {
-            run.order = before.1;
+            run.order.clear();
+            run.order.extend(before.1);
         }
         Ok(())
     }

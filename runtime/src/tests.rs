@@ -672,3 +672,48 @@ fn an_error_in_one_scxml_block_does_not_stop_the_next() {
     assert_eq!(s.snapshot.status, Status::Active);
     assert_eq!(at(&rt, &s), ["b"], "the second block ran, the rest of the first did not");
 }
+
+/// A deep history state of one region and a transition out of the parallel state in another,
+/// taken together: their exit sets do not meet (the history state's effective target is its
+/// transition's own source), so xstate takes both. The history state enters what it remembers
+/// (`y`) without its region or parallel state, a configuration no statechart may be in; xstate's
+/// next selection reads its state value, in which `y`'s ancestors are active again (added after
+/// the states entered before them), so the raised `again` is taken from `y` where `out` is
+/// compound; where `out` is atomic, the root's value is `out` alone and nothing takes it.
+/// (Real xstate 5.33 gives both: runtime-diff's seed 1006750 found it.)
+#[test]
+fn a_history_entered_beside_an_exit_of_its_parallel_state_reads_as_xstate_does() {
+    for (out, expected) in [
+        (
+            r##"{ "id": "out", "initial": "o1", "on": { "enter": "#p" }, "states": { "o1": {} } }"##,
+            vec!["p.r1.x", "p.r2.y"],
+        ),
+        (r##"{ "id": "out", "on": { "enter": "#p" } }"##, vec!["p.r2.y", "out"]),
+    ] {
+        let text = format!(
+            r##"{{ "id": "h", "initial": "p", "states": {{
+                "p": {{ "id": "p", "type": "parallel", "on": {{ "leave": "#out" }}, "states": {{
+                    "r1": {{ "initial": "x", "states": {{ "x": {{ "on": {{ "go": "#out" }} }} }} }},
+                    "r2": {{ "initial": "y", "states": {{ "y": {{ "on": {{ "go": "hist", "again": "#p" }} }}, "hist": {{}} }} }} }} }},
+                "out": {out} }} }}"##
+        );
+        let m = edited(&text, |c| {
+            history(c, "p.r2.hist", ir::HistoryKind::Deep);
+            let y = sid(c, "p.r2.y");
+            let go = c
+                .transitions
+                .iter_mut()
+                .find(|t| t.source == y && t.trigger == Trigger::Event("go".into()))
+                .expect("y's go");
+            go.actions = vec![raise("again")];
+        });
+        let rt = Runtime::new(&m);
+        let mut s = rt.start(None, 0).snapshot;
+        for e in ["leave", "enter"] {
+            s = rt.send(&s, ev(e), 0).snapshot;
+        }
+        assert_eq!(s.history.len(), 1, "the deep history remembers y");
+        let go = rt.send(&s, ev("go"), 0);
+        assert_eq!(at(&rt, &go), expected, "{out}");
+    }
+}

@@ -4,7 +4,10 @@
 // written as a Chart, and after every step the active atomic states, the context and whether the
 // run is done must be equal.
 //
-//   node runtime-diff.mjs JR2 [MACHINES=200] [SEED=1] [--machines]
+//   node runtime-diff.mjs JR2 [MACHINES=200] [SEED=1] [--machines] [--first=I]
+//
+// Machine i of a seed is generated from the number SEED * 1 000 003 + i (a mismatch prints it);
+// `--first=I` starts at machine I, so `... 1 1 --machines --first=6753` runs that one alone.
 //
 // Any seed reproduces its machines; a mismatch prints the seed, the Chart, the events and both
 // traces, and the exit code is 1.
@@ -23,8 +26,9 @@ import { join } from "node:path";
 const flags = process.argv.slice(2).filter((a) => a.startsWith("--"));
 const [jr2, count = "200", seedArg = "1"] = process.argv.slice(2).filter((a) => !a.startsWith("--"));
 const MACHINES = flags.includes("--machines");
+const FIRST = Number(flags.find((f) => f.startsWith("--first="))?.slice("--first=".length) ?? 0);
 if (!jr2) {
-  console.error("usage: node runtime-diff.mjs JR2 [MACHINES] [SEED]");
+  console.error("usage: node runtime-diff.mjs JR2 [MACHINES] [SEED] [--machines] [--first=I]");
   process.exit(2);
 }
 
@@ -320,7 +324,7 @@ let bad = 0;
 let loops = 0;
 let invalid = 0;
 const seed0 = Number(seedArg);
-for (let i = 0; i < Number(count); i++) {
+for (let i = FIRST; i < FIRST + Number(count); i++) {
   const seed = seed0 * 1_000_003 + i;
   const r = rng(seed);
   const root = generate(r);

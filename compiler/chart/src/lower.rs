@@ -442,9 +442,27 @@ impl<T> OkOrDefault<T> for Option<T> {
     }
 }
 
+/// The kit's guards of a Chart as the IR's calls, as the Machine front end lowers `isFailure`
+/// and `isReady`: `jr2.failure` (on an `onError`: is the error a Failure?) is
+/// `isFailure(event.error)`, `jr2.ready` (on an `onDone`: did the cut settle ready?)
+/// `isReady(event.output)`. (`kit-guard-params` refuses params on them.)
+fn kit_guard(name: &str) -> Option<Guard> {
+    let (func, field) = match name {
+        crate::grammar::FAILURE_GUARD => (ir::Builtin::IsFailure, "error"),
+        crate::grammar::READY_GUARD => (ir::Builtin::IsReady, "output"),
+        _ => return None,
+    };
+    let arg =
+        Expr::Ref(ir::expr::Reference { root: ir::expr::Root::Event, path: [Name::from(field)].into_iter().collect() });
+    Some(Guard::Expr { expr: Expr::Call { func, args: vec![arg] } })
+}
+
 /// A guard as data.
 pub fn guard(g: &Json) -> Guard {
     if let Some(name) = g.as_str() {
+        if let Some(kit) = kit_guard(name) {
+            return kit;
+        }
         return Guard::Named { name: Name::from(name), params: None };
     }
     if let Some(inner) = g.get("not") {
@@ -457,6 +475,9 @@ pub fn guard(g: &Json) -> Guard {
         }
     }
     let name = Name::from(g.get("type").and_then(Json::as_str).unwrap_or_default());
+    if let Some(kit) = kit_guard(&name) {
+        return kit;
+    }
     if name == "jr2.sentBy" {
         let id = g.get("params").and_then(|p| p.get("id")).and_then(Json::as_str).unwrap_or_default();
         return Guard::SentBy { id: Name::from(id) };

@@ -216,7 +216,7 @@ impl<'m> View<'m> {
         };
         if let Some(g) = &t.guard {
             text.push_str(" [");
-            text.push_str(&guard(g, false));
+            text.push_str(&guard_of(g, false, self.machine.origin == ir::Origin::Chart));
             text.push(']');
         }
         if t.reenter {
@@ -237,9 +237,16 @@ pub fn duration(name: &str) -> String {
 }
 
 /// A guard as a short expression: `approved`, `sentBy writer`, `!a`, `a && b`, `a || b`.
-pub fn guard(g: &Guard, nested: bool) -> String {
+#[cfg(test)]
+fn guard(g: &Guard, nested: bool) -> String {
+    guard_of(g, nested, false)
+}
+
+/// A guard's label; in a Chart (`kit`), the kit's guards by the names the Chart wrote
+/// (`jr2.failure` and `jr2.ready`, which the Chart front end lowers to the IR's calls).
+fn guard_of(g: &Guard, nested: bool, kit: bool) -> String {
     let joined = |gs: &[Guard], op: &str| {
-        let text = gs.iter().map(|g| guard(g, true)).collect::<Vec<_>>().join(op);
+        let text = gs.iter().map(|g| guard_of(g, true, kit)).collect::<Vec<_>>().join(op);
         if nested && gs.len() > 1 {
             format!("({text})")
         } else {
@@ -251,10 +258,27 @@ pub fn guard(g: &Guard, nested: bool) -> String {
         Guard::Named { name, params: Some(_) } => format!("{name}(…)"),
         Guard::Named { name, params: None } => name.to_string(),
         Guard::SentBy { id } => format!("sentBy {id}"),
+        Guard::Expr { expr } if kit => kit_guard(expr).unwrap_or("inline guard").to_string(),
         Guard::Expr { .. } => "inline guard".to_string(),
-        Guard::Not { guard: inner } => format!("!{}", guard(inner, true)),
+        Guard::Not { guard: inner } => format!("!{}", guard_of(inner, true, kit)),
         Guard::And { guards } => joined(guards, " && "),
         Guard::Or { guards } => joined(guards, " || "),
+    }
+}
+
+/// A Chart's kit guard, as the Chart front end lowers it: `isFailure(event.error)` is
+/// `jr2.failure`, `isReady(event.output)` `jr2.ready`.
+fn kit_guard(e: &ir::Expr) -> Option<&'static str> {
+    let ir::Expr::Call { func, args } = e else { return None };
+    let [ir::Expr::Ref(r)] = args.as_slice() else { return None };
+    let field = match (&r.root, r.path.as_slice()) {
+        (ir::expr::Root::Event, [field]) => field.as_str(),
+        _ => return None,
+    };
+    match (func, field) {
+        (ir::Builtin::IsFailure, "error") => Some("jr2.failure"),
+        (ir::Builtin::IsReady, "output") => Some("jr2.ready"),
+        _ => None,
     }
 }
 
