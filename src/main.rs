@@ -9,7 +9,7 @@
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-mod cli;
+use jr2::cli;
 
 use clap::Parser;
 use std::process::ExitCode;

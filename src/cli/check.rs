@@ -13,31 +13,49 @@ use std::io::{IsTerminal, Write};
 /// `--diff` the fixes alone, printed.
 pub fn check(args: CheckArgs) -> Result<Exit> {
     let manifest = input::read_optional_lends(args.lends.as_deref())?;
-    let mut inputs = input::collect(&args.paths, manifest.is_some())?;
     let mut fix_crashed = false;
     if args.fix || args.diff {
-        match fixes(&args, &inputs, manifest.as_ref())? {
+        match fixes(&args, &input::collect(&args.paths, manifest.is_some())?, manifest.as_ref())? {
             Fixed::Diffed(exit) => return Ok(exit),
             Fixed::Written { crashed } => fix_crashed = crashed,
         }
-        // A rename moved files: walk the paths again.
-        inputs = input::collect(&args.paths, manifest.is_some())?;
     }
+    // A rename moved files: the paths are walked after the fixes.
+    let checked = check_paths(&args.paths, manifest.as_ref(), args.offline)?;
+    say_skipped(checked.foreign_skipped);
+    let exit = finish_denying(checked.reports, &args.output, args.output.deny_warnings || checked.deny_warnings);
+    Ok(if fix_crashed { Exit::Refused } else { exit })
+}
+
+/// What `jr2 check PATH...` found, before it is printed: each file's report with whether its
+/// check ran to the end (`false`: a bug stopped it), suppressions applied; how many foreign doors
+/// were not read; whether a `jr2c.toml` denies warnings. The Node addon (`npm/napi`) returns the
+/// same reports.
+pub struct Checked {
+    pub reports: Vec<(FileReport, bool)>,
+    pub foreign_skipped: usize,
+    pub deny_warnings: bool,
+}
+
+/// Checks the paths as `jr2 check` does (no fixes): a path that cannot be read ends the run
+/// before anything is checked. `offline`: no foreign dispatch target's door is read.
+pub fn check_paths(paths: &[std::path::PathBuf], manifest: Option<&LendManifest>, offline: bool) -> Result<Checked> {
+    let inputs = input::collect(paths, manifest.is_some())?;
     let texts = read_inputs(&inputs)?;
-    let mut reports = check_all(texts, manifest.as_ref());
+    let mut reports = check_all(texts, manifest);
     reports.extend(super::machine::check_machines(&inputs.machines)?);
     for (report, ok) in check_in_instance(&inputs.in_instance) {
         merge_report(&mut reports, report, ok);
     }
     // An Instance's named Charts get their wrapper's manifest; `--lends` is for Charts outside one.
     // Foreign doors are read over HTTP unless `--offline`, each distinct one once in the run.
-    let doors = (!args.offline && !inputs.instances.is_empty()).then(super::doors::HttpDoors::new);
+    let doors = (!offline && !inputs.instances.is_empty()).then(super::doors::HttpDoors::new);
     let source = doors.as_ref().map(|d| d as &dyn check::doors::DoorSource);
-    let mut skipped = 0;
+    let mut foreign_skipped = 0;
     for root in &inputs.instances {
         let report = check::instance::check_instance_with(root, source);
         unreadable(&report)?;
-        skipped += report.foreign_skipped;
+        foreign_skipped += report.foreign_skipped;
         for path in &report.internal_errors {
             eprintln!("jr2: internal error while checking {}; this is a bug in jr2, please report it", display(path));
         }
@@ -49,10 +67,8 @@ pub fn check(args: CheckArgs) -> Result<Exit> {
             ));
         }
     }
-    say_skipped(skipped);
-    let (reports, deny) = suppressed(reports)?;
-    let exit = finish_denying(reports, &args.output, args.output.deny_warnings || deny);
-    Ok(if fix_crashed { Exit::Refused } else { exit })
+    let (reports, deny_warnings) = suppressed(reports)?;
+    Ok(Checked { reports, foreign_skipped, deny_warnings })
 }
 
 /// The paths an Instance check could not read (what the check before it did not catch: a
@@ -244,23 +260,27 @@ fn caught(path: &str, run: impl FnOnce() -> check::door::Admission) -> Option<ch
     }
 }
 
+/// One Chart's report, as `jr2 check` and `jr2 chart check` make it (`false`: the door hit a
+/// bug). `path` is the name the report gives the file. A Chart with no Open body says what was
+/// not checked (`door::admit_lone`).
+pub fn check_chart(path: String, text: ChartText, manifest: Option<&LendManifest>) -> (FileReport, bool) {
+    let text = match text {
+        ChartText::Text(text) => text,
+        ChartText::NotUtf8 { lossy, at } => {
+            let diagnostics = vec![check::rules::chart::json_syntax::not_utf8(&lossy, at)];
+            return (FileReport { path, text: lossy, diagnostics }, true);
+        }
+    };
+    match caught(&path, || check::door::admit_lone(&text, manifest)) {
+        Some(a) => (FileReport { path, text, diagnostics: a.diagnostics }, true),
+        None => (FileReport { path, text, diagnostics: Vec::new() }, false),
+    }
+}
+
 /// Checks the texts on up to two threads (or as many as the machine has), keeping their order.
 fn check_all(texts: Vec<(String, ChartText)>, manifest: Option<&LendManifest>) -> Vec<(FileReport, bool)> {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, 8);
-    let check_one = |(path, text): (String, ChartText)| -> (FileReport, bool) {
-        let text = match text {
-            ChartText::Text(text) => text,
-            ChartText::NotUtf8 { lossy, at } => {
-                let diagnostics = vec![check::rules::chart::json_syntax::not_utf8(&lossy, at)];
-                return (FileReport { path, text: lossy, diagnostics }, true);
-            }
-        };
-        // A Chart file with no Open body says what was not checked (`door::admit_lone`).
-        match caught(&path, || check::door::admit_lone(&text, manifest)) {
-            Some(a) => (FileReport { path, text, diagnostics: a.diagnostics }, true),
-            None => (FileReport { path, text, diagnostics: Vec::new() }, false),
-        }
-    };
+    let check_one = |(path, text): (String, ChartText)| check_chart(path, text, manifest);
     if threads == 1 || texts.len() < 2 {
         return texts.into_iter().map(check_one).collect();
     }

@@ -14,16 +14,20 @@ use syntax::json::{self, Json};
 /// `jr2 schema compat`: exit 0 when the pair is compatible (warnings allowed), 1 on a mismatch,
 /// 2 when a file cannot be read or is not a JSON Schema object.
 pub fn schema_compat(args: CompatArgs) -> Result<Exit> {
-    let slot_text = input::read_text(&args.slot)?;
-    let door_text = input::read_text(&args.door)?;
-    let slot = schema(&args.slot, &slot_text)?;
-    let door = schema(&args.door, &door_text)?;
-    let report = compat::check(&slot, &door);
-    let reports = vec![
-        (FileReport { path: name(&args.slot), text: slot_text, diagnostics: report.slot }, true),
-        (FileReport { path: name(&args.door), text: door_text, diagnostics: report.door }, true),
-    ];
-    Ok(finish(reports, &args.output))
+    let slot = (name(&args.slot), input::read_text(&args.slot)?);
+    let door = (name(&args.door), input::read_text(&args.door)?);
+    Ok(finish(compat_reports(slot, door)?, &args.output))
+}
+
+/// The two reports of a compatibility check, the slot's and the door's, each given as the name
+/// its report shows and its text (the Node addon's `compat` too); a text that is not a JSON
+/// Schema object is a usage error naming it.
+pub fn compat_reports(slot: (String, String), door: (String, String)) -> Result<Vec<(FileReport, bool)>> {
+    let report = compat::check(&schema(&slot.0, &slot.1)?, &schema(&door.0, &door.1)?);
+    Ok(vec![
+        (FileReport { path: slot.0, text: slot.1, diagnostics: report.slot }, true),
+        (FileReport { path: door.0, text: door.1, diagnostics: report.door }, true),
+    ])
 }
 
 fn name(path: &Path) -> String {
@@ -34,20 +38,19 @@ fn name(path: &Path) -> String {
     }
 }
 
-/// A schema file's spanned tree: valid JSON, an object or a boolean at the root (`true` is the
-/// JSON Schema every value meets, `false` the one none does).
-fn schema(path: &Path, text: &str) -> Result<Json> {
+/// A schema's spanned tree (`name` as messages give it): valid JSON, an object or a boolean at
+/// the root (`true` is the JSON Schema every value meets, `false` the one none does).
+fn schema(name: &str, text: &str) -> Result<Json> {
     if let Err(e) = serde_json::from_str::<serde_json::Value>(text) {
-        return Err(UsageError(format!("cannot read {}: not valid JSON: {e}", name(path))));
+        return Err(UsageError(format!("cannot read {name}: not valid JSON: {e}")));
     }
     let parsed = json::parse(text);
     if let Some(e) = parsed.errors.first() {
-        return Err(UsageError(format!("cannot read {}: {}", name(path), e.message)));
+        return Err(UsageError(format!("cannot read {name}: {}", e.message)));
     }
     if !parsed.value.is_object() && !matches!(parsed.value.kind, json::JsonKind::Bool(_)) {
         return Err(UsageError(format!(
-            "cannot read {}: not a JSON Schema: its root is {}, not an object or a boolean",
-            name(path),
+            "cannot read {name}: not a JSON Schema: its root is {}, not an object or a boolean",
             parsed.value.type_name()
         )));
     }

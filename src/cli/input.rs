@@ -190,9 +190,13 @@ pub fn check_readable(path: &Path, file_type: std::fs::FileType) -> Result<()> {
 /// A lend manifest; a bad one names the file and serde's line and column. A byte order mark
 /// first is read past, as a Chart's is.
 pub fn read_lends(path: &Path) -> Result<LendManifest> {
-    let text = read_text(path)?;
-    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
-    serde_json::from_str(text).map_err(|e| UsageError(format!("bad lend manifest {}: {e}", display(path))))
+    lends_from_text(&read_text(path)?, &display(path))
+}
+
+/// A lend manifest's text read (`shown` names it in the message of a bad one).
+pub fn lends_from_text(text: &str, shown: &str) -> Result<LendManifest> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    serde_json::from_str(text).map_err(|e| UsageError(format!("bad lend manifest {shown}: {e}")))
 }
 
 /// An optional lend manifest.

@@ -1,12 +1,14 @@
-//! The commands of `jr2`, one module each; `args` is the clap grammar.
+//! The commands of `jr2`, one module each; `args` is the clap grammar. The binary runs them
+//! (`src/main.rs`); the Node addon (`npm/napi`) calls `check`, `compat` and `input` for the
+//! same reports without printing them.
 
 pub mod args;
-mod check;
-mod compat;
+pub mod check;
+pub mod compat;
 mod doors;
 mod fix;
 mod graph;
-mod input;
+pub mod input;
 mod lsp;
 mod machine;
 mod other;

@@ -1,0 +1,198 @@
+//! The Node API of jr2 (napi-rs), the npm package `@jr2/jr2c`: `checkInstance`, `checkFiles`,
+//! `admitChart`, `chartSchema`, `chartBriefing` and `compat`.
+//!
+//! No analysis and no format of its own: each function calls the `jr2` command's library
+//! (`jr2::cli`) for the reports `jr2 check`, `jr2 chart check` and `jr2 schema compat` print,
+//! and returns them as the JSON format's document (`render::json::document`: `diagnostics` and
+//! `summary`, exactly `--format json`'s), with what a caller needs beside it (the exit code the
+//! command would end with, the door's lines). A usage error (a path that cannot be read, a bad
+//! lend manifest, a schema that is no JSON object) is a thrown `Error` with the command's message.
+//! The TypeScript declarations (`index.d.ts`) are generated from this file by napi-rs
+//! (`npm/build.mjs`), the JSON format's types from `header.d.ts`.
+
+/// The door allocates many small strings and nodes per Chart, as in the `jr2` binary.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+use diagnostics::{FileReport, Summary};
+use jr2::cli::{self, input, UsageError};
+use kit::LendManifest;
+use napi_derive::napi;
+use serde_json::{Map, Value};
+use std::path::PathBuf;
+
+/// A lend manifest as the API takes it: its JSON text (a string), or the object.
+type LendsArg = Value;
+
+/// A JSON Schema as the API takes it: its JSON text (a string), or the object.
+type SchemaArg = Value;
+
+fn thrown(e: UsageError) -> napi::Error {
+    napi::Error::from_reason(e.0)
+}
+
+fn manifest(lends: Option<LendsArg>) -> napi::Result<Option<LendManifest>> {
+    let shown = "(the lends argument)";
+    match lends {
+        None => Ok(None),
+        Some(Value::String(text)) => input::lends_from_text(&text, shown).map(Some).map_err(thrown),
+        Some(Value::Null) => Ok(None),
+        Some(value) => serde_json::from_value(value)
+            .map(Some)
+            .map_err(|e| napi::Error::from_reason(format!("bad lend manifest {shown}: {e}"))),
+    }
+}
+
+/// The JSON format's document of the reports, with `exitCode` (as the command would exit: 1 on
+/// an error, on a warning with `deny_warnings`, or where a bug stopped a check) before it.
+fn document(checked: Vec<(FileReport, bool)>, deny_warnings: bool, extra: Map<String, Value>) -> Value {
+    let crashed = checked.iter().any(|(_, ok)| !ok);
+    let reports: Vec<FileReport> = checked.into_iter().map(|(r, _)| r).collect();
+    let exit = cli::check::exit_code(Summary::of(&reports), deny_warnings, crashed);
+    let mut out = Map::new();
+    out.insert("exitCode".into(), Value::from(exit as u8));
+    out.extend(extra);
+    if let Value::Object(doc) = render::json::document(&reports) {
+        out.extend(doc);
+    }
+    Value::Object(out)
+}
+
+/// Options of `checkInstance` and `checkFiles`, as `jr2 check`'s flags.
+#[napi(object)]
+pub struct CheckOptions {
+    /// The lend manifest the Charts outside an Instance are checked against (`--lends`): its
+    /// JSON text or the object (`jr2 parts WORKFLOW.ts --lends SLOT` prints one).
+    #[napi(ts_type = "string | LendManifest | null")]
+    pub lends: Option<LendsArg>,
+    /// Read no foreign dispatch target's door (`--offline`). Without it, each foreign door is
+    /// read with `GET <url>/workflows/<name>` (a few seconds at most), blocking the call.
+    pub offline: Option<bool>,
+    /// `exitCode` is 1 on a warning too (`--deny-warnings`).
+    pub deny_warnings: Option<bool>,
+}
+
+fn check_paths(paths: Vec<PathBuf>, options: Option<CheckOptions>) -> napi::Result<Value> {
+    let (lends, offline, deny) = match options {
+        Some(o) => (o.lends, o.offline.unwrap_or(false), o.deny_warnings.unwrap_or(false)),
+        None => (None, false, false),
+    };
+    let manifest = manifest(lends)?;
+    let checked = cli::check::check_paths(&paths, manifest.as_ref(), offline).map_err(thrown)?;
+    let mut extra = Map::new();
+    extra.insert("foreignSkipped".into(), Value::from(checked.foreign_skipped));
+    Ok(document(checked.reports, deny || checked.deny_warnings, extra))
+}
+
+/// Checks an Instance folder as `jr2 check DIR` does: every Workflow `workflows/*.ts`, every
+/// named Chart `workflows/<wrapper>/*.json` against its wrapper's Open body, every dispatch.
+/// Throws where `dir` is no Instance (it has no `workflows/` folder) or cannot be read.
+#[napi(catch_unwind, ts_return_type = "Report")]
+pub fn check_instance(dir: String, options: Option<CheckOptions>) -> napi::Result<Value> {
+    let root = PathBuf::from(&dir);
+    if !root.is_dir() || !::check::instance::is_instance(&root) {
+        return Err(napi::Error::from_reason(format!(
+            "{} is not an Instance folder: it has no workflows/ folder",
+            input::display(&root)
+        )));
+    }
+    check_paths(vec![root], options)
+}
+
+/// Checks files and folders as `jr2 check PATH...` does: a `.json` file is a Chart, a `.ts`
+/// file a Machine, an Instance folder is checked as one, another folder is walked.
+#[napi(catch_unwind, ts_return_type = "Report")]
+pub fn check_files(paths: Vec<String>, options: Option<CheckOptions>) -> napi::Result<Value> {
+    check_paths(paths.into_iter().map(PathBuf::from).collect(), options)
+}
+
+/// Options of `admitChart`.
+#[napi(object)]
+pub struct AdmitOptions {
+    /// The name the diagnostics give the Chart (`file`); `<chart>` without it.
+    pub file: Option<String>,
+}
+
+/// The Chart door, for a planner's output: admits `chartText` against the Open body of `lends`
+/// or refuses it, as `jr2 chart check` does. Without `lends` the checks that need an Open body
+/// are skipped. `admitted` is true when no diagnostic is an error; `lines` are the door's lines
+/// (each diagnostic's message, `<path>: <text>`), `diagnostics` and `summary` the JSON format's.
+#[napi(
+    catch_unwind,
+    ts_args_type = "chartText: string, lends?: string | LendManifest | null, options?: AdmitOptions",
+    ts_return_type = "Admission"
+)]
+pub fn admit_chart(chart_text: String, lends: Option<LendsArg>, options: Option<AdmitOptions>) -> napi::Result<Value> {
+    let manifest = manifest(lends)?;
+    let name = options.and_then(|o| o.file).unwrap_or_else(|| "<chart>".to_string());
+    let (report, ok) = cli::check::check_chart(name, input::ChartText::Text(chart_text), manifest.as_ref());
+    if !ok {
+        return Err(napi::Error::from_reason(format!(
+            "internal error while checking {}; this is a bug in jr2, please report it",
+            report.path
+        )));
+    }
+    let admitted = !report.diagnostics.iter().any(diagnostics::Diagnostic::is_error);
+    let lines: Vec<Value> = report.diagnostics.iter().map(|d| Value::from(d.message.as_str())).collect();
+    let mut out = Map::new();
+    out.insert("admitted".into(), Value::Bool(admitted));
+    out.insert("lines".into(), Value::Array(lines));
+    if let Value::Object(doc) = render::json::document(std::slice::from_ref(&report)) {
+        out.extend(doc);
+    }
+    Ok(Value::Object(out))
+}
+
+/// The Chart grammar as JSON Schema (Draft 2020-12), narrowed to one Open body with `lends`: what
+/// `jr2 schema chart [--lends L]` prints.
+#[napi(catch_unwind, ts_args_type = "lends?: string | LendManifest | null", ts_return_type = "JsonSchema")]
+pub fn chart_schema(lends: Option<LendsArg>) -> napi::Result<Value> {
+    Ok(match manifest(lends)? {
+        Some(m) => chart::schema::chart_schema_for(&m.declaration),
+        None => chart::schema::chart_schema(),
+    })
+}
+
+/// The Chart briefing, the grammar's root description for a planner, narrowed to one Open body
+/// with `lends`: what `jr2 schema briefing [--lends L]` prints.
+#[napi(catch_unwind, ts_args_type = "lends?: string | LendManifest | null")]
+pub fn chart_briefing(lends: Option<LendsArg>) -> napi::Result<String> {
+    let manifest = manifest(lends)?;
+    Ok(chart::briefing::chart_briefing(manifest.as_ref().map(|m| &m.declaration)))
+}
+
+/// Options of `compat`.
+#[napi(object)]
+pub struct CompatOptions {
+    /// The name the slot's diagnostics give its schema (`file`); `<slot>` without it.
+    pub slot_file: Option<String>,
+    /// The name the door's diagnostics give its schema; `<door>` without it.
+    pub door_file: Option<String>,
+}
+
+fn schema_text(schema: SchemaArg) -> napi::Result<String> {
+    match schema {
+        Value::String(text) => Ok(text),
+        value => serde_json::to_string_pretty(&value).map_err(|e| napi::Error::from_reason(e.to_string())),
+    }
+}
+
+/// ADR-0071's door compatibility, as `jr2 schema compat --slot S --door D`: a dispatch slot's
+/// `input` JSON Schema (what is sent) against its callee's door (what it takes), each its text or
+/// the object (an object's diagnostics are placed in its pretty-printed text). `exitCode` 0:
+/// compatible (warnings allowed). Throws where a schema is no JSON object.
+#[napi(
+    catch_unwind,
+    ts_args_type = "slot: string | JsonSchema, door: string | JsonSchema, options?: CompatOptions",
+    ts_return_type = "Report"
+)]
+pub fn compat(slot: SchemaArg, door: SchemaArg, options: Option<CompatOptions>) -> napi::Result<Value> {
+    let (slot_file, door_file) = match options {
+        Some(o) => (o.slot_file, o.door_file),
+        None => (None, None),
+    };
+    let slot = (slot_file.unwrap_or_else(|| "<slot>".into()), schema_text(slot)?);
+    let door = (door_file.unwrap_or_else(|| "<door>".into()), schema_text(door)?);
+    let reports = cli::compat::compat_reports(slot, door).map_err(thrown)?;
+    Ok(document(reports, false, Map::new()))
+}
