@@ -100,7 +100,8 @@ fn read_inputs(inputs: &input::Inputs) -> Result<Vec<(String, ChartText)>> {
         // as the Instance check says of it; a named Chart's bytes are its json-syntax refusal.
         let chart = path.extension().is_some_and(|e| e == "json");
         if inputs.in_instance.contains(path) && !chart {
-            base::read::read_text(path).map_err(|e| super::UsageError(format!("cannot read {}: {e}", display(path))))?;
+            base::read::read_text(path)
+                .map_err(|e| super::UsageError(format!("cannot read {}: {e}", display(path))))?;
         }
     }
     for root in &inputs.instances {
