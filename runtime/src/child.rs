@@ -32,10 +32,10 @@ impl<'m> Runtime<'m> {
     ) -> Result<bool, String> {
         let Some(rt) = self.inline(s, i) else { return Ok(false) };
         let id = self.invoke_id(s, i);
-        let step = rt.start(input, run.now);
+        let Step { snapshot, requests } = rt.start(input, run.now);
         run.started.push(id.clone());
-        run.children.push(Child { id: id.clone(), state: s, invoke: i, snapshot: Box::new(step.snapshot.clone()) });
-        self.absorb(run, &id, step)?;
+        run.children.push(Child { id: id.clone(), state: s, invoke: i, snapshot: Box::new(snapshot) });
+        self.absorb(run, &id, requests)?;
         Ok(true)
     }
 
@@ -49,16 +49,17 @@ impl<'m> Runtime<'m> {
         let Some(at) = run.children.iter().position(|c| c.id == id) else { return Ok(()) };
         let (s, i) = (run.children[at].state, run.children[at].invoke);
         let Some(rt) = self.inline(s, i) else { return Ok(()) };
-        let step = f(rt, &run.children[at].snapshot, run.now);
-        *run.children[at].snapshot = step.snapshot.clone();
-        self.absorb(run, id, step)
+        let Step { snapshot, requests } = f(rt, &run.children[at].snapshot, run.now);
+        *run.children[at].snapshot = snapshot;
+        self.absorb(run, id, requests)
     }
 
-    /// A child's step: its requests made the parent's, its end the parent's event.
-    fn absorb(&self, run: &mut Run, id: &str, step: Step) -> Result<(), String> {
+    /// A child's step, its snapshot already the child's (moved there, not cloned): its requests
+    /// made the parent's, its end the parent's event.
+    fn absorb(&self, run: &mut Run, id: &str, requests: Vec<Request>) -> Result<(), String> {
         let prefixed = |t: &str| format!("{id}::{t}");
         let state = run.children.iter().find(|c| c.id == id).map(|c| c.state);
-        for r in step.requests {
+        for r in requests {
             match r {
                 Request::Send { to, event } if to == "#_parent" => run.external.push_back(Queued {
                     value: event,
@@ -87,7 +88,8 @@ impl<'m> Runtime<'m> {
                 other => run.requests.push(other),
             }
         }
-        let snapshot = &step.snapshot;
+        let Some(child) = run.children.iter().find(|c| c.id == id) else { return Ok(()) };
+        let snapshot = &child.snapshot;
         let end = match snapshot.status {
             Status::Active => return Ok(()),
             Status::Done if self.scxml => {
