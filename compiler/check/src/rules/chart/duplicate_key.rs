@@ -30,43 +30,90 @@ declare_rule! {
 
 /// Warns of every key given again in its object, anywhere in the Chart. One pass over the
 /// tree, with a stack (no recursion) and, per object past a few keys, a set of the keys seen.
+/// One step of a value's dotted path: a key of its object or an index of its array.
+#[derive(Clone, Copy)]
+enum Step<'a> {
+    Key(&'a str),
+    Index(usize),
+}
+
+/// Objects of up to this many keys are searched for a repeat pairwise (no allocation); larger
+/// ones through a set.
+const SMALL_OBJECT: usize = 16;
+
 pub fn check(chart: &Json, sink: &mut Sink) {
-    let mut stack: Vec<(&Json, String)> = vec![(chart, String::new())];
-    while let Some((value, path)) = stack.pop() {
+    // Each value to visit with the index of its step in `steps`; a value's dotted path is made
+    // only for an object that repeats a key (a walk that made every path spent most of its time
+    // making them).
+    const ROOT: usize = usize::MAX;
+    let mut steps: Vec<(usize, Step)> = Vec::new();
+    let mut stack: Vec<(&Json, usize)> = vec![(chart, ROOT)];
+    let mut seen: rustc_hash::FxHashMap<&str, base::Span> = rustc_hash::FxHashMap::default();
+    while let Some((value, at)) = stack.pop() {
         match &value.kind {
             JsonKind::Object(members) => {
-                let mut seen: rustc_hash::FxHashMap<&str, base::Span> = rustc_hash::FxHashMap::default();
-                for m in members {
-                    match seen.get(m.key.as_str()) {
-                        Some(&first) => {
-                            let d = sink.line(
-                                &DUPLICATE_KEY,
-                                m.key_span,
-                                &path,
-                                format!(
-                                    "the key {:?} is given twice in this object; the door keeps the last one, other readers may keep the first: keep one",
-                                    m.key
-                                ),
-                            );
-                            d.label = Some("given again here".into());
-                            d.secondary.push(diagnostics::Label { span: first, message: "first given here".into() });
+                let mut path: Option<String> = None;
+                let large = members.len() > SMALL_OBJECT;
+                if large {
+                    seen.clear();
+                }
+                for (i, m) in members.iter().enumerate() {
+                    let first = if large {
+                        match seen.get(m.key.as_str()) {
+                            Some(&first) => Some(first),
+                            None => {
+                                seen.insert(m.key.as_str(), m.key_span);
+                                None
+                            }
                         }
-                        None => {
-                            seen.insert(m.key.as_str(), m.key_span);
-                        }
-                    }
+                    } else {
+                        members[..i].iter().find(|o| o.key == m.key).map(|o| o.key_span)
+                    };
+                    let Some(first) = first else { continue };
+                    let path = path.get_or_insert_with(|| path_of(&steps, at));
+                    let d = sink.line(
+                        &DUPLICATE_KEY,
+                        m.key_span,
+                        path,
+                        format!(
+                            "the key {:?} is given twice in this object; the door keeps the last one, other readers may keep the first: keep one",
+                            m.key
+                        ),
+                    );
+                    d.label = Some("given again here".into());
+                    d.secondary.push(diagnostics::Label { span: first, message: "first given here".into() });
                 }
                 for m in members.iter().rev() {
-                    stack.push((&m.value, base::path::join(&path, m.key.as_str())));
+                    if matches!(m.value.kind, JsonKind::Object(_) | JsonKind::Array(_)) {
+                        steps.push((at, Step::Key(m.key.as_str())));
+                        stack.push((&m.value, steps.len() - 1));
+                    }
                 }
             }
             JsonKind::Array(items) => {
                 for (i, item) in items.iter().enumerate().rev() {
-                    stack.push((item, base::path::join(&path, i)));
+                    if matches!(item.kind, JsonKind::Object(_) | JsonKind::Array(_)) {
+                        steps.push((at, Step::Index(i)));
+                        stack.push((item, steps.len() - 1));
+                    }
                 }
             }
             _ => {}
         }
+    }
+
+    /// The dotted path of the value at step `at`, as `base::path::join` makes it.
+    fn path_of(steps: &[(usize, Step)], mut at: usize) -> String {
+        let mut chain = Vec::new();
+        while at != ROOT {
+            let (parent, step) = steps[at];
+            chain.push(step);
+            at = parent;
+        }
+        chain.iter().rev().fold(String::new(), |path, step| match *step {
+            Step::Key(k) => base::path::join(&path, k),
+            Step::Index(i) => base::path::join(&path, i),
+        })
     }
 }
 
@@ -99,5 +146,16 @@ mod tests {
             ]
         );
         assert!(lines(r#"{ "a": { "a": { "a": 1 } }, "b": [{ "a": 1 }, { "a": 2 }] }"#).is_empty());
+    }
+
+    /// An object past [`SMALL_OBJECT`] keys is searched through a set, with the same findings.
+    #[test]
+    fn a_large_object_repeats_are_found_too() {
+        let keys: Vec<String> = (0..40).map(|i| format!("\"k{}\": {i}", i % 30)).collect();
+        let text = format!("{{ \"s\": [ {{ {} }} ] }}", keys.join(", "));
+        let found = lines(&text);
+        assert_eq!(found.len(), 10, "k0 to k9 again");
+        assert!(found.iter().all(|(m, _)| m.starts_with("s.0: the key \"k")), "{found:?}");
+        assert_eq!(found[0].1, text.find("\"k0\": 30").unwrap() as u32);
     }
 }
