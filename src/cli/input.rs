@@ -47,37 +47,12 @@ fn read_bounded(from: impl Read, what: &str) -> Result<Vec<u8>> {
     Ok(bytes)
 }
 
-/// What a file that is not a regular one is, for a message: reading a FIFO waits for a writer
-/// that may never come, a device may never end.
-pub fn kind_of(file_type: std::fs::FileType) -> &'static str {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt;
-        if file_type.is_fifo() {
-            return "a FIFO";
-        }
-        if file_type.is_socket() {
-            return "a socket";
-        }
-        if file_type.is_char_device() {
-            return "a character device";
-        }
-        if file_type.is_block_device() {
-            return "a block device";
-        }
-    }
-    if file_type.is_dir() {
-        return "a folder";
-    }
-    "not a file"
-}
-
 /// The metadata of the regular file at `path` (a symlink followed): anything else is refused
 /// before it is opened, as opening a FIFO waits for a writer.
 pub fn regular_file(path: &Path) -> Result<std::fs::Metadata> {
     let meta = std::fs::metadata(path).map_err(|e| UsageError(format!("cannot read {}: {e}", display(path))))?;
     if !meta.is_file() {
-        let kind = kind_of(meta.file_type());
+        let kind = base::read::kind_of(meta.file_type());
         return Err(UsageError(format!("cannot read {}: not a regular file ({kind})", display(path))));
     }
     Ok(meta)
@@ -178,7 +153,7 @@ pub fn check_readable(path: &Path, file_type: std::fs::FileType) -> Result<()> {
     } else if file_type.is_file() {
         std::fs::metadata(path).map_err(cannot)?
     } else {
-        let kind = kind_of(file_type);
+        let kind = base::read::kind_of(file_type);
         return Err(UsageError(format!("cannot check {}: not a regular file ({kind})", display(path))));
     };
     if meta.len() > MAX_INPUT {
@@ -270,7 +245,7 @@ pub fn collect(paths: &[PathBuf], lends: bool) -> Result<Inputs> {
         } else if meta.is_dir() {
             walk(path, &mut inputs)?;
         } else if !meta.is_file() {
-            let kind = kind_of(meta.file_type());
+            let kind = base::read::kind_of(meta.file_type());
             return Err(UsageError(format!("cannot check {}: not a regular file ({kind})", display(path))));
         } else if has_ext(path, "json") || has_ext(path, "ts") {
             inputs.file(path.clone());
@@ -314,7 +289,7 @@ fn skipped_dir(name: &str) -> bool {
 /// never end), said on stderr.
 fn skip_not_regular(name: &str, path: &Path, file_type: std::fs::FileType) {
     if is_chart_name(name) || (name.ends_with(".ts") && !name.ends_with(".d.ts")) {
-        eprintln!("jr2: skipped {}: not a regular file ({})", display(path), kind_of(file_type));
+        eprintln!("jr2: skipped {}: not a regular file ({})", display(path), base::read::kind_of(file_type));
     }
 }
 
