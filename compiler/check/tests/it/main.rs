@@ -10,6 +10,7 @@ mod instance_fixtures;
 mod ir_stable;
 mod machine_fixtures;
 mod machine_snapshots;
+mod rule_fixtures;
 mod sarif;
 mod seed_texts;
 mod severities;
