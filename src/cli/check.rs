@@ -320,8 +320,7 @@ fn suppressed(reports: Vec<(FileReport, bool)>) -> Result<(Vec<(FileReport, bool
             }
         }
         let diagnostics = std::mem::take(&mut report.diagnostics);
-        report.diagnostics =
-            run.report(&path, &report.text, diagnostics).map_err(|e| super::UsageError(e.0))?;
+        report.diagnostics = run.report(&path, &report.text, diagnostics).map_err(|e| super::UsageError(e.0))?;
         out.push((report, ok));
     }
     for (path, text, diagnostics) in run.unused() {

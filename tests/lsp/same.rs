@@ -158,7 +158,10 @@ fn the_server_words_every_message_as_the_cli_does() {
         total += same(root);
     }
     let said = cli(&lsp_fixture, &workflow_files(&lsp_fixture));
-    assert!(said.iter().any(|s| s.1 == "not-static" && s.4.contains("\nhelp: jr2 reads a Workflow without running it")), "{said:?}");
+    assert!(
+        said.iter().any(|s| s.1 == "not-static" && s.4.contains("\nhelp: jr2 reads a Workflow without running it")),
+        "{said:?}"
+    );
     assert!(said.iter().any(|s| s.0.ends_with(".json")), "a Chart's door lines are compared: {said:?}");
     assert!(total >= 6, "{total}");
     let _ = std::fs::remove_dir_all(&lsp_fixture);
