@@ -175,7 +175,8 @@ fn every_example_of_the_guide_checks_as_the_page_says() {
                 w.sort();
                 w
             };
-            errors_expected |= want.iter().any(|c| check::rules::find(c).is_some_and(|r| r.severity.as_str() == "error"));
+            errors_expected |=
+                want.iter().any(|c| check::rules::find(c).is_some_and(|r| r.severity.as_str() == "error"));
             for c in &want {
                 if check::rules::find(c).is_none() {
                     problems.push(format!("{}: expect names {c}, which is no rule", b.at()));
@@ -256,8 +257,7 @@ fn the_editor_settings_run_jr2_lsp() {
 fn the_hooks_and_the_workflow_run_commands_that_work() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let hooks = std::fs::read_to_string(root.join(".pre-commit-hooks.yaml")).expect(".pre-commit-hooks.yaml");
-    let entries: Vec<&str> =
-        hooks.lines().filter_map(|l| l.trim().strip_prefix("entry:")).map(str::trim).collect();
+    let entries: Vec<&str> = hooks.lines().filter_map(|l| l.trim().strip_prefix("entry:")).map(str::trim).collect();
     let ids: Vec<&str> = hooks.lines().filter_map(|l| l.trim().strip_prefix("- id:")).map(str::trim).collect();
     assert_eq!(ids, ["jr2-check", "jr2-check-system"]);
     assert_eq!(entries.len(), ids.len());
@@ -284,4 +284,41 @@ fn the_hooks_and_the_workflow_run_commands_that_work() {
             .expect("jr2 runs");
         assert!(out.status.success(), "--format {format}");
     }
+}
+
+/// Every `(#anchor)` link of a guide page names a heading of that page (GitHub's slugs: lower
+/// case, punctuation dropped, spaces as `-`), and every relative link names a file that exists.
+#[test]
+fn the_guide_links_lead_somewhere() {
+    let mut problems = Vec::new();
+    for entry in std::fs::read_dir(guide_dir()).expect("docs/guide").flatten() {
+        let path = entry.path();
+        if path.extension().is_none_or(|e| e != "md") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).expect("a page");
+        let slugs: Vec<String> = text
+            .lines()
+            .filter_map(|l| l.strip_prefix('#').map(|h| h.trim_start_matches('#').trim()))
+            .map(|h| {
+                h.to_lowercase()
+                    .chars()
+                    .filter(|c| c.is_alphanumeric() || *c == ' ' || *c == '-' || *c == '_')
+                    .map(|c| if c == ' ' { '-' } else { c })
+                    .collect()
+            })
+            .collect();
+        for (i, _) in text.match_indices("](") {
+            let rest = &text[i + 2..];
+            let target = &rest[..rest.find(')').unwrap_or(rest.len())];
+            if let Some(anchor) = target.strip_prefix('#') {
+                if !slugs.iter().any(|s| s == anchor) {
+                    problems.push(format!("{}: #{anchor} is no heading", path.display()));
+                }
+            } else if !target.contains("://") && !path.parent().expect("a folder").join(target).exists() {
+                problems.push(format!("{}: {target} does not exist", path.display()));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
