@@ -17,10 +17,19 @@ fn main() {
         git(&["--no-optional-locks", "status", "--porcelain", "--untracked-files=no"]).is_some_and(|s| !s.is_empty());
     let version = format!("{} ({commit}{})", env!("CARGO_PKG_VERSION"), if dirty { "-dirty" } else { "" });
     println!("cargo:rustc-env=JR2_VERSION={version}");
-    if let Some(dir) = git(&["rev-parse", "--git-dir"]) {
-        println!("cargo:rerun-if-changed={dir}/HEAD");
+    // Each path through `--git-path`, which knows where a linked worktree keeps what: its HEAD in
+    // its own git dir, the branch's ref in the common one. A path that does not exist would make
+    // cargo run this script, and rebuild the binary, on every build; a packed ref is watched
+    // through `packed-refs`.
+    let watch = |name: &str| {
+        let path = git(&["rev-parse", "--git-path", name])?;
+        std::path::Path::new(&path).exists().then(|| println!("cargo:rerun-if-changed={path}"))
+    };
+    if watch("HEAD").is_some() {
         if let Some(head) = git(&["symbolic-ref", "-q", "HEAD"]) {
-            println!("cargo:rerun-if-changed={dir}/{head}");
+            if watch(&head).is_none() {
+                watch("packed-refs");
+            }
         }
     }
     println!("cargo:rerun-if-changed=build.rs");

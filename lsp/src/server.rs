@@ -556,11 +556,32 @@ impl Worker {
         }
     }
 
-    /// The diagnostics of the file at `path`, as `jr2 check` reports them; for a new file of an
+    /// The diagnostics of the file at `path`, as `jr2 check` reports them (suppressions and
+    /// `jr2c.toml` applied, `check::suppress`); for a new file of an
     /// Instance that is not on disk yet (an editor's unsaved buffer, which the Instance's
     /// listing, read from disk, does not hold), those of the file alone, as `jr2 check FILE`
     /// gives them: its own compilation (a Workflow) or the door with no lend manifest (a Chart).
     fn found(&mut self, path: &Path) -> Vec<Diagnostic> {
+        let found = self.found_unsuppressed(path);
+        let text = self.db.text(path).unwrap_or_default();
+        if found.is_empty() && !text.contains("jr2-ignore[") {
+            return found;
+        }
+        // The path `jr2 check` reports through: the `jr2c.toml` above the file (from disk) and
+        // the inline suppressions of the buffer's text. A config that does not parse (an exit 2
+        // in `jr2 check`) suppresses nothing here, and the server's log says why.
+        let mut run = check::suppress::Suppressions::new();
+        match run.report(path, &text, found.clone()) {
+            Ok(kept) => kept,
+            Err(e) => {
+                eprintln!("jr2 lsp: {}", e.0);
+                found
+            }
+        }
+    }
+
+    /// [`Worker::found`] before suppressions and the config.
+    fn found_unsuppressed(&mut self, path: &Path) -> Vec<Diagnostic> {
         let unlisted = std::fs::symlink_metadata(path).is_err() && self.db.instance_of(path).is_some();
         if !unlisted {
             return self.db.diagnostics(path);
@@ -739,14 +760,13 @@ fn path_of(uri: &Uri) -> Option<PathBuf> {
     uri.to_file_path().map(|p| machine::module::normalize(Path::new(&*p)))
 }
 
-/// A diagnostic in LSP terms: UTF-16 range, code, help and notes in the message, secondary
-/// labels (the other half of a pair) as related information.
+/// A diagnostic in LSP terms: UTF-16 range, code, secondary labels (the other half of a pair)
+/// as related information. The message is worded as `jr2 check` words it: its `message` (a
+/// door line starts with its dotted path, as the CLI's does), then a `help: ` line and a `note: `
+/// line each (`tests/lsp/same.rs` compares them with `--format json`).
 /// `text_of` gives another file's text (the editor's buffer where open), for related places.
 fn convert(uri: &Uri, lines: &Lines, d: &Diagnostic, text_of: &dyn Fn(&Path) -> Option<String>) -> LspDiagnostic {
-    let mut message = match &d.path {
-        Some(p) if !d.message.starts_with(p.as_str()) => format!("{p}: {}", d.message),
-        _ => d.message.clone(),
-    };
+    let mut message = d.message.clone();
     if let Some(help) = &d.help {
         message.push_str(&format!("\nhelp: {help}"));
     }

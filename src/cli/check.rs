@@ -183,6 +183,7 @@ enum Fixed {
 /// `--fix`: works the fixes out and writes them; `--diff` prints them instead.
 fn fixes(args: &CheckArgs, inputs: &input::Inputs, manifest: Option<&LendManifest>) -> Result<Fixed> {
     read_inputs(inputs)?;
+    super::fix::check_configs(inputs).map_err(|e| super::UsageError(e.0))?;
     let flag = if args.diff { "--diff" } else { "--fix" };
     // A panic while working the fixes out is a bug: nothing is fixed, and the run says so.
     let worked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| super::fix::plan(inputs, manifest)));
@@ -305,24 +306,10 @@ fn check_all(texts: Vec<(String, ChartText)>, manifest: Option<&LendManifest>) -
 /// config's unused `[[suppress]]` entries reported in the config file; and whether a config sets
 /// `deny-warnings`. A bad config ends the run (exit 2), naming its line.
 fn suppressed(reports: Vec<(FileReport, bool)>) -> Result<(Vec<(FileReport, bool)>, bool)> {
-    use check::suppress::{find_config, read_config, Suppressions};
-    let mut run = Suppressions::new();
-    let mut configs: std::collections::HashMap<std::path::PathBuf, Option<usize>> = Default::default();
+    let mut run = check::suppress::Suppressions::new();
     let mut out = Vec::with_capacity(reports.len());
     for (mut report, ok) in reports {
         let path = std::path::PathBuf::from(&report.path);
-        let dir = path.parent().map(std::path::Path::to_path_buf).unwrap_or_default();
-        let config = match configs.get(&dir) {
-            Some(c) => *c,
-            None => {
-                let c = match find_config(&path) {
-                    Some(file) => Some(run.add(read_config(&file).map_err(|e| super::UsageError(e.0))?)),
-                    None => None,
-                };
-                configs.insert(dir, c);
-                c
-            }
-        };
         // A clean Workflow of an Instance comes without its text: its inline suppressions are
         // read from disk (each is then unused).
         if report.text.is_empty() && report.path.ends_with(".ts") {
@@ -333,7 +320,7 @@ fn suppressed(reports: Vec<(FileReport, bool)>) -> Result<(Vec<(FileReport, bool
             }
         }
         let diagnostics = std::mem::take(&mut report.diagnostics);
-        report.diagnostics = run.apply(config, &path, &report.text, diagnostics);
+        report.diagnostics = run.report(&path, &report.text, diagnostics).map_err(|e| super::UsageError(e.0))?;
         out.push((report, ok));
     }
     for (path, text, diagnostics) in run.unused() {

@@ -146,6 +146,41 @@ impl DbFiles<'_> {
     }
 }
 
+impl DbFiles<'_> {
+    /// Each file's diagnostics as `jr2 check` reports them, through the one path of
+    /// `check::suppress` (its `jr2c.toml`'s ignored rules and `[[suppress]]` entries, its inline
+    /// `jr2-ignore[...]` in the text as fixed so far): a suppressed diagnostic is not fixed. The
+    /// configs were read before the fixes ([`check_configs`]); one that no longer parses leaves
+    /// its files' diagnostics with no fix.
+    fn suppressed(&self, report: Report) -> Report {
+        let mut run = check::suppress::Suppressions::new();
+        report
+            .into_iter()
+            .map(|(path, found)| {
+                let text = self.db.text(&path).unwrap_or_default();
+                let kept = match run.report(&path, &text, found.clone()) {
+                    Ok(kept) => kept,
+                    Err(_) => found.into_iter().map(|d| Diagnostic { fix: None, ..d }).collect(),
+                };
+                (path, kept)
+            })
+            .collect()
+    }
+}
+
+/// Reads the config (`jr2c.toml`) of every input before anything is fixed: a config that does
+/// not parse ends the run (exit 2) with nothing written, as `jr2 check` does.
+pub fn check_configs(inputs: &Inputs) -> Result<(), check::suppress::ConfigError> {
+    let mut run = check::suppress::Suppressions::new();
+    for path in inputs.machines.iter().chain(&inputs.charts).chain(&inputs.in_instance) {
+        run.config_of(path)?;
+    }
+    for root in &inputs.instances {
+        run.config_of(&root.join("workflows").join("_"))?;
+    }
+    Ok(())
+}
+
 impl Files for DbFiles<'_> {
     fn report(&mut self) -> Report {
         let mut out: Report = BTreeMap::new();
@@ -181,7 +216,7 @@ impl Files for DbFiles<'_> {
             let found = self.db.diagnostics(&path);
             add(&mut out, normalize(&path), found);
         }
-        out
+        self.suppressed(out)
     }
 
     fn text(&self, path: &Path) -> Option<String> {

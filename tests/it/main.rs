@@ -5,6 +5,7 @@ mod docs;
 mod fix;
 mod foreign;
 mod graph;
+mod guide;
 mod hostile;
 mod layers;
 mod sim;

@@ -136,3 +136,86 @@ fn rules_lists_exactly_the_registry() {
         assert!(human.lines().any(|l| l.starts_with(r.code) && l.contains(r.severity.as_str())), "{}: {human}", r.code);
     }
 }
+
+/// An Instance in a scratch folder: `workflows/writer.ts`, a Workflow whose one Agent state has
+/// no `agent.fault` route (a fixable `agent-fault-unrouted`: a root route to `failed`), with
+/// `marker` as the comment line above that state; and `config` as its `jr2c.toml` (none when
+/// empty).
+fn unrouted(name: &str, marker: &str, config: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("jr2-suppress-fix-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("workflows")).unwrap();
+    let workflow = format!(
+        r#"import {{ agent, fail, jr2Setup }} from "@jr2/orchestrator";
+
+export const machine = jr2Setup({{
+  actors: {{
+    writer: agent({{ model: "anthropic/claude-haiku-5-5", instructions: "You write.", workspace: "none" }}),
+    fail: fail(),
+  }},
+}}).createMachine({{
+  id: "writer",
+  initial: "writing",
+  states: {{
+    {marker}
+    writing: {{ invoke: {{ src: "writer", input: {{ prompt: "Write." }} }} }},
+    failed: {{ invoke: {{ src: "fail", input: {{ reason: "the Agent's Turn could not go on" }} }} }},
+  }},
+}});
+"#
+    );
+    std::fs::write(dir.join("workflows/writer.ts"), workflow).unwrap();
+    if !config.is_empty() {
+        std::fs::write(dir.join("jr2c.toml"), config).unwrap();
+    }
+    dir
+}
+
+/// `jr2 check --fix` (and `--diff`) fix what `jr2 check` reports, through the same suppressions:
+/// a diagnostic suppressed inline, ignored by the config or dropped by a `[[suppress]]` entry is
+/// not fixed, and the file is left as it was; the same file without them is fixed.
+#[test]
+fn fix_leaves_what_is_suppressed_or_ignored() {
+    let before = |dir: &Path| std::fs::read_to_string(dir.join("workflows/writer.ts")).unwrap();
+    // The control: nothing suppressed, so --diff shows the root route and --fix writes it.
+    let dir = unrouted("control", "// nothing suppressed", "");
+    let o = jr2_in(&dir, &["check", ".", "--diff"]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(String::from_utf8_lossy(&o.stdout).contains(r#"+  on: { "agent.fault": ".failed" },"#), "{}", text(&o));
+    let o = jr2_in(&dir, &["check", ".", "--fix", "--format", "json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(before(&dir).contains(r#"on: { "agent.fault": ".failed" }"#), "{}", before(&dir));
+    let _ = std::fs::remove_dir_all(&dir);
+
+    let cases = [
+        ("inline", "// jr2-ignore[agent-fault-unrouted]: routed by the wrapper", ""),
+        ("ignored", "// nothing suppressed", "[rules]\nignore = [\"agent-fault-unrouted\"]\n"),
+        (
+            "entry",
+            "// nothing suppressed",
+            "[[suppress]]\nfile = \"workflows/writer.ts\"\ncode = \"agent-fault-unrouted\"\nreason = \"routed by the wrapper\"\n",
+        ),
+    ];
+    for (name, marker, config) in cases {
+        let dir = unrouted(name, marker, config);
+        let was = before(&dir);
+        let o = jr2_in(&dir, &["check", ".", "--diff"]);
+        assert_eq!(o.status.code(), Some(0), "{name}: nothing to fix: {}", text(&o));
+        assert!(o.stdout.is_empty(), "{name}: no diff: {}", text(&o));
+        assert!(String::from_utf8_lossy(&o.stderr).contains("would fix 0 diagnostics"), "{name}: {}", text(&o));
+        let o = jr2_in(&dir, &["check", ".", "--fix", "--format", "json"]);
+        assert_eq!(o.status.code(), Some(0), "{name}: {}", text(&o));
+        assert_eq!(json(&o)["diagnostics"], serde_json::json!([]), "{name}: the suppression is used");
+        assert_eq!(before(&dir), was, "{name}: --fix leaves the file");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    // A config that does not parse stops --fix before anything is written (exit 2).
+    let dir = unrouted("bad-config", "// nothing suppressed", "[rules]\nignore = [\"agent-fault-unrouteed\"]\n");
+    let was = before(&dir);
+    let o = jr2_in(&dir, &["check", ".", "--fix"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("jr2c.toml:2:"), "{}", text(&o));
+    assert_eq!(before(&dir), was);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -5,6 +5,7 @@ mod client;
 mod hostile;
 mod nvim;
 mod random;
+mod same;
 
 use client::{copy_fixture, uri, Client};
 use serde_json::{json, Value};

@@ -229,11 +229,16 @@ fn inline_suppressions(text: &str) -> Vec<Inline> {
 }
 
 /// The suppressions of a run: each config read once, and which of its entries dropped something.
+/// `jr2 check`, `jr2 check --fix` and the LSP all report a file's diagnostics through
+/// [`Suppressions::report`], so a suppressed diagnostic is neither shown nor fixed anywhere.
 #[derive(Default)]
 pub struct Suppressions {
     /// Each config, and for each of its entries whether its file was checked and whether it
     /// dropped something.
     configs: Vec<(Config, Vec<Use>)>,
+    /// The config of each folder met (an index of `configs`, or none), so that a folder's
+    /// config is looked for once.
+    by_dir: std::collections::HashMap<PathBuf, Option<usize>>,
 }
 
 /// What became of one `[[suppress]]` entry in a run.
@@ -256,6 +261,35 @@ impl Suppressions {
         let used = vec![Use::default(); config.suppress.len()];
         self.configs.push((config, used));
         self.configs.len() - 1
+    }
+
+    /// The config that governs `file` ([`find_config`]), read the first time a file of its
+    /// folder is met: its index for [`Suppressions::apply`], `None` where no folder above `file`
+    /// has one. A config that does not parse is an error (the run's end, exit 2, in `jr2 check`).
+    pub fn config_of(&mut self, file: &Path) -> Result<Option<usize>, ConfigError> {
+        let dir = file.parent().map(Path::to_path_buf).unwrap_or_default();
+        if let Some(c) = self.by_dir.get(&dir) {
+            return Ok(*c);
+        }
+        let c = match find_config(file) {
+            Some(path) => Some(self.add(read_config(&path)?)),
+            None => None,
+        };
+        self.by_dir.insert(dir, c);
+        Ok(c)
+    }
+
+    /// One file's diagnostics as every reader reports them (`jr2 check`, `--fix`, the LSP): its
+    /// config found ([`Suppressions::config_of`]) and applied, with its inline suppressions
+    /// (`text` is the file's text, the editor's buffer in the LSP).
+    pub fn report(
+        &mut self,
+        file: &Path,
+        text: &str,
+        diagnostics: Vec<Diagnostic>,
+    ) -> Result<Vec<Diagnostic>, ConfigError> {
+        let config = self.config_of(file)?;
+        Ok(self.apply(config, file, text, diagnostics))
     }
 
     /// Whether a config of the run sets `deny-warnings`.

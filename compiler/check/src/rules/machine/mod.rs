@@ -56,9 +56,15 @@ pub fn diagnostic(fault: Fault) -> Located {
     }
     if let Some(help) = fault.help {
         d = d.with_help(help);
+    } else if fault.kind == FaultKind::NotStatic && !d.message.starts_with("internal error") {
+        d = d.with_help(NOT_STATIC_HELP);
     }
     Located { file: fault.loc.file, diagnostic: d }
 }
+
+/// What every `not-static` warning says beside its own message (issue 17): that a Workflow is
+/// read without being run, and what to write instead.
+pub const NOT_STATIC_HELP: &str = "jr2 reads a Workflow without running it, so it knows only what the source says: write this value as a literal, a `const` of literals, an import of the Instance's own files, or a call of the kit, xstate or zod (functions such as input mappers and guards may stay code)";
 
 #[cfg(test)]
 mod tests {
