@@ -325,11 +325,13 @@ impl Runtime<'_> {
         format!("xstate.after.{delay}.{}", self.node_ids[s.index()])
     }
 
-    /// An invoke's actor id: its `id`, else xstate's `<state id>:invocation[<i>]`.
+    /// An invoke's actor id: its `id`, else xstate 5's `createInvokeId`, `<i>.<state id>` (an
+    /// SCXML document's is SCXML's `<state id>.<platform id>`, the platform id being `<i>`).
     pub(crate) fn invoke_id(&self, s: StateId, i: usize) -> String {
         match self.machine.state(s).invokes.get(i).and_then(|inv| inv.id.as_ref()) {
             Some(id) => id.to_string(),
-            None => format!("{}:invocation[{i}]", self.node_ids[s.index()]),
+            None if self.scxml => format!("{}.{i}", self.node_ids[s.index()]),
+            None => format!("{i}.{}", self.node_ids[s.index()]),
         }
     }
 

@@ -138,7 +138,7 @@ fn invokes_start_on_entry_settle_by_outcome_and_stop_on_exit() {
     );
     let rt = Runtime::new(&m);
     let s0 = rt.start(None, 0);
-    let id = "i.run:invocation[0]".to_string();
+    let id = "0.i.run".to_string();
     assert_eq!(
         s0.requests,
         [Request::Start {
@@ -202,7 +202,7 @@ fn assign_reads_the_event_and_reenter_reenters() {
     let s1 = rt.send(&s0.snapshot, json!({ "type": "set", "n": 7 }), 0);
     assert_eq!(s1.snapshot.context, json!({ "n": 7 }));
     assert!(s1.requests.is_empty(), "a targetless transition exits nothing");
-    let id = "a.idle:invocation[0]".to_string();
+    let id = "0.a.idle".to_string();
     let again = rt.send(&s1.snapshot, ev("again"), 0);
     assert_eq!(again.requests.len(), 2, "stopped and started again: {:?}", again.requests);
     assert!(matches!(&again.requests[0], Request::Stop { id: i } if *i == id));
