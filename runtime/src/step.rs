@@ -382,16 +382,18 @@ impl Runtime<'_> {
                 self.raise_error(run, &format!("the condition {name:?} cannot be evaluated"));
                 false
             }
+            // A guard the host implements (a Chart's lent guard): the host's answer.
+            Guard::Named { name, .. } if self.host_guards.contains_key(name.as_str()) => {
+                self.host_guards[name.as_str()]
+            }
             Guard::Named { name, .. } => {
                 return Err(format!(
                     "the guard {name:?} has no implementation in the IR (code jr2 could not lower, or none), so this run cannot evaluate it"
                 ))
             }
-            Guard::SentBy { id } => {
-                return Err(format!(
-                    "the guard jr2.sentBy({id:?}) needs the Turn's sender, which this run does not know"
-                ))
-            }
+            // The kit's `sentBy`: true for an event the party sent and for one with no sender
+            // (the machine's own), false for another party's.
+            Guard::SentBy { id } => ev.sender.as_ref().is_none_or(|sender| sender == id),
         })
     }
 
