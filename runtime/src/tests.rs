@@ -524,6 +524,30 @@ fn the_kits_guards_read_the_outcome() {
     assert_eq!(at(&rt, &rt.send(&s0, error(json!("boom")), 0)), ["defect"]);
 }
 
+/// The kit's `sentBy` (the seeds' party.ts): true for the party's event and for one with no
+/// sender (the machine's own, a raise here), false for another party's; a lent guard is the
+/// host's answer, and without one the run says it cannot evaluate it.
+#[test]
+fn sent_by_reads_the_sender_and_a_lent_guard_the_hosts_answer() {
+    let m = machine(
+        r##"{ "id": "p", "initial": "drafting", "states": {
+            "drafting": { "on": {
+                "done": [ { "guard": { "type": "jr2.sentBy", "params": { "id": "writer" } }, "target": "review" }, { "target": "skipped" } ],
+                "answer": [ { "guard": "approved", "target": "review" }, { "target": "skipped" } ] } },
+            "review": {}, "skipped": {} } }"##,
+    );
+    let mut rt = Runtime::new(&m);
+    let s0 = rt.start(None, 0).snapshot;
+    assert_eq!(at(&rt, &rt.send_from(s0.clone(), ev("done"), "writer", 0)), ["review"]);
+    assert_eq!(at(&rt, &rt.send_from(s0.clone(), ev("done"), "editor", 0)), ["skipped"]);
+    assert_eq!(at(&rt, &rt.send(&s0, ev("done"), 0)), ["review"], "no sender: the machine's own");
+    let unanswered = rt.send(&s0, ev("answer"), 0).snapshot;
+    assert_eq!(unanswered.status, Status::Error);
+    assert!(unanswered.error.unwrap().contains("\"approved\""));
+    rt.host_guards.insert("approved".into(), false);
+    assert_eq!(at(&rt, &rt.send(&s0, ev("answer"), 0)), ["skipped"]);
+}
+
 /// `root.a.b` as an expression.
 fn path_ref(root: ir::expr::Root, path: &[&str]) -> ir::Expr {
     ir::Expr::Ref(ir::expr::Reference { root, path: path.iter().map(|k| ir::Name::from(*k)).collect() })
