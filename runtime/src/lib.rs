@@ -285,6 +285,9 @@ pub struct Runtime<'m> {
     /// their first read and the same values for the whole run (`_ioprocessors` is one object).
     session_globals: std::cell::OnceCell<Rc<[(ir::Name, JsValue)]>>,
     pub step_bound: usize,
+    /// The host's answers to the guards it implements (a Chart's lent guards, which its Open
+    /// body's code decides): a named guard with no implementation in the IR is its answer here.
+    pub host_guards: std::collections::BTreeMap<String, bool>,
 }
 
 /// How an event came (SCXML's `_event.type`).
@@ -308,6 +311,10 @@ struct Ev {
     /// The globals its expressions read (an SCXML document's `_event`, `_sessionid`, `_name`,
     /// `_ioprocessors`), made once for the event; none in a Machine.
     globals: Rc<[(ir::Name, JsValue)]>,
+    /// Who sent it (the kit's `sentBy` reads it): the invoke id of the child that sent it, or the
+    /// party the host names ([`Runtime::send_from`]); `None` for the machine's own events and for
+    /// a host's event that names no sender.
+    sender: Option<ir::Name>,
 }
 
 impl Ev {
@@ -449,6 +456,7 @@ impl<'m> Runtime<'m> {
             session,
             session_globals: std::cell::OnceCell::new(),
             step_bound: DEFAULT_STEP_BOUND,
+            host_guards: std::collections::BTreeMap::new(),
         }
     }
 
@@ -547,6 +555,15 @@ impl<'m> Runtime<'m> {
     pub fn send_owned(&self, snapshot: Snapshot, event: Value, now: u64) -> Step {
         let mut run = self.run(Some(snapshot), now);
         let result = self.external(&mut run, Queued::new(event, Kind::External)).and_then(|()| self.drain(&mut run));
+        self.finish(run, result)
+    }
+
+    /// [`Runtime::send_owned`] of an event that the party `sender` sent (an Agent slot's key, a
+    /// Gate's invoke id): the kit's `sentBy` guards read it.
+    pub fn send_from(&self, snapshot: Snapshot, event: Value, sender: &str, now: u64) -> Step {
+        let mut run = self.run(Some(snapshot), now);
+        let q = Queued { invokeid: Some(sender.to_string()), ..Queued::new(event, Kind::External) };
+        let result = self.external(&mut run, q).and_then(|()| self.drain(&mut run));
         self.finish(run, result)
     }
 
@@ -750,7 +767,8 @@ impl<'m> Runtime<'m> {
         let typed = q.value.get("type").and_then(Value::as_str);
         let (typed, ty) = (typed.is_some(), ir::Name::from(typed.unwrap_or_default()));
         let globals = if self.scxml { self.scxml_globals(&q, &ty, bound) } else { Rc::from([]) };
-        Ev { value: q.value, typed, ty, js: std::cell::OnceCell::new(), globals }
+        let sender = q.invokeid.as_deref().map(ir::Name::from);
+        Ev { value: q.value, typed, ty, js: std::cell::OnceCell::new(), globals, sender }
     }
 
     /// A state's done event: xstate's `xstate.done.state.<id>`, with `output` (an SCXML

@@ -325,11 +325,13 @@ impl Runtime<'_> {
         format!("xstate.after.{delay}.{}", self.node_ids[s.index()])
     }
 
-    /// An invoke's actor id: its `id`, else xstate's `<state id>:invocation[<i>]`.
+    /// An invoke's actor id: its `id`, else xstate 5's `createInvokeId`, `<i>.<state id>` (an
+    /// SCXML document's is SCXML's `<state id>.<platform id>`, the platform id being `<i>`).
     pub(crate) fn invoke_id(&self, s: StateId, i: usize) -> String {
         match self.machine.state(s).invokes.get(i).and_then(|inv| inv.id.as_ref()) {
             Some(id) => id.to_string(),
-            None => format!("{}:invocation[{i}]", self.node_ids[s.index()]),
+            None if self.scxml => format!("{}.{i}", self.node_ids[s.index()]),
+            None => format!("{i}.{}", self.node_ids[s.index()]),
         }
     }
 
@@ -380,16 +382,18 @@ impl Runtime<'_> {
                 self.raise_error(run, &format!("the condition {name:?} cannot be evaluated"));
                 false
             }
+            // A guard the host implements (a Chart's lent guard): the host's answer.
+            Guard::Named { name, .. } if self.host_guards.contains_key(name.as_str()) => {
+                self.host_guards[name.as_str()]
+            }
             Guard::Named { name, .. } => {
                 return Err(format!(
                     "the guard {name:?} has no implementation in the IR (code jr2 could not lower, or none), so this run cannot evaluate it"
                 ))
             }
-            Guard::SentBy { id } => {
-                return Err(format!(
-                    "the guard jr2.sentBy({id:?}) needs the Turn's sender, which this run does not know"
-                ))
-            }
+            // The kit's `sentBy`: true for an event the party sent and for one with no sender
+            // (the machine's own), false for another party's.
+            Guard::SentBy { id } => ev.sender.as_ref().is_none_or(|sender| sender == id),
         })
     }
 

@@ -138,7 +138,7 @@ fn invokes_start_on_entry_settle_by_outcome_and_stop_on_exit() {
     );
     let rt = Runtime::new(&m);
     let s0 = rt.start(None, 0);
-    let id = "i.run:invocation[0]".to_string();
+    let id = "0.i.run".to_string();
     assert_eq!(
         s0.requests,
         [Request::Start {
@@ -202,7 +202,7 @@ fn assign_reads_the_event_and_reenter_reenters() {
     let s1 = rt.send(&s0.snapshot, json!({ "type": "set", "n": 7 }), 0);
     assert_eq!(s1.snapshot.context, json!({ "n": 7 }));
     assert!(s1.requests.is_empty(), "a targetless transition exits nothing");
-    let id = "a.idle:invocation[0]".to_string();
+    let id = "0.a.idle".to_string();
     let again = rt.send(&s1.snapshot, ev("again"), 0);
     assert_eq!(again.requests.len(), 2, "stopped and started again: {:?}", again.requests);
     assert!(matches!(&again.requests[0], Request::Stop { id: i } if *i == id));
@@ -522,6 +522,30 @@ fn the_kits_guards_read_the_outcome() {
     assert_eq!(at(&rt, &rt.send(&s0, done(json!({ "ready": false })), 0)), ["notCut"]);
     assert_eq!(at(&rt, &rt.send(&s0, error(json!({ "jr2": "failure", "reason": "no" })), 0)), ["failed"]);
     assert_eq!(at(&rt, &rt.send(&s0, error(json!("boom")), 0)), ["defect"]);
+}
+
+/// The kit's `sentBy` (the seeds' party.ts): true for the party's event and for one with no
+/// sender (the machine's own, a raise here), false for another party's; a lent guard is the
+/// host's answer, and without one the run says it cannot evaluate it.
+#[test]
+fn sent_by_reads_the_sender_and_a_lent_guard_the_hosts_answer() {
+    let m = machine(
+        r##"{ "id": "p", "initial": "drafting", "states": {
+            "drafting": { "on": {
+                "done": [ { "guard": { "type": "jr2.sentBy", "params": { "id": "writer" } }, "target": "review" }, { "target": "skipped" } ],
+                "answer": [ { "guard": "approved", "target": "review" }, { "target": "skipped" } ] } },
+            "review": {}, "skipped": {} } }"##,
+    );
+    let mut rt = Runtime::new(&m);
+    let s0 = rt.start(None, 0).snapshot;
+    assert_eq!(at(&rt, &rt.send_from(s0.clone(), ev("done"), "writer", 0)), ["review"]);
+    assert_eq!(at(&rt, &rt.send_from(s0.clone(), ev("done"), "editor", 0)), ["skipped"]);
+    assert_eq!(at(&rt, &rt.send(&s0, ev("done"), 0)), ["review"], "no sender: the machine's own");
+    let unanswered = rt.send(&s0, ev("answer"), 0).snapshot;
+    assert_eq!(unanswered.status, Status::Error);
+    assert!(unanswered.error.unwrap().contains("\"approved\""));
+    rt.host_guards.insert("approved".into(), false);
+    assert_eq!(at(&rt, &rt.send(&s0, ev("answer"), 0)), ["skipped"]);
 }
 
 /// `root.a.b` as an expression.

@@ -196,6 +196,10 @@ pub struct SimArgs {
     /// How many microsteps one macrostep may take before the run ends `error` (a loop).
     #[arg(long, value_name = "N")]
     pub step_bound: Option<usize>,
+    /// The host's answers to the guards the run cannot decide (a Chart's lent guards, whose code
+    /// is the Open body's), as a JSON object: `{"approved": true}`.
+    #[arg(long, value_name = "JSON")]
+    pub guards: Option<String>,
     /// The lend manifest of the Open body, for a Chart outside an Instance.
     #[arg(long, value_name = "LENDS.json")]
     pub lends: Option<PathBuf>,

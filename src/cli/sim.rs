@@ -5,7 +5,9 @@
 //! Each line of EVENTS is an event (`{"type": "done", ...payload}`), `{"after": MS}` (the clock
 //! goes on by MS; every timer due by then fires, in deadline order, each its own macrostep), or
 //! `{"outcome": {"actor": ID, "output": ...}}` / `{"outcome": {"actor": ID, "error": ...}}` (an
-//! actor the run invoked settles). Blank lines are skipped.
+//! actor the run invoked settles), or `{"from": PARTY, "event": {...}}` (an event a party sent,
+//! which the kit's `sentBy` reads). Blank lines are skipped. `--guards` answers the guards the
+//! host decides (a Chart's lent guards).
 
 use super::args::{SimArgs, SimFormat};
 use super::input::{self, display};
@@ -35,6 +37,7 @@ pub fn sim(args: SimArgs) -> Result<Exit> {
     if let Some(bound) = args.step_bound {
         rt.step_bound = bound;
     }
+    rt.host_guards = host_guards(&machine, args.guards.as_deref(), &display(&args.file))?;
     let mut out = Lines { rt: &rt, format: args.format, last: None, every: !args.r#final, n: 0, origin: None };
     let mut now = 0u64;
     let mut step = rt.start(input, now);
@@ -76,6 +79,13 @@ pub fn sim(args: SimArgs) -> Result<Exit> {
             }
             continue;
         }
+        // An outcome is its actor's event: an Agent's party is its slot, any other's its id.
+        let party = v.get("outcome").and_then(|o| o.get("actor")).and_then(Value::as_str).map(|actor| {
+            match step.snapshot.actors.iter().find(|a| a.id == actor) {
+                Some(a) if matches!(a.kind, ir::SlotKind::Agent | ir::SlotKind::Minted) => a.src.clone(),
+                _ => actor.to_string(),
+            }
+        });
         let event = if let Some(outcome) = v.get("outcome") {
             let Some(actor) = outcome.get("actor").and_then(Value::as_str) else {
                 return Err(UsageError(format!("{}: an outcome names its `actor`", at())));
@@ -100,13 +110,31 @@ pub fn sim(args: SimArgs) -> Result<Exit> {
             }
         } else if v.get("type").is_some_and(Value::is_string) {
             v
+        } else if let (Some(from), Some(event), 2) =
+            (v.get("from"), v.get("event"), v.as_object().map_or(0, |o| o.len()))
+        {
+            // An event a party sent (`sentBy` reads it): `{"from": PARTY, "event": {...}}`.
+            let (Some(from), true) = (from.as_str(), event.get("type").is_some_and(Value::is_string)) else {
+                return Err(UsageError(format!(
+                    "{}: `from` is a party's name and `event` an event with a string `type`",
+                    at()
+                )));
+            };
+            let event = event.clone();
+            step = rt.send_from(step.snapshot, event.clone(), from, now);
+            out.origin = Some(("from", Value::String(from.to_string())));
+            out.push(Some(event), &step);
+            continue;
         } else {
             return Err(UsageError(format!(
-                "{}: a line is an event with a string `type`, `{{\"after\": MS}}` or `{{\"outcome\": ...}}`",
+                "{}: a line is an event with a string `type`, `{{\"from\": PARTY, \"event\": ...}}`, `{{\"after\": MS}}` or `{{\"outcome\": ...}}`",
                 at()
             )));
         };
-        step = rt.send_owned(step.snapshot, event.clone(), now);
+        step = match party {
+            Some(party) => rt.send_from(step.snapshot, event.clone(), &party, now),
+            None => rt.send_owned(step.snapshot, event.clone(), now),
+        };
         out.push(Some(event), &step);
     }
     idle(&mut step, &mut out, now);
@@ -212,5 +240,72 @@ impl Lines<'_, '_> {
             let text = self.line(event, origin, step);
             super::other::print_out(&(text + "\n"));
         }
+    }
+}
+
+/// The host's answers to the guards a run cannot evaluate itself, from `--guards`: the names of
+/// no implementation in the IR (a Chart's lent guards, whose code is the Open body's). Each such
+/// guard the Workflow uses needs one, else the run is refused before it starts.
+fn host_guards(
+    machine: &ir::Machine,
+    given: Option<&str>,
+    file: &str,
+) -> Result<std::collections::BTreeMap<String, bool>> {
+    let mut answers = std::collections::BTreeMap::new();
+    if let Some(text) = given {
+        let v: Value = serde_json::from_str(text).map_err(|e| UsageError(format!("--guards is not JSON: {e}")))?;
+        let Some(map) = v.as_object() else {
+            return Err(UsageError("--guards is an object of guard names and booleans".into()));
+        };
+        for (name, value) in map {
+            let Some(b) = value.as_bool() else {
+                return Err(UsageError(format!("--guards: the answer of `{name}` is a boolean, not {value}")));
+            };
+            answers.insert(name.clone(), b);
+        }
+    }
+    if machine.origin == ir::Origin::Scxml {
+        return Ok(answers);
+    }
+    let mut needed = Vec::new();
+    for t in &machine.transitions {
+        if let Some(g) = &t.guard {
+            host_guard_names(machine, g, &mut needed);
+        }
+    }
+    needed.retain(|n| !answers.contains_key(n));
+    if let Some(first) = needed.first() {
+        let names: Vec<String> = needed.iter().map(|n| format!("`{n}`")).collect();
+        return Err(UsageError(format!(
+            "{file}: the run cannot decide the guard{} {}: {} lent by the Open body, whose code decides {} on the host; \
+             give this run's answer{} with --guards '{{\"{first}\": true}}'",
+            if needed.len() == 1 { "" } else { "s" },
+            names.join(", "),
+            if needed.len() == 1 { "it is" } else { "they are" },
+            if needed.len() == 1 { "it" } else { "them" },
+            if needed.len() == 1 { "" } else { "s" },
+        )));
+    }
+    Ok(answers)
+}
+
+/// The named guards of `g` with no implementation in the IR, each once.
+fn host_guard_names(machine: &ir::Machine, g: &ir::Guard, out: &mut Vec<String>) {
+    match g {
+        ir::Guard::Named { name, .. } => {
+            if let Some(imp) = machine.implementations.guards.get(name.as_str()) {
+                // A name naming itself is the runtime's to end; one level is enough here.
+                if !matches!(imp, ir::Guard::Named { name: n, .. } if n == name) {
+                    host_guard_names(machine, imp, out);
+                }
+            } else if !name.starts_with("jr2.") && !out.iter().any(|n| n == name.as_str()) {
+                out.push(name.to_string());
+            }
+        }
+        ir::Guard::Not { guard } => host_guard_names(machine, guard, out),
+        ir::Guard::And { guards } | ir::Guard::Or { guards } => {
+            guards.iter().for_each(|g| host_guard_names(machine, g, out))
+        }
+        ir::Guard::SentBy { .. } | ir::Guard::Expr { .. } => {}
     }
 }

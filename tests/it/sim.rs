@@ -136,3 +136,47 @@ export const machine = setup({ guards: { ready: ({ context }) => context.tags.in
     assert_eq!(check.status.code(), Some(0), "a warning in a check");
     assert!(String::from_utf8_lossy(&check.stdout).contains("warning[not-executable]"));
 }
+
+/// The kit's `sentBy` reads who sent an event (`{"from": PARTY, "event": ...}`): the writer's
+/// `done` goes to review, the editor Gate's skips it, and one with no sender is the Machine's
+/// own (the guard holds). A lent guard is the host's to decide: without `--guards` the run is
+/// refused before it starts, naming it; with it, each evaluation is the answer given.
+#[test]
+fn sent_by_reads_the_sender_and_lent_guards_take_the_hosts_answer() {
+    let lends = ["--lends", "notes.lends.json"];
+    let (out, err, code) = sim(&["notes.json", lends[0], lends[1]]);
+    assert_eq!((code, out.as_str()), (2, ""), "{err}");
+    assert!(err.contains("the guard `approved`") && err.contains("--guards"), "{err}");
+    let guards = ["--guards", r#"{"approved": true}"#];
+    let run = |events: &str| {
+        let (out, err, code) = sim(&["notes.json", lends[0], lends[1], guards[0], guards[1], "--events", events]);
+        assert_eq!((code, err.as_str()), (0, ""), "{out}");
+        out
+    };
+    let writer = run("notes-writer.events.jsonl");
+    snapshot("notes-writer", &writer);
+    let lines: Vec<serde_json::Value> = writer.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines[1]["configuration"], serde_json::json!(["review"]), "the writer's done: sentBy holds");
+    assert_eq!(lines[1]["from"], "writer");
+    assert_eq!(lines[2]["configuration"], serde_json::json!(["published"]), "approved: the host said true");
+    let editor = run("notes-editor.events.jsonl");
+    let last: serde_json::Value = serde_json::from_str(editor.lines().last().unwrap()).unwrap();
+    assert_eq!(last["configuration"], serde_json::json!(["published"]), "the editor's done skips review: {editor}");
+    let dir = tempdir();
+    let own = dir.join("own.jsonl");
+    std::fs::write(&own, "{\"type\": \"done\"}\n").unwrap();
+    let unsent = run(own.to_str().unwrap());
+    let last: serde_json::Value = serde_json::from_str(unsent.lines().last().unwrap()).unwrap();
+    assert_eq!(last["configuration"], serde_json::json!(["review"]), "no sender: sentBy holds: {unsent}");
+    let (_, err, code) = sim(&[
+        "notes.json",
+        lends[0],
+        lends[1],
+        "--guards",
+        r#"{"approved": "yes"}"#,
+        "--events",
+        "notes-writer.events.jsonl",
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("a boolean"), "{err}");
+}

@@ -16,8 +16,10 @@
 // a TypeScript Machine that `jr2 sim` reads through the Machine front end while xstate builds the
 // same source text: history states (shallow and deep, with and without a default target, and
 // transitions into them), guards over the context and the event (arrow functions), `assign` from
-// the context, `raise`, and guarded `always` transitions.
-import { createActor, createMachine, assign, raise, SimulatedClock } from "xstate";
+// the context, `raise`, guarded `always` transitions, and invokes of an actor that never settles
+// (with and without an `id`): after every step the ids of the running actors (xstate's
+// `snapshot.children`, jr2's `started` less its `stopped`) must be equal too.
+import { createActor, createMachine, assign, fromPromise, raise, SimulatedClock } from "xstate";
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, writeFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -180,11 +182,23 @@ function configs(root) {
   return { xstate: x(root, true), chart: j(root, true) };
 }
 
+/** Which states invoke (with `--machines`): from the seed and the state's id alone, not from the
+ * generator's stream, so each seed's statecharts are the ones it made before invokes were added.
+ * A state invokes the never-settling actor `work` once without an `id` (xstate names it
+ * `0.<state id>`), or twice, the second with an `id`. */
+function invokesOf(seed, id) {
+  const h = rng((seed ^ 0x9e3779b9) + Number(id.slice(1)) * 7919)();
+  return h < 0.12 ? 1 : h < 0.2 ? 2 : 0;
+}
+
 /** The statechart as the source text of an xstate config (for `--machines`). */
-function source(root) {
+function source(root, seed) {
   const q = JSON.stringify;
   function x(s, isRoot) {
     const f = [`id: ${q(s.id)}`];
+    const invokes = isRoot || s.kind === "history" ? 0 : invokesOf(seed, s.id);
+    if (invokes === 1) f.push(`invoke: { src: "work" }`);
+    if (invokes === 2) f.push(`invoke: [{ src: "work" }, { src: "work", id: ${q("k" + s.id)} }]`);
     if (s.kind === "history") {
       f.push(`type: "history"`, `history: ${q(s.deep ? "deep" : "shallow")}`);
       if (s.target) f.push(`target: ${q("#" + s.target)}`);
@@ -268,13 +282,16 @@ function xstateTrace(config, events) {
   const inspect = (ev) => {
     if (ev.type === "@xstate.microstep" && ++microsteps > XSTATE_MICROSTEPS) throw new Loops();
   };
-  const actor = createActor(createMachine(config), { clock, inspect });
+  const actor = createActor(Array.isArray(config) ? createMachine(...config) : createMachine(config), { clock, inspect });
   const trace = [];
   const snap = () => {
     const s = actor.getSnapshot();
     if (!valid(s._nodes)) throw new Invalid();
     const atomic = s._nodes.filter((n) => n.type === "atomic" || n.type === "final").map((n) => n.id).sort();
-    return JSON.stringify({ atomic, context: s.context, done: s.status === "done" });
+    // The running actors by id (`--machines`: the invoke ids are compared too). A run that is
+    // done runs none (xstate's last snapshot still lists the final state's children).
+    const actors = MACHINES && s.status !== "done" ? Object.keys(s.children).sort() : undefined;
+    return JSON.stringify({ atomic, context: s.context, done: s.status === "done", actors });
   };
   actor.subscribe({ next: () => {}, error: () => {} });
   actor.start();
@@ -304,7 +321,15 @@ function jr2Trace(dir, file, chart, events) {
   // One line per macrostep: a timer's firing is a macrostep of its own, so the state after an
   // `{after}` step of the script is the last line before the next script step's.
   const trace = [];
-  const view = (l) => JSON.stringify({ atomic: [...l.configuration].sort(), context: l.context, done: l.status === "done" });
+  // The actors running after each line: its `started` in, its `stopped` out.
+  const running = new Set();
+  const actorsAt = lines.map((l) => {
+    for (const id of l.stopped ?? []) running.delete(id);
+    for (const id of l.started ?? []) running.add(id);
+    return MACHINES && l.status !== "done" ? [...running].sort() : undefined;
+  });
+  const view = (l) =>
+    JSON.stringify({ atomic: [...l.configuration].sort(), context: l.context, done: l.status === "done", actors: actorsAt[lines.indexOf(l)] });
   trace.push(view(lines[0]));
   let at = 1;
   for (const e of events) {
@@ -323,6 +348,8 @@ const dir = mkdtempSync(join(tmpdir(), "jr2-diff-"));
 let bad = 0;
 let loops = 0;
 let invalid = 0;
+// Steps at which xstate runs at least one invoked actor (`--machines`): what the ids were compared on.
+let withActors = 0;
 const seed0 = Number(seedArg);
 for (let i = FIRST; i < FIRST + Number(count); i++) {
   const seed = seed0 * 1_000_003 + i;
@@ -331,10 +358,11 @@ for (let i = FIRST; i < FIRST + Number(count); i++) {
   let { xstate, chart } = configs(root);
   let file = "m.json";
   if (MACHINES) {
-    const text = source(root);
-    xstate = new Function("assign", "raise", `return ${text};`)(assign, raise);
+    const text = source(root, seed);
+    const impl = `{ actors: { work: fromPromise(() => new Promise(() => {})) } }`;
+    xstate = [new Function("assign", "raise", `return ${text};`)(assign, raise), new Function("fromPromise", `return ${impl};`)(fromPromise)];
     file = "m.ts";
-    chart = `import { assign, createMachine, raise } from "xstate";\n\nexport const machine = createMachine(${text});\n`;
+    chart = `import { assign, createMachine, fromPromise, raise } from "xstate";\n\nexport const machine = createMachine(${text}, ${impl});\n`;
   }
   const events = script(r);
   let expected, got;
@@ -359,6 +387,7 @@ for (let i = FIRST; i < FIRST + Number(count); i++) {
   }
   got = jr2Trace(dir, file, chart, events);
   const differs = expected.findIndex((x, k) => x !== got[k]);
+  withActors += expected.filter((x) => JSON.parse(x).actors?.length).length;
   if (differs >= 0) {
     bad++;
     if (bad <= 3) {
@@ -373,5 +402,6 @@ for (let i = FIRST; i < FIRST + Number(count); i++) {
 rmSync(dir, { recursive: true, force: true });
 console.log(`runtime-diff: ${loops} machines loop in xstate (past ${XSTATE_MICROSTEPS} microsteps); jr2 must end each error`);
 console.log(`runtime-diff: ${invalid} machines where xstate reaches a configuration no statechart may be in (not compared)`);
+if (MACHINES) console.log(`runtime-diff: ${withActors} steps compared the running actors' ids (at least one running)`);
 console.log(`runtime-diff: ${Number(count) - bad - invalid} passed, ${bad} failed`);
 process.exit(bad ? 1 : 0);

@@ -1090,17 +1090,26 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                 };
                 if let Some(props) = arg0.props() {
                     let mut updates = FxIndexMap::with_capacity_and_hasher(props.len(), Default::default());
+                    let mut stays = Vec::new();
                     for p in props {
                         match shared_value_expr(&p.value) {
                             Some(e) => {
                                 updates.insert(Name::from(p.key), e);
                             }
-                            None => self.not_lowered(
-                                &p.value,
-                                path.child(p.key),
-                                &format!("the update of `context.{}`", p.key),
-                            ),
+                            None => {
+                                self.not_lowered(
+                                    &p.value,
+                                    path.child(p.key),
+                                    &format!("the update of `context.{}`", p.key),
+                                );
+                                stays.push(p.key);
+                            }
                         }
+                    }
+                    // A run never takes part of an `assign`: one with an update that stays code
+                    // runs none of it (the walk's `not-executable` names the update).
+                    if let Some(reason) = partial_assign_reason(&stays) {
+                        return Some(Action::Opaque { reason });
                     }
                     return Some(Action::Assign { updates });
                 }
@@ -1903,6 +1912,31 @@ pub fn value_expr(v: &Value) -> Option<Expr> {
             .map(Expr::Object),
         _ => None,
     }
+}
+
+/// The updates of an `assign({ k: v, ... })` call that do not lower (each key with its value,
+/// where the value is written): a run cannot take such an `assign` whole. Empty for any other
+/// value.
+pub fn assign_updates_not_lowered<'v>(a: &'v Value<'v>) -> Vec<&'v Prop<'v>> {
+    if kit_name(a) != Some("assign") {
+        return Vec::new();
+    }
+    let Some(props) = arg(a, 0).and_then(Value::props) else { return Vec::new() };
+    props.iter().filter(|p| shared_value_expr(&p.value).is_none()).collect()
+}
+
+/// Why an `assign` whose updates of `stays` stay code cannot run (`None` where every one lowered).
+fn partial_assign_reason(stays: &[&str]) -> Option<String> {
+    let (first, rest) = stays.split_first()?;
+    let updates = if rest.is_empty() {
+        format!("the update of `context.{first}` stays code")
+    } else {
+        let keys: Vec<String> = stays.iter().map(|k| format!("`context.{k}`")).collect();
+        format!("the updates of {} stay code", keys.join(", "))
+    };
+    Some(format!(
+        "its `assign` cannot run whole: {updates} (not an expression the runtime can evaluate), and a run takes none of an `assign` or all of it"
+    ))
 }
 
 /// [`value_expr`], where a function's lowering is shared (an `Arc` clone), not copied.

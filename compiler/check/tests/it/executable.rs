@@ -2,7 +2,7 @@
 //! Workflow the xstate cross-check builds (`tests/xstate/run.sh`: the fixtures and the
 //! differential corpus) loads for a run with no `not-executable` refusal. Each is compiled as
 //! `jr2 sim` compiles it (`compile_file`, then `Compiled::refuse_for_run`), and the test fails
-//! naming every line a run would refuse.
+//! naming every line a run would refuse, but the two known ones (an actor ref in a context).
 
 use check::compile::compile_file;
 use std::path::PathBuf;
@@ -39,5 +39,20 @@ fn every_example_and_crosscheck_workflow_loads_for_a_run() {
         }
     }
     assert!(checked > 400, "only {checked} Workflows found");
-    assert!(refused.is_empty(), "{} lines refuse a run:\n{}", refused.len(), refused.join("\n"));
+    // The two corpus Machines that `assign` an actor `spawn` makes: the IR holds no actor ref in
+    // a context, so the update stays code, and a run that took the rest of the `assign` would
+    // leave `context.ref` as it was without saying so (it did, before `not-executable` refused a
+    // partial `assign`). Each must still be refused; any other refusal fails.
+    let known: Vec<String> = ["spawn-08", "spawn-09"]
+        .iter()
+        .map(|name| {
+            format!(
+                "{}: the entry of state \"running\" cannot run: its `assign` cannot run whole: the update of \
+                 `context.ref` stays code (not an expression the runtime can evaluate), and a run takes none of \
+                 an `assign` or all of it",
+                base::workspace::root().join(format!("tests/xstate/corpus/machines/{name}.ts")).display()
+            )
+        })
+        .collect();
+    assert_eq!(refused, known, "{} lines refuse a run:\n{}", refused.len(), refused.join("\n"));
 }

@@ -3,7 +3,9 @@
 use super::Ctx;
 use crate::compile::Located;
 use diagnostics::declare_rule;
+use base::Loc;
 use ir::{Action, Guard, StateId, Trigger};
+use machine::value::Value;
 
 declare_rule! {
     /// Warns of a part of the Machine that a run needs and the IR does not hold: a guard, an action or a delay written as code jr2 cannot lower, or named with no implementation.
@@ -26,7 +28,10 @@ declare_rule! {
     /// - a named action whose implementation in the setup is such code (a name the setup does not
     ///   implement is the host's, and no warning);
     /// - an `answer(...)`, an `assign(...)` whose function jr2 cannot lower, or one of xstate's
-    ///   action creators that jr2 does not lower (`stopChild`, `enqueueActions`, ...).
+    ///   action creators that jr2 does not lower (`stopChild`, `enqueueActions`, ...);
+    /// - an `assign({ ... })` with an update that jr2 cannot lower, though the others lower: a run
+    ///   takes none of an `assign` or all of it, never a part, so the line is at that update (in
+    ///   the setup, for a named action, the line naming the action).
     ///
     /// `jr2 check` says so as a warning, since a check needs no run; loading the Workflow for a
     /// run (`jr2 sim`) refuses it with the same line as an error.
@@ -80,22 +85,47 @@ pub fn check(cx: &Ctx, out: &mut Vec<Located>) {
             continue;
         }
         let source = cx.map.transition(ti);
-        let mut d = NOT_EXECUTABLE.at(source.loc.span, format!("this transition cannot run: {}", why.join("; ")));
+        // An `assign` that cannot run whole: at the update that stays code.
+        let at = partial_assign_at(cx, cx.values.transition(ti).and_then(|v| v.get("actions")), 0)
+            .unwrap_or(source.loc);
+        let mut d = NOT_EXECUTABLE.at(at.span, format!("this transition cannot run: {}", why.join("; ")));
         if !source.path.is_empty() {
             d = d.with_path(source.path.clone());
         }
-        out.push(Located { file: source.loc.file, diagnostic: d });
+        out.push(Located { file: at.file, diagnostic: d });
     }
     for s in m.ids() {
         let st = m.state(s);
         for (place, actions) in [("entry", &st.entry), ("exit", &st.exit)] {
             let mut why = Vec::new();
             action_faults(cx, actions, 0, &mut why);
-            if !why.is_empty() {
-                out.push(at_state(cx, s, format!("the {place} of {} cannot run: {}", cx.name(s), why.join("; "))));
+            if why.is_empty() {
+                continue;
             }
+            let message = format!("the {place} of {} cannot run: {}", cx.name(s), why.join("; "));
+            let mut line = at_state(cx, s, message);
+            if let Some(at) = partial_assign_at(cx, cx.state_value(s).and_then(|v| v.get(place)), 0) {
+                line.file = at.file;
+                line.diagnostic.span = at.span;
+            }
+            out.push(line);
         }
     }
+}
+
+/// Where an action list as written (one action or a list of them; a name is followed into the
+/// setup's implementation) has an `assign` with an update that does not lower: that update's key.
+fn partial_assign_at(cx: &Ctx, actions: Option<&Value>, depth: usize) -> Option<Loc> {
+    let actions = actions?;
+    let items = actions.as_array().unwrap_or(std::slice::from_ref(actions));
+    items.iter().find_map(|a| {
+        if let Some(p) = machine::lower::assign_updates_not_lowered(a).first() {
+            return Some(p.key_loc);
+        }
+        let name = a.as_str()?;
+        let imp = cx.parts.setup_entries("actions").into_iter().find(|(k, _)| *k == name)?.1;
+        (depth < MAX_DEPTH).then(|| partial_assign_at(cx, Some(imp), depth + 1)).flatten()
+    })
 }
 
 fn at_state(cx: &Ctx, s: StateId, message: String) -> Located {
@@ -151,7 +181,13 @@ fn action_faults(cx: &Ctx, actions: &[Action], depth: usize, why: &mut Vec<Strin
             }
             Action::Named { name, .. } if name.starts_with("jr2.") => {}
             Action::Named { name, .. } => match cx.machine.implementations.actions.get(name.as_str()) {
-                Some(imp) if depth < MAX_DEPTH => action_faults(cx, imp, depth + 1, why),
+                Some(imp) if depth < MAX_DEPTH => {
+                    let mut inner = Vec::new();
+                    action_faults(cx, imp, depth + 1, &mut inner);
+                    for reason in inner {
+                        push(why, format!("the action `{name}`: {reason}"));
+                    }
+                }
                 Some(_) => {}
                 None if in_setup(cx, "actions", name) => {
                     push(why, format!("the action `{name}` is implemented by code jr2 cannot lower"))
