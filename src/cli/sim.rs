@@ -230,39 +230,6 @@ fn event_type(line: &str) -> Option<&str> {
     (i == b.len()).then_some(ty).flatten()
 }
 
-#[cfg(test)]
-mod tests {
-    use super::event_type;
-
-    #[test]
-    fn a_flat_event_line_is_read_without_its_tree_and_any_other_line_whole() {
-        for (line, ty) in [
-            (r#"{"type":"t","n":0}"#, Some("t")),
-            (r#" { "n" : -12.5 , "type" : "go.on", "ok": true, "x": null } "#, Some("go.on")),
-            (r#"{"type":"t","type":"u"}"#, None),
-            (r#"{"type":"t","after":5}"#, None),
-            (r#"{"type":"t","outcome":{}}"#, None),
-            (r#"{"type":1}"#, None),
-            (r#"{"n":1}"#, None),
-            (r#"{"type":"a\"b"}"#, None),
-            (r#"{"type":"t","p":{"q":1}}"#, None),
-            (r#"{"type":"t","n":01}"#, None),
-            (r#"{"type":"t","n":1e400}"#, None),
-            (r#"{"type":"t","n":1.}"#, None),
-            (r#"{"type":"t",}"#, None),
-            (r#"{"type":"t"} x"#, None),
-            (r#"{"type":"t""#, None),
-            ("[1]", None),
-        ] {
-            assert_eq!(event_type(line), ty, "{line}");
-            if let Some(ty) = ty {
-                let v: serde_json::Value = serde_json::from_str(line).unwrap();
-                assert_eq!(v["type"].as_str(), Some(ty), "{line}");
-            }
-        }
-    }
-}
-
 /// A line's event: none (the run's start), the script's line as it was written, or a value.
 enum Event<'t> {
     None,
@@ -397,5 +364,38 @@ impl Drop for Lines<'_, '_, '_> {
     /// The lines made before an error are written all the same.
     fn drop(&mut self) {
         self.write();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::event_type;
+
+    #[test]
+    fn a_flat_event_line_is_read_without_its_tree_and_any_other_line_whole() {
+        for (line, ty) in [
+            (r#"{"type":"t","n":0}"#, Some("t")),
+            (r#" { "n" : -12.5 , "type" : "go.on", "ok": true, "x": null } "#, Some("go.on")),
+            (r#"{"type":"t","type":"u"}"#, None),
+            (r#"{"type":"t","after":5}"#, None),
+            (r#"{"type":"t","outcome":{}}"#, None),
+            (r#"{"type":1}"#, None),
+            (r#"{"n":1}"#, None),
+            (r#"{"type":"a\"b"}"#, None),
+            (r#"{"type":"t","p":{"q":1}}"#, None),
+            (r#"{"type":"t","n":01}"#, None),
+            (r#"{"type":"t","n":1e400}"#, None),
+            (r#"{"type":"t","n":1.}"#, None),
+            (r#"{"type":"t",}"#, None),
+            (r#"{"type":"t"} x"#, None),
+            (r#"{"type":"t""#, None),
+            ("[1]", None),
+        ] {
+            assert_eq!(event_type(line), ty, "{line}");
+            if let Some(ty) = ty {
+                let v: serde_json::Value = serde_json::from_str(line).unwrap();
+                assert_eq!(v["type"].as_str(), Some(ty), "{line}");
+            }
+        }
     }
 }
