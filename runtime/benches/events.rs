@@ -1,6 +1,6 @@
-//! Events per second through the interpreter, in-process: `Runtime::send_owned` from each
-//! snapshot to the next, as a host that keeps only the latest snapshot does (as an xstate actor
-//! keeps its own). `bench/runtime.sh` runs it beside xstate's
+//! Events per second through the interpreter, in-process: `Runtime::send_live`, each event
+//! applied in place to a live run, as a host that keeps its run in memory does (as an xstate actor
+//! keeps its own snapshot); a snapshot is made only at the end. `bench/runtime.sh` runs it beside xstate's
 //! `actor.send` on the same machines (docs/benchmarks.md).
 //!
 //! usage: cargo bench -p runtime --bench events -- CHART.json EVENTS N [ROUNDS]
@@ -48,16 +48,16 @@ fn main() {
         // The events are made before the clock starts, as xstate's side makes its script first;
         // each is moved into `send`, as a host hands over an event it received.
         let events = script();
-        let mut step = rt.start(None, 0);
+        let (mut live, _) = rt.start_live(None, 0);
         let (t0, c0) = (Instant::now(), cpu_seconds());
         for e in events {
-            step = rt.send_owned(step.snapshot, e, 0);
+            rt.send_live(&mut live, e, 0);
         }
         best = best.min(t0.elapsed().as_secs_f64());
         if let (Some(c0), Some(c1)) = (c0, cpu_seconds()) {
             best_cpu = best_cpu.min(c1 - c0);
         }
-        last = Some(rt.atomic(&step.snapshot).into_iter().map(|s| rt.name(s)).collect::<Vec<_>>());
+        last = Some(rt.atomic(&live.snapshot()).into_iter().map(|s| rt.name(s)).collect::<Vec<_>>());
     }
     println!(
         "{}",

@@ -256,6 +256,89 @@ pub struct Step {
     pub requests: Vec<Request>,
 }
 
+/// A run held in memory between macrosteps: events are applied to it in place
+/// ([`Runtime::send_live`], [`Runtime::send_text`], [`Runtime::fire_live`],
+/// [`Runtime::take_queued_live`]), and a [`Snapshot`] is made only where the host asks for one.
+/// Each call leaves it as [`Runtime::resume`] of its snapshot would make it.
+pub struct Live(Run);
+
+impl Live {
+    /// The run's snapshot (the context shared, not copied).
+    pub fn snapshot(&self) -> Snapshot {
+        let run = &self.0;
+        Snapshot {
+            status: run.status,
+            configuration: run.order.clone(),
+            context: Context(run.context.clone()),
+            timers: run.timers.clone(),
+            actors: run.actors.clone(),
+            children: run.children.clone(),
+            history: run
+                .history
+                .iter()
+                .map(|(&history, states)| Remembered { history, states: states.clone() })
+                .collect(),
+            output: run.output.clone(),
+            queue: run
+                .external
+                .iter()
+                .map(|q| QueuedEvent { event: q.value.clone(), sendid: q.sendid.clone(), invokeid: q.invokeid.clone() })
+                .collect(),
+            sends: run.sends,
+            error: run.error.clone(),
+        }
+    }
+
+    /// The run's snapshot, the run given up: nothing of it is copied.
+    pub fn into_snapshot(self) -> Snapshot {
+        let run = self.0;
+        Snapshot {
+            status: run.status,
+            configuration: run.order,
+            context: Context(run.context),
+            timers: run.timers,
+            actors: run.actors,
+            children: run.children,
+            history: run.history.into_iter().map(|(history, states)| Remembered { history, states }).collect(),
+            output: run.output,
+            queue: run
+                .external
+                .into_iter()
+                .map(|q| QueuedEvent { event: q.value, sendid: q.sendid, invokeid: q.invokeid })
+                .collect(),
+            sends: run.sends,
+            error: run.error,
+        }
+    }
+
+    pub fn status(&self) -> Status {
+        self.0.status
+    }
+
+    /// Why the run ended `error`.
+    pub fn error(&self) -> Option<&str> {
+        self.0.error.as_deref()
+    }
+
+    /// The context (shared, not copied).
+    pub fn context(&self) -> Context {
+        Context(self.0.context.clone())
+    }
+
+    pub fn timers(&self) -> &[Timer] {
+        &self.0.timers
+    }
+
+    pub fn actors(&self) -> &[Actor] {
+        &self.0.actors
+    }
+
+    /// The first event of the external queue, the next [`Runtime::take_queued_live`] takes.
+    pub fn queued(&self) -> Option<&Value> {
+        self.0.external.front().map(|q| &q.value)
+    }
+}
+
 /// A Machine, ready to run.
 pub struct Runtime<'m> {
     machine: &'m Statechart,
@@ -299,8 +382,12 @@ enum Kind {
 }
 
 /// An event being processed: its JSON, its JavaScript value, and what SCXML's `_event` tells.
-struct Ev {
-    value: Value,
+struct Ev<'e> {
+    /// Its JSON: the host's value, or made at its first read from `text` (an event whose
+    /// payload no expression reads is never made into a tree).
+    value: std::cell::OnceCell<Value>,
+    /// The JSON text it came as, where the host gave text ([`Runtime::send_text`]).
+    text: Option<&'e str>,
     /// Has it a string `type`?
     typed: bool,
     /// Its type, in place where it is short (most are).
@@ -317,9 +404,21 @@ struct Ev {
     sender: Option<ir::Name>,
 }
 
-impl Ev {
+impl Ev<'_> {
+    fn value(&self) -> &Value {
+        self.value.get_or_init(|| self.text.and_then(|t| serde_json::from_str(t).ok()).unwrap_or(Value::Null))
+    }
+
     fn js(&self) -> &JsValue {
-        self.js.get_or_init(|| JsValue::from_json(&self.value))
+        self.js.get_or_init(|| JsValue::from_json(self.value()))
+    }
+}
+
+/// An event's `type`, where it is a string: a small object's keys are scanned (no hash made).
+fn type_of(v: &Value) -> Option<&str> {
+    match v {
+        Value::Object(m) if m.len() <= 8 => m.iter().find(|(k, _)| k.as_str() == "type").and_then(|(_, t)| t.as_str()),
+        _ => v.get("type").and_then(Value::as_str),
     }
 }
 
@@ -477,6 +576,11 @@ impl<'m> Runtime<'m> {
         self.atomic_of(&set)
     }
 
+    /// The active atomic states of a live run, in document order.
+    pub fn atomic_live(&self, live: &Live) -> Vec<StateId> {
+        self.atomic_of(&live.0.config)
+    }
+
     fn atomic_of(&self, config: &StateSet) -> Vec<StateId> {
         config.iter().copied().filter(|&s| !self.machine.state(s).children.iter().any(|c| config.contains(c))).collect()
     }
@@ -528,6 +632,13 @@ impl<'m> Runtime<'m> {
 
     /// The run's first macrostep: the initial context, the initial states entered.
     pub fn start(&self, input: Option<Value>, now: u64) -> Step {
+        let (live, requests) = self.start_live(input, now);
+        Step { snapshot: live.into_snapshot(), requests }
+    }
+
+    /// [`Runtime::start`], the run kept live: events go to it in place ([`Runtime::send_live`])
+    /// and a snapshot is made only where the host asks for one ([`Live::snapshot`]).
+    pub fn start_live(&self, input: Option<Value>, now: u64) -> (Live, Vec<Request>) {
         let mut run = self.run(None, now);
         run.input = input.as_ref().map_or(JsValue::Undefined, JsValue::from_json);
         let event = json!({ "type": "xstate.init", "input": input.clone().unwrap_or(Value::Null) });
@@ -541,7 +652,13 @@ impl<'m> Runtime<'m> {
             self.settle(&mut run, ev)?;
             self.drain(&mut run)
         });
-        self.finish(run, result)
+        let requests = self.end_call(&mut run, result);
+        (Live(run), requests)
+    }
+
+    /// A run made live from a snapshot (nothing of it copied).
+    pub fn resume(&self, snapshot: Snapshot) -> Live {
+        Live(self.run(Some(snapshot), 0))
     }
 
     /// One macrostep: `event` (an object with a string `type`) and what follows it, then each
@@ -553,37 +670,85 @@ impl<'m> Runtime<'m> {
     /// [`Runtime::send`] from a snapshot the host gives up (it keeps the next one): nothing of
     /// it is copied.
     pub fn send_owned(&self, snapshot: Snapshot, event: Value, now: u64) -> Step {
-        let mut run = self.run(Some(snapshot), now);
-        let result = self.external(&mut run, Queued::new(event, Kind::External)).and_then(|()| self.drain(&mut run));
-        self.finish(run, result)
+        let mut live = self.resume(snapshot);
+        let requests = self.send_live(&mut live, event, now);
+        Step { snapshot: live.into_snapshot(), requests }
+    }
+
+    /// [`Runtime::send`] to a live run, in place: what the host is asked to do.
+    pub fn send_live(&self, live: &mut Live, event: Value, now: u64) -> Vec<Request> {
+        let run = &mut live.0;
+        self.begin_call(run, now);
+        let result = self.external(run, Queued::new(event, Kind::External)).and_then(|()| self.drain(run));
+        self.end_call(run, result)
+    }
+
+    /// [`Runtime::send_live`] of an event the host has as JSON text (an object whose `type` is
+    /// the string `ty`, as the host read it): its tree is made only where something reads the
+    /// event's payload.
+    pub fn send_text(&self, live: &mut Live, ty: &str, text: &str, now: u64) -> Vec<Request> {
+        if self.scxml || !live.0.children.is_empty() {
+            // `_event` and autoforwarding read the whole event: the tree is made now.
+            let event = serde_json::from_str(text).unwrap_or(Value::Null);
+            return self.send_live(live, event, now);
+        }
+        let run = &mut live.0;
+        self.begin_call(run, now);
+        let ev = Ev {
+            value: std::cell::OnceCell::new(),
+            text: Some(text),
+            typed: true,
+            ty: ir::Name::from(ty),
+            js: std::cell::OnceCell::new(),
+            globals: Rc::from([]),
+            sender: None,
+        };
+        let result = self.external_ev(run, ev).and_then(|()| self.drain(run));
+        self.end_call(run, result)
     }
 
     /// [`Runtime::send_owned`] of an event that the party `sender` sent (an Agent slot's key, a
     /// Gate's invoke id): the kit's `sentBy` guards read it.
     pub fn send_from(&self, snapshot: Snapshot, event: Value, sender: &str, now: u64) -> Step {
-        let mut run = self.run(Some(snapshot), now);
+        let mut live = self.resume(snapshot);
+        let requests = self.send_from_live(&mut live, event, sender, now);
+        Step { snapshot: live.into_snapshot(), requests }
+    }
+
+    /// [`Runtime::send_from`] to a live run, in place.
+    pub fn send_from_live(&self, live: &mut Live, event: Value, sender: &str, now: u64) -> Vec<Request> {
+        let run = &mut live.0;
+        self.begin_call(run, now);
         let q = Queued { invokeid: Some(sender.to_string()), ..Queued::new(event, Kind::External) };
-        let result = self.external(&mut run, q).and_then(|()| self.drain(&mut run));
-        self.finish(run, result)
+        let result = self.external(run, q).and_then(|()| self.drain(run));
+        self.end_call(run, result)
     }
 
     /// The timer `id` fires: its event goes to the machine (a macrostep) or, for a delayed send
     /// to another actor, to the host. A timer the run no longer holds does nothing.
     pub fn fire(&self, snapshot: &Snapshot, id: &str, now: u64) -> Step {
-        let mut run = self.run(Some(snapshot.clone()), now);
-        let Some(at) = run.timers.iter().position(|t| t.id == id) else { return self.finish(run, Ok(())) };
+        let mut live = self.resume(snapshot.clone());
+        let requests = self.fire_live(&mut live, id, now);
+        Step { snapshot: live.into_snapshot(), requests }
+    }
+
+    /// [`Runtime::fire`] in a live run, in place.
+    pub fn fire_live(&self, live: &mut Live, id: &str, now: u64) -> Vec<Request> {
+        let run = &mut live.0;
+        self.begin_call(run, now);
+        let Some(at) = run.timers.iter().position(|t| t.id == id) else { return self.end_call(run, Ok(())) };
         let timer = run.timers.remove(at);
         if let Some(child) = &timer.child {
             let inner = timer.id.strip_prefix(&format!("{child}::")).unwrap_or(&timer.id).to_string();
-            let result = self.to_child(&mut run, child, |rt, snapshot, now| rt.fire(snapshot, &inner, now));
-            let result = result.and_then(|()| self.drain(&mut run));
-            return self.finish(run, result);
+            let result = self.to_child(run, child, |rt, snapshot, now| rt.fire(snapshot, &inner, now));
+            let result = result.and_then(|()| self.drain(run));
+            return self.end_call(run, result);
         }
         let result = match (&timer.to, run.status) {
             (_, Status::Done | Status::Error) => Ok(()),
-            (Some(to), Status::Active) if self.is_child(&run, to) => {
+            (Some(to), Status::Active) if self.is_child(run, to) => {
                 let event = timer.event();
-                self.to_child(&mut run, to, |rt, s, now| rt.send(s, event, now)).and_then(|()| self.drain(&mut run))
+                self.to_child(run, to, |rt, s, now| rt.send(s, event, now)).and_then(|()| self.drain(run))
             }
             (Some(to), Status::Active) => {
                 run.requests.push(Request::Send { to: to.clone(), event: timer.event() });
@@ -593,10 +758,10 @@ impl<'m> Runtime<'m> {
                 let sendid = timer.state.is_none().then(|| timer.id.clone());
                 let kind = if timer.state.is_some() { Kind::Platform } else { Kind::External };
                 let q = Queued { value: timer.event(), kind, sendid, invokeid: None };
-                self.external(&mut run, q).and_then(|()| self.drain(&mut run))
+                self.external(run, q).and_then(|()| self.drain(run))
             }
         };
-        self.finish(run, result)
+        self.end_call(run, result)
     }
 
     /// The context at start: the IR's constant, with its expression's fields over it.
@@ -665,7 +830,14 @@ impl<'m> Runtime<'m> {
         if !run.children.is_empty() {
             self.autoforward(run, &q.value)?;
         }
-        let ev = self.ev(q);
+        self.external_ev(run, self.ev(q))
+    }
+
+    /// An external event's macrostep, its event made.
+    fn external_ev(&self, run: &mut Run, ev: Ev<'_>) -> Result<(), String> {
+        if run.status != Status::Active {
+            return Ok(());
+        }
         // An actor's outcome: it is done, whatever a transition makes of it.
         let ty = ev.ty.as_str();
         if ty.starts_with("xstate.") || ty.starts_with("done.invoke.") {
@@ -689,10 +861,21 @@ impl<'m> Runtime<'m> {
         if snapshot.queue.is_empty() || snapshot.status != Status::Active {
             return None;
         }
-        let mut run = self.run(Some(snapshot.clone()), now);
+        let mut live = self.resume(snapshot.clone());
+        let requests = self.take_queued_live(&mut live, now)?;
+        Some(Step { snapshot: live.into_snapshot(), requests })
+    }
+
+    /// [`Runtime::take_queued`] in a live run, in place.
+    pub fn take_queued_live(&self, live: &mut Live, now: u64) -> Option<Vec<Request>> {
+        let run = &mut live.0;
+        if run.external.is_empty() || run.status != Status::Active {
+            return None;
+        }
+        self.begin_call(run, now);
         let q = run.external.pop_front()?;
-        let result = self.external(&mut run, q).and_then(|()| self.drain(&mut run));
-        Some(self.finish(run, result))
+        let result = self.external(run, q).and_then(|()| self.drain(run));
+        Some(self.end_call(run, result))
     }
 
     /// An inline child's queue, each event its own macrostep (a top-level run leaves its queue
@@ -718,7 +901,16 @@ impl<'m> Runtime<'m> {
         Ok(())
     }
 
-    fn finish(&self, mut run: Run, result: Result<(), String>) -> Step {
+    /// A call's start on a live run: the host's clock, a new budget.
+    fn begin_call(&self, run: &mut Run, now: u64) {
+        run.now = now;
+        run.budget = self.step_bound;
+    }
+
+    /// A call's end: an error ends the run, a run that ended stops what it started; what the
+    /// host is asked to do. What lives only within a call is cleared, so that the live run is
+    /// what a snapshot of it would restore.
+    fn end_call(&self, run: &mut Run, result: Result<(), String>) -> Vec<Request> {
         if let Err(e) = result {
             run.status = Status::Error;
             run.error = Some(e);
@@ -733,42 +925,35 @@ impl<'m> Runtime<'m> {
             }
             run.children.clear();
         }
-        let requests = cancel_pairs(run.requests);
-        Step {
-            snapshot: Snapshot {
-                status: run.status,
-                configuration: run.order,
-                context: Context(run.context),
-                timers: run.timers,
-                actors: run.actors,
-                children: run.children,
-                history: run.history.into_iter().map(|(history, states)| Remembered { history, states }).collect(),
-                output: run.output,
-                queue: run
-                    .external
-                    .into_iter()
-                    .map(|q| QueuedEvent { event: q.value, sendid: q.sendid, invokeid: q.invokeid })
-                    .collect(),
-                sends: run.sends,
-                error: run.error,
-            },
-            requests,
-        }
+        run.internal.clear();
+        run.input = JsValue::Undefined;
+        run.params = JsValue::Undefined;
+        run.nesting = 0;
+        run.started.clear();
+        cancel_pairs(std::mem::take(&mut run.requests))
     }
 
     /// An event as the evaluator reads it.
-    fn ev(&self, q: Queued) -> Ev {
+    fn ev(&self, q: Queued) -> Ev<'static> {
         self.ev_of(q, true)
     }
 
     /// An event as the evaluator reads it; `bound`: SCXML's `_event` is bound to it (it is not
     /// before the run's first event).
-    fn ev_of(&self, q: Queued, bound: bool) -> Ev {
-        let typed = q.value.get("type").and_then(Value::as_str);
+    fn ev_of(&self, q: Queued, bound: bool) -> Ev<'static> {
+        let typed = type_of(&q.value);
         let (typed, ty) = (typed.is_some(), ir::Name::from(typed.unwrap_or_default()));
         let globals = if self.scxml { self.scxml_globals(&q, &ty, bound) } else { Rc::from([]) };
         let sender = q.invokeid.as_deref().map(ir::Name::from);
-        Ev { value: q.value, typed, ty, js: std::cell::OnceCell::new(), globals, sender }
+        Ev {
+            value: std::cell::OnceCell::from(q.value),
+            text: None,
+            typed,
+            ty,
+            js: std::cell::OnceCell::new(),
+            globals,
+            sender,
+        }
     }
 
     /// A state's done event: xstate's `xstate.done.state.<id>`, with `output` (an SCXML

@@ -38,7 +38,7 @@ fn js_key_order<'a>(kids: &mut Nodes, key: impl Fn(StateId) -> &'a str) {
 
 impl Runtime<'_> {
     /// Eventless transitions and the internal queue, until neither has anything.
-    pub(crate) fn settle(&self, run: &mut Run, mut ev: Ev) -> Result<(), String> {
+    pub(crate) fn settle(&self, run: &mut Run, mut ev: Ev<'_>) -> Result<(), String> {
         while run.status == Status::Active {
             let mut ts = self.select_eventless(run, &ev)?;
             if ts.is_empty() {
@@ -66,7 +66,7 @@ impl Runtime<'_> {
     /// SCXML, one region's transition keeps its siblings from reaching the ancestors' ones).
     pub(crate) fn select(&self, run: &mut Run, ev: &Ev) -> Result<Vec<usize>, String> {
         if !ev.typed {
-            return Err(format!("an event has no string `type`: {}", ev.value));
+            return Err(format!("an event has no string `type`: {}", ev.value()));
         }
         let nodes = self.value_nodes(run);
         let mut enabled = Vec::new();

@@ -12,7 +12,7 @@
 use super::args::{SimArgs, SimFormat};
 use super::input::{self, display};
 use super::{Exit, Result, UsageError};
-use runtime::{Request, Runtime, Status, Step};
+use runtime::{Live, Request, Runtime, Status};
 use serde_json::{json, Value};
 use std::io::IsTerminal;
 
@@ -38,25 +38,41 @@ pub fn sim(args: SimArgs) -> Result<Exit> {
         rt.step_bound = bound;
     }
     rt.host_guards = host_guards(&machine, args.guards.as_deref(), &display(&args.file))?;
-    let mut out = Lines { rt: &rt, format: args.format, last: None, every: !args.r#final, n: 0, origin: None };
+    let mut out = Lines {
+        rt: &rt,
+        format: args.format,
+        last: None,
+        every: !args.r#final,
+        n: 0,
+        origin: None,
+        buffer: String::new(),
+    };
     let mut now = 0u64;
-    let mut step = rt.start(input, now);
-    out.push(None, &step);
+    // The run is kept live: each event is applied in place, and a line is made from the run
+    // itself (no snapshot per event).
+    let (mut live, requests) = rt.start_live(input, now);
+    out.push(Event::None, &live, requests);
     // The events the machine sends itself are taken when the run is idle: before the script's
     // next line, and at its end.
-    let idle = |step: &mut Step, out: &mut Lines, now: u64| {
-        while let Some(next) = rt.take_queued(&step.snapshot, now) {
-            let event = step.snapshot.queue[0].event.clone();
-            *step = next;
+    let idle = |live: &mut Live, out: &mut Lines, now: u64| {
+        while let Some(event) = live.queued().cloned() {
+            let Some(requests) = rt.take_queued_live(live, now) else { break };
             out.origin = Some(("queued", Value::Bool(true)));
-            out.push(Some(event), step);
+            out.push(Event::Value(event), live, requests);
         }
     };
     for (i, line) in events.lines().enumerate() {
         if line.trim().is_empty() {
             continue;
         }
-        idle(&mut step, &mut out, now);
+        idle(&mut live, &mut out, now);
+        // Most lines are an event: its `type` is read without making the line's tree, which
+        // the run makes only where an expression reads the event.
+        if let Some(ty) = event_type(line) {
+            let requests = rt.send_text(&mut live, ty, line, now);
+            out.push(Event::Text(line), &live, requests);
+            continue;
+        }
         let at = || format!("{} line {}", display(args.events.as_deref().unwrap_or(std::path::Path::new("-"))), i + 1);
         let v: Value = serde_json::from_str(line).map_err(|e| UsageError(format!("{}: not JSON: {e}", at())))?;
         if let Some(ms) = v.get("after") {
@@ -64,24 +80,19 @@ pub fn sim(args: SimArgs) -> Result<Exit> {
             now = now.saturating_add(ms);
             // Every timer due by now, earliest first; one that a fired timer schedules and that is
             // due too fires after it.
-            while let Some(t) = step
-                .snapshot
-                .timers
-                .iter()
-                .filter(|t| t.deadline <= now)
-                .min_by_key(|t| (t.deadline, t.id.clone()))
-                .cloned()
+            while let Some(t) =
+                live.timers().iter().filter(|t| t.deadline <= now).min_by_key(|t| (t.deadline, t.id.clone())).cloned()
             {
-                step = rt.fire(&step.snapshot, &t.id, t.deadline);
+                let requests = rt.fire_live(&mut live, &t.id, t.deadline);
                 out.origin = Some(("timer", Value::String(t.id.clone())));
-                out.push(Some(t.event()), &step);
-                idle(&mut step, &mut out, t.deadline);
+                out.push(Event::Value(t.event()), &live, requests);
+                idle(&mut live, &mut out, t.deadline);
             }
             continue;
         }
         // An outcome is its actor's event: an Agent's party is its slot, any other's its id.
         let party = v.get("outcome").and_then(|o| o.get("actor")).and_then(Value::as_str).map(|actor| {
-            match step.snapshot.actors.iter().find(|a| a.id == actor) {
+            match live.actors().iter().find(|a| a.id == actor) {
                 Some(a) if matches!(a.kind, ir::SlotKind::Agent | ir::SlotKind::Minted) => a.src.clone(),
                 _ => actor.to_string(),
             }
@@ -90,8 +101,8 @@ pub fn sim(args: SimArgs) -> Result<Exit> {
             let Some(actor) = outcome.get("actor").and_then(Value::as_str) else {
                 return Err(UsageError(format!("{}: an outcome names its `actor`", at())));
             };
-            if !step.snapshot.actors.iter().any(|a| a.id == actor) {
-                let running: Vec<&str> = step.snapshot.actors.iter().map(|a| a.id.as_str()).collect();
+            if !live.actors().iter().any(|a| a.id == actor) {
+                let running: Vec<&str> = live.actors().iter().map(|a| a.id.as_str()).collect();
                 eprintln!(
                     "jr2: {}: no actor {actor:?} is running (running: {})",
                     at(),
@@ -121,9 +132,9 @@ pub fn sim(args: SimArgs) -> Result<Exit> {
                 )));
             };
             let event = event.clone();
-            step = rt.send_from(step.snapshot, event.clone(), from, now);
+            let requests = rt.send_from_live(&mut live, event.clone(), from, now);
             out.origin = Some(("from", Value::String(from.to_string())));
-            out.push(Some(event), &step);
+            out.push(Event::Value(event), &live, requests);
             continue;
         } else {
             return Err(UsageError(format!(
@@ -131,81 +142,213 @@ pub fn sim(args: SimArgs) -> Result<Exit> {
                 at()
             )));
         };
-        step = match party {
-            Some(party) => rt.send_from(step.snapshot, event.clone(), &party, now),
-            None => rt.send_owned(step.snapshot, event.clone(), now),
+        let requests = match party {
+            Some(party) => rt.send_from_live(&mut live, event.clone(), &party, now),
+            None => rt.send_live(&mut live, event.clone(), now),
         };
-        out.push(Some(event), &step);
+        out.push(Event::Value(event), &live, requests);
     }
-    idle(&mut step, &mut out, now);
-    out.flush(&step);
-    Ok(match step.snapshot.status {
+    idle(&mut live, &mut out, now);
+    out.flush(&live);
+    Ok(match live.status() {
         Status::Error => Exit::Refused,
         Status::Active | Status::Done => exit,
     })
+}
+
+/// A line that is a flat event (a JSON object of keys without escapes whose values are strings
+/// without escapes, short plain numbers, `true`, `false` or `null`, with a string `type` and no
+/// `after` or `outcome` key): its type, read without making the line's tree. `None` for any
+/// other line, which is read whole as before (so every error is serde_json's own): the scan
+/// accepts only what serde_json reads the same.
+fn event_type(line: &str) -> Option<&str> {
+    let b = line.as_bytes();
+    let mut i = 0;
+    let ws = |i: &mut usize| {
+        while *i < b.len() && matches!(b[*i], b' ' | b'\t' | b'\n' | b'\r') {
+            *i += 1;
+        }
+    };
+    // A string with no escape and no control character: its contents.
+    let string = |i: &mut usize| -> Option<&str> {
+        if b.get(*i) != Some(&b'"') {
+            return None;
+        }
+        let start = *i + 1;
+        let len = b[start..].iter().position(|&c| c == b'"' || c == b'\\' || c < 0x20)?;
+        if b[start + len] != b'"' {
+            return None;
+        }
+        *i = start + len + 1;
+        line.get(start..start + len)
+    };
+    ws(&mut i);
+    if b.get(i) != Some(&b'{') {
+        return None;
+    }
+    i += 1;
+    // The keys seen (a line of more than eight is read whole).
+    let (mut keys, mut n) = ([""; 8], 0);
+    let mut ty = None;
+    ws(&mut i);
+    if b.get(i) == Some(&b'}') {
+        return None;
+    }
+    loop {
+        ws(&mut i);
+        let key = string(&mut i)?;
+        if n == keys.len() || keys[..n].contains(&key) || key == "after" || key == "outcome" {
+            return None;
+        }
+        keys[n] = key;
+        n += 1;
+        ws(&mut i);
+        if b.get(i) != Some(&b':') {
+            return None;
+        }
+        i += 1;
+        ws(&mut i);
+        match b.get(i)? {
+            b'"' => {
+                let v = string(&mut i)?;
+                if key == "type" {
+                    ty = Some(v);
+                }
+            }
+            b'-' | b'0'..=b'9' => {
+                let start = i;
+                if b[i] == b'-' {
+                    i += 1;
+                }
+                let int = b[i..].iter().take_while(|c| c.is_ascii_digit()).count();
+                if int == 0 || (int > 1 && b[i] == b'0') {
+                    return None;
+                }
+                i += int;
+                if b.get(i) == Some(&b'.') {
+                    let frac = b[i + 1..].iter().take_while(|c| c.is_ascii_digit()).count();
+                    if frac == 0 {
+                        return None;
+                    }
+                    i += 1 + frac;
+                }
+                if i - start > 15 || matches!(b.get(i), Some(b'e' | b'E')) {
+                    return None;
+                }
+            }
+            _ => {
+                let word = ["true", "false", "null"].into_iter().find(|w| b[i..].starts_with(w.as_bytes()))?;
+                i += word.len();
+            }
+        }
+        if key == "type" && ty.is_none() {
+            return None;
+        }
+        ws(&mut i);
+        match b.get(i)? {
+            b',' => i += 1,
+            b'}' => {
+                i += 1;
+                break;
+            }
+            _ => return None,
+        }
+    }
+    ws(&mut i);
+    (i == b.len()).then_some(ty).flatten()
+}
+
+/// A line's event: none (the run's start), the script's line as it was written, or a value.
+enum Event<'t> {
+    None,
+    Text(&'t str),
+    Value(Value),
+}
+
+impl Event<'_> {
+    fn into_value(self) -> Value {
+        match self {
+            Event::None => Value::Null,
+            Event::Text(t) => serde_json::from_str(t).unwrap_or(Value::Null),
+            Event::Value(v) => v,
+        }
+    }
 }
 
 /// What made a line's step where the script did not: `("queued", true)` or `("timer", ID)`.
 type Origin = Option<(&'static str, Value)>;
 
 /// The printed lines: every macrostep's, or only the last with `--final`.
-struct Lines<'r, 'm> {
+struct Lines<'r, 'm, 't> {
     rt: &'r Runtime<'m>,
     format: SimFormat,
-    /// With `--final`: the last step's event and origin (its line is written once, at the end).
-    last: Option<(Option<Value>, Origin)>,
+    /// With `--final`: the last step's event, origin and requests (its line is written once, at
+    /// the end).
+    last: Option<(Event<'t>, Origin, Vec<Request>)>,
     every: bool,
     n: usize,
     /// What made the next line's step, where the script did not: `"queued": true` (an event the
     /// machine sent itself) or `"timer": ID` (a timer that fired).
     origin: Origin,
+    /// Lines not written yet: stdout is written in large pieces, and at the end.
+    buffer: String,
 }
 
-impl Lines<'_, '_> {
-    fn push(&mut self, event: Option<Value>, step: &Step) {
+impl<'t> Lines<'_, '_, 't> {
+    fn push(&mut self, event: Event<'t>, live: &Live, requests: Vec<Request>) {
         let origin = self.origin.take();
         if !self.every {
             // Only the last line is printed: it is made once, by `flush`.
-            self.last = Some((event, origin));
+            self.last = Some((event, origin, requests));
             self.n += 1;
             return;
         }
-        let text = self.line(event, origin, step);
+        let text = self.line(event, origin, live, &requests);
         self.n += 1;
-        super::other::print_out(&(text + "\n"));
+        self.buffer.push_str(&text);
+        self.buffer.push('\n');
+        if self.buffer.len() >= 1 << 16 {
+            self.write();
+        }
     }
 
-    fn line(&self, event: Option<Value>, origin: Origin, step: &Step) -> String {
-        let started: Vec<&str> = step
-            .requests
+    fn write(&mut self) {
+        if !self.buffer.is_empty() {
+            super::other::print_out(&self.buffer);
+            self.buffer.clear();
+        }
+    }
+
+    fn line(&self, event: Event<'_>, origin: Origin, live: &Live, requests: &[Request]) -> String {
+        let started: Vec<&str> = requests
             .iter()
             .filter_map(|r| match r {
                 Request::Start { id, .. } => Some(id.as_str()),
                 _ => None,
             })
             .collect();
-        let stopped: Vec<&str> = step
-            .requests
+        let stopped: Vec<&str> = requests
             .iter()
             .filter_map(|r| match r {
                 Request::Stop { id } => Some(id.as_str()),
                 _ => None,
             })
             .collect();
-        let configuration: Vec<String> = self.rt.atomic(&step.snapshot).into_iter().map(|s| self.rt.name(s)).collect();
-        let s = &step.snapshot;
+        let configuration: Vec<String> = self.rt.atomic_live(live).into_iter().map(|s| self.rt.name(s)).collect();
+        let event = event.into_value();
+        let (context, status, error) = (live.context(), live.status(), live.error());
         let text = match self.format {
             SimFormat::Json => {
                 let mut line = json!({
                     "step": self.n,
-                    "event": event.unwrap_or(Value::Null),
+                    "event": event,
                     "configuration": configuration,
-                    "context": s.context,
+                    "context": context,
                     "started": started,
                     "stopped": stopped,
-                    "status": s.status,
+                    "status": status,
                 });
-                if let Some(e) = &s.error {
+                if let Some(e) = error {
                     line["error"] = json!(e);
                 }
                 if let Some((key, value)) = origin {
@@ -214,7 +357,7 @@ impl Lines<'_, '_> {
                 line.to_string()
             }
             SimFormat::Human => {
-                let ty = event.as_ref().and_then(|e| e.get("type")).and_then(Value::as_str).unwrap_or("(start)");
+                let ty = event.get("type").and_then(Value::as_str).unwrap_or("(start)");
                 let mut line = format!("{:>3}  {ty}  ->  {}", self.n, configuration.join(", "));
                 if !started.is_empty() {
                     line += &format!("  started {}", started.join(", "));
@@ -222,11 +365,11 @@ impl Lines<'_, '_> {
                 if !stopped.is_empty() {
                     line += &format!("  stopped {}", stopped.join(", "));
                 }
-                line += &format!("  context {}", s.context);
-                match s.status {
+                line += &format!("  context {context}");
+                match status {
                     Status::Active => {}
                     Status::Done => line += "  (done)",
-                    Status::Error => line += &format!("  (error: {})", s.error.as_deref().unwrap_or("")),
+                    Status::Error => line += &format!("  (error: {})", error.unwrap_or("")),
                 }
                 super::terminal::printable(&line).into_owned()
             }
@@ -234,11 +377,53 @@ impl Lines<'_, '_> {
         text
     }
 
-    fn flush(&mut self, step: &Step) {
-        if let Some((event, origin)) = self.last.take() {
+    fn flush(&mut self, live: &Live) {
+        if let Some((event, origin, requests)) = self.last.take() {
             self.n -= 1;
-            let text = self.line(event, origin, step);
-            super::other::print_out(&(text + "\n"));
+            let text = self.line(event, origin, live, &requests);
+            self.buffer.push_str(&text);
+            self.buffer.push('\n');
+        }
+        self.write();
+    }
+}
+
+impl Drop for Lines<'_, '_, '_> {
+    /// The lines made before an error are written all the same.
+    fn drop(&mut self) {
+        self.write();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::event_type;
+
+    #[test]
+    fn a_flat_event_line_is_read_without_its_tree_and_any_other_line_whole() {
+        for (line, ty) in [
+            (r#"{"type":"t","n":0}"#, Some("t")),
+            (r#" { "n" : -12.5 , "type" : "go.on", "ok": true, "x": null } "#, Some("go.on")),
+            (r#"{"type":"t","type":"u"}"#, None),
+            (r#"{"type":"t","after":5}"#, None),
+            (r#"{"type":"t","outcome":{}}"#, None),
+            (r#"{"type":1}"#, None),
+            (r#"{"n":1}"#, None),
+            (r#"{"type":"a\"b"}"#, None),
+            (r#"{"type":"t","p":{"q":1}}"#, None),
+            (r#"{"type":"t","n":01}"#, None),
+            (r#"{"type":"t","n":1e400}"#, None),
+            (r#"{"type":"t","n":1.}"#, None),
+            (r#"{"type":"t",}"#, None),
+            (r#"{"type":"t"} x"#, None),
+            (r#"{"type":"t""#, None),
+            ("[1]", None),
+        ] {
+            assert_eq!(event_type(line), ty, "{line}");
+            if let Some(ty) = ty {
+                let v: serde_json::Value = serde_json::from_str(line).unwrap();
+                assert_eq!(v["type"].as_str(), Some(ty), "{line}");
+            }
         }
     }
 }
