@@ -71,8 +71,8 @@ pub fn works_in_workspace(cx: &Ctx, at: &InputAt) -> bool {
 }
 
 /// The Agent invokes rule 8 reads: lent and minted.
-pub fn agent_inputs<'a>(cx: &Ctx<'a>) -> Vec<InputAt<'a>> {
-    inputs(cx).into_iter().filter(|at| matches!(at.class, SrcClass::Lent(SlotKind::Agent) | SrcClass::Minted)).collect()
+pub fn agent_inputs<'c, 'a>(cx: &'c Ctx<'a>) -> impl Iterator<Item = &'c InputAt<'a>> {
+    inputs(cx).iter().filter(|at| matches!(at.class, SrcClass::Lent(SlotKind::Agent) | SrcClass::Minted))
 }
 
 pub fn check(cx: &Ctx, sink: &mut Sink) {
