@@ -120,7 +120,7 @@ pub fn check(cx: &Ctx, sink: &mut Sink) {
         if let Some(c) = cwd.filter(|c| c.as_str().is_none()) {
             sink.line(&AGENT_INPUT, c.span, &at.key_path("cwd"), "a cwd is a string");
         }
-        if cwd.is_none() && repo_slots(cx).is_some_and(|s| !s.is_empty()) && works_in_workspace(cx, &at) {
+        if cwd.is_none() && repo_slots(cx).is_some_and(|s| !s.is_empty()) && works_in_workspace(cx, at) {
             sink.line(
                 &AGENT_INPUT,
                 at.span(),
