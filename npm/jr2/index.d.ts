@@ -134,11 +134,25 @@ export declare function chartSchema(lends?: string | LendManifest | null): JsonS
 export declare function checkFiles(paths: Array<string>, options?: CheckOptions | undefined | null): Report
 
 /**
+ * `checkFiles` off the JS thread: the same check on one of libuv's worker threads, the report in
+ * a Promise. Throws at the call where `lends` is no lend manifest; a path that cannot be read
+ * rejects the Promise.
+ */
+export declare function checkFilesAsync(paths: Array<string>, options?: CheckOptions | undefined | null): Promise<Report>
+
+/**
  * Checks an Instance folder as `jr2 check DIR` does: every Workflow `workflows/*.ts`, every
  * named Chart `workflows/<wrapper>/*.json` against its wrapper's Open body, every dispatch.
  * Throws where `dir` is no Instance (it has no `workflows/` folder) or cannot be read.
  */
 export declare function checkInstance(dir: string, options?: CheckOptions | undefined | null): Report
+
+/**
+ * `checkInstance` off the JS thread: the same check on one of libuv's worker threads, the
+ * report in a Promise (rejected with the same `Error`s). Throws at the call where `dir` is no
+ * Instance or `lends` no lend manifest.
+ */
+export declare function checkInstanceAsync(dir: string, options?: CheckOptions | undefined | null): Promise<Report>
 
 /** Options of `checkInstance` and `checkFiles`, as `jr2 check`'s flags. */
 export interface CheckOptions {

@@ -839,5 +839,7 @@ module.exports.admitChart = nativeBinding.admitChart
 module.exports.chartBriefing = nativeBinding.chartBriefing
 module.exports.chartSchema = nativeBinding.chartSchema
 module.exports.checkFiles = nativeBinding.checkFiles
+module.exports.checkFilesAsync = nativeBinding.checkFilesAsync
 module.exports.checkInstance = nativeBinding.checkInstance
+module.exports.checkInstanceAsync = nativeBinding.checkInstanceAsync
 module.exports.compat = nativeBinding.compat

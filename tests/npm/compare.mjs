@@ -105,6 +105,22 @@ test("checkFiles is `jr2 check PATH... --lends`", () => {
   assert.throws(() => api.checkFiles(["/no/such/file.json"]), /cannot read \/no\/such\/file.json/);
 });
 
+test("checkInstanceAsync and checkFilesAsync resolve to what the synchronous calls return", async () => {
+  const lends = join(doorDir, "lends.json");
+  const files = charts.filter((c) => c.lends === lends).map((c) => c.file);
+  // Several at once, each on a worker thread.
+  const pending = instances.map((dir) => api.checkInstanceAsync(dir, { offline: true }));
+  assert.ok(pending.every((p) => p instanceof Promise));
+  const reports = await Promise.all(pending);
+  for (const [i, dir] of instances.entries()) assert.deepEqual(reports[i], api.checkInstance(dir, { offline: true }), dir);
+  const opts = { lends: readFileSync(lends, "utf8"), denyWarnings: true };
+  assert.deepEqual(await api.checkFilesAsync(files, opts), api.checkFiles(files, opts));
+  // The synchronous calls' errors: at the call for a bad argument, as a rejection for a path.
+  assert.throws(() => api.checkInstanceAsync("/no/such/dir"), /is not an Instance folder/);
+  assert.throws(() => api.checkFilesAsync(files, { lends: "{\"declaration\": 1}" }), /bad lend manifest/);
+  await assert.rejects(api.checkFilesAsync(["/no/such/file.json"]), /cannot read \/no\/such\/file.json/);
+});
+
 test("chartSchema, chartBriefing and compat are `jr2 schema chart|briefing|compat`", () => {
   const lends = join(doorDir, "lends.json");
   assert.deepEqual(api.chartSchema(), JSON.parse(cli("schema", "chart").stdout));

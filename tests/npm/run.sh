@@ -34,4 +34,11 @@ echo '{ "name": "app", "version": "1.0.0", "private": true }' > package.json
 # Offline: only the two tarballs; npm skips the other platforms' optionalDependencies.
 npm install --offline --no-audit --no-fund --loglevel=error "$tmp"/jr2-jr2c-0.0.0.tgz "$tmp"/jr2-jr2c-linux-x64-gnu-0.0.0.tgz
 test -x node_modules/@jr2/jr2c-linux-x64-gnu/jr2
+# The package ships its two native files stripped (npm/build.mjs): no debug sections, no symbol table.
+for f in node_modules/@jr2/jr2c-linux-x64-gnu/jr2 node_modules/@jr2/jr2c-linux-x64-gnu/jr2c.linux-x64-gnu.node; do
+  if readelf -S --wide "$f" | grep -qE ' \.(debug_[a-z]+|symtab) '; then
+    echo "tests/npm: $f is not stripped" >&2
+    exit 1
+  fi
+done
 node --test-reporter=spec "$repo/tests/npm/compare.mjs" "$repo" "$CARGO_TARGET_DIR/release/jr2"

@@ -37,6 +37,9 @@ pub struct Lowered<'a> {
     pub state_json: Vec<&'a Json>,
     /// `transition_json[i]` is the JSON of `machine.transitions[i]`.
     pub transition_json: Vec<&'a Json>,
+    /// What each invoke's `src` names, state by state and in each state's order (the source
+    /// map's order of invokes): classified once, for lowering and for the door's rules.
+    pub invoke_class: Vec<SrcClass>,
     pub faults: Vec<LowerFault>,
 }
 
@@ -132,6 +135,7 @@ pub fn lower<'a>(chart: &'a Json, manifest: Option<&LendManifest>) -> Lowered<'a
         map: SourceMap::default(),
         state_json: Vec::new(),
         transition_json: Vec::new(),
+        invoke_class: Vec::new(),
         faults: Vec::new(),
     };
     lw.add_state(chart, Name::default(), String::new(), None, None);
@@ -181,6 +185,7 @@ pub fn lower<'a>(chart: &'a Json, manifest: Option<&LendManifest>) -> Lowered<'a
         source_map: lw.map,
         state_json: lw.state_json,
         transition_json: lw.transition_json,
+        invoke_class: lw.invoke_class,
         faults: lw.faults,
     }
 }
@@ -197,6 +202,7 @@ struct Lowerer<'a, 'm> {
     map: SourceMap,
     state_json: Vec<&'a Json>,
     transition_json: Vec<&'a Json>,
+    invoke_class: Vec<SrcClass>,
     faults: Vec<LowerFault>,
 }
 
@@ -226,8 +232,10 @@ impl<'a> Lowerer<'a, '_> {
             .map(|(ipath, inv)| {
                 let src = Name::from(inv.get("src").and_then(Json::as_str).unwrap_or_default());
                 self.map.push_invoke(NodeSource { path: ipath.into(), loc: at(inv.span) });
+                let class = classify_src(self.chart, self.manifest, &src);
+                self.invoke_class.push(class);
                 Invoke {
-                    kind: classify_src(self.chart, self.manifest, &src).slot_kind(),
+                    kind: class.slot_kind(),
                     src,
                     id: inv.get("id").and_then(Json::as_str).map(Name::from),
                     input: inv.get("input").map(|i| std::sync::Arc::new(expr(i))),
@@ -516,6 +524,7 @@ pub fn expr(v: &Json) -> Expr {
         }
     }
     match &v.kind {
+        JsonKind::String(s) if !has_placeholder(s) => Expr::Literal(v.to_value().into()),
         JsonKind::String(s) => {
             let holes = placeholders(s);
             let refs: Vec<_> =
@@ -555,6 +564,21 @@ pub fn expr(v: &Json) -> Expr {
         }
         _ => Expr::Literal(v.to_value().into()),
     }
+}
+
+/// Whether `s` may hold a `{{ }}` placeholder (it has a `{{`): a test that finds the first `{`
+/// with `memchr` where `str::contains("{{")` sets up a substring search per call.
+pub fn has_placeholder(s: &str) -> bool {
+    let bytes = s.as_bytes();
+    let mut from = 0;
+    while let Some(i) = bytes[from..].iter().position(|&b| b == b'{') {
+        let at = from + i;
+        if bytes.get(at + 1) == Some(&b'{') {
+            return true;
+        }
+        from = at + 1;
+    }
+    false
 }
 
 /// The `$ref` text of a whole-value reference `{ "$ref": "..." }`.

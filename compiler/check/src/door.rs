@@ -40,7 +40,7 @@ pub fn admit(text: &str, manifest: Option<&LendManifest>) -> Admission {
         let diagnostics = parsed.errors.iter().map(crate::rules::chart::json_syntax::diagnostic).collect();
         return Admission { diagnostics, machine: None, source_map: ir::SourceMap::default() };
     }
-    admit_json(&parsed.value, text.len(), manifest)
+    admit_parsed(&parsed.value, &parsed.duplicates, text.len(), manifest)
 }
 
 /// Admits or refuses a Chart file checked by itself (`jr2 check FILE`, an editor's Chart outside
@@ -56,11 +56,23 @@ pub fn admit_lone(text: &str, manifest: Option<&LendManifest>) -> Admission {
     admission
 }
 
-/// Admits or refuses a parsed Chart; `size` is its text's length in bytes.
+/// Admits or refuses a parsed Chart; `size` is its text's length in bytes. Walks the tree for
+/// repeated keys; [`admit_parsed`] takes those the parser noted.
 pub fn admit_json(chart: &Json, size: usize, manifest: Option<&LendManifest>) -> Admission {
+    admit_parsed(chart, &json::duplicate_keys(chart), size, manifest)
+}
+
+/// Admits or refuses a parsed Chart with the repeated keys its parse noted
+/// ([`json::Parsed::duplicates`]); `size` is its text's length in bytes.
+pub fn admit_parsed(
+    chart: &Json,
+    duplicates: &[json::DuplicateKey],
+    size: usize,
+    manifest: Option<&LendManifest>,
+) -> Admission {
     let mut sink = Sink::default();
     crate::rules::chart::too_large::check(chart, size, manifest, &mut sink);
-    crate::rules::chart::duplicate_key::check(chart, &mut sink);
+    crate::rules::chart::duplicate_key::check(chart, duplicates, &mut sink);
     sink.diagnostics.extend(crate::rules::chart::grammar_check(chart));
     if sink.has_errors() {
         return Admission { diagnostics: sink.diagnostics, machine: None, source_map: ir::SourceMap::default() };
@@ -120,6 +132,9 @@ pub struct Ctx<'a> {
     invokes: Vec<InvokeAt<'a>>,
     transitions: Vec<TransitionAt<'a>>,
     all_guards: Vec<(String, &'a Json)>,
+    /// The invokes rule 8 reads, collected by the first rule that asks
+    /// (`rules::chart::input_shape::inputs`).
+    pub(crate) inputs: std::cell::OnceCell<Vec<crate::rules::chart::input_shape::InputAt<'a>>>,
 }
 
 /// One invoke of the Chart, as rules visit it.
@@ -156,8 +171,9 @@ impl<'a> Ctx<'a> {
             invokes: Vec::new(),
             transitions: Vec::new(),
             all_guards: Vec::new(),
+            inputs: std::cell::OnceCell::new(),
         };
-        cx.invokes = cx.collect_invokes();
+        cx.invokes = cx.collect_invokes(&lowered.invoke_class);
         cx.transitions = cx.collect_transitions(&lowered.transition_json);
         cx.all_guards = cx.collect_all_guards();
         cx
@@ -200,15 +216,17 @@ impl<'a> Ctx<'a> {
         self.chart.get("agents").map(|a| a.entries().map(|m| m.key.as_str()).collect()).unwrap_or_default()
     }
 
-    fn collect_invokes(&self) -> Vec<InvokeAt<'a>> {
-        let mut out = Vec::new();
+    /// Every invoke, with the class lowering gave its `src` (`classes`, in the same order).
+    fn collect_invokes(&self, classes: &[SrcClass]) -> Vec<InvokeAt<'a>> {
+        let mut out: Vec<InvokeAt<'a>> = Vec::with_capacity(classes.len());
         for id in self.machine.ids() {
             let state = self.state_json(id);
             let Some(inv) = state.get("invoke") else { continue };
             let path = join(self.map.state_path(id), "invoke");
             for (index, (ipath, json)) in one_or_many(inv, &path).into_iter().enumerate() {
                 let src = json.get("src").and_then(Json::as_str).unwrap_or_default();
-                out.push(InvokeAt { state: id, index, json, path: ipath, src, class: self.classify(src) });
+                let class = classes.get(out.len()).copied().unwrap_or_else(|| self.classify(src));
+                out.push(InvokeAt { state: id, index, json, path: ipath, src, class });
             }
         }
         out

@@ -72,11 +72,127 @@ impl Default for Limits {
     }
 }
 
-/// A parsed text: the tree (possibly with [`JsonKind::Error`] nodes) and the errors.
+/// A parsed text: the tree (possibly with [`JsonKind::Error`] nodes), the errors, and the keys
+/// given again in their object.
 #[derive(Clone, Debug)]
 pub struct Parsed {
     pub value: Json,
     pub errors: Vec<JsonError>,
+    /// Every key given again in its object, noted as the parser reads the object, in the order of
+    /// [`duplicate_keys`].
+    pub duplicates: Vec<DuplicateKey>,
+}
+
+/// A key given again in one object: the object (by its span) and the members' indices.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DuplicateKey {
+    /// The span of the object that repeats the key.
+    pub object: Span,
+    /// The index of the repeated member in the object's members.
+    pub again: u32,
+    /// The index of the key's first member.
+    pub first: u32,
+}
+
+/// Objects of up to this many keys are searched for a repeat pairwise (no allocation); larger
+/// ones through a set.
+const SMALL_OBJECT: usize = 16;
+
+/// Notes each member of an object whose key an earlier member already gave, with that earlier
+/// (first) member.
+fn note_duplicates(members: &[Member], object: Span, out: &mut Vec<DuplicateKey>) {
+    if members.len() <= SMALL_OBJECT {
+        for (i, m) in members.iter().enumerate().skip(1) {
+            if let Some(first) = members[..i].iter().position(|o| o.key == m.key) {
+                out.push(DuplicateKey { object, again: i as u32, first: first as u32 });
+            }
+        }
+        return;
+    }
+    let mut seen: std::collections::HashMap<&str, u32> = std::collections::HashMap::with_capacity(members.len());
+    for (i, m) in members.iter().enumerate() {
+        match seen.entry(m.key.as_str()) {
+            std::collections::hash_map::Entry::Occupied(first) => {
+                out.push(DuplicateKey { object, again: i as u32, first: *first.get() })
+            }
+            std::collections::hash_map::Entry::Vacant(v) => {
+                v.insert(i as u32);
+            }
+        }
+    }
+}
+
+/// Orders duplicates as a walk of the tree meets them: objects in source order (the outer
+/// before the inner), then members in order.
+fn sort_duplicates(found: &mut [DuplicateKey]) {
+    found.sort_by_key(|d| (d.object.start, d.again));
+}
+
+/// The keys given again in their objects anywhere in `value`, as [`Parsed::duplicates`] has
+/// them: for a tree not straight from [`parse`].
+pub fn duplicate_keys(value: &Json) -> Vec<DuplicateKey> {
+    let mut out = Vec::new();
+    let mut stack = vec![value];
+    while let Some(v) = stack.pop() {
+        match &v.kind {
+            JsonKind::Object(members) => {
+                note_duplicates(members, v.span, &mut out);
+                stack.extend(members.iter().map(|m| &m.value));
+            }
+            JsonKind::Array(items) => stack.extend(items),
+            _ => {}
+        }
+    }
+    sort_duplicates(&mut out);
+    out
+}
+
+impl Json {
+    /// The object of `value` (at any depth) whose span is `span`, with its dotted path steps.
+    /// Each step is a key or an array index, from `value` down.
+    pub fn find_object(&self, span: Span) -> Option<(&Json, Vec<PathStep<'_>>)> {
+        fn find<'a>(v: &'a Json, span: Span, prune: bool, steps: &mut Vec<PathStep<'a>>) -> Option<&'a Json> {
+            if v.span == span && v.is_object() {
+                return Some(v);
+            }
+            let inside = |c: &Json| !prune || (c.span.start <= span.start && span.end <= c.span.end);
+            match &v.kind {
+                JsonKind::Object(members) => {
+                    for m in members.iter().filter(|m| inside(&m.value)) {
+                        steps.push(PathStep::Key(&m.key));
+                        if let Some(found) = find(&m.value, span, prune, steps) {
+                            return Some(found);
+                        }
+                        steps.pop();
+                    }
+                }
+                JsonKind::Array(items) => {
+                    for (i, item) in items.iter().enumerate().filter(|(_, c)| inside(c)) {
+                        steps.push(PathStep::Index(i));
+                        if let Some(found) = find(item, span, prune, steps) {
+                            return Some(found);
+                        }
+                        steps.pop();
+                    }
+                }
+                _ => {}
+            }
+            None
+        }
+        // Children lie inside their parents in any tree the parser made; a tree made otherwise
+        // is searched whole.
+        [true, false].into_iter().find_map(|prune| {
+            let mut steps = Vec::new();
+            find(self, span, prune, &mut steps).map(|found| (found, steps))
+        })
+    }
+}
+
+/// One step of a value's dotted path: a key of its object or an index of its array.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PathStep<'a> {
+    Key(&'a str),
+    Index(usize),
 }
 
 impl Json {
@@ -199,13 +315,16 @@ pub fn parse_with(text: &str, limits: Limits) -> Parsed {
         return Parsed {
             value: Json { kind: JsonKind::Error, span },
             errors: vec![JsonError { kind: JsonErrorKind::TooLarge, message, span }],
+            duplicates: Vec::new(),
         };
     }
     let mut p = Parser::new(text, limits);
     let value = p.document();
     let mut errors = p.errors;
     errors.sort_by_key(|e| (e.span.start, e.span.end));
-    Parsed { value, errors }
+    let mut duplicates = p.duplicates;
+    sort_duplicates(&mut duplicates);
+    Parsed { value, errors, duplicates }
 }
 
 /// Past this many errors the parser stops reporting (one last error says so) but reads on, so that
@@ -242,6 +361,12 @@ struct Parser<'a> {
     /// The end of the last unterminated string: its missing quote already explains a missing
     /// comma there.
     unterminated_end: usize,
+    /// The keys given again in their objects, as each object closes.
+    duplicates: Vec<DuplicateKey>,
+    /// The members of the objects being read, innermost last.
+    members: Vec<Member>,
+    /// The elements of the arrays being read, innermost last.
+    items: Vec<Json>,
 }
 
 fn span(start: usize, end: usize) -> Span {
@@ -276,6 +401,26 @@ fn char_len(b: u8) -> usize {
     }
 }
 
+/// The eight bytes at `at`, if the text has them.
+#[inline]
+fn word_at(bytes: &[u8], at: usize) -> Option<u64> {
+    let chunk: [u8; 8] = bytes.get(at..at + 8)?.try_into().ok()?;
+    Some(u64::from_ne_bytes(chunk))
+}
+
+/// Whether any byte of `w` is `q`, a backslash or below U+0020 (may be true for a byte after
+/// one that is; never false for one that is): eight bytes of a string tested at once.
+#[inline]
+fn may_end_string(w: u64, q: u8) -> bool {
+    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
+    const HIGH: u64 = u64::from_ne_bytes([0x80; 8]);
+    let zero_in = |x: u64| x.wrapping_sub(ONES) & !x & HIGH;
+    let quote = zero_in(w ^ ONES.wrapping_mul(q as u64));
+    let backslash = zero_in(w ^ ONES.wrapping_mul(b'\\' as u64));
+    let control = w.wrapping_sub(ONES.wrapping_mul(0x20)) & !w & HIGH;
+    quote | backslash | control != 0
+}
+
 fn hex_digit(b: u8) -> Option<u16> {
     match b {
         b'0'..=b'9' => Some((b - b'0') as u16),
@@ -307,6 +452,9 @@ impl<'a> Parser<'a> {
             unclosed_at: 0,
             lines: None,
             unterminated_end: usize::MAX,
+            duplicates: Vec::new(),
+            members: Vec::new(),
+            items: Vec::new(),
         }
     }
 
@@ -367,24 +515,36 @@ impl<'a> Parser<'a> {
     /// Skips whitespace, and comments with an error each.
     fn skip_ws(&mut self) {
         let bytes = self.bytes;
-        while let Some(&b) = bytes.get(self.pos) {
-            match b {
-                b' ' | b'\n' | b'\r' | b'\t' => self.pos += 1,
-                b'/' if matches!(bytes.get(self.pos + 1), Some(b'/' | b'*')) => {
-                    let start = self.pos;
-                    if bytes[self.pos + 1] == b'/' {
-                        self.pos += bytes[start..].iter().position(|&c| c == b'\n').unwrap_or(bytes.len() - start);
+        let mut pos = self.pos;
+        loop {
+            match bytes.get(pos) {
+                Some(b' ' | b'\t') => pos += 1,
+                Some(b'\n' | b'\r') => {
+                    // A pretty-printed text's indentation: spaces eight at a time.
+                    pos += 1;
+                    while let Some(chunk) = word_at(bytes, pos) {
+                        if chunk != u64::from_ne_bytes([b' '; 8]) {
+                            break;
+                        }
+                        pos += 8;
+                    }
+                }
+                Some(b'/') if matches!(bytes.get(pos + 1), Some(b'/' | b'*')) => {
+                    let start = pos;
+                    if bytes[pos + 1] == b'/' {
+                        pos += bytes[start..].iter().position(|&c| c == b'\n').unwrap_or(bytes.len() - start);
                     } else {
-                        self.pos = bytes[start + 2..]
+                        pos = bytes[start + 2..]
                             .windows(2)
                             .position(|w| w == b"*/")
                             .map_or(bytes.len(), |i| start + 2 + i + 2);
                     }
-                    self.syntax(span(start, self.pos), "comments are not allowed in JSON");
+                    self.syntax(span(start, pos), "comments are not allowed in JSON");
                 }
                 _ => break,
             }
         }
+        self.pos = pos;
     }
 
     /// The whole text: one value, then nothing.
@@ -508,7 +668,9 @@ impl<'a> Parser<'a> {
         let open = self.pos;
         self.bump(1);
         self.open.push(b'}');
-        let mut members: Vec<Member> = Vec::new();
+        // The members go on the parser's stack (nested objects push theirs above and take them
+        // off before this one goes on), then into one Vec of their exact length.
+        let base = self.members.len();
         let mut expect = Expect::Item;
         // The comma before the current item, and the end of the token before that comma.
         let mut comma: Option<(Span, usize)> = None;
@@ -546,7 +708,7 @@ impl<'a> Parser<'a> {
                     b'"' | b'\'' => {
                         let (key, key_span) = self.string(b);
                         let (value, recovered) = self.member_value();
-                        members.push(Member { key, key_span, value });
+                        self.members.push(Member { key, key_span, value });
                         comma = None;
                         expect = if recovered { Expect::SeparatorAfterJunk } else { Expect::Separator };
                     }
@@ -557,7 +719,7 @@ impl<'a> Parser<'a> {
                         self.syntax(span(start, self.pos), "keys must be strings in double quotes");
                         let key = self.text[start..self.pos].to_owned();
                         let (value, recovered) = self.member_value();
-                        members.push(Member { key, key_span: span(start, start + len), value });
+                        self.members.push(Member { key, key_span: span(start, start + len), value });
                         comma = None;
                         expect = if recovered { Expect::SeparatorAfterJunk } else { Expect::Separator };
                     }
@@ -613,7 +775,10 @@ impl<'a> Parser<'a> {
             }
         }
         self.open.pop();
-        Json { kind: JsonKind::Object(members), span: span(open, self.last_end) }
+        let at = span(open, self.last_end);
+        note_duplicates(&self.members[base..], at, &mut self.duplicates);
+        let members: Vec<Member> = self.members.drain(base..).collect();
+        Json { kind: JsonKind::Object(members), span: at }
     }
 
     /// The `: value` after a key. The flag is set when the value was missing and the parser
@@ -686,7 +851,8 @@ impl<'a> Parser<'a> {
         let open = self.pos;
         self.bump(1);
         self.open.push(b']');
-        let mut items: Vec<Json> = Vec::new();
+        // As `object`'s members: on the parser's stack, then into one Vec of their length.
+        let base = self.items.len();
         let mut expect = Expect::Item;
         let mut comma: Option<(Span, usize)> = None;
         // Where to go back to, to drop the last element: (pos, last_end).
@@ -715,7 +881,7 @@ impl<'a> Parser<'a> {
                     self.bump(1);
                     if expect == Expect::Item {
                         // The stray bracket stands where an element should be.
-                        items.push(Json { kind: JsonKind::Error, span: at });
+                        self.items.push(Json { kind: JsonKind::Error, span: at });
                         comma = None;
                         expect = Expect::SeparatorAfterJunk;
                     }
@@ -728,7 +894,7 @@ impl<'a> Parser<'a> {
                     b',' => {
                         let at = span(self.pos, self.pos + 1);
                         self.syntax(at, "expected a value, found `,`");
-                        items.push(Json { kind: JsonKind::Error, span: span(self.last_end, self.last_end) });
+                        self.items.push(Json { kind: JsonKind::Error, span: span(self.last_end, self.last_end) });
                         let before = self.last_end;
                         self.bump(1);
                         comma = Some((at, before));
@@ -738,7 +904,8 @@ impl<'a> Parser<'a> {
                             Some((c, before)) => (c.start as usize, before),
                             None => (self.pos, self.last_end),
                         };
-                        items.push(self.value());
+                        let item = self.value();
+                        self.items.push(item);
                         comma = None;
                         expect = Expect::Separator;
                     }
@@ -747,7 +914,7 @@ impl<'a> Parser<'a> {
                         self.syntax(at, format!("expected a value, found {found}"));
                         let start = self.pos;
                         self.skip_junk();
-                        items.push(Json { kind: JsonKind::Error, span: span(start, self.last_end) });
+                        self.items.push(Json { kind: JsonKind::Error, span: span(start, self.last_end) });
                         comma = None;
                         expect = Expect::SeparatorAfterJunk;
                     }
@@ -762,10 +929,10 @@ impl<'a> Parser<'a> {
                     }
                     b':' if self.parent_is(b'}')
                         && expect == Expect::Separator
-                        && matches!(items.last(), Some(Json { kind: JsonKind::String(_), .. })) =>
+                        && matches!(self.items[base..].last(), Some(Json { kind: JsonKind::String(_), .. })) =>
                     {
                         // `{"a": [1, "b": 2}`: the array lacks its `]` and `"b"` is the object's key.
-                        items.pop();
+                        self.items.pop();
                         (self.pos, self.last_end) = before_last;
                         self.missing_closer(b']', open);
                         break;
@@ -787,6 +954,7 @@ impl<'a> Parser<'a> {
             }
         }
         self.open.pop();
+        let items: Vec<Json> = self.items.drain(base..).collect();
         Json { kind: JsonKind::Array(items), span: span(open, self.last_end) }
     }
 
@@ -863,6 +1031,14 @@ impl<'a> Parser<'a> {
         let mut buf: Option<String> = None;
         let mut seg = i;
         let (end, terminated) = loop {
+            // Eight bytes at a time up to the first that may end the run: the quote, a
+            // backslash or a control character (then byte by byte).
+            while let Some(w) = word_at(bytes, i) {
+                if may_end_string(w, q) {
+                    break;
+                }
+                i += 8;
+            }
             while i < bytes.len() {
                 let c = bytes[i];
                 if c == q || c == b'\\' || c < 0x20 {
@@ -1173,6 +1349,14 @@ mod tests {
                 _ => {}
             }
         }
+        // The repeats the parser noted are those a walk of its tree finds, and each is found.
+        assert_eq!(parsed.duplicates, super::duplicate_keys(&parsed.value), "duplicates of {text:?}");
+        for d in &parsed.duplicates {
+            let (object, _) = parsed.value.find_object(d.object).expect("a noted object is in the tree");
+            let members = object.as_object().expect("an object");
+            assert_eq!(members[d.again as usize].key, members[d.first as usize].key);
+            assert!(d.first < d.again);
+        }
     }
 
     /// For valid JSON: no errors, the same value as serde_json, and every node's and key's span
@@ -1312,6 +1496,51 @@ mod tests {
         let limits = Limits { max_bytes: 4, ..Limits::default() };
         insta::assert_snapshot!("too_large", render("[1, 2]", limits));
         assert!(parse_with("[12]", limits).errors.is_empty());
+    }
+
+    /// Each key given again is noted with its object and its first member, outer objects first,
+    /// and the object's path is found from its span.
+    #[test]
+    fn repeated_keys_are_noted() {
+        let text = r#"{ "a": [1, { "x": 1, "y": 2, "x": 3, "x": 4 }], "b": { "k": 1 }, "a": 2 }"#;
+        let parsed = parse(text);
+        assert_spans(text, &parsed);
+        let spans: Vec<(u32, u32, u32)> =
+            parsed.duplicates.iter().map(|d| (d.object.start, d.again, d.first)).collect();
+        let inner_start = text.find("{ \"x\"").unwrap() as u32;
+        assert_eq!(spans, [(0, 2, 0), (inner_start, 2, 0), (inner_start, 3, 0)]);
+        let (_, steps) = parsed.value.find_object(parsed.duplicates[1].object).unwrap();
+        assert_eq!(steps, [PathStep::Key("a"), PathStep::Index(1)]);
+        let many: Vec<String> = (0..40).map(|i| format!("\"k{}\": {i}", i % 30)).collect();
+        let big = format!("{{ {} }}", many.join(", "));
+        let parsed = parse(&big);
+        assert_spans(&big, &parsed);
+        let again: Vec<(u32, u32)> = parsed.duplicates.iter().map(|d| (d.again, d.first)).collect();
+        assert_eq!(again, (30..40).map(|i| (i, i - 30)).collect::<Vec<_>>());
+    }
+
+    /// Strings and indentation read eight bytes at a time end where they end, whatever the
+    /// offset of their quote, escape or control character, and in any indentation.
+    #[test]
+    fn strings_and_whitespace_at_every_offset() {
+        for len in 0..24 {
+            for at in 0..=len {
+                for special in ["\\\"", "\\n", "\\u00e9", "é", "\u{1f600}"] {
+                    let body: String =
+                        (0..len).map(|i| if i == at { special.to_string() } else { "a".into() }).collect();
+                    let indent = " ".repeat(len);
+                    let text = format!("{{\n{indent}\"k{body}\": [\n{indent}\"{body}\"\r\n{indent}]}}");
+                    let ours = parse(&text);
+                    assert!(ours.errors.is_empty(), "{text:?}: {:?}", ours.errors);
+                    let theirs: serde_json::Value = serde_json::from_str(&text).unwrap();
+                    assert_eq!(ours.value.to_value(), theirs, "{text:?}");
+                }
+                let bad = format!("[\"{}\u{1}{}\"]", "a".repeat(at), "b".repeat(len - at));
+                assert_eq!(parse(&bad).errors.len(), 1, "{bad:?}");
+                let open = format!("[\"{}", "a".repeat(len));
+                assert!(parse(&open).errors.iter().any(|e| e.message == "unterminated string"), "{open:?}");
+            }
+        }
     }
 
     #[test]

@@ -1,5 +1,6 @@
-//! The Node API of jr2 (napi-rs), the npm package `@jr2/jr2c`: `checkInstance`, `checkFiles`,
-//! `admitChart`, `chartSchema`, `chartBriefing` and `compat`.
+//! The Node API of jr2 (napi-rs), the npm package `@jr2/jr2c`: `checkInstance`, `checkFiles`
+//! (and their Promise variants `checkInstanceAsync`, `checkFilesAsync`, run on libuv's worker
+//! threads), `admitChart`, `chartSchema`, `chartBriefing` and `compat`.
 //!
 //! No analysis and no format of its own: each function calls the `jr2` command's library
 //! (`jr2::cli`) for the reports `jr2 check`, `jr2 chart check` and `jr2 schema compat` print,
@@ -43,6 +44,27 @@ fn manifest(lends: Option<LendsArg>) -> napi::Result<Option<LendManifest>> {
     }
 }
 
+thread_local! {
+    /// The last lend manifest `admitChart` was given as text, parsed: a planner service passes
+    /// the same manifest with every Chart, and its parse need not be repeated per call.
+    static LAST_LENDS: std::cell::RefCell<Option<(String, std::rc::Rc<LendManifest>)>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// [`manifest`], reusing the last parse of the same text.
+fn manifest_reused(lends: Option<LendsArg>) -> napi::Result<Option<std::rc::Rc<LendManifest>>> {
+    let Some(Value::String(text)) = lends else {
+        return Ok(manifest(lends)?.map(std::rc::Rc::new));
+    };
+    let last = LAST_LENDS.with_borrow(|last| last.as_ref().filter(|(t, _)| *t == text).map(|(_, m)| m.clone()));
+    if let Some(m) = last {
+        return Ok(Some(m));
+    }
+    let m = std::rc::Rc::new(input::lends_from_text(&text, "(the lends argument)").map_err(thrown)?);
+    LAST_LENDS.set(Some((text, m.clone())));
+    Ok(Some(m))
+}
+
 /// The JSON format's document of the reports, with `exitCode` (as the command would exit: 1 on
 /// an error, on a warning with `deny_warnings`, or where a bug stopped a check) before it.
 fn document(checked: Vec<(FileReport, bool)>, deny_warnings: bool, extra: Map<String, Value>) -> Value {
@@ -73,15 +95,7 @@ pub struct CheckOptions {
 }
 
 fn check_paths(paths: Vec<PathBuf>, options: Option<CheckOptions>) -> napi::Result<Value> {
-    let (lends, offline, deny) = match options {
-        Some(o) => (o.lends, o.offline.unwrap_or(false), o.deny_warnings.unwrap_or(false)),
-        None => (None, false, false),
-    };
-    let manifest = manifest(lends)?;
-    let checked = cli::check::check_paths(&paths, manifest.as_ref(), offline).map_err(thrown)?;
-    let mut extra = Map::new();
-    extra.insert("foreignSkipped".into(), Value::from(checked.foreign_skipped));
-    Ok(document(checked.reports, deny || checked.deny_warnings, extra))
+    CheckTask::new(paths, options)?.run()
 }
 
 /// Checks an Instance folder as `jr2 check DIR` does: every Workflow `workflows/*.ts`, every
@@ -89,14 +103,7 @@ fn check_paths(paths: Vec<PathBuf>, options: Option<CheckOptions>) -> napi::Resu
 /// Throws where `dir` is no Instance (it has no `workflows/` folder) or cannot be read.
 #[napi(catch_unwind, ts_return_type = "Report")]
 pub fn check_instance(dir: String, options: Option<CheckOptions>) -> napi::Result<Value> {
-    let root = PathBuf::from(&dir);
-    if !root.is_dir() || !::check::instance::is_instance(&root) {
-        return Err(napi::Error::from_reason(format!(
-            "{} is not an Instance folder: it has no workflows/ folder",
-            input::display(&root)
-        )));
-    }
-    check_paths(vec![root], options)
+    check_paths(vec![instance_root(&dir)?], options)
 }
 
 /// Checks files and folders as `jr2 check PATH...` does: a `.json` file is a Chart, a `.ts`
@@ -104,6 +111,105 @@ pub fn check_instance(dir: String, options: Option<CheckOptions>) -> napi::Resul
 #[napi(catch_unwind, ts_return_type = "Report")]
 pub fn check_files(paths: Vec<String>, options: Option<CheckOptions>) -> napi::Result<Value> {
     check_paths(paths.into_iter().map(PathBuf::from).collect(), options)
+}
+
+/// A JSON value handed to JS from a worker thread's result (the JSON format's document):
+/// `serde_json::Value` as napi-rs converts it, with the type name an `AsyncTask`'s result needs.
+pub struct Document(Value);
+
+impl napi::bindgen_prelude::TypeName for Document {
+    fn type_name() -> &'static str {
+        "Object"
+    }
+
+    fn value_type() -> napi::ValueType {
+        napi::ValueType::Object
+    }
+}
+
+impl napi::bindgen_prelude::ToNapiValue for Document {
+    unsafe fn to_napi_value(env: napi::sys::napi_env, val: Self) -> napi::Result<napi::sys::napi_value> {
+        // SAFETY: the caller's `env` is the live environment napi-rs resolves the task in.
+        unsafe { <Value as napi::bindgen_prelude::ToNapiValue>::to_napi_value(env, val.0) }
+    }
+}
+
+/// `checkInstance` or `checkFiles` on one of libuv's worker threads: what the synchronous call
+/// computes, read and checked off the JS thread, the manifest parsed before (on the JS thread, so
+/// that a bad one throws at the call as it does for the synchronous call).
+pub struct CheckTask {
+    paths: Vec<PathBuf>,
+    manifest: Option<LendManifest>,
+    offline: bool,
+    deny_warnings: bool,
+}
+
+impl CheckTask {
+    fn new(paths: Vec<PathBuf>, options: Option<CheckOptions>) -> napi::Result<Self> {
+        let (lends, offline, deny_warnings) = match options {
+            Some(o) => (o.lends, o.offline.unwrap_or(false), o.deny_warnings.unwrap_or(false)),
+            None => (None, false, false),
+        };
+        Ok(CheckTask { paths, manifest: manifest(lends)?, offline, deny_warnings })
+    }
+
+    fn run(&self) -> napi::Result<Value> {
+        let checked = cli::check::check_paths(&self.paths, self.manifest.as_ref(), self.offline).map_err(thrown)?;
+        let mut extra = Map::new();
+        extra.insert("foreignSkipped".into(), Value::from(checked.foreign_skipped));
+        Ok(document(checked.reports, self.deny_warnings || checked.deny_warnings, extra))
+    }
+}
+
+impl napi::Task for CheckTask {
+    type Output = Value;
+    type JsValue = Document;
+
+    fn compute(&mut self) -> napi::Result<Value> {
+        // Each file's check already catches a bug's panic (its report says so); this catches one
+        // outside them, which would otherwise abort the Node process from a worker thread.
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.run())).unwrap_or_else(|_| {
+            Err(napi::Error::from_reason("internal error while checking; this is a bug in jr2, please report it"))
+        })
+    }
+
+    fn resolve(&mut self, _env: napi::Env, output: Value) -> napi::Result<Document> {
+        Ok(Document(output))
+    }
+}
+
+fn instance_root(dir: &str) -> napi::Result<PathBuf> {
+    let root = PathBuf::from(dir);
+    if !root.is_dir() || !::check::instance::is_instance(&root) {
+        return Err(napi::Error::from_reason(format!(
+            "{} is not an Instance folder: it has no workflows/ folder",
+            input::display(&root)
+        )));
+    }
+    Ok(root)
+}
+
+/// `checkInstance` off the JS thread: the same check on one of libuv's worker threads, the
+/// report in a Promise (rejected with the same `Error`s). Throws at the call where `dir` is no
+/// Instance or `lends` no lend manifest.
+#[napi(catch_unwind, ts_return_type = "Promise<Report>")]
+pub fn check_instance_async(
+    dir: String,
+    options: Option<CheckOptions>,
+) -> napi::Result<napi::bindgen_prelude::AsyncTask<CheckTask>> {
+    Ok(napi::bindgen_prelude::AsyncTask::new(CheckTask::new(vec![instance_root(&dir)?], options)?))
+}
+
+/// `checkFiles` off the JS thread: the same check on one of libuv's worker threads, the report in
+/// a Promise. Throws at the call where `lends` is no lend manifest; a path that cannot be read
+/// rejects the Promise.
+#[napi(catch_unwind, ts_return_type = "Promise<Report>")]
+pub fn check_files_async(
+    paths: Vec<String>,
+    options: Option<CheckOptions>,
+) -> napi::Result<napi::bindgen_prelude::AsyncTask<CheckTask>> {
+    let task = CheckTask::new(paths.into_iter().map(PathBuf::from).collect(), options)?;
+    Ok(napi::bindgen_prelude::AsyncTask::new(task))
 }
 
 /// Options of `admitChart`.
@@ -123,9 +229,9 @@ pub struct AdmitOptions {
     ts_return_type = "Admission"
 )]
 pub fn admit_chart(chart_text: String, lends: Option<LendsArg>, options: Option<AdmitOptions>) -> napi::Result<Value> {
-    let manifest = manifest(lends)?;
+    let manifest = manifest_reused(lends)?;
     let name = options.and_then(|o| o.file).unwrap_or_else(|| "<chart>".to_string());
-    let (report, ok) = cli::check::check_chart(name, input::ChartText::Text(chart_text), manifest.as_ref());
+    let (report, ok) = cli::check::check_chart(name, input::ChartText::Text(chart_text), manifest.as_deref());
     if !ok {
         return Err(napi::Error::from_reason(format!(
             "internal error while checking {}; this is a bug in jr2, please report it",

@@ -71,8 +71,8 @@ pub fn works_in_workspace(cx: &Ctx, at: &InputAt) -> bool {
 }
 
 /// The Agent invokes rule 8 reads: lent and minted.
-pub fn agent_inputs<'a>(cx: &Ctx<'a>) -> Vec<InputAt<'a>> {
-    inputs(cx).into_iter().filter(|at| matches!(at.class, SrcClass::Lent(SlotKind::Agent) | SrcClass::Minted)).collect()
+pub fn agent_inputs<'c, 'a>(cx: &'c Ctx<'a>) -> impl Iterator<Item = &'c InputAt<'a>> {
+    inputs(cx).iter().filter(|at| matches!(at.class, SrcClass::Lent(SlotKind::Agent) | SrcClass::Minted))
 }
 
 pub fn check(cx: &Ctx, sink: &mut Sink) {
@@ -120,7 +120,7 @@ pub fn check(cx: &Ctx, sink: &mut Sink) {
         if let Some(c) = cwd.filter(|c| c.as_str().is_none()) {
             sink.line(&AGENT_INPUT, c.span, &at.key_path("cwd"), "a cwd is a string");
         }
-        if cwd.is_none() && repo_slots(cx).is_some_and(|s| !s.is_empty()) && works_in_workspace(cx, &at) {
+        if cwd.is_none() && repo_slots(cx).is_some_and(|s| !s.is_empty()) && works_in_workspace(cx, at) {
             sink.line(
                 &AGENT_INPUT,
                 at.span(),

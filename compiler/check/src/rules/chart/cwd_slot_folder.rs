@@ -39,7 +39,7 @@ pub fn check(cx: &Ctx, sink: &mut Sink) {
         }
         let Some(cwd) = at.value("cwd") else { continue };
         let Some(text) = cwd.as_str() else { continue };
-        if has_references(text) || !works_in_workspace(cx, &at) {
+        if has_references(text) || !works_in_workspace(cx, at) {
             continue;
         }
         if let Some(fault) = slot_folder_fault(text, slots) {

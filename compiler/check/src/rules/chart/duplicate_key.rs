@@ -2,7 +2,7 @@
 
 use crate::door::Sink;
 use diagnostics::declare_rule;
-use syntax::json::{Json, JsonKind};
+use syntax::json::{DuplicateKey, Json, PathStep};
 
 declare_rule! {
     /// Warns of a key given twice in one object of a Chart: which of the two counts is a guess.
@@ -28,92 +28,41 @@ declare_rule! {
     pub static DUPLICATE_KEY = { code: "duplicate-key", rule: Some(1), severity: Warning };
 }
 
-/// Warns of every key given again in its object, anywhere in the Chart. One pass over the
-/// tree, with a stack (no recursion) and, per object past a few keys, a set of the keys seen.
-/// One step of a value's dotted path: a key of its object or an index of its array.
-#[derive(Clone, Copy)]
-enum Step<'a> {
-    Key(&'a str),
-    Index(usize),
-}
-
-/// Objects of up to this many keys are searched for a repeat pairwise (no allocation); larger
-/// ones through a set.
-const SMALL_OBJECT: usize = 16;
-
-pub fn check(chart: &Json, sink: &mut Sink) {
-    // Each value to visit with the index of its step in `steps`; a value's dotted path is made
-    // only for an object that repeats a key (a walk that made every path spent most of its time
-    // making them).
-    const ROOT: usize = usize::MAX;
-    let mut steps: Vec<(usize, Step)> = Vec::new();
-    let mut stack: Vec<(&Json, usize)> = vec![(chart, ROOT)];
-    let mut seen: rustc_hash::FxHashMap<&str, base::Span> = rustc_hash::FxHashMap::default();
-    while let Some((value, at)) = stack.pop() {
-        match &value.kind {
-            JsonKind::Object(members) => {
-                let mut path: Option<String> = None;
-                let large = members.len() > SMALL_OBJECT;
-                if large {
-                    seen.clear();
-                }
-                for (i, m) in members.iter().enumerate() {
-                    let first = if large {
-                        match seen.get(m.key.as_str()) {
-                            Some(&first) => Some(first),
-                            None => {
-                                seen.insert(m.key.as_str(), m.key_span);
-                                None
-                            }
-                        }
-                    } else {
-                        members[..i].iter().find(|o| o.key == m.key).map(|o| o.key_span)
-                    };
-                    let Some(first) = first else { continue };
-                    let path = path.get_or_insert_with(|| path_of(&steps, at));
-                    let d = sink.line(
-                        &DUPLICATE_KEY,
-                        m.key_span,
-                        path,
-                        format!(
-                            "the key {:?} is given twice in this object; the door keeps the last one, other readers may keep the first: keep one",
-                            m.key
-                        ),
-                    );
-                    d.label = Some("given again here".into());
-                    d.secondary.push(diagnostics::Label { span: first, message: "first given here".into() });
-                }
-                for m in members.iter().rev() {
-                    if matches!(m.value.kind, JsonKind::Object(_) | JsonKind::Array(_)) {
-                        steps.push((at, Step::Key(m.key.as_str())));
-                        stack.push((&m.value, steps.len() - 1));
-                    }
-                }
-            }
-            JsonKind::Array(items) => {
-                for (i, item) in items.iter().enumerate().rev() {
-                    if matches!(item.kind, JsonKind::Object(_) | JsonKind::Array(_)) {
-                        steps.push((at, Step::Index(i)));
-                        stack.push((item, steps.len() - 1));
-                    }
-                }
-            }
-            _ => {}
+/// Warns of every key given again in its object, anywhere in the Chart, from the repeats the
+/// parser noted as it read each object (`duplicates`, as [`syntax::json::Parsed::duplicates`] or
+/// [`syntax::json::duplicate_keys`] give them): no walk of the Chart of its own. A repeating
+/// object's dotted path is looked up only for it.
+pub fn check(chart: &Json, duplicates: &[DuplicateKey], sink: &mut Sink) {
+    let mut i = 0;
+    while i < duplicates.len() {
+        let object = duplicates[i].object;
+        let same = duplicates[i..].iter().take_while(|d| d.object == object).count();
+        let Some((found, steps)) = chart.find_object(object) else {
+            i += same;
+            continue;
+        };
+        let members = found.as_object().unwrap_or(&[]);
+        let path = steps.iter().fold(String::new(), |path, step| match *step {
+            PathStep::Key(k) => base::path::join(&path, k),
+            PathStep::Index(i) => base::path::join(&path, i),
+        });
+        for d in &duplicates[i..i + same] {
+            let (Some(m), Some(first)) = (members.get(d.again as usize), members.get(d.first as usize)) else {
+                continue;
+            };
+            let line = sink.line(
+                &DUPLICATE_KEY,
+                m.key_span,
+                &path,
+                format!(
+                    "the key {:?} is given twice in this object; the door keeps the last one, other readers may keep the first: keep one",
+                    m.key
+                ),
+            );
+            line.label = Some("given again here".into());
+            line.secondary.push(diagnostics::Label { span: first.key_span, message: "first given here".into() });
         }
-    }
-
-    /// The dotted path of the value at step `at`, as `base::path::join` makes it.
-    fn path_of(steps: &[(usize, Step)], mut at: usize) -> String {
-        let mut chain = Vec::new();
-        while at != ROOT {
-            let (parent, step) = steps[at];
-            chain.push(step);
-            at = parent;
-        }
-        chain.iter().rev().fold(String::new(), |path, step| match *step {
-            Step::Key(k) => base::path::join(&path, k),
-            Step::Index(i) => base::path::join(&path, i),
-        })
+        i += same;
     }
 }
 
@@ -124,8 +73,9 @@ mod tests {
     fn lines(text: &str) -> Vec<(String, u32)> {
         let parsed = syntax::json::parse(text);
         assert!(parsed.errors.is_empty());
+        assert_eq!(parsed.duplicates, syntax::json::duplicate_keys(&parsed.value), "the parser and the walk agree");
         let mut sink = Sink::default();
-        check(&parsed.value, &mut sink);
+        check(&parsed.value, &parsed.duplicates, &mut sink);
         sink.diagnostics.iter().map(|d| (d.message.clone(), d.span.start)).collect()
     }
 
@@ -148,7 +98,7 @@ mod tests {
         assert!(lines(r#"{ "a": { "a": { "a": 1 } }, "b": [{ "a": 1 }, { "a": 2 }] }"#).is_empty());
     }
 
-    /// An object past [`SMALL_OBJECT`] keys is searched through a set, with the same findings.
+    /// An object past a few keys is searched through a set, with the same findings.
     #[test]
     fn a_large_object_repeats_are_found_too() {
         let keys: Vec<String> = (0..40).map(|i| format!("\"k{}\": {i}", i % 30)).collect();

@@ -77,7 +77,7 @@ pub fn check(cx: &Ctx, sink: &mut Sink) {
                     );
                     continue;
                 }
-                slot_values(&at, None, sink);
+                slot_values(at, None, sink);
             } else {
                 sink.line(
                     &EFFECT_INPUT,
@@ -121,7 +121,7 @@ pub fn check(cx: &Ctx, sink: &mut Sink) {
             }
             sink.line(&EFFECT_INPUT, at.span(), &at.ipath, text);
         }
-        slot_values(&at, Some(&keys), sink);
+        slot_values(at, Some(&keys), sink);
     }
 }
 

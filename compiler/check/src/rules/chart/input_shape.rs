@@ -61,22 +61,25 @@ impl<'a> InputAt<'a> {
 }
 
 /// The invokes rule 8 reads: none without a manifest, and none whose `src` rule 3 refused.
-pub fn inputs<'a>(cx: &Ctx<'a>) -> Vec<InputAt<'a>> {
-    if cx.manifest.is_none() {
-        return Vec::new();
-    }
-    cx.invokes()
-        .iter()
-        .filter_map(|inv| {
-            let class = inv.class;
-            if !matches!(class, SrcClass::Lent(_) | SrcClass::Minted | SrcClass::Gate | SrcClass::Fail) {
-                return None;
-            }
-            let input = inv.json.get("input");
-            let ipath = join(&inv.path, "input");
-            Some(InputAt { inv: inv.clone(), class, input, ipath })
-        })
-        .collect()
+/// Collected once per Chart, for the nine rules that read them.
+pub fn inputs<'c, 'a>(cx: &'c Ctx<'a>) -> &'c [InputAt<'a>] {
+    cx.inputs.get_or_init(|| {
+        if cx.manifest.is_none() {
+            return Vec::new();
+        }
+        cx.invokes()
+            .iter()
+            .filter_map(|inv| {
+                let class = inv.class;
+                if !matches!(class, SrcClass::Lent(_) | SrcClass::Minted | SrcClass::Gate | SrcClass::Fail) {
+                    return None;
+                }
+                let input = inv.json.get("input");
+                let ipath = join(&inv.path, "input");
+                Some(InputAt { inv: inv.clone(), class, input, ipath })
+            })
+            .collect()
+    })
 }
 
 /// An object that is not a whole reference.
@@ -102,7 +105,7 @@ pub fn given_keys(v: &Json) -> Vec<&str> {
 
 /// Does a string hold a `{{ }}` reference? Its value is known only when it runs.
 pub fn has_references(s: &str) -> bool {
-    !placeholders(s).is_empty()
+    chart::lower::has_placeholder(s) && !placeholders(s).is_empty()
 }
 
 /// The parts of a lent Effect, where the manifest lends them.

@@ -103,7 +103,7 @@ pub fn check(cx: &Ctx, sink: &mut Sink) {
     }
     for (path, id) in sent_bys {
         let Some(text) = id.as_str() else { continue };
-        if text.contains("{{") || known.contains(text) {
+        if chart::lower::has_placeholder(text) || known.contains(text) {
             continue;
         }
         sink.line(

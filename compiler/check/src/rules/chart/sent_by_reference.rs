@@ -32,7 +32,7 @@ pub fn sent_bys<'a>(cx: &Ctx<'a>) -> Vec<(String, &'a syntax::json::Json)> {
 
 pub fn check(cx: &Ctx, sink: &mut Sink) {
     for (path, id) in sent_bys(cx) {
-        if id.as_str().is_some_and(|s| s.contains("{{")) || chart::lower::whole_ref(id).is_some() {
+        if id.as_str().is_some_and(chart::lower::has_placeholder) || chart::lower::whole_ref(id).is_some() {
             sink.line(&SENT_BY_REFERENCE, id.span, &path, "a sentBy id is a literal party name, never a reference");
         }
     }

@@ -55,7 +55,7 @@ fn walk<'a>(path: &mut String, v: &'a Json, f: &mut dyn FnMut(&str, &'a Json, &s
         path.truncate(len);
     };
     match &v.kind {
-        JsonKind::String(s) if s.contains("{{") => {
+        JsonKind::String(s) if chart::lower::has_placeholder(s) => {
             for (_, inner) in placeholders(s) {
                 f(path, v, inner);
             }
