@@ -555,3 +555,29 @@ fn duplicate_keys_wall_clocks_boolean_schemas_and_a_deep_machine() {
     assert!(out.stdout.contains("error[ts-syntax]: the code nests deeper than 200 levels here"), "{}", out.stdout);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A `wallClock` that is no duration in an Open body's declaration refuses the Workflow itself
+/// (`open-declaration`), checked alone, in its Instance folder or outside any Instance: it
+/// passed alone, and the Instance check refused only the slot's Charts.
+#[test]
+fn a_workflow_whose_wall_clock_is_no_duration_is_refused() {
+    let root = instance("parsecs");
+    let path = root.join("workflows/notes.ts");
+    let text = std::fs::read_to_string(&path).expect("read");
+    assert!(text.contains("wallClock: \"30m\""));
+    std::fs::write(&path, text.replace("wallClock: \"30m\"", "wallClock: \"30 parsecs\"")).expect("write");
+    let lone = scratch("parsecs-lone");
+    std::fs::copy(&path, lone.join("notes.ts")).expect("copy");
+    let refusal = "error[open-declaration]: `ceilings.wallClock` is \"30 parsecs\", which is no duration";
+    for (cwd, args) in [
+        (&root, vec!["check", "workflows/notes.ts"]),
+        (&root, vec!["check", "--offline", "."]),
+        (&lone, vec!["check", "notes.ts"]),
+    ] {
+        let out = run(cwd, &args);
+        assert_eq!(out.code, 1, "{args:?}: {}{}", out.stdout, out.stderr);
+        assert!(out.stdout.contains(refusal), "{args:?}: {}", out.stdout);
+    }
+    let _ = std::fs::remove_dir_all(&root);
+    let _ = std::fs::remove_dir_all(&lone);
+}

@@ -425,6 +425,12 @@ impl Walk {
             }
             let path = join(&base, name);
             match slot_index.get(name).copied() {
+                // Required by the slot with no schema of its own: sent, and any value (`{}`).
+                None if slot_required.contains(name) => {
+                    if let Some(dm) = door_index.get(name).copied() {
+                        self.node(&empty, &dm.value, &At { path, slot: at.slot });
+                    }
+                }
                 None => {
                     let span = door_index.get(name).map_or(req.span, |m| m.key_span);
                     self.mismatch(
@@ -834,6 +840,27 @@ mod tests {
         assert!(got[1].starts_with(
             "slot mismatch: properties.a: the door requires \"a\", and the slot's schema may leave it out"
         ));
+    }
+
+    /// A field the slot requires and gives no schema is sent, with any value (found by the
+    /// `compat` fuzz target: a schema whose `required` names a field its `properties` do not was
+    /// "not compatible with itself").
+    #[test]
+    fn a_field_required_with_no_schema_is_sent_with_any_value() {
+        let schema =
+            r#"{ "type": "object", "properties": { "title": { "type": "string" } }, "required": ["titde", "title"] }"#;
+        assert_eq!(lines(schema, schema), Vec::<String>::new());
+        let slot = r#"{ "type": "object", "required": ["branch"] }"#;
+        assert!(lines(slot, r#"{ "type": "object", "required": ["branch"] }"#).is_empty());
+        assert!(
+            lines(slot, r#"{ "type": "object", "properties": { "branch": {} }, "required": ["branch"] }"#).is_empty()
+        );
+        // Any value: a door that takes only strings there is not guaranteed one.
+        let door = r#"{ "type": "object", "properties": { "branch": { "type": "string" } }, "required": ["branch"] }"#;
+        assert_eq!(
+            lines(slot, door),
+            ["slot mismatch: properties.branch: the door takes only type \"string\", and the slot's schema does not say its type"]
+        );
     }
 
     #[test]

@@ -12,6 +12,7 @@ fuzz_target!(|data: &[u8]| {
     } else {
         let mut out = Vec::new();
         let _ = jr2_fuzz::lsp_stream(&mut arbitrary::Unstructured::new(rest), &mut out);
+        jr2_fuzz::show(&out);
         out
     };
     let runtime = tokio::runtime::Builder::new_current_thread().build().expect("a runtime");

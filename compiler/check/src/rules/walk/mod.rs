@@ -25,6 +25,7 @@ family! {
     lost_output::LOST_OUTPUT => check, // parts.ts refuseLostOutput (ours)
     inline_parts::INLINE_PARTS => check, // parts.ts refuseInlineParts (ours)
     not_executable::NOT_EXECUTABLE => check,
+    open_declaration::OPEN_DECLARATION => check,
 }
 
 /// The fix of the two unrouted-event rules (a route on the root): not a rule.
