@@ -395,39 +395,6 @@ impl Drop for Lines<'_, '_, '_> {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::event_type;
-
-    #[test]
-    fn a_flat_event_line_is_read_without_its_tree_and_any_other_line_whole() {
-        for (line, ty) in [
-            (r#"{"type":"t","n":0}"#, Some("t")),
-            (r#" { "n" : -12.5 , "type" : "go.on", "ok": true, "x": null } "#, Some("go.on")),
-            (r#"{"type":"t","type":"u"}"#, None),
-            (r#"{"type":"t","after":5}"#, None),
-            (r#"{"type":"t","outcome":{}}"#, None),
-            (r#"{"type":1}"#, None),
-            (r#"{"n":1}"#, None),
-            (r#"{"type":"a\"b"}"#, None),
-            (r#"{"type":"t","p":{"q":1}}"#, None),
-            (r#"{"type":"t","n":01}"#, None),
-            (r#"{"type":"t","n":1e400}"#, None),
-            (r#"{"type":"t","n":1.}"#, None),
-            (r#"{"type":"t",}"#, None),
-            (r#"{"type":"t"} x"#, None),
-            (r#"{"type":"t""#, None),
-            ("[1]", None),
-        ] {
-            assert_eq!(event_type(line), ty, "{line}");
-            if let Some(ty) = ty {
-                let v: serde_json::Value = serde_json::from_str(line).unwrap();
-                assert_eq!(v["type"].as_str(), Some(ty), "{line}");
-            }
-        }
-    }
-}
-
 /// The host's answers to the guards a run cannot evaluate itself, from `--guards`: the names of
 /// no implementation in the IR (a Chart's lent guards, whose code is the Open body's). Each such
 /// guard the Workflow uses needs one, else the run is refused before it starts.
@@ -492,5 +459,38 @@ fn host_guard_names(machine: &ir::Machine, g: &ir::Guard, out: &mut Vec<String>)
             guards.iter().for_each(|g| host_guard_names(machine, g, out))
         }
         ir::Guard::SentBy { .. } | ir::Guard::Expr { .. } => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::event_type;
+
+    #[test]
+    fn a_flat_event_line_is_read_without_its_tree_and_any_other_line_whole() {
+        for (line, ty) in [
+            (r#"{"type":"t","n":0}"#, Some("t")),
+            (r#" { "n" : -12.5 , "type" : "go.on", "ok": true, "x": null } "#, Some("go.on")),
+            (r#"{"type":"t","type":"u"}"#, None),
+            (r#"{"type":"t","after":5}"#, None),
+            (r#"{"type":"t","outcome":{}}"#, None),
+            (r#"{"type":1}"#, None),
+            (r#"{"n":1}"#, None),
+            (r#"{"type":"a\"b"}"#, None),
+            (r#"{"type":"t","p":{"q":1}}"#, None),
+            (r#"{"type":"t","n":01}"#, None),
+            (r#"{"type":"t","n":1e400}"#, None),
+            (r#"{"type":"t","n":1.}"#, None),
+            (r#"{"type":"t",}"#, None),
+            (r#"{"type":"t"} x"#, None),
+            (r#"{"type":"t""#, None),
+            ("[1]", None),
+        ] {
+            assert_eq!(event_type(line), ty, "{line}");
+            if let Some(ty) = ty {
+                let v: serde_json::Value = serde_json::from_str(line).unwrap();
+                assert_eq!(v["type"].as_str(), Some(ty), "{line}");
+            }
+        }
     }
 }
