@@ -677,9 +677,13 @@ impl<'m> Runtime<'m> {
 
     /// [`Runtime::send`] to a live run, in place: what the host is asked to do.
     pub fn send_live(&self, live: &mut Live, event: Value, now: u64) -> Vec<Request> {
-        let run = &mut live.0;
+        self.call_external(&mut live.0, Queued::new(event, Kind::External), now)
+    }
+
+    /// One call that takes the queued event `q`: a macrostep, then an inline child's queue.
+    fn call_external(&self, run: &mut Run, q: Queued, now: u64) -> Vec<Request> {
         self.begin_call(run, now);
-        let result = self.external(run, Queued::new(event, Kind::External)).and_then(|()| self.drain(run));
+        let result = self.external(run, q).and_then(|()| self.drain(run));
         self.end_call(run, result)
     }
 
@@ -717,11 +721,8 @@ impl<'m> Runtime<'m> {
 
     /// [`Runtime::send_from`] to a live run, in place.
     pub fn send_from_live(&self, live: &mut Live, event: Value, sender: &str, now: u64) -> Vec<Request> {
-        let run = &mut live.0;
-        self.begin_call(run, now);
         let q = Queued { invokeid: Some(sender.to_string()), ..Queued::new(event, Kind::External) };
-        let result = self.external(run, q).and_then(|()| self.drain(run));
-        self.end_call(run, result)
+        self.call_external(&mut live.0, q, now)
     }
 
     /// The timer `id` fires: its event goes to the machine (a macrostep) or, for a delayed send
@@ -872,10 +873,8 @@ impl<'m> Runtime<'m> {
         if run.external.is_empty() || run.status != Status::Active {
             return None;
         }
-        self.begin_call(run, now);
         let q = run.external.pop_front()?;
-        let result = self.external(run, q).and_then(|()| self.drain(run));
-        Some(self.end_call(run, result))
+        Some(self.call_external(run, q, now))
     }
 
     /// An inline child's queue, each event its own macrostep (a top-level run leaves its queue
