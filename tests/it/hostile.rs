@@ -581,3 +581,81 @@ fn a_workflow_whose_wall_clock_is_no_duration_is_refused() {
     let _ = std::fs::remove_dir_all(&root);
     let _ = std::fs::remove_dir_all(&lone);
 }
+
+/// A Workflow of `id` that dispatches the same-Instance Workflow `callee`.
+fn dispatching(id: &str, callee: &str) -> String {
+    format!(
+        r#"import {{ z }} from "zod";
+import {{ dispatch, jr2Setup }} from "@jr2/orchestrator";
+
+export const machine = jr2Setup({{
+  actors: {{ go: dispatch("{callee}", {{ input: z.object({{ ticket: z.string() }}) }}) }},
+}}).createMachine({{
+  id: "{id}",
+  initial: "s0",
+  states: {{
+    s0: {{ invoke: {{ src: "go", input: {{ ticket: "t" }}, onDone: "done" }} }},
+    done: {{ type: "final" }},
+  }},
+}});
+"#
+    )
+}
+
+/// 5 000 Workflows, each dispatching a callee the Instance lacks (issue 16, item 3): each
+/// `unknown-callee` lists at most 20 of the Workflows, then how many more (each listed all
+/// 5 000: 172 MB of JSON).
+#[test]
+fn unknown_callee_lists_at_most_twenty_workflows() {
+    let root = scratch("callees");
+    std::fs::create_dir_all(root.join("workflows")).expect("mkdir");
+    let n = 5_000;
+    for i in 0..n {
+        std::fs::write(root.join(format!("workflows/w{i:04}.ts")), dispatching(&format!("w{i:04}"), "nope"))
+            .expect("write");
+    }
+    let out = run(&root, &["check", "--offline", ".", "--format", "json"]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let doc: serde_json::Value = serde_json::from_str(&out.stdout).expect("one JSON document");
+    let found = doc["diagnostics"].as_array().expect("a list");
+    assert_eq!(found.len(), n, "one refusal per Workflow");
+    let message = found[0]["message"].as_str().expect("a message");
+    assert_eq!(
+        message,
+        format!(
+            "dispatch(\"nope\") names no Workflow of this Instance: add workflows/nope.ts, or name one of its Workflows ({}, and {} more)",
+            (0..20).map(|i| format!("w{i:04}")).collect::<Vec<_>>().join(", "),
+            n - 20
+        )
+    );
+    assert!(out.stdout.len() < 5 << 20, "{} bytes", out.stdout.len());
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+/// A door line that lists a collection of the input (here a Chart's 100 000 context keys, in
+/// each of 2 000 `unknown-reference` lines) lists at most 20, then how many more.
+#[test]
+fn a_door_line_lists_at_most_twenty_names() {
+    let dir = scratch("door-names");
+    let keys: Vec<String> = (0..100_000).map(|i| format!("\"k{i}\": 0")).collect();
+    let refs: String = (0..2_000).map(|i| format!("{{{{context.nope{i}}}}} ")).collect();
+    let chart = format!(
+        "{{ \"id\": \"c\", \"initial\": \"a\", \"context\": {{ {} }}, \"states\": {{ \"a\": {{ \"invoke\": {{ \"src\": \"writer\", \"input\": {{ \"prompt\": \"{refs}\" }} }} }} }} }}",
+        keys.join(", ")
+    );
+    std::fs::write(dir.join("refs.json"), chart).expect("write");
+    let out = run(&dir, &["check", "refs.json", "--format", "json"]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let doc: serde_json::Value = serde_json::from_str(&out.stdout).expect("one JSON document");
+    let refs: Vec<&str> = doc["diagnostics"]
+        .as_array()
+        .expect("a list")
+        .iter()
+        .filter(|d| d["code"] == "unknown-reference")
+        .filter_map(|d| d["message"].as_str())
+        .collect();
+    assert_eq!(refs.len(), 2_000, "{}", &out.stdout[..out.stdout.len().min(2_000)]);
+    assert!(refs[0].ends_with(", k18, k19, and 99980 more"), "{}", refs[0]);
+    assert!(out.stdout.len() < 5 << 20, "{} bytes", out.stdout.len());
+    let _ = std::fs::remove_dir_all(&dir);
+}
