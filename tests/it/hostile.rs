@@ -693,3 +693,34 @@ fn compat_lists_at_most_twenty_enum_values_and_is_linear() {
     assert!(started.elapsed() < Duration::from_secs(10), "{:?}", started.elapsed());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A chain of 200 000 states (116 s in a release build, only to say "at most 200"): every
+/// command that reads a Chart refuses it from its count, before it is lowered.
+#[test]
+fn a_chart_of_200_000_states_is_refused_by_every_command() {
+    let dir = scratch("chain");
+    let n = 200_000;
+    let states: Vec<String> =
+        (0..n).map(|i| format!("\"s{i}\": {{ \"on\": {{ \"N\": \"s{}\" }} }}", (i + 1) % n)).collect();
+    let chart = format!("{{ \"id\": \"c\", \"initial\": \"s0\", \"states\": {{ {} }} }}", states.join(", "));
+    std::fs::write(dir.join("chain.json"), chart).expect("write");
+    let lends = lends();
+    let lends = lends.to_str().expect("path");
+    for args in [
+        vec!["check", "chain.json"],
+        vec!["check", "--lends", lends, "chain.json"],
+        vec!["chart", "check", "chain.json", "--lends", lends],
+        vec!["ir", "chain.json"],
+        vec!["graph", "chain.json"],
+        vec!["sim", "chain.json"],
+    ] {
+        let out = run(&dir, &args);
+        assert_eq!(out.code, 1, "{args:?}: {}{}", out.stdout, out.stderr);
+        let said = format!("{}{}", out.stdout, out.stderr);
+        assert!(
+            said.contains("error[too-many-states]") && said.contains("a Chart has at most 200"),
+            "{args:?}: {said}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
