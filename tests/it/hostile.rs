@@ -724,3 +724,58 @@ fn a_chart_of_200_000_states_is_refused_by_every_command() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The peak resident memory of `jr2 ARGS` in kilobytes, as GNU time measures it (`None`: no
+/// `/usr/bin/time` here), with the run bounded as [`run`] bounds it.
+fn peak_kb(cwd: &Path, args: &[&str]) -> (Run, Option<u64>) {
+    let time = Path::new("/usr/bin/time");
+    let works = time.exists()
+        && Command::new(time).args(["-f", "%M", "true"]).stderr(Stdio::null()).status().is_ok_and(|s| s.success());
+    if !works {
+        return (run(cwd, args), None);
+    }
+    let file = cwd.join(format!("peak-{}.txt", args.join("-").replace(['/', '.'], "_")));
+    let file_arg = file.to_str().expect("path").to_string();
+    let r = run_in(cwd, args, Input::Nothing, &["/usr/bin/time", "-f", "%M", "-o", &file_arg]);
+    let said = std::fs::read_to_string(&file).unwrap_or_default();
+    (r, said.lines().last().and_then(|l| l.trim().parse().ok()))
+}
+
+/// Charts of 60 MB, within the 64 MiB read (a 63 MB Chart took 6 GB in `jr2 ir`): 30 million
+/// numbers, 4 million context keys, 4 million strings; each refused, as every value past the
+/// JSON parser's budget of a million is not read, in bounded time and under 2 GB of resident
+/// memory, by every command that reads a Chart. Measured with `/usr/bin/time -f %M`, under
+/// `prlimit --as=2G` besides (see [`run_in`]).
+#[test]
+fn a_chart_of_60_mb_stays_under_2_gb() {
+    let dir = scratch("sixty-mb");
+    let head = "{\"id\":\"c\",\"initial\":\"a\",\"states\":{\"a\":{\"type\":\"final\"}},\"context\":";
+    let numbers = format!("{head}{{\"big\":[{}0]}}}}", "0,".repeat(30_000_000));
+    let keys: String = (0..4_000_000).map(|i| format!("\"k{i}\":0,")).collect();
+    let keys = format!("{head}{{{keys}\"last\":0}}}}");
+    let strings = format!("{head}{{\"big\":[{}\"\"]}}}}", "\"yyyyyyyyyyyy\",".repeat(4_000_000));
+    let lends = lends();
+    let lends = lends.to_str().expect("path");
+    for (name, text) in [("numbers", numbers), ("keys", keys), ("strings", strings)] {
+        assert!(text.len() > 50_000_000 && text.len() < 64 << 20, "{name}: {}", text.len());
+        let file = format!("{name}.json");
+        std::fs::write(dir.join(&file), text).expect("write");
+        for args in [
+            vec!["check", file.as_str(), "--format", "json"],
+            vec!["chart", "check", file.as_str(), "--lends", lends, "--format", "json"],
+            vec!["ir", file.as_str()],
+            vec!["graph", file.as_str()],
+            vec!["sim", file.as_str()],
+        ] {
+            let (out, peak) = peak_kb(&dir, &args);
+            assert_eq!(out.code, 1, "{args:?}: {}", out.stderr);
+            let said = format!("{}{}", out.stdout, out.stderr);
+            assert!(said.contains("holds more than 1048576 JSON values"), "{args:?}: {said}");
+            match peak {
+                Some(kb) => assert!(kb < 2 << 20, "{args:?}: {kb} KB resident at the peak"),
+                None => eprintln!("no /usr/bin/time here: the peak is bounded by prlimit alone"),
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
