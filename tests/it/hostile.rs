@@ -41,6 +41,11 @@ fn exists(tool: &str) -> bool {
 /// Runs `jr2 ARGS` in `cwd`, bounded as the module says; `prefix` runs it under another
 /// command (`setpriv`, to drop root's way past file modes).
 pub fn run_in(cwd: &Path, args: &[&str], stdin: Input<'_>, prefix: &[&str]) -> Run {
+    run_within(cwd, args, stdin, prefix, LIMIT)
+}
+
+/// [`run_in`] with its own time limit.
+pub fn run_within(cwd: &Path, args: &[&str], stdin: Input<'_>, prefix: &[&str], limit: Duration) -> Run {
     let mut argv: Vec<String> = prefix.iter().map(|s| s.to_string()).collect();
     if exists("prlimit") {
         argv.extend(["prlimit".into(), format!("--as={}", 2u64 << 30), "--".into()]);
@@ -52,6 +57,11 @@ pub fn run_in(cwd: &Path, args: &[&str], stdin: Input<'_>, prefix: &[&str]) -> R
         .current_dir(cwd)
         .env("NO_COLOR", "1")
         .env("JR2_HOSTILE", SECRET)
+        // A local server is reached directly, whatever proxy the environment names.
+        .env_remove("HTTP_PROXY")
+        .env_remove("http_proxy")
+        .env_remove("ALL_PROXY")
+        .env_remove("all_proxy")
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     match stdin {
@@ -75,10 +85,10 @@ pub fn run_in(cwd: &Path, args: &[&str], stdin: Input<'_>, prefix: &[&str]) -> R
         if let Some(status) = child.try_wait().expect("wait") {
             break status;
         }
-        if started.elapsed() > LIMIT {
+        if started.elapsed() > limit {
             let _ = child.kill();
             let _ = child.wait();
-            panic!("jr2 {args:?} ran past {LIMIT:?}");
+            panic!("jr2 {args:?} ran past {limit:?}");
         }
         std::thread::sleep(Duration::from_millis(10));
     };
@@ -778,4 +788,47 @@ fn a_chart_of_60_mb_stays_under_2_gb() {
         }
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// 20 foreign doors on a server that accepts and never answers (51 s before: 5 s each, two at
+/// a time): the run's doors share 10 s, and each door not read by then is a
+/// `foreign-door-unreachable` warning saying so; the check ends within 15 s, exit 0.
+#[test]
+fn foreign_doors_share_one_time_budget() {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind a local port");
+    let origin = format!("http://{}", listener.local_addr().expect("its address"));
+    // Accepts every connection and holds it open, answering nothing.
+    std::thread::spawn(move || {
+        let mut held = Vec::new();
+        for stream in listener.incoming().flatten() {
+            held.push(stream);
+        }
+    });
+    let root = scratch("silent-doors");
+    std::fs::create_dir_all(root.join("workflows")).expect("mkdir");
+    let names: Vec<String> = (0..20).map(|i| format!("door{i}")).collect();
+    let targets: Vec<(&str, &str)> = names.iter().map(|n| (n.as_str(), origin.as_str())).collect();
+    std::fs::write(root.join("workflows/caller.ts"), crate::foreign::foreign_caller::foreign_caller(&targets))
+        .expect("write");
+    let started = Instant::now();
+    let out = run_within(&root, &["check", ".", "--format", "json"], Input::Nothing, &[], Duration::from_secs(20));
+    let took = started.elapsed();
+    assert_eq!(out.code, 0, "warnings only: {}{}", out.stdout, out.stderr);
+    assert!(took < Duration::from_secs(15), "{took:?}");
+    let doc: serde_json::Value = serde_json::from_str(&out.stdout).expect("one JSON document");
+    let unreachable: Vec<&str> = doc["diagnostics"]
+        .as_array()
+        .expect("a list")
+        .iter()
+        .filter(|d| d["code"] == "foreign-door-unreachable")
+        .filter_map(|d| d["message"].as_str())
+        .collect();
+    assert_eq!(unreachable.len(), 20, "{}", out.stdout);
+    let spent = "not read within the 10 s a run gives all foreign doors together; `--offline` reads none";
+    let not_tried = unreachable.iter().filter(|m| m.contains(spent)).count();
+    assert!(not_tried >= 10, "{not_tried} of 20 said the time was spent: {unreachable:#?}");
+    assert!(
+        unreachable[0].starts_with(&format!("dispatch(\"door0\"): GET {origin}/workflows/door0 reached no Instance ("))
+    );
+    let _ = std::fs::remove_dir_all(&root);
 }
