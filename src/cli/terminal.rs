@@ -14,7 +14,10 @@ fn is_control(c: char) -> bool {
 /// length, so that spans and columns still hold: C0 and DEL as `?`, C1 (two bytes) as `¿`. Tab,
 /// line feed and a carriage return before a line feed stay.
 pub fn printable(text: &str) -> Cow<'_, str> {
-    if !text.chars().any(is_control) {
+    // Bytes first: a control character is a C0 byte (but tab and line feed), DEL, or a C1 one,
+    // which UTF-8 writes from 0xC2; a text with none of those bytes (most) is not decoded.
+    let may = |b: &u8| (*b < b' ' && *b != b'\t' && *b != b'\n') || *b == 0x7f || *b == 0xc2;
+    if !text.as_bytes().iter().any(may) || !text.chars().any(is_control) {
         return Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len());

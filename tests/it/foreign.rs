@@ -54,7 +54,7 @@ fn handle(mut stream: TcpStream, log: &Mutex<Vec<String>>) {
 }
 
 #[path = "../../compiler/check/tests/support/foreign_caller.rs"]
-mod foreign_caller;
+pub(crate) mod foreign_caller;
 
 /// A port nothing listens on: bound, then closed.
 fn closed_port() -> String {

@@ -41,6 +41,11 @@ fn exists(tool: &str) -> bool {
 /// Runs `jr2 ARGS` in `cwd`, bounded as the module says; `prefix` runs it under another
 /// command (`setpriv`, to drop root's way past file modes).
 pub fn run_in(cwd: &Path, args: &[&str], stdin: Input<'_>, prefix: &[&str]) -> Run {
+    run_within(cwd, args, stdin, prefix, LIMIT)
+}
+
+/// [`run_in`] with its own time limit.
+pub fn run_within(cwd: &Path, args: &[&str], stdin: Input<'_>, prefix: &[&str], limit: Duration) -> Run {
     let mut argv: Vec<String> = prefix.iter().map(|s| s.to_string()).collect();
     if exists("prlimit") {
         argv.extend(["prlimit".into(), format!("--as={}", 2u64 << 30), "--".into()]);
@@ -52,6 +57,11 @@ pub fn run_in(cwd: &Path, args: &[&str], stdin: Input<'_>, prefix: &[&str]) -> R
         .current_dir(cwd)
         .env("NO_COLOR", "1")
         .env("JR2_HOSTILE", SECRET)
+        // A local server is reached directly, whatever proxy the environment names.
+        .env_remove("HTTP_PROXY")
+        .env_remove("http_proxy")
+        .env_remove("ALL_PROXY")
+        .env_remove("all_proxy")
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     match stdin {
@@ -75,10 +85,10 @@ pub fn run_in(cwd: &Path, args: &[&str], stdin: Input<'_>, prefix: &[&str]) -> R
         if let Some(status) = child.try_wait().expect("wait") {
             break status;
         }
-        if started.elapsed() > LIMIT {
+        if started.elapsed() > limit {
             let _ = child.kill();
             let _ = child.wait();
-            panic!("jr2 {args:?} ran past {LIMIT:?}");
+            panic!("jr2 {args:?} ran past {limit:?}");
         }
         std::thread::sleep(Duration::from_millis(10));
     };
@@ -580,4 +590,245 @@ fn a_workflow_whose_wall_clock_is_no_duration_is_refused() {
     }
     let _ = std::fs::remove_dir_all(&root);
     let _ = std::fs::remove_dir_all(&lone);
+}
+
+/// A Workflow of `id` that dispatches the same-Instance Workflow `callee`.
+fn dispatching(id: &str, callee: &str) -> String {
+    format!(
+        r#"import {{ z }} from "zod";
+import {{ dispatch, jr2Setup }} from "@jr2/orchestrator";
+
+export const machine = jr2Setup({{
+  actors: {{ go: dispatch("{callee}", {{ input: z.object({{ ticket: z.string() }}) }}) }},
+}}).createMachine({{
+  id: "{id}",
+  initial: "s0",
+  states: {{
+    s0: {{ invoke: {{ src: "go", input: {{ ticket: "t" }}, onDone: "done" }} }},
+    done: {{ type: "final" }},
+  }},
+}});
+"#
+    )
+}
+
+/// 5 000 Workflows, each dispatching a callee the Instance lacks (issue 16, item 3): each
+/// `unknown-callee` lists at most 20 of the Workflows, then how many more (each listed all
+/// 5 000: 172 MB of JSON).
+#[test]
+fn unknown_callee_lists_at_most_twenty_workflows() {
+    let root = scratch("callees");
+    std::fs::create_dir_all(root.join("workflows")).expect("mkdir");
+    let n = 5_000;
+    for i in 0..n {
+        std::fs::write(root.join(format!("workflows/w{i:04}.ts")), dispatching(&format!("w{i:04}"), "nope"))
+            .expect("write");
+    }
+    let out = run(&root, &["check", "--offline", ".", "--format", "json"]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let doc: serde_json::Value = serde_json::from_str(&out.stdout).expect("one JSON document");
+    let found = doc["diagnostics"].as_array().expect("a list");
+    assert_eq!(found.len(), n, "one refusal per Workflow");
+    let message = found[0]["message"].as_str().expect("a message");
+    assert_eq!(
+        message,
+        format!(
+            "dispatch(\"nope\") names no Workflow of this Instance: add workflows/nope.ts, or name one of its Workflows ({}, and {} more)",
+            (0..20).map(|i| format!("w{i:04}")).collect::<Vec<_>>().join(", "),
+            n - 20
+        )
+    );
+    assert!(out.stdout.len() < 5 << 20, "{} bytes", out.stdout.len());
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+/// A door line that lists a collection of the input (here a Chart's 100 000 context keys, in
+/// each of 2 000 `unknown-reference` lines) lists at most 20, then how many more.
+#[test]
+fn a_door_line_lists_at_most_twenty_names() {
+    let dir = scratch("door-names");
+    let keys: Vec<String> = (0..100_000).map(|i| format!("\"k{i}\": 0")).collect();
+    let refs: String = (0..2_000).map(|i| format!("{{{{context.nope{i}}}}} ")).collect();
+    let chart = format!(
+        "{{ \"id\": \"c\", \"initial\": \"a\", \"context\": {{ {} }}, \"states\": {{ \"a\": {{ \"invoke\": {{ \"src\": \"writer\", \"input\": {{ \"prompt\": \"{refs}\" }} }} }} }} }}",
+        keys.join(", ")
+    );
+    std::fs::write(dir.join("refs.json"), chart).expect("write");
+    let out = run(&dir, &["check", "refs.json", "--format", "json"]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let doc: serde_json::Value = serde_json::from_str(&out.stdout).expect("one JSON document");
+    let refs: Vec<&str> = doc["diagnostics"]
+        .as_array()
+        .expect("a list")
+        .iter()
+        .filter(|d| d["code"] == "unknown-reference")
+        .filter_map(|d| d["message"].as_str())
+        .collect();
+    assert_eq!(refs.len(), 2_000, "{}", &out.stdout[..out.stdout.len().min(2_000)]);
+    assert!(refs[0].ends_with(", k18, k19, and 99980 more"), "{}", refs[0]);
+    assert!(out.stdout.len() < 5 << 20, "{} bytes", out.stdout.len());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Door compatibility of a door with a 6 000-value `enum` against a slot that sends 6 000 other
+/// values, beside 6 000 properties on each side (issue 16, item 3): each mismatch lists 20 of the
+/// door's values, then how many more (each repeated all 6 000: 393 MB), and the values are
+/// matched through a set (a scan of the door's for each of the slot's was quadratic).
+#[test]
+fn compat_lists_at_most_twenty_enum_values_and_is_linear() {
+    let dir = scratch("compat-enum");
+    let n = 6_000;
+    let schema = |prefix: &str| {
+        let mut props: Vec<String> = (0..n).map(|i| format!("\"p{i}\": {{ \"type\": \"string\" }}")).collect();
+        let values: Vec<String> = (0..n).map(|i| format!("\"{prefix}{i}\"")).collect();
+        props.push(format!("\"e\": {{ \"type\": \"string\", \"enum\": [{}] }}", values.join(", ")));
+        let required: Vec<String> = (0..n).map(|i| format!("\"p{i}\"")).chain(["\"e\"".to_string()]).collect();
+        format!(
+            "{{ \"type\": \"object\", \"properties\": {{ {} }}, \"required\": [{}] }}",
+            props.join(", "),
+            required.join(", ")
+        )
+    };
+    std::fs::write(dir.join("slot.json"), schema("s")).expect("write");
+    std::fs::write(dir.join("door.json"), schema("d")).expect("write");
+    let started = Instant::now();
+    let out = run(&dir, &["schema", "compat", "--slot", "slot.json", "--door", "door.json", "--format", "json"]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let doc: serde_json::Value = serde_json::from_str(&out.stdout).expect("one JSON document");
+    let found = doc["diagnostics"].as_array().expect("a list");
+    assert_eq!(found.len(), n, "one mismatch per value the door does not hold");
+    let message = found[0]["message"].as_str().expect("a message");
+    assert!(message.contains("\"d18\", \"d19\", and 5980 more) does not hold"), "{message}");
+    assert!(out.stdout.len() < 10 << 20, "{} bytes", out.stdout.len());
+    assert!(started.elapsed() < Duration::from_secs(10), "{:?}", started.elapsed());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A chain of 200 000 states (116 s in a release build, only to say "at most 200"): every
+/// command that reads a Chart refuses it from its count, before it is lowered.
+#[test]
+fn a_chart_of_200_000_states_is_refused_by_every_command() {
+    let dir = scratch("chain");
+    let n = 200_000;
+    let states: Vec<String> =
+        (0..n).map(|i| format!("\"s{i}\": {{ \"on\": {{ \"N\": \"s{}\" }} }}", (i + 1) % n)).collect();
+    let chart = format!("{{ \"id\": \"c\", \"initial\": \"s0\", \"states\": {{ {} }} }}", states.join(", "));
+    std::fs::write(dir.join("chain.json"), chart).expect("write");
+    let lends = lends();
+    let lends = lends.to_str().expect("path");
+    for args in [
+        vec!["check", "chain.json"],
+        vec!["check", "--lends", lends, "chain.json"],
+        vec!["chart", "check", "chain.json", "--lends", lends],
+        vec!["ir", "chain.json"],
+        vec!["graph", "chain.json"],
+        vec!["sim", "chain.json"],
+    ] {
+        let out = run(&dir, &args);
+        assert_eq!(out.code, 1, "{args:?}: {}{}", out.stdout, out.stderr);
+        let said = format!("{}{}", out.stdout, out.stderr);
+        assert!(
+            said.contains("error[too-many-states]") && said.contains("a Chart has at most 200"),
+            "{args:?}: {said}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The peak resident memory of `jr2 ARGS` in kilobytes, as GNU time measures it (`None`: no
+/// `/usr/bin/time` here), with the run bounded as [`run`] bounds it.
+fn peak_kb(cwd: &Path, args: &[&str]) -> (Run, Option<u64>) {
+    let time = Path::new("/usr/bin/time");
+    let works = time.exists()
+        && Command::new(time).args(["-f", "%M", "true"]).stderr(Stdio::null()).status().is_ok_and(|s| s.success());
+    if !works {
+        return (run(cwd, args), None);
+    }
+    let file = cwd.join(format!("peak-{}.txt", args.join("-").replace(['/', '.'], "_")));
+    let file_arg = file.to_str().expect("path").to_string();
+    let r = run_in(cwd, args, Input::Nothing, &["/usr/bin/time", "-f", "%M", "-o", &file_arg]);
+    let said = std::fs::read_to_string(&file).unwrap_or_default();
+    (r, said.lines().last().and_then(|l| l.trim().parse().ok()))
+}
+
+/// Charts of 60 MB, within the 64 MiB read (a 63 MB Chart took 6 GB in `jr2 ir`): 30 million
+/// numbers, 4 million context keys, 4 million strings; each refused, as every value past the
+/// JSON parser's budget of a million is not read, in bounded time and under 2 GB of resident
+/// memory, by every command that reads a Chart. Measured with `/usr/bin/time -f %M`, under
+/// `prlimit --as=2G` besides (see [`run_in`]).
+#[test]
+fn a_chart_of_60_mb_stays_under_2_gb() {
+    let dir = scratch("sixty-mb");
+    let head = "{\"id\":\"c\",\"initial\":\"a\",\"states\":{\"a\":{\"type\":\"final\"}},\"context\":";
+    let numbers = format!("{head}{{\"big\":[{}0]}}}}", "0,".repeat(30_000_000));
+    let keys: String = (0..4_000_000).map(|i| format!("\"k{i}\":0,")).collect();
+    let keys = format!("{head}{{{keys}\"last\":0}}}}");
+    let strings = format!("{head}{{\"big\":[{}\"\"]}}}}", "\"yyyyyyyyyyyy\",".repeat(4_000_000));
+    let lends = lends();
+    let lends = lends.to_str().expect("path");
+    for (name, text) in [("numbers", numbers), ("keys", keys), ("strings", strings)] {
+        assert!(text.len() > 50_000_000 && text.len() < 64 << 20, "{name}: {}", text.len());
+        let file = format!("{name}.json");
+        std::fs::write(dir.join(&file), text).expect("write");
+        for args in [
+            vec!["check", file.as_str(), "--format", "json"],
+            vec!["chart", "check", file.as_str(), "--lends", lends, "--format", "json"],
+            vec!["ir", file.as_str()],
+            vec!["graph", file.as_str()],
+            vec!["sim", file.as_str()],
+        ] {
+            let (out, peak) = peak_kb(&dir, &args);
+            assert_eq!(out.code, 1, "{args:?}: {}", out.stderr);
+            let said = format!("{}{}", out.stdout, out.stderr);
+            assert!(said.contains("holds more than 1048576 JSON values"), "{args:?}: {said}");
+            match peak {
+                Some(kb) => assert!(kb < 2 << 20, "{args:?}: {kb} KB resident at the peak"),
+                None => eprintln!("no /usr/bin/time here: the peak is bounded by prlimit alone"),
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// 20 foreign doors on a server that accepts and never answers (51 s before: 5 s each, two at
+/// a time): the run's doors share 10 s, and each door not read by then is a
+/// `foreign-door-unreachable` warning saying so; the check ends within 15 s, exit 0.
+#[test]
+fn foreign_doors_share_one_time_budget() {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind a local port");
+    let origin = format!("http://{}", listener.local_addr().expect("its address"));
+    // Accepts every connection and holds it open, answering nothing.
+    std::thread::spawn(move || {
+        let mut held = Vec::new();
+        for stream in listener.incoming().flatten() {
+            held.push(stream);
+        }
+    });
+    let root = scratch("silent-doors");
+    std::fs::create_dir_all(root.join("workflows")).expect("mkdir");
+    let names: Vec<String> = (0..20).map(|i| format!("door{i}")).collect();
+    let targets: Vec<(&str, &str)> = names.iter().map(|n| (n.as_str(), origin.as_str())).collect();
+    std::fs::write(root.join("workflows/caller.ts"), crate::foreign::foreign_caller::foreign_caller(&targets))
+        .expect("write");
+    let started = Instant::now();
+    let out = run_within(&root, &["check", ".", "--format", "json"], Input::Nothing, &[], Duration::from_secs(20));
+    let took = started.elapsed();
+    assert_eq!(out.code, 0, "warnings only: {}{}", out.stdout, out.stderr);
+    assert!(took < Duration::from_secs(15), "{took:?}");
+    let doc: serde_json::Value = serde_json::from_str(&out.stdout).expect("one JSON document");
+    let unreachable: Vec<&str> = doc["diagnostics"]
+        .as_array()
+        .expect("a list")
+        .iter()
+        .filter(|d| d["code"] == "foreign-door-unreachable")
+        .filter_map(|d| d["message"].as_str())
+        .collect();
+    assert_eq!(unreachable.len(), 20, "{}", out.stdout);
+    let spent = "not read within the 10 s a run gives all foreign doors together; `--offline` reads none";
+    let not_tried = unreachable.iter().filter(|m| m.contains(spent)).count();
+    assert!(not_tried >= 10, "{not_tried} of 20 said the time was spent: {unreachable:#?}");
+    assert!(
+        unreachable[0].starts_with(&format!("dispatch(\"door0\"): GET {origin}/workflows/door0 reached no Instance ("))
+    );
+    let _ = std::fs::remove_dir_all(&root);
 }

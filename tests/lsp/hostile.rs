@@ -161,3 +161,33 @@ fn a_new_file_not_on_disk_gets_diagnostics() {
     assert!(c.stop().success());
     let _ = std::fs::remove_dir_all(&root);
 }
+
+/// Text oxc's parser would recurse into past its stack (issue 16, item 1: 80 000 nested
+/// ternaries, 720 000 `!`), opened unsaved and hovered: `ts-syntax` is published, the hover is
+/// answered, and the server lives on to answer the next request.
+#[test]
+fn deep_nesting_pasted_or_hovered_is_refused_not_overflowed() {
+    let root = copy_fixture("unsaved");
+    let mut c = Client::start();
+    c.initialize(&root);
+    let texts = [
+        ("ternary", format!("export const x = {}a{};\n", "a ? ".repeat(80_000), " : a".repeat(80_000))),
+        ("not", format!("export const x = {}a;\n", "!".repeat(720_000))),
+    ];
+    for (name, text) in &texts {
+        let path = root.join(format!("workflows/deep-{name}.ts"));
+        c.open(&path, text);
+        let published = c.diagnostics_of(&uri(&path));
+        let said: Vec<&str> =
+            published["diagnostics"].as_array().expect("a list").iter().filter_map(|d| d["message"].as_str()).collect();
+        assert!(said.iter().any(|m| m.contains("nests deeper than")), "{name}: {published}");
+        let hover = c.request(
+            "textDocument/hover",
+            json!({ "textDocument": { "uri": uri(&path) }, "position": { "line": 0, "character": 40_000 } }),
+        );
+        assert!(hover.get("error").is_none(), "{name}: {hover}");
+        assert!(ping(&mut c).get("result").is_some(), "{name}: the server answers after it");
+    }
+    assert!(c.stop().success());
+    let _ = std::fs::remove_dir_all(&root);
+}

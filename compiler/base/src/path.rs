@@ -158,18 +158,29 @@ impl std::fmt::Display for Path<'_> {
     }
 }
 
-/// A list of names as the door's lines write it: comma-separated, or "none".
+/// A list of names as the door's lines write it: comma-separated, or "none"; past
+/// [`crate::list::MAX_LISTED`] names, "and N more" (a manifest lending 200 000 Agents makes no
+/// message of megabytes).
 pub fn names<S: AsRef<str>>(xs: &[S]) -> String {
     if xs.is_empty() {
         "none".to_string()
     } else {
-        xs.iter().map(|s| s.as_ref()).collect::<Vec<_>>().join(", ")
+        crate::list::listed(xs.iter().map(|s| s.as_ref()))
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{join, Path};
+    use super::{join, names, Path};
+
+    #[test]
+    fn names_are_none_or_at_most_twenty_then_how_many_more() {
+        assert_eq!(names::<&str>(&[]), "none");
+        assert_eq!(names(&["a", "b"]), "a, b");
+        let many: Vec<String> = (0..6_000).map(|i| format!("n{i}")).collect();
+        let listed = names(&many);
+        assert!(listed.starts_with("n0, n1, ") && listed.ends_with(", n19, and 5980 more"), "{listed}");
+    }
 
     #[test]
     fn a_path_writes_as_join_does() {

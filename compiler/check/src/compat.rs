@@ -207,7 +207,8 @@ impl Walk {
                     ),
                 ),
                 Some(vs) => {
-                    for v in vs.iter().filter(|v| !same(v, c)) {
+                    let only_c = canonical(c);
+                    for v in vs.iter().filter(|v| only_c.is_none() || canonical(v) != only_c) {
                         let sent = show(v);
                         self.mismatch(
                             Side::Slot,
@@ -231,7 +232,8 @@ impl Walk {
                     ),
                 ),
                 Some(vs) => {
-                    for v in vs.iter().filter(|v| !allowed.iter().any(|a| same(v, a))) {
+                    let held: std::collections::HashSet<String> = allowed.iter().filter_map(canonical).collect();
+                    for v in vs.iter().filter(|v| !canonical(v).is_some_and(|c| held.contains(&c))) {
                         let sent = show(v);
                         self.mismatch(
                             Side::Slot,
@@ -272,8 +274,9 @@ impl Walk {
                     || slot.get("maxItems").and_then(Json::as_f64).is_some_and(|n| n <= 1.0)
                     || values.is_some_and(|vs| {
                         vs.iter().all(|v| {
-                            let items = v.as_array().unwrap_or(&[]);
-                            items.iter().enumerate().all(|(i, a)| !items[..i].iter().any(|b| same(a, b)))
+                            // An item with an unread part equals no other.
+                            let mut seen = std::collections::HashSet::new();
+                            v.as_array().unwrap_or(&[]).iter().filter_map(canonical).all(|c| seen.insert(c))
                         })
                     });
                 if !unique {
@@ -547,19 +550,49 @@ fn show(v: &Json) -> String {
     v.to_value().to_string()
 }
 
-/// JSON equality, numbers by value (`1` is `1.0`).
-fn same(a: &Json, b: &Json) -> bool {
-    match (&a.kind, &b.kind) {
-        (JsonKind::Number(_), JsonKind::Number(_)) => a.as_f64() == b.as_f64(),
-        (JsonKind::Array(x), JsonKind::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same(p, q)),
-        (JsonKind::Object(_), JsonKind::Object(_)) => {
-            let xs: Vec<_> = a.entries().collect();
-            let ys: Vec<_> = b.entries().collect();
-            xs.len() == ys.len() && xs.iter().all(|m| b.get(&m.key).is_some_and(|v| same(&m.value, v)))
+/// A value's text under JSON equality, numbers by value (`1` is `1.0`), an object's keys sorted
+/// (each once, the last as [`Json::get`] reads it); `None` for a value with an unread part
+/// (`Error`), which equals nothing. Equal values have equal texts, so a list of thousands (an
+/// `enum`, an array's items) is compared through one hash set, and a large object by one sort,
+/// not a scan of the other side per key.
+fn canonical(v: &Json) -> Option<String> {
+    fn write(v: &Json, out: &mut String) -> Option<()> {
+        use std::fmt::Write;
+        match &v.kind {
+            JsonKind::Error => return None,
+            JsonKind::Null => out.push_str("null"),
+            JsonKind::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+            JsonKind::Number(_) => {
+                // `0.0 == -0.0`, as `==` on the values says; a JSON number is never NaN.
+                let n = v.as_f64()?;
+                let _ = write!(out, "{:e}", if n == 0.0 { 0.0 } else { n });
+            }
+            JsonKind::String(s) => out.push_str(&serde_json::Value::String(s.clone()).to_string()),
+            JsonKind::Array(items) => {
+                out.push('[');
+                for item in items {
+                    write(item, out)?;
+                    out.push(',');
+                }
+                out.push(']');
+            }
+            JsonKind::Object(_) => {
+                let mut members: Vec<&syntax::json::Member> = v.entries().collect();
+                members.sort_unstable_by(|x, y| x.key.cmp(&y.key));
+                out.push('{');
+                for m in members {
+                    out.push_str(&serde_json::Value::String(m.key.clone()).to_string());
+                    out.push(':');
+                    write(&m.value, out)?;
+                    out.push(',');
+                }
+                out.push('}');
+            }
         }
-        (JsonKind::Error, _) | (_, JsonKind::Error) => false,
-        _ => a.to_value() == b.to_value(),
+        Some(())
     }
+    let mut out = String::new();
+    write(v, &mut out).map(|()| out)
 }
 
 fn fmt_num(n: f64) -> String {

@@ -770,7 +770,7 @@ fn check_chart_text(root: &Path, c: &ChartFile, text: String, wrapper: Option<Op
             diagnostics.push(chart_wrapper::diagnostic(Refusal::FitsNone {
                 name: &name,
                 wrapper: &c.wrapper,
-                slots: &slots.join(", "),
+                slots: &base::list::listed(&slots),
                 shown: admissions.first().map_or("", |a| a.0.as_str()),
             }));
             if let Some(first) = admissions.first() {
@@ -782,7 +782,7 @@ fn check_chart_text(root: &Path, c: &ChartFile, text: String, wrapper: Option<Op
             diagnostics.push(chart_wrapper::diagnostic(Refusal::FitsSeveral {
                 name: &name,
                 wrapper: &c.wrapper,
-                slots: &names.join(", "),
+                slots: &base::list::listed(&names),
             }));
         }
     }

@@ -1234,9 +1234,8 @@ impl<'a, 'g, 's, 'v> Cx<'a, 'g, 's, 'v> {
                         Some(n) => match ex.get(n) {
                             Some(v) => *v,
                             None => {
-                                let ex_names: Vec<&str> = ex.keys().map(String::as_str).collect();
-                                let reason =
-                                    format!("{} has no export `{n}` (exports: {})", path(self.g), ex_names.join(", "));
+                                let ex_names = base::list::listed(ex.keys());
+                                let reason = format!("{} has no export `{n}` (exports: {ex_names})", path(self.g));
                                 self.not_static(at, reason)
                             }
                         },

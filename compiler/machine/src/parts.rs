@@ -740,10 +740,7 @@ pub fn lend_manifest(machine_value: &Value, slot: &str) -> Result<LendManifest, 
     let custom = Customized::new(&parts);
     let Some(actor) = parts.actor(slot) else {
         let names: Vec<&str> = parts.setup_entries("actors").into_iter().map(|(n, _)| n).collect();
-        return Err(format!(
-            "no actor \"{slot}\" in the Machine's setup (actors: {})",
-            if names.is_empty() { "none".into() } else { names.join(", ") }
-        ));
+        return Err(format!("no actor \"{slot}\" in the Machine's setup (actors: {})", base::path::names(&names)));
     };
     if classify_actor(actor) != ActorClass::Open {
         return Err(format!(

@@ -46,8 +46,10 @@ pub fn render(reports: &[FileReport], color: bool) -> String {
             continue;
         }
         // ariadne's line table of the text, made once per file: made per diagnostic, a file with
-        // many findings took time quadratic in its size (20 000 diagnostics: minutes).
-        let source = ariadne::Source::from(report.text.as_str());
+        // many findings took time quadratic in its size (20 000 diagnostics: minutes). Made only
+        // for a finding drawn on the whole text: findings on long lines are drawn on excerpts,
+        // and a one-line text of 60 MB took seconds to tabulate for nothing.
+        let source = std::cell::OnceCell::new();
         let index = report.line_index();
         for d in &report.diagnostics {
             out.push_str(&render_one(report, &source, &index, d, color));
@@ -153,9 +155,9 @@ impl Excerpt {
     }
 }
 
-fn render_one(
-    report: &FileReport,
-    full: &ariadne::Source<&str>,
+fn render_one<'t>(
+    report: &'t FileReport,
+    full: &std::cell::OnceCell<ariadne::Source<&'t str>>,
     index: &LineIndex,
     d: &Diagnostic,
     color: bool,
@@ -178,7 +180,7 @@ fn render_one(
             let primary = x.map(&report.text, &whole).unwrap_or(x.lead..x.lead);
             (&cut_source, primary)
         }
-        None => (full, whole.clone()),
+        None => (full.get_or_init(|| ariadne::Source::from(report.text.as_str())), whole.clone()),
     };
     let mut placed_notes = Vec::new();
     let label_color = if color { kind_color } else { Color::Primary };

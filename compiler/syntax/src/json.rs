@@ -50,7 +50,8 @@ pub enum JsonErrorKind {
     Syntax,
     /// Nesting deeper than [`Limits::max_depth`].
     TooDeep,
-    /// A text longer than [`Limits::max_bytes`].
+    /// A text longer than [`Limits::max_bytes`], or holding more than [`Limits::max_values`]
+    /// values.
     TooLarge,
 }
 
@@ -64,11 +65,21 @@ pub struct Limits {
     /// The parser recurses once per level, so values above [`MAX_DEPTH_CAP`] act as it.
     pub max_depth: usize,
     pub max_bytes: usize,
+    /// The most values (of any kind, at any depth, object members' values included) read; past
+    /// them the parser reports one error and reads no further. A tree costs about 40 bytes a
+    /// value (72 a member), so 64 MiB of `[0,0,...]` would be 33 million values, over 2.5 GB with
+    /// the parser's stack (and a Chart's lowering and IR copy it again: 6 GB in `jr2 ir`);
+    /// [`MAX_VALUES`] keeps a tree under about 150 MB whatever the text.
+    pub max_values: usize,
 }
+
+/// The default [`Limits::max_values`]: 1 Mi values, far past any Chart (at most 200 states), lend
+/// manifest or JSON Schema written by hand or generated (a chain of 200 000 states is 600 000).
+pub const MAX_VALUES: usize = 1 << 20;
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { max_depth: 256, max_bytes: 64 * 1024 * 1024 }
+        Limits { max_depth: 256, max_bytes: 64 * 1024 * 1024, max_values: MAX_VALUES }
     }
 }
 
@@ -367,6 +378,11 @@ struct Parser<'a> {
     members: Vec<Member>,
     /// The elements of the arrays being read, innermost last.
     items: Vec<Json>,
+    /// The values read so far, against [`Limits::max_values`].
+    values: usize,
+    /// Past [`Limits::max_values`]: the rest of the text is not read (and no bracket left open
+    /// by that is reported).
+    stopped: bool,
 }
 
 fn span(start: usize, end: usize) -> Span {
@@ -455,6 +471,8 @@ impl<'a> Parser<'a> {
             duplicates: Vec::new(),
             members: Vec::new(),
             items: Vec::new(),
+            values: 0,
+            stopped: false,
         }
     }
 
@@ -590,6 +608,9 @@ impl<'a> Parser<'a> {
 
     /// One error for every container left open at the end of the text.
     fn report_unclosed(&mut self) {
+        if self.stopped {
+            return;
+        }
         let Some(&(closer, open)) = self.unclosed.first() else { return };
         let what = container_name(closer);
         let opened = self.position(open);
@@ -637,6 +658,10 @@ impl<'a> Parser<'a> {
 
     /// A value at `self.pos`, which holds a byte for which [`starts_value`] holds.
     fn value(&mut self) -> Json {
+        self.values += 1;
+        if self.values > self.limits.max_values {
+            return self.stop();
+        }
         match self.bytes[self.pos] {
             b @ (b'{' | b'[') => self.container(b),
             q @ (b'"' | b'\'') => {
@@ -646,6 +671,19 @@ impl<'a> Parser<'a> {
             b'-' | b'+' | b'.' | b'0'..=b'9' => self.number(),
             _ => self.word(),
         }
+    }
+
+    /// Past [`Limits::max_values`]: one error at this value, and the rest of the text is skipped
+    /// unread, so that the tree stays within the budget whatever the text holds.
+    fn stop(&mut self) -> Json {
+        let at = span(self.pos, self.pos + 1);
+        let max = self.limits.max_values;
+        let message = format!("the file holds more than {max} JSON values; jr2 reads at most {max}, and not the rest");
+        self.error(JsonErrorKind::TooLarge, at, message);
+        self.stopped = true;
+        self.pos = self.bytes.len();
+        self.last_end = self.pos;
+        Json { kind: JsonKind::Error, span: at }
     }
 
     fn container(&mut self, b: u8) -> Json {
@@ -1723,6 +1761,34 @@ mod tests {
         }
         out.push_str("\n}, \"initial\": \"state_0\"}");
         out
+    }
+
+    /// Past `max_values` one error, at the first value not read, and the rest of the text is not
+    /// read: no tree past the budget, and no bracket it leaves open is reported.
+    #[test]
+    fn a_budget_of_values() {
+        let limits = Limits { max_values: 4, ..Limits::default() };
+        let text = r#"{ "a": [0, 1, { "b": 2 }, 3], "c": 4 }"#;
+        let parsed = parse_with(text, limits);
+        assert_eq!(parsed.errors.len(), 1, "{:?}", parsed.errors);
+        let e = &parsed.errors[0];
+        assert_eq!(e.kind, JsonErrorKind::TooLarge);
+        assert_eq!(e.span, Span::new(14, 15), "the object after 0 and 1");
+        assert_eq!(e.message, "the file holds more than 4 JSON values; jr2 reads at most 4, and not the rest");
+        let a = parsed.value.get("a").and_then(Json::as_array).expect("the array read so far");
+        assert_eq!(a.len(), 3);
+        assert_eq!(a[2].kind, JsonKind::Error);
+        // Within the budget, nothing changes.
+        let parsed = parse_with(text, Limits { max_values: 8, ..Limits::default() });
+        assert!(parsed.errors.is_empty(), "{:?}", parsed.errors);
+        // Just under the default: read whole.
+        let text = format!("[{}0]", "0,".repeat(MAX_VALUES - 2));
+        let parsed = parse(&text);
+        assert!(parsed.errors.is_empty());
+        let text = format!("[{}0]", "0,".repeat(MAX_VALUES));
+        let parsed = parse(&text);
+        assert_eq!(parsed.errors.len(), 1);
+        assert_eq!(parsed.value.as_array().map(<[Json]>::len), Some(MAX_VALUES));
     }
 
     #[test]

@@ -111,13 +111,13 @@ pub fn check(cx: &Ctx, sink: &mut Sink) {
         if !missing.is_empty() || !extra.is_empty() || of_one != 1 {
             let mut text = format!("the lent Effect \"{src}\" takes {takes}");
             if !missing.is_empty() {
-                text.push_str(&format!("; missing: {}", missing.join(", ")));
+                text.push_str(&format!("; missing: {}", base::list::listed(&missing)));
             }
             if !extra.is_empty() {
-                text.push_str(&format!("; not its input: {}", extra.join(", ")));
+                text.push_str(&format!("; not its input: {}", base::list::listed(&extra)));
             }
             if let (true, Some(one)) = (of_one != 1, &shape.one_of) {
-                text.push_str(&format!("; give one of {}", one.join(", ")));
+                text.push_str(&format!("; give one of {}", base::list::listed(one)));
             }
             sink.line(&EFFECT_INPUT, at.span(), &at.ipath, text);
         }

@@ -135,13 +135,13 @@ pub fn shape_here(cx: &Ctx, parts: &EffectParts) -> Option<InputShape> {
 pub fn shape_text(shape: &InputShape) -> String {
     let mut need: Vec<String> = shape.required.clone();
     if let Some(one) = &shape.one_of {
-        need.push(format!("exactly one of {}", one.join(", ")));
+        need.push(format!("exactly one of {}", base::list::listed(one)));
     }
-    let need = need.join(", ");
+    let need = base::list::listed(&need);
     let may = if shape.optional.is_empty() {
         String::new()
     } else {
-        format!("{}optionally {}", if need.is_empty() { "" } else { ", and " }, shape.optional.join(", "))
+        format!("{}optionally {}", if need.is_empty() { "" } else { ", and " }, base::list::listed(&shape.optional))
     };
     if need.is_empty() && may.is_empty() {
         "nothing".to_string()

@@ -8,9 +8,11 @@ declare_rule! {
     /// ## What it checks
     /// For a `dispatch(name, { target: { url } })`, `jr2 check` reads the callee's door at
     /// `GET <url>/workflows/<name>`, with no token (the route is open band; the token is the
-    /// Effector's to carry), a 3 s connect and 5 s overall timeout. No answer at all (a refused
-    /// connection, a name that does not resolve, a timeout, a TLS failure) is this warning, at
-    /// the target's `url`. `jr2 check --offline` reads no foreign door.
+    /// Effector's to carry), a 3 s connect and 5 s overall timeout, and 10 s for all the foreign
+    /// doors of one run together (a door not read by then is not tried). No answer at all (a
+    /// refused connection, a name that does not resolve, a timeout, a TLS failure, the run's time
+    /// for doors spent) is this warning, at the target's `url`. `jr2 check --offline` reads no
+    /// foreign door.
     ///
     /// ## Why
     /// A warning, never a refusal (ADR-0071): the other Instance may be down, reached only from

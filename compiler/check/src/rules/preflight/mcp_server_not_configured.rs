@@ -39,7 +39,7 @@ pub fn check(calls: &[KitCall<'_>], config: &InstanceConfig, out: &mut Vec<Locat
     let known = if servers.is_empty() {
         "it has none".to_string()
     } else {
-        format!("its servers: {}", servers.iter().map(|s| s.name.as_str()).collect::<Vec<_>>().join(", "))
+        format!("its servers: {}", base::list::listed(servers.iter().map(|s| s.name.as_str())))
     };
     let mut report = |who: String, server: &Value| {
         let Some(name) = server.as_str() else { return };

@@ -102,7 +102,7 @@ fn refuse_at(config: &InstanceConfig, name: &str, loc: Loc, subject: String, out
     let known = if held.is_empty() {
         "it lists none".to_string()
     } else {
-        format!("its secrets: {}", held.iter().map(|s| s.name.as_str()).collect::<Vec<_>>().join(", "))
+        format!("its secrets: {}", base::list::listed(held.iter().map(|s| s.name.as_str())))
     };
     out.push(Located {
         file: loc.file,

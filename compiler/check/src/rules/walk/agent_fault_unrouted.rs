@@ -96,7 +96,7 @@ pub fn check(cx: &Ctx, out: &mut Vec<Located>) {
 fn open_body_agents(cx: &Ctx, slot: &str) -> Option<String> {
     let actor = cx.parts.actor(slot).filter(|a| classify_actor(a) == ActorClass::Open)?;
     let declaration = declaration_of(arg(actor, 0)?).ok()?;
-    let quoted = |xs: &[String]| xs.iter().map(|x| format!("\"{x}\"")).collect::<Vec<_>>().join(", ");
+    let quoted = |xs: &[String]| base::list::listed(xs.iter().map(|x| format!("\"{x}\"")));
     let plural = |n: usize, one: &'static str, many: &'static str| if n == 1 { one } else { many };
     let mut what = Vec::new();
     let agents = &declaration.lends.agents;

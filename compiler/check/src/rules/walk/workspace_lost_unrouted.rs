@@ -91,8 +91,10 @@ fn stays(cx: &Ctx, s: StateId) -> Option<Cow<'static, str>> {
         return None;
     }
     let finals: Vec<&str> = finals().map(|c| c.key.as_str()).collect();
+    let max = base::list::MAX_LISTED;
+    let more = if finals.len() > max { format!(", and {} more", finals.len() - max) } else { String::new() };
     Some(Cow::Owned(format!(
-        "stays active once it reaches its final state \"{}\" (it has no `onDone`)",
-        finals.join("\", \"")
+        "stays active once it reaches its final state \"{}\"{more} (it has no `onDone`)",
+        finals[..finals.len().min(max)].join("\", \"")
     )))
 }

@@ -67,7 +67,7 @@ pub fn check(cx: &Cx<'_>, sink: &mut Sink) {
                     fp.pick.name,
                     cx.node_id(fp.state),
                     inv.src,
-                    keys.join(", ")
+                    base::list::listed(&keys)
                 ),
             );
         }
