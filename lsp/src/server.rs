@@ -609,8 +609,9 @@ impl Worker {
             let text = self.db.text(&path).unwrap_or_default();
             let lines = Lines::new(&text);
             let text_of = |p: &Path| self.db.text(p);
-            out.extend(found.iter().map(|d| convert(uri, &lines, d, &text_of)));
-            out.extend(recovered.iter().map(|d| tagged(convert(uri, &lines, d, &text_of), "recovered")));
+            let others = OtherFiles::new(&text_of);
+            out.extend(found.iter().map(|d| convert(uri, &lines, d, &others)));
+            out.extend(recovered.iter().map(|d| tagged(convert(uri, &lines, d, &others), "recovered")));
         }
         if path.extension().is_some_and(|e| e == "ts") {
             let is_syntax = |d: &LspDiagnostic| d.code == Some(NumberOrString::String("ts-syntax".into()));
@@ -688,7 +689,7 @@ impl Worker {
                 continue;
             }
             let Some(Action { title, edits, rename_to }) = actions::action(&d) else { continue };
-            let lsp = convert(uri, &lines, &d, &|p: &Path| self.db.text(p));
+            let lsp = convert(uri, &lines, &d, &OtherFiles::new(&|p: &Path| self.db.text(p)));
             let edits: Vec<TextEdit> = edits
                 .into_iter()
                 .map(|e| TextEdit { range: lines.range(e.start as u32, e.end as u32), new_text: e.text })
@@ -760,12 +761,43 @@ fn path_of(uri: &Uri) -> Option<PathBuf> {
     uri.to_file_path().map(|p| machine::module::normalize(Path::new(&*p)))
 }
 
+/// The other files that diagnostics place related information in (a dispatch's callee door),
+/// each read and indexed once per publish: read per related place, many door findings into one
+/// large callee took time of the findings times the callee's size.
+struct OtherFiles<'a> {
+    text_of: &'a dyn Fn(&Path) -> Option<String>,
+    seen: std::cell::RefCell<HashMap<PathBuf, Option<(String, base::line_index::LineIndex)>>>,
+}
+
+impl<'a> OtherFiles<'a> {
+    fn new(text_of: &'a dyn Fn(&Path) -> Option<String>) -> Self {
+        OtherFiles { text_of, seen: Default::default() }
+    }
+
+    /// The UTF-16 range of a span of the file at `path`, or `None` where it cannot be read.
+    fn range(&self, path: &Path, start: u32, end: u32) -> Option<Range> {
+        let mut seen = self.seen.borrow_mut();
+        let entry = seen.entry(path.to_path_buf()).or_insert_with(|| {
+            (self.text_of)(path).map(|text| {
+                let index = base::line_index::LineIndex::new(&text);
+                (text, index)
+            })
+        });
+        let (text, index) = entry.as_ref()?;
+        let at = |offset: u32| {
+            let p = index.utf16(text, offset as usize);
+            Position { line: p.line, character: p.character }
+        };
+        Some(Range { start: at(start), end: at(end) })
+    }
+}
+
 /// A diagnostic in LSP terms: UTF-16 range, code, secondary labels (the other half of a pair)
 /// as related information. The message is worded as `jr2 check` words it: its `message` (a
 /// door line starts with its dotted path, as the CLI's does), then a `help: ` line and a `note: `
 /// line each (`tests/lsp/same.rs` compares them with `--format json`).
-/// `text_of` gives another file's text (the editor's buffer where open), for related places.
-fn convert(uri: &Uri, lines: &Lines, d: &Diagnostic, text_of: &dyn Fn(&Path) -> Option<String>) -> LspDiagnostic {
+/// `others` gives another file's text (the editor's buffer where open), for related places.
+fn convert(uri: &Uri, lines: &Lines, d: &Diagnostic, others: &OtherFiles<'_>) -> LspDiagnostic {
     let mut message = d.message.clone();
     if let Some(help) = &d.help {
         message.push_str(&format!("\nhelp: {help}"));
@@ -784,12 +816,8 @@ fn convert(uri: &Uri, lines: &Lines, d: &Diagnostic, text_of: &dyn Fn(&Path) -> 
             // A place in another file (a dispatch's callee door): its own text gives the UTF-16 range.
             let path = PathBuf::from(&r.path);
             let uri = Uri::from_file_path(&path)?;
-            let text = text_of(&path)?;
-            let other = Lines::new(&text);
-            Some(DiagnosticRelatedInformation {
-                location: Location { uri, range: other.range(r.span.start, r.span.end) },
-                message: r.message.clone(),
-            })
+            let range = others.range(&path, r.span.start, r.span.end)?;
+            Some(DiagnosticRelatedInformation { location: Location { uri, range }, message: r.message.clone() })
         }))
         .collect();
     LspDiagnostic {
@@ -825,11 +853,38 @@ mod tests {
         );
         let uri = Uri::from_file_path("/i/workflows/a.ts").unwrap();
         let text_of = |p: &Path| (p == Path::new("/i/workflows/b.ts")).then(|| there.to_string());
-        let lsp = convert(&uri, &Lines::new(here), &d, &text_of);
+        let lsp = convert(&uri, &Lines::new(here), &d, &OtherFiles::new(&text_of));
         let related = lsp.related_information.expect("related information");
         assert_eq!(related.len(), 1);
         assert_eq!(related[0].location.uri, Uri::from_file_path("/i/workflows/b.ts").unwrap());
         assert_eq!(related[0].location.range, Range::new(Position::new(1, 19), Position::new(1, 23)));
         assert_eq!(related[0].message, "the door of \"b\"");
+    }
+
+    /// Related places in one other file read and index that file once per publish, however many
+    /// diagnostics point into it, and each is placed in it.
+    #[test]
+    fn related_places_in_one_file_read_it_once() {
+        let there = "x\nconst é = { input: door }\n";
+        let reads = std::cell::Cell::new(0);
+        let text_of = |p: &Path| {
+            reads.set(reads.get() + 1);
+            (p == Path::new("/i/workflows/b.ts")).then(|| there.to_string())
+        };
+        let others = OtherFiles::new(&text_of);
+        let uri = Uri::from_file_path("/i/workflows/a.ts").unwrap();
+        let here = "dispatch(\"b\", { input })\n";
+        for (start, character) in [(2u32, 0u32), (22, 19)] {
+            let d = Diagnostic::new("door-mismatch", Severity::Error, Span::new(16, 21), "mismatch").with_related(
+                "/i/workflows/b.ts",
+                there,
+                Span::new(start, start + 4),
+                "the door of \"b\"",
+            );
+            let lsp = convert(&uri, &Lines::new(here), &d, &others);
+            let range = lsp.related_information.expect("related information")[0].location.range;
+            assert_eq!(range.start, Position::new(1, character));
+        }
+        assert_eq!(reads.get(), 1);
     }
 }
