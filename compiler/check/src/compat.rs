@@ -126,7 +126,7 @@ impl Walk {
                 return;
             }
             (JsonKind::Bool(true), _) => {
-                let any = Json { kind: JsonKind::Object(Vec::new()), span: slot.span };
+                let any = Json { kind: JsonKind::Object(&[]), span: slot.span };
                 return self.node(&any, door, at);
             }
             _ => {}
@@ -157,7 +157,7 @@ impl Walk {
                 }
                 // A slot's array with no `items` sends any items: compare them as `{}`.
                 None if may("array") => {
-                    let any = Json { kind: JsonKind::Object(Vec::new()), span: at.slot };
+                    let any = Json { kind: JsonKind::Object(&[]), span: at.slot };
                     let sub = At { path, slot: at.slot };
                     self.node(&any, door_items, &sub);
                 }
@@ -409,7 +409,7 @@ impl Walk {
         if door_props.is_none() && !door_types.as_ref().is_some_and(|ts| ts.iter().any(|t| t == "object")) {
             return;
         }
-        let empty = Json { kind: JsonKind::Object(Vec::new()), span: at.slot };
+        let empty = Json { kind: JsonKind::Object(&[]), span: at.slot };
         let slot_props = slot.get("properties").filter(|p| p.is_object()).unwrap_or(&empty);
         let door_props = door_props.filter(|p| p.is_object()).unwrap_or(&empty);
         let base = join(&at.path, "properties");
@@ -454,8 +454,8 @@ impl Walk {
             }
         }
         for sm in slot_props.entries() {
-            let path = join(&base, &sm.key);
-            match door_index.get(sm.key.as_str()).copied() {
+            let path = join(&base, sm.key);
+            match door_index.get(sm.key).copied() {
                 Some(dm) => {
                     let sub = At { path, slot: sm.key_span };
                     self.node(&sm.value, &dm.value, &sub);
@@ -481,7 +481,7 @@ fn has_fault(node: &Json) -> bool {
     node.as_object()
         .unwrap_or(&[])
         .iter()
-        .any(|m| !PAYLOAD_KEYWORDS.contains(&m.key.as_str()) || (m.key == "items" && m.value.as_array().is_some()))
+        .any(|m| !PAYLOAD_KEYWORDS.contains(&m.key) || (m.key == "items" && m.value.as_array().is_some()))
 }
 
 /// A root's opening brace (a whole schema's span would underline the whole file).
@@ -491,7 +491,7 @@ fn opening(root: &Json) -> Span {
 }
 
 /// The values a node may send, when it fixes them: its `const`, or its `enum`.
-fn sent_values(node: &Json) -> Option<Vec<&Json>> {
+fn sent_values<'a>(node: &'a Json<'a>) -> Option<Vec<&'a Json<'a>>> {
     if let Some(c) = node.get("const") {
         return Some(vec![c]);
     }
@@ -534,11 +534,11 @@ fn quoted_or(items: &[String]) -> String {
 }
 
 /// An object's members by key, the last of a repeated key (as [`Json::member`] finds it).
-fn members(node: &Json) -> std::collections::HashMap<&str, &syntax::json::Member> {
-    node.as_object().unwrap_or(&[]).iter().map(|m| (m.key.as_str(), m)).collect()
+fn members<'a>(node: &Json<'a>) -> std::collections::HashMap<&'a str, &'a syntax::json::Member<'a>> {
+    node.as_object().unwrap_or(&[]).iter().map(|m| (m.key, m)).collect()
 }
 
-fn strings(node: Option<&Json>) -> Vec<&str> {
+fn strings<'a>(node: Option<&Json<'a>>) -> Vec<&'a str> {
     node.and_then(Json::as_array).unwrap_or(&[]).iter().filter_map(Json::as_str).collect()
 }
 
@@ -551,11 +551,13 @@ fn show(v: &Json) -> String {
 fn same(a: &Json, b: &Json) -> bool {
     match (&a.kind, &b.kind) {
         (JsonKind::Number(_), JsonKind::Number(_)) => a.as_f64() == b.as_f64(),
-        (JsonKind::Array(x), JsonKind::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same(p, q)),
+        (JsonKind::Array(x), JsonKind::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| same(p, q))
+        }
         (JsonKind::Object(_), JsonKind::Object(_)) => {
             let xs: Vec<_> = a.entries().collect();
             let ys: Vec<_> = b.entries().collect();
-            xs.len() == ys.len() && xs.iter().all(|m| b.get(&m.key).is_some_and(|v| same(&m.value, v)))
+            xs.len() == ys.len() && xs.iter().all(|m| b.get(m.key).is_some_and(|v| same(&m.value, v)))
         }
         (JsonKind::Error, _) | (_, JsonKind::Error) => false,
         _ => a.to_value() == b.to_value(),
@@ -759,11 +761,12 @@ pub(crate) const PAIRS: &[(&str, &str, &str, &[&str])] = &[
 #[cfg(test)]
 mod tests {
     use super::*;
-    use syntax::json::parse;
+    use syntax::json::{parse, Arena};
 
     /// The findings of a pair, one line each: `slot mismatch: path: text`.
     pub(crate) fn lines(slot: &str, door: &str) -> Vec<String> {
-        let (s, d) = (parse(slot), parse(door));
+        let arena = Arena::new();
+        let (s, d) = (parse(slot, &arena), parse(door, &arena));
         assert!(s.errors.is_empty() && d.errors.is_empty(), "test schemas parse");
         compare(&s.value, &d.value)
             .iter()

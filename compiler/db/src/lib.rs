@@ -282,7 +282,8 @@ pub fn lone_report(db: &dyn Db, file: File) -> Arc<Vec<FileDiagnostics>> {
 pub fn recovered_chart(db: &dyn Db, file: File) -> Arc<Vec<Diagnostic>> {
     let Some(text) = file.text(db) else { return Arc::default() };
     let run = || {
-        let parsed = syntax::json::parse(text);
+        let arena = syntax::json::arena_for(text);
+        let parsed = syntax::json::parse(text, &arena);
         if parsed.errors.is_empty() {
             return Vec::new();
         }
