@@ -57,12 +57,6 @@ pub fn admit_lone(text: &str, manifest: Option<&LendManifest>) -> Admission {
     admission
 }
 
-/// Admits or refuses a parsed Chart; `size` is its text's length in bytes. Walks the tree for
-/// repeated keys; [`admit_parsed`] takes those the parser noted.
-pub fn admit_json(chart: &Json<'_>, size: usize, manifest: Option<&LendManifest>) -> Admission {
-    admit_parsed(chart, &json::duplicate_keys(chart), size, manifest)
-}
-
 /// Admits or refuses a parsed Chart with the repeated keys its parse noted
 /// ([`json::Parsed::duplicates`]); `size` is its text's length in bytes.
 pub fn admit_parsed(

@@ -291,7 +291,7 @@ pub fn recovered_chart(db: &dyn Db, file: File) -> Arc<Vec<Diagnostic>> {
         let overlaps = |d: &Diagnostic| {
             errors.iter().any(|e| d.span.start <= e.span.end.max(e.span.start + 1) && e.span.start <= d.span.end)
         };
-        check::door::admit_json(&parsed.value, text.len(), None)
+        check::door::admit_parsed(&parsed.value, &parsed.duplicates, text.len(), None)
             .diagnostics
             .into_iter()
             .filter(|d| !overlaps(d))
