@@ -32,7 +32,8 @@ fn main() {
     let n: usize = n.parse().expect("N is a number");
     let rounds: usize = rest.first().map_or(5, |r| r.parse().expect("ROUNDS is a number"));
     let text = std::fs::read_to_string(chart).expect("the chart reads");
-    let parsed = syntax::json::parse(&text);
+    let arena = syntax::json::Arena::new();
+    let parsed = syntax::json::parse(&text, &arena);
     assert!(parsed.errors.is_empty(), "{:?}", parsed.errors);
     let lowered = chart::lower::lower(&parsed.value, None);
     assert!(lowered.faults.is_empty(), "{:?}", lowered.faults);

@@ -4,7 +4,8 @@
 use super::*;
 
 fn machine(text: &str) -> Machine {
-    let parsed = syntax::json::parse(text);
+    let arena = syntax::json::Arena::new();
+    let parsed = syntax::json::parse(text, &arena);
     assert!(parsed.errors.is_empty(), "{:?}", parsed.errors);
     let lowered = chart::lower::lower(&parsed.value, None);
     assert!(lowered.faults.is_empty(), "{:?}", lowered.faults);

@@ -23,7 +23,8 @@ pub fn schema_compat(args: CompatArgs) -> Result<Exit> {
 /// its report shows and its text (the Node addon's `compat` too); a text that is not a JSON
 /// Schema object is a usage error naming it.
 pub fn compat_reports(slot: (String, String), door: (String, String)) -> Result<Vec<(FileReport, bool)>> {
-    let report = compat::check(&schema(&slot.0, &slot.1)?, &schema(&door.0, &door.1)?);
+    let arena = json::Arena::new();
+    let report = compat::check(&schema(&slot.0, &slot.1, &arena)?, &schema(&door.0, &door.1, &arena)?);
     Ok(vec![
         (FileReport { path: slot.0, text: slot.1, diagnostics: report.slot }, true),
         (FileReport { path: door.0, text: door.1, diagnostics: report.door }, true),
@@ -40,11 +41,11 @@ fn name(path: &Path) -> String {
 
 /// A schema's spanned tree (`name` as messages give it): valid JSON, an object or a boolean at
 /// the root (`true` is the JSON Schema every value meets, `false` the one none does).
-fn schema(name: &str, text: &str) -> Result<Json> {
+fn schema<'a>(name: &str, text: &'a str, arena: &'a json::Arena) -> Result<Json<'a>> {
     if let Err(e) = serde_json::from_str::<serde_json::Value>(text) {
         return Err(UsageError(format!("cannot read {name}: not valid JSON: {e}")));
     }
-    let parsed = json::parse(text);
+    let parsed = json::parse(text, arena);
     if let Some(e) = parsed.errors.first() {
         return Err(UsageError(format!("cannot read {name}: {}", e.message)));
     }

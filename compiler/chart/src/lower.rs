@@ -34,9 +34,9 @@ pub struct Lowered<'a> {
     pub machine: Machine,
     /// Where each state, transition and invoke is (a Chart is one file: `FileId(0)`).
     pub source_map: SourceMap,
-    pub state_json: Vec<&'a Json>,
+    pub state_json: Vec<&'a Json<'a>>,
     /// `transition_json[i]` is the JSON of `machine.transitions[i]`.
-    pub transition_json: Vec<&'a Json>,
+    pub transition_json: Vec<&'a Json<'a>>,
     /// What each invoke's `src` names, state by state and in each state's order (the source
     /// map's order of invokes): classified once, for lowering and for the door's rules.
     pub invoke_class: Vec<SrcClass>,
@@ -110,7 +110,7 @@ pub fn classify_src(chart: &Json, manifest: Option<&LendManifest>, src: &str) ->
 }
 
 /// The items of a value that is one item or a list of them, each with its path.
-pub fn one_or_many<'a>(value: &'a Json, path: &str) -> Vec<(String, &'a Json)> {
+pub fn one_or_many<'a>(value: &'a Json<'a>, path: &str) -> Vec<(String, &'a Json<'a>)> {
     match value.as_array() {
         Some(items) => items.iter().enumerate().map(|(i, v)| (join(path, i), v)).collect(),
         None => vec![(path.to_string(), value)],
@@ -118,7 +118,7 @@ pub fn one_or_many<'a>(value: &'a Json, path: &str) -> Vec<(String, &'a Json)> {
 }
 
 /// The items of a value that is one item or a list of them, without paths.
-pub fn items(value: &Json) -> impl Iterator<Item = &Json> {
+pub fn items<'a>(value: &'a Json<'a>) -> impl Iterator<Item = &'a Json<'a>> {
     let (list, one) = match value.as_array() {
         Some(list) => (list, None),
         None => (&[][..], Some(value)),
@@ -127,7 +127,7 @@ pub fn items(value: &Json) -> impl Iterator<Item = &Json> {
 }
 
 /// Lowers a Chart.
-pub fn lower<'a>(chart: &'a Json, manifest: Option<&LendManifest>) -> Lowered<'a> {
+pub fn lower<'a>(chart: &'a Json<'a>, manifest: Option<&LendManifest>) -> Lowered<'a> {
     let mut lw = Lowerer {
         chart,
         manifest,
@@ -163,7 +163,7 @@ pub fn lower<'a>(chart: &'a Json, manifest: Option<&LendManifest>) -> Lowered<'a
                         input: d.get("input").map(|i| ir::Json::from(i.to_value())),
                         audience: d.get("audience").and_then(Json::as_str).map(str::to_string),
                     };
-                    (Name::from(m.key.as_str()), decl)
+                    (Name::from(m.key), decl)
                 })
                 .collect()
         })
@@ -196,12 +196,12 @@ fn at(span: Span) -> Loc {
 }
 
 struct Lowerer<'a, 'm> {
-    chart: &'a Json,
+    chart: &'a Json<'a>,
     manifest: Option<&'m LendManifest>,
     states: Vec<State>,
     map: SourceMap,
-    state_json: Vec<&'a Json>,
-    transition_json: Vec<&'a Json>,
+    state_json: Vec<&'a Json<'a>>,
+    transition_json: Vec<&'a Json<'a>>,
     invoke_class: Vec<SrcClass>,
     faults: Vec<LowerFault>,
 }
@@ -209,7 +209,7 @@ struct Lowerer<'a, 'm> {
 impl<'a> Lowerer<'a, '_> {
     fn add_state(
         &mut self,
-        json: &'a Json,
+        json: &'a Json<'a>,
         key: Name,
         path: String,
         parent: Option<StateId>,
@@ -269,13 +269,8 @@ impl<'a> Lowerer<'a, '_> {
         if let Some(children) = children_json {
             let base = join(&path, "states");
             for m in children.entries() {
-                let child = self.add_state(
-                    &m.value,
-                    Name::from(m.key.as_str()),
-                    join(&base, &m.key),
-                    Some(sid),
-                    Some(m.key_span),
-                );
+                let child =
+                    self.add_state(&m.value, Name::from(m.key), join(&base, m.key), Some(sid), Some(m.key_span));
                 self.states[sid.index()].children.push(child);
             }
         }
@@ -369,12 +364,12 @@ impl<'a> Lowerer<'a, '_> {
     fn lower_transitions(&mut self, sid: StateId, chart_id: &str, out: &mut Vec<Transition>) {
         let json = self.state_json[sid.index()];
         let path = self.map.state(sid).path.clone();
-        let mut groups: Vec<(Trigger, String, &'a Json)> = Vec::new();
+        let mut groups: Vec<(Trigger, String, &'a Json<'a>)> = Vec::new();
         for (field, make) in [("on", Trigger::Event as fn(Name) -> Trigger), ("after", Trigger::After)] {
             if let Some(map) = json.get(field) {
                 let base = join(&path, field);
                 for m in map.entries() {
-                    groups.push((make(Name::from(m.key.as_str())), join(&base, &m.key), &m.value));
+                    groups.push((make(Name::from(m.key)), join(&base, m.key), &m.value));
                 }
             }
         }
@@ -399,7 +394,7 @@ impl<'a> Lowerer<'a, '_> {
         for (trigger, gpath, value) in groups {
             for (tpath, t) in one_or_many(value, &gpath) {
                 let (target, target_span) = match &t.kind {
-                    JsonKind::String(s) => (Some(s.as_str()), t.span),
+                    JsonKind::String(s) => (Some(*s), t.span),
                     _ => match t.get("target") {
                         Some(tv) => (tv.as_str(), tv.span),
                         None => (None, t.span),
@@ -504,10 +499,7 @@ fn action(a: &Json) -> Action {
     }
     if let Some(assign) = a.get("assign") {
         return Action::Assign {
-            updates: assign
-                .entries()
-                .map(|m| (Name::from(m.key.as_str()), std::sync::Arc::new(expr(&m.value))))
-                .collect(),
+            updates: assign.entries().map(|m| (Name::from(m.key), std::sync::Arc::new(expr(&m.value)))).collect(),
         };
     }
     Action::Named {
@@ -555,7 +547,7 @@ pub fn expr(v: &Json) -> Expr {
             }
         }
         JsonKind::Object(_) => {
-            let fields: Vec<(Name, Expr)> = v.entries().map(|m| (Name::from(m.key.as_str()), expr(&m.value))).collect();
+            let fields: Vec<(Name, Expr)> = v.entries().map(|m| (Name::from(m.key), expr(&m.value))).collect();
             if fields.iter().all(|(_, e)| matches!(e, Expr::Literal(_))) {
                 Expr::Literal(v.to_value().into())
             } else {
@@ -582,7 +574,7 @@ pub fn has_placeholder(s: &str) -> bool {
 }
 
 /// The `$ref` text of a whole-value reference `{ "$ref": "..." }`.
-pub fn whole_ref(v: &Json) -> Option<&str> {
+pub fn whole_ref<'a>(v: &Json<'a>) -> Option<&'a str> {
     let members = v.as_object()?;
     if members.len() != 1 || members[0].key != "$ref" {
         return None;

@@ -55,7 +55,7 @@ pub fn subset_faults(schema: &Json) -> Vec<SubsetFault> {
 fn walk(node: &Json, path: &mut Vec<String>, out: &mut Vec<SubsetFault>) {
     let Some(members) = node.as_object() else { return };
     for m in members {
-        let key = m.key.as_str();
+        let key = m.key;
         if !PAYLOAD_KEYWORDS.contains(&key) {
             out.push(SubsetFault { path: with(path, key), span: m.key_span, key: key.to_string(), list_items: false });
             continue;
@@ -64,7 +64,7 @@ fn walk(node: &Json, path: &mut Vec<String>, out: &mut Vec<SubsetFault>) {
         match key {
             "properties" => {
                 for p in m.value.as_object().unwrap_or(&[]) {
-                    path.push(p.key.clone());
+                    path.push(p.key.to_string());
                     walk(&p.value, path, out);
                     path.pop();
                 }

@@ -126,7 +126,7 @@ impl Walk {
                 return;
             }
             (JsonKind::Bool(true), _) => {
-                let any = Json { kind: JsonKind::Object(Vec::new()), span: slot.span };
+                let any = Json { kind: JsonKind::Object(&[]), span: slot.span };
                 return self.node(&any, door, at);
             }
             _ => {}
@@ -157,7 +157,7 @@ impl Walk {
                 }
                 // A slot's array with no `items` sends any items: compare them as `{}`.
                 None if may("array") => {
-                    let any = Json { kind: JsonKind::Object(Vec::new()), span: at.slot };
+                    let any = Json { kind: JsonKind::Object(&[]), span: at.slot };
                     let sub = At { path, slot: at.slot };
                     self.node(&any, door_items, &sub);
                 }
@@ -412,7 +412,7 @@ impl Walk {
         if door_props.is_none() && !door_types.as_ref().is_some_and(|ts| ts.iter().any(|t| t == "object")) {
             return;
         }
-        let empty = Json { kind: JsonKind::Object(Vec::new()), span: at.slot };
+        let empty = Json { kind: JsonKind::Object(&[]), span: at.slot };
         let slot_props = slot.get("properties").filter(|p| p.is_object()).unwrap_or(&empty);
         let door_props = door_props.filter(|p| p.is_object()).unwrap_or(&empty);
         let base = join(&at.path, "properties");
@@ -457,8 +457,8 @@ impl Walk {
             }
         }
         for sm in slot_props.entries() {
-            let path = join(&base, &sm.key);
-            match door_index.get(sm.key.as_str()).copied() {
+            let path = join(&base, sm.key);
+            match door_index.get(sm.key).copied() {
                 Some(dm) => {
                     let sub = At { path, slot: sm.key_span };
                     self.node(&sm.value, &dm.value, &sub);
@@ -484,7 +484,7 @@ fn has_fault(node: &Json) -> bool {
     node.as_object()
         .unwrap_or(&[])
         .iter()
-        .any(|m| !PAYLOAD_KEYWORDS.contains(&m.key.as_str()) || (m.key == "items" && m.value.as_array().is_some()))
+        .any(|m| !PAYLOAD_KEYWORDS.contains(&m.key) || (m.key == "items" && m.value.as_array().is_some()))
 }
 
 /// A root's opening brace (a whole schema's span would underline the whole file).
@@ -494,7 +494,7 @@ fn opening(root: &Json) -> Span {
 }
 
 /// The values a node may send, when it fixes them: its `const`, or its `enum`.
-fn sent_values(node: &Json) -> Option<Vec<&Json>> {
+fn sent_values<'a>(node: &'a Json<'a>) -> Option<Vec<&'a Json<'a>>> {
     if let Some(c) = node.get("const") {
         return Some(vec![c]);
     }
@@ -537,11 +537,11 @@ fn quoted_or(items: &[String]) -> String {
 }
 
 /// An object's members by key, the last of a repeated key (as [`Json::member`] finds it).
-fn members(node: &Json) -> std::collections::HashMap<&str, &syntax::json::Member> {
-    node.as_object().unwrap_or(&[]).iter().map(|m| (m.key.as_str(), m)).collect()
+fn members<'a>(node: &Json<'a>) -> std::collections::HashMap<&'a str, &'a syntax::json::Member<'a>> {
+    node.as_object().unwrap_or(&[]).iter().map(|m| (m.key, m)).collect()
 }
 
-fn strings(node: Option<&Json>) -> Vec<&str> {
+fn strings<'a>(node: Option<&Json<'a>>) -> Vec<&'a str> {
     node.and_then(Json::as_array).unwrap_or(&[]).iter().filter_map(Json::as_str).collect()
 }
 
@@ -567,21 +567,21 @@ fn canonical(v: &Json) -> Option<String> {
                 let n = v.as_f64()?;
                 let _ = write!(out, "{:e}", if n == 0.0 { 0.0 } else { n });
             }
-            JsonKind::String(s) => out.push_str(&serde_json::Value::String(s.clone()).to_string()),
+            JsonKind::String(s) => out.push_str(&serde_json::Value::String(s.to_string()).to_string()),
             JsonKind::Array(items) => {
                 out.push('[');
-                for item in items {
+                for item in items.iter() {
                     write(item, out)?;
                     out.push(',');
                 }
                 out.push(']');
             }
             JsonKind::Object(_) => {
-                let mut members: Vec<&syntax::json::Member> = v.entries().collect();
-                members.sort_unstable_by(|x, y| x.key.cmp(&y.key));
+                let mut members: Vec<&syntax::json::Member<'_>> = v.entries().collect();
+                members.sort_unstable_by(|x, y| x.key.cmp(y.key));
                 out.push('{');
                 for m in members {
-                    out.push_str(&serde_json::Value::String(m.key.clone()).to_string());
+                    out.push_str(&serde_json::Value::String(m.key.to_string()).to_string());
                     out.push(':');
                     write(&m.value, out)?;
                     out.push(',');
@@ -792,11 +792,12 @@ pub(crate) const PAIRS: &[(&str, &str, &str, &[&str])] = &[
 #[cfg(test)]
 mod tests {
     use super::*;
-    use syntax::json::parse;
+    use syntax::json::{parse, Arena};
 
     /// The findings of a pair, one line each: `slot mismatch: path: text`.
     pub(crate) fn lines(slot: &str, door: &str) -> Vec<String> {
-        let (s, d) = (parse(slot), parse(door));
+        let arena = Arena::new();
+        let (s, d) = (parse(slot, &arena), parse(door, &arena));
         assert!(s.errors.is_empty() && d.errors.is_empty(), "test schemas parse");
         compare(&s.value, &d.value)
             .iter()

@@ -35,7 +35,8 @@ impl Admission {
 /// Admits or refuses a Chart text. With no manifest, the checks that need an Open body (names,
 /// minted Agents, input shapes) are skipped and the rest run.
 pub fn admit(text: &str, manifest: Option<&LendManifest>) -> Admission {
-    let parsed = json::parse(text);
+    let arena = json::arena_for(text);
+    let parsed = json::parse(text, &arena);
     if !parsed.errors.is_empty() {
         let diagnostics = parsed.errors.iter().map(crate::rules::chart::json_syntax::diagnostic).collect();
         return Admission { diagnostics, machine: None, source_map: ir::SourceMap::default() };
@@ -56,16 +57,10 @@ pub fn admit_lone(text: &str, manifest: Option<&LendManifest>) -> Admission {
     admission
 }
 
-/// Admits or refuses a parsed Chart; `size` is its text's length in bytes. Walks the tree for
-/// repeated keys; [`admit_parsed`] takes those the parser noted.
-pub fn admit_json(chart: &Json, size: usize, manifest: Option<&LendManifest>) -> Admission {
-    admit_parsed(chart, &json::duplicate_keys(chart), size, manifest)
-}
-
 /// Admits or refuses a parsed Chart with the repeated keys its parse noted
 /// ([`json::Parsed::duplicates`]); `size` is its text's length in bytes.
 pub fn admit_parsed(
-    chart: &Json,
+    chart: &Json<'_>,
     duplicates: &[json::DuplicateKey],
     size: usize,
     manifest: Option<&LendManifest>,
@@ -121,17 +116,17 @@ impl Sink {
 
 /// What the door's rules read: the Chart's JSON, the Open body, the IR and its source map.
 pub struct Ctx<'a> {
-    pub chart: &'a Json,
+    pub chart: &'a Json<'a>,
     pub manifest: Option<&'a LendManifest>,
     pub machine: &'a ir::Machine,
     /// Where each state, transition and invoke of `machine` is.
     pub map: &'a ir::SourceMap,
     /// `state_json[i]` is the JSON of `StateId(i)`.
-    pub state_json: &'a [&'a Json],
+    pub state_json: &'a [&'a Json<'a>],
     pub faults: &'a [LowerFault],
     invokes: Vec<InvokeAt<'a>>,
     transitions: Vec<TransitionAt<'a>>,
-    all_guards: Vec<(String, &'a Json)>,
+    all_guards: Vec<(String, &'a Json<'a>)>,
     /// The invokes rule 8 reads, collected by the first rule that asks
     /// (`rules::chart::input_shape::inputs`).
     pub(crate) inputs: std::cell::OnceCell<Vec<crate::rules::chart::input_shape::InputAt<'a>>>,
@@ -143,7 +138,7 @@ pub struct InvokeAt<'a> {
     pub state: StateId,
     /// Its index in the state's invokes.
     pub index: usize,
-    pub json: &'a Json,
+    pub json: &'a Json<'a>,
     /// `states.review.invoke.0` (or `states.review.invoke` for a single invoke).
     pub path: String,
     pub src: &'a str,
@@ -154,13 +149,13 @@ pub struct InvokeAt<'a> {
 /// One transition value (a target string or an object), as rules visit it.
 pub struct TransitionAt<'a> {
     pub state: StateId,
-    pub json: &'a Json,
+    pub json: &'a Json<'a>,
     pub path: &'a str,
 }
 
 impl<'a> Ctx<'a> {
     /// The context of one Chart; what every rule visits is collected once, here.
-    pub fn new(chart: &'a Json, manifest: Option<&'a LendManifest>, lowered: &'a lower::Lowered<'a>) -> Self {
+    pub fn new(chart: &'a Json<'a>, manifest: Option<&'a LendManifest>, lowered: &'a lower::Lowered<'a>) -> Self {
         let mut cx = Ctx {
             chart,
             manifest,
@@ -190,7 +185,7 @@ impl<'a> Ctx<'a> {
     }
 
     /// Every guard at every depth (inside `not`, `and`, `or` too), with its path.
-    pub fn all_guards(&self) -> &[(String, &'a Json)] {
+    pub fn all_guards(&self) -> &[(String, &'a Json<'a>)] {
         &self.all_guards
     }
     /// The declaration's lends, where a manifest is given.
@@ -198,7 +193,7 @@ impl<'a> Ctx<'a> {
         self.manifest.map(|m| &m.declaration.lends)
     }
 
-    pub fn state_json(&self, id: StateId) -> &'a Json {
+    pub fn state_json(&self, id: StateId) -> &'a Json<'a> {
         self.state_json[id.index()]
     }
 
@@ -213,7 +208,7 @@ impl<'a> Ctx<'a> {
 
     /// The minted Agents' names, in the Chart's order.
     pub fn minted(&self) -> Vec<&'a str> {
-        self.chart.get("agents").map(|a| a.entries().map(|m| m.key.as_str()).collect()).unwrap_or_default()
+        self.chart.get("agents").map(|a| a.entries().map(|m| m.key).collect()).unwrap_or_default()
     }
 
     /// Every invoke, with the class lowering gave its `src` (`classes`, in the same order).
@@ -233,7 +228,7 @@ impl<'a> Ctx<'a> {
     }
 
     /// The transitions as lowering found them, each with its JSON.
-    fn collect_transitions(&self, transition_json: &[&'a Json]) -> Vec<TransitionAt<'a>> {
+    fn collect_transitions(&self, transition_json: &[&'a Json<'a>]) -> Vec<TransitionAt<'a>> {
         let map: &'a ir::SourceMap = self.map;
         self.machine
             .transitions
@@ -245,12 +240,12 @@ impl<'a> Ctx<'a> {
     }
 
     /// Every top-level guard (a transition's `guard`), with its path.
-    pub fn guards(&self) -> Vec<(String, &'a Json)> {
+    pub fn guards(&self) -> Vec<(String, &'a Json<'a>)> {
         self.transitions.iter().filter_map(|t| t.json.get("guard").map(|g| (join(t.path, "guard"), g))).collect()
     }
 
-    fn collect_all_guards(&self) -> Vec<(String, &'a Json)> {
-        fn walk<'a>(path: String, g: &'a Json, out: &mut Vec<(String, &'a Json)>) {
+    fn collect_all_guards(&self) -> Vec<(String, &'a Json<'a>)> {
+        fn walk<'a>(path: String, g: &'a Json<'a>, out: &mut Vec<(String, &'a Json<'a>)>) {
             if let Some(inner) = g.get("not") {
                 walk(join(&path, "not"), inner, out);
             }
@@ -271,7 +266,7 @@ impl<'a> Ctx<'a> {
     }
 
     /// Every action (entry, exit, and transitions' `actions`), with its path.
-    pub fn actions(&self) -> Vec<(String, &'a Json)> {
+    pub fn actions(&self) -> Vec<(String, &'a Json<'a>)> {
         let mut out = self.entry_exit_actions();
         for t in self.transitions() {
             if let Some(v) = t.json.get("actions") {
@@ -282,7 +277,7 @@ impl<'a> Ctx<'a> {
     }
 
     /// Every state's `entry` and `exit` action, with its path.
-    pub fn entry_exit_actions(&self) -> Vec<(String, &'a Json)> {
+    pub fn entry_exit_actions(&self) -> Vec<(String, &'a Json<'a>)> {
         let mut out = Vec::new();
         for id in self.machine.ids() {
             let state = self.state_json(id);
@@ -330,7 +325,8 @@ impl<'a> Ctx<'a> {
 /// including lines the grammar refuses first (the seed keeps both).
 #[cfg(test)]
 pub fn run_check(text: &str, manifest: Option<&LendManifest>, check: fn(&Ctx, &mut Sink)) -> Vec<Diagnostic> {
-    let parsed = json::parse(text);
+    let arena = json::Arena::new();
+    let parsed = json::parse(text, &arena);
     assert!(parsed.errors.is_empty(), "{:?}", parsed.errors);
     let lowered = lower::lower(&parsed.value, manifest);
     let cx = Ctx::new(&parsed.value, manifest, &lowered);

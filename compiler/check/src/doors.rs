@@ -225,10 +225,11 @@ impl Doors<'_> {
                 return vec![(at.file, door_place(d, loc, &format!("the door of {whose}")))];
             }
         };
-        let Some(slot_json) = slot_schema(slot) else {
+        let arena = json::Arena::new();
+        let Some(slot_json) = slot_schema(slot, &arena) else {
             return self.unread_slot(name, slot, &at);
         };
-        let door_json = spanned(&door);
+        let door_json = spanned(&door, &arena);
         let findings = compare(&slot_json, &door_json);
         let mut out = Vec::new();
         for f in &findings {
@@ -284,13 +285,14 @@ impl Doors<'_> {
                 body
             }
         };
-        let door = match workflow_detail(body, name) {
+        let arena = json::Arena::new();
+        let door = match workflow_detail(body, name, &arena) {
             Ok(door) => door,
             Err(what) => return warn(foreign_door_not_detail::diagnostic(url_at.1, name, &address, &what)),
         };
         let Some(slot) = slot else { return Vec::new() };
         let at = Place { file: slot.key_loc.file, span: slot.key_loc.span };
-        let Some(slot_json) = slot_schema(slot) else {
+        let Some(slot_json) = slot_schema(slot, &arena) else {
             return self.unread_slot(name, slot, &at);
         };
         let mut out = Vec::new();
@@ -319,8 +321,8 @@ impl Doors<'_> {
 }
 
 /// The slot's schema as what is sent, spanned; `None` where zod has no JSON Schema reading.
-fn slot_schema(slot: &Prop<'_>) -> Option<Json> {
-    to_json_schema_io(&slot.value, Io::Output).ok().map(|j| spanned(&j))
+fn slot_schema<'a>(slot: &Prop<'_>, arena: &'a json::Arena) -> Option<Json<'a>> {
+    to_json_schema_io(&slot.value, Io::Output).ok().map(|j| spanned(&j, arena))
 }
 
 /// The caller's place of a diagnostic.
@@ -330,10 +332,10 @@ struct Place {
 }
 
 /// A JSON value as a spanned tree (its spans are in its own pretty-printed text; only paths are
-/// read from them here).
-fn spanned(j: &serde_json::Value) -> Json {
-    let text = serde_json::to_string(j).unwrap_or_else(|_| "{}".to_string());
-    json::parse(&text).value
+/// read from them here); the text and the tree are in `arena`.
+fn spanned<'a>(j: &serde_json::Value, arena: &'a json::Arena) -> Json<'a> {
+    let text = arena.alloc_str(&serde_json::to_string(j).unwrap_or_else(|_| "{}".to_string()));
+    json::parse(text, arena).value
 }
 
 /// A slot finding also points at the slot's field it is about: a secondary label in the
@@ -372,8 +374,8 @@ fn shown(path: &std::path::Path) -> String {
 
 /// The door a Workflow detail serves: a JSON object whose `name` (where given) is the Workflow's
 /// and whose `input` is its JSON Schema, an object. `Err` says what the body is instead.
-fn workflow_detail(body: &str, name: &str) -> Result<Json, String> {
-    let parsed = json::parse(body);
+fn workflow_detail<'a>(body: &'a str, name: &str, arena: &'a json::Arena) -> Result<Json<'a>, String> {
+    let parsed = json::parse(body, arena);
     if !parsed.errors.is_empty() || serde_json::from_str::<serde_json::Value>(body).is_err() {
         let start: String = body.chars().take(40).collect();
         return Err(format!("a body that is not JSON ({start:?})"));
@@ -511,10 +513,11 @@ mod tests {
 
     #[test]
     fn workflow_details() {
-        let door = workflow_detail(r#"{ "name": "review", "input": { "type": "object" } }"#, "review").unwrap();
+        let arena = json::Arena::new();
+        let door = workflow_detail(r#"{ "name": "review", "input": { "type": "object" } }"#, "review", &arena).unwrap();
         assert_eq!(door.get("type").and_then(Json::as_str), Some("object"));
-        assert!(workflow_detail(r#"{ "input": { } }"#, "review").is_ok());
-        let no = |body: &str| workflow_detail(body, "review").unwrap_err();
+        assert!(workflow_detail(r#"{ "input": { } }"#, "review", &arena).is_ok());
+        let no = |body: &str| workflow_detail(body, "review", &json::Arena::new()).unwrap_err();
         assert_eq!(no("<html>hi</html>"), "a body that is not JSON (\"<html>hi</html>\")");
         assert_eq!(no("[1]"), "a JSON array, not an object");
         assert_eq!(

@@ -282,7 +282,8 @@ pub fn lone_report(db: &dyn Db, file: File) -> Arc<Vec<FileDiagnostics>> {
 pub fn recovered_chart(db: &dyn Db, file: File) -> Arc<Vec<Diagnostic>> {
     let Some(text) = file.text(db) else { return Arc::default() };
     let run = || {
-        let parsed = syntax::json::parse(text);
+        let arena = syntax::json::arena_for(text);
+        let parsed = syntax::json::parse(text, &arena);
         if parsed.errors.is_empty() {
             return Vec::new();
         }
@@ -290,7 +291,7 @@ pub fn recovered_chart(db: &dyn Db, file: File) -> Arc<Vec<Diagnostic>> {
         let overlaps = |d: &Diagnostic| {
             errors.iter().any(|e| d.span.start <= e.span.end.max(e.span.start + 1) && e.span.start <= d.span.end)
         };
-        check::door::admit_json(&parsed.value, text.len(), None)
+        check::door::admit_parsed(&parsed.value, &parsed.duplicates, text.len(), None)
             .diagnostics
             .into_iter()
             .filter(|d| !overlaps(d))

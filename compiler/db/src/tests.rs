@@ -187,6 +187,12 @@ fn lone_files_and_half_typed_charts() {
         assert!(db.diagnostics(&chart).iter().all(|d| d.code == "json-syntax" || d.code == "chart-without-lends"));
         let recovered = db.recovered_chart(&chart);
         assert!(recovered.iter().any(|d| d.code == "unknown-initial"), "{recovered:?}");
+        // A key given twice in a half-typed Chart: the parse's notes place it, at the second one.
+        let twice = r#"{ "id": "c", "initial": "a", "id": "d", "states": { "a": { "type": "final" } "#;
+        db.set_text(&chart, Some(twice.to_string()));
+        let recovered = db.recovered_chart(&chart);
+        let again = twice.rfind("\"id\"").unwrap() as u32;
+        assert!(recovered.iter().any(|d| d.code == "duplicate-key" && d.span.start == again), "{recovered:?}");
     });
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -380,7 +380,8 @@ impl<'s, 'v> Graph<'s, 'v> {
     /// ("too big", a `not-static` warning at its start), not copied.
     fn evaluate_json(&mut self, id: FileId) {
         let text = std::mem::take(&mut self.files[id.0 as usize].text);
-        let parsed = syntax::json::parse(&text);
+        let json_arena = syntax::json::Arena::new();
+        let parsed = syntax::json::parse(&text, &json_arena);
         for e in &parsed.errors {
             self.faults.push(Fault::new(FaultKind::JsonSyntax, Loc { file: id, span: e.span }, e.message.clone()));
         }
@@ -550,7 +551,7 @@ fn span(s: oxc_span::Span) -> Span {
 /// What the parser could not read is unknown.
 fn json_value<'v>(
     arena: &'v ValueArena,
-    j: &syntax::json::Json,
+    j: &syntax::json::Json<'_>,
     file: FileId,
     budget: &mut usize,
 ) -> Option<Value<'v>> {
@@ -572,7 +573,7 @@ fn json_value<'v>(
                 .iter()
                 .map(|m| {
                     let value = json_value(arena, &m.value, file, budget)?;
-                    Some(Prop { key: arena.str(&m.key), key_loc: Loc { file, span: m.key_span }, value })
+                    Some(Prop { key: arena.str(m.key), key_loc: Loc { file, span: m.key_span }, value })
                 })
                 .collect::<Option<Vec<_>>>()?;
             let mut props = dedupe_props(&props);

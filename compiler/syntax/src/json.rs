@@ -4,25 +4,48 @@
 //! its errors, recovering at each member and element so that a half-typed file keeps its
 //! siblings. Depth and size are bounded: past them the parser reports one error and skips, so no
 //! input can overflow the stack or hang it.
+//!
+//! The tree borrows: a string or key without escapes is a slice of the text, and every array's
+//! elements, object's members and unescaped string live in one [`Arena`] that the caller gives
+//! the parse, so that a Chart's tree is a few allocations and freeing it is dropping the arena.
 
 use base::line_index::LineIndex;
 use base::Span;
 
-/// One JSON value with its span.
+/// Where a parse puts its tree (bumpalo's bump arena): what it holds is freed at once, when it
+/// is dropped. One per text parsed, or reused for several with [`Arena::reset`] between.
+pub type Arena = bumpalo::Bump;
+
+/// An arena sized for the tree of `text`, so that its parse allocates once or twice: a
+/// pretty-printed Chart's tree takes about 1.5 bytes per byte of its text (the generated Charts
+/// of `bench/gen-charts.mjs`), a minified text's more. A text past the default size limit, which
+/// the parse refuses unread, gets an empty one.
+pub fn arena_for(text: &str) -> Arena {
+    if text.len() > Limits::default().max_bytes {
+        return Arena::new();
+    }
+    Arena::with_capacity(text.len() * 2)
+}
+
+// An arena never runs its values' destructors: a tree must own nothing to free (no `String`,
+// no `Vec`; `serde_json::Number` owns nothing without `arbitrary_precision`).
+const _: () = assert!(!std::mem::needs_drop::<Json<'static>>() && !std::mem::needs_drop::<Member<'static>>());
+
+/// One JSON value with its span; `'a` is the text's and the [`Arena`]'s.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Json {
-    pub kind: JsonKind,
+pub struct Json<'a> {
+    pub kind: JsonKind<'a>,
     pub span: Span,
 }
 
 #[derive(Clone, Debug, PartialEq)]
-pub enum JsonKind {
+pub enum JsonKind<'a> {
     Null,
     Bool(bool),
     Number(serde_json::Number),
-    String(String),
-    Array(Vec<Json>),
-    Object(Vec<Member>),
+    String(&'a str),
+    Array(&'a [Json<'a>]),
+    Object(&'a [Member<'a>]),
     /// A value the parser could not read; its error is in [`Parsed::errors`].
     Error,
 }
@@ -30,10 +53,10 @@ pub enum JsonKind {
 /// One `"key": value` member of an object, in source order. Duplicate keys are kept; lookups
 /// take the last one, as `JSON.parse` does.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Member {
-    pub key: String,
+pub struct Member<'a> {
+    pub key: &'a str,
     pub key_span: Span,
-    pub value: Json,
+    pub value: Json<'a>,
 }
 
 /// What went wrong while parsing, at its own span.
@@ -86,8 +109,8 @@ impl Default for Limits {
 /// A parsed text: the tree (possibly with [`JsonKind::Error`] nodes), the errors, and the keys
 /// given again in their object.
 #[derive(Clone, Debug)]
-pub struct Parsed {
-    pub value: Json,
+pub struct Parsed<'a> {
+    pub value: Json<'a>,
     pub errors: Vec<JsonError>,
     /// Every key given again in its object, noted as the parser reads the object, in the order of
     /// [`duplicate_keys`].
@@ -111,7 +134,7 @@ const SMALL_OBJECT: usize = 16;
 
 /// Notes each member of an object whose key an earlier member already gave, with that earlier
 /// (first) member.
-fn note_duplicates(members: &[Member], object: Span, out: &mut Vec<DuplicateKey>) {
+fn note_duplicates(members: &[Member<'_>], object: Span, out: &mut Vec<DuplicateKey>) {
     if members.len() <= SMALL_OBJECT {
         for (i, m) in members.iter().enumerate().skip(1) {
             if let Some(first) = members[..i].iter().position(|o| o.key == m.key) {
@@ -122,7 +145,7 @@ fn note_duplicates(members: &[Member], object: Span, out: &mut Vec<DuplicateKey>
     }
     let mut seen: std::collections::HashMap<&str, u32> = std::collections::HashMap::with_capacity(members.len());
     for (i, m) in members.iter().enumerate() {
-        match seen.entry(m.key.as_str()) {
+        match seen.entry(m.key) {
             std::collections::hash_map::Entry::Occupied(first) => {
                 out.push(DuplicateKey { object, again: i as u32, first: *first.get() })
             }
@@ -141,7 +164,7 @@ fn sort_duplicates(found: &mut [DuplicateKey]) {
 
 /// The keys given again in their objects anywhere in `value`, as [`Parsed::duplicates`] has
 /// them: for a tree not straight from [`parse`].
-pub fn duplicate_keys(value: &Json) -> Vec<DuplicateKey> {
+pub fn duplicate_keys(value: &Json<'_>) -> Vec<DuplicateKey> {
     let mut out = Vec::new();
     let mut stack = vec![value];
     while let Some(v) = stack.pop() {
@@ -150,7 +173,7 @@ pub fn duplicate_keys(value: &Json) -> Vec<DuplicateKey> {
                 note_duplicates(members, v.span, &mut out);
                 stack.extend(members.iter().map(|m| &m.value));
             }
-            JsonKind::Array(items) => stack.extend(items),
+            JsonKind::Array(items) => stack.extend(items.iter()),
             _ => {}
         }
     }
@@ -158,19 +181,24 @@ pub fn duplicate_keys(value: &Json) -> Vec<DuplicateKey> {
     out
 }
 
-impl Json {
+impl<'a> Json<'a> {
     /// The object of `value` (at any depth) whose span is `span`, with its dotted path steps.
     /// Each step is a key or an array index, from `value` down.
-    pub fn find_object(&self, span: Span) -> Option<(&Json, Vec<PathStep<'_>>)> {
-        fn find<'a>(v: &'a Json, span: Span, prune: bool, steps: &mut Vec<PathStep<'a>>) -> Option<&'a Json> {
+    pub fn find_object(&self, span: Span) -> Option<(&Json<'a>, Vec<PathStep<'a>>)> {
+        fn find<'s, 'a>(
+            v: &'s Json<'a>,
+            span: Span,
+            prune: bool,
+            steps: &mut Vec<PathStep<'a>>,
+        ) -> Option<&'s Json<'a>> {
             if v.span == span && v.is_object() {
                 return Some(v);
             }
-            let inside = |c: &Json| !prune || (c.span.start <= span.start && span.end <= c.span.end);
-            match &v.kind {
+            let inside = |c: &Json<'_>| !prune || (c.span.start <= span.start && span.end <= c.span.end);
+            match v.kind {
                 JsonKind::Object(members) => {
                     for m in members.iter().filter(|m| inside(&m.value)) {
-                        steps.push(PathStep::Key(&m.key));
+                        steps.push(PathStep::Key(m.key));
                         if let Some(found) = find(&m.value, span, prune, steps) {
                             return Some(found);
                         }
@@ -206,9 +234,9 @@ pub enum PathStep<'a> {
     Index(usize),
 }
 
-impl Json {
-    pub fn as_str(&self) -> Option<&str> {
-        match &self.kind {
+impl<'a> Json<'a> {
+    pub fn as_str(&self) -> Option<&'a str> {
+        match self.kind {
             JsonKind::String(s) => Some(s),
             _ => None,
         }
@@ -228,15 +256,15 @@ impl Json {
         }
     }
 
-    pub fn as_array(&self) -> Option<&[Json]> {
-        match &self.kind {
+    pub fn as_array(&self) -> Option<&'a [Json<'a>]> {
+        match self.kind {
             JsonKind::Array(items) => Some(items),
             _ => None,
         }
     }
 
-    pub fn as_object(&self) -> Option<&[Member]> {
-        match &self.kind {
+    pub fn as_object(&self) -> Option<&'a [Member<'a>]> {
+        match self.kind {
             JsonKind::Object(members) => Some(members),
             _ => None,
         }
@@ -251,24 +279,24 @@ impl Json {
     }
 
     /// The value of `key` (the last one, if the key repeats), for an object.
-    pub fn get(&self, key: &str) -> Option<&Json> {
+    pub fn get(&self, key: &str) -> Option<&'a Json<'a>> {
         self.member(key).map(|m| &m.value)
     }
 
     /// The member `key` (the last one, if the key repeats), for an object.
-    pub fn member(&self, key: &str) -> Option<&Member> {
+    pub fn member(&self, key: &str) -> Option<&'a Member<'a>> {
         self.as_object()?.iter().rev().find(|m| m.key == key)
     }
 
     /// The members of an object, each key once (its last occurrence), in first-seen order.
-    pub fn entries(&self) -> impl Iterator<Item = &Member> {
+    pub fn entries(&self) -> impl Iterator<Item = &'a Member<'a>> {
         let members = self.as_object().unwrap_or(&[]);
         // Small objects: compare with the later members; large ones: one pass with a set.
         let keep: Option<Vec<bool>> = (members.len() > 16).then(|| {
             let mut seen = std::collections::HashSet::with_capacity(members.len());
             let mut keep = vec![false; members.len()];
             for (i, m) in members.iter().enumerate().rev() {
-                keep[i] = seen.insert(m.key.as_str());
+                keep[i] = seen.insert(m.key);
             }
             keep
         });
@@ -302,16 +330,18 @@ impl Json {
             JsonKind::Null | JsonKind::Error => Value::Null,
             JsonKind::Bool(b) => Value::Bool(*b),
             JsonKind::Number(n) => Value::Number(n.clone()),
-            JsonKind::String(s) => Value::String(s.clone()),
+            JsonKind::String(s) => Value::String((*s).to_owned()),
             JsonKind::Array(items) => Value::Array(items.iter().map(Json::to_value).collect()),
-            JsonKind::Object(_) => Value::Object(self.entries().map(|m| (m.key.clone(), m.value.to_value())).collect()),
+            JsonKind::Object(_) => {
+                Value::Object(self.entries().map(|m| (m.key.to_owned(), m.value.to_value())).collect())
+            }
         }
     }
 }
 
-/// Parses `text` with the default [`Limits`].
-pub fn parse(text: &str) -> Parsed {
-    parse_with(text, Limits::default())
+/// Parses `text` with the default [`Limits`], its tree in `arena`.
+pub fn parse<'a>(text: &'a str, arena: &'a Arena) -> Parsed<'a> {
+    parse_with(text, Limits::default(), arena)
 }
 
 /// Parses `text`. Never fails and never panics.
@@ -319,7 +349,7 @@ pub fn parse(text: &str) -> Parsed {
 /// The parser is a recursive descent over bytes, at most [`Limits::max_depth`] frames deep; a
 /// value nested deeper is reported once and skipped by counting brackets. Errors come back sorted
 /// by their start; past [`MAX_ERRORS`] one last error says the rest are not reported.
-pub fn parse_with(text: &str, limits: Limits) -> Parsed {
+pub fn parse_with<'a>(text: &'a str, limits: Limits, arena: &'a Arena) -> Parsed<'a> {
     if text.len() > limits.max_bytes || text.len() > u32::MAX as usize {
         let span = Span::empty_at(0);
         let message = format!("the file is {} bytes; the limit is {} bytes", text.len(), limits.max_bytes);
@@ -329,7 +359,7 @@ pub fn parse_with(text: &str, limits: Limits) -> Parsed {
             duplicates: Vec::new(),
         };
     }
-    let mut p = Parser::new(text, limits);
+    let mut p = Parser::new(text, limits, arena);
     let value = p.document();
     let mut errors = p.errors;
     errors.sort_by_key(|e| (e.span.start, e.span.end));
@@ -357,6 +387,8 @@ enum Expect {
 struct Parser<'a> {
     text: &'a str,
     bytes: &'a [u8],
+    /// Where the containers' items and unescaped strings go.
+    arena: &'a Arena,
     pos: usize,
     /// The end of the last token read: where a missing token is reported.
     last_end: usize,
@@ -375,9 +407,11 @@ struct Parser<'a> {
     /// The keys given again in their objects, as each object closes.
     duplicates: Vec<DuplicateKey>,
     /// The members of the objects being read, innermost last.
-    members: Vec<Member>,
+    members: Vec<Member<'a>>,
     /// The elements of the arrays being read, innermost last.
-    items: Vec<Json>,
+    items: Vec<Json<'a>>,
+    /// A string with escapes, unescaped, before it goes into the arena.
+    unescaped: String,
     /// The values read so far, against [`Limits::max_values`].
     values: usize,
     /// Past [`Limits::max_values`]: the rest of the text is not read (and no bracket left open
@@ -455,10 +489,11 @@ fn container_name(closer: u8) -> &'static str {
 }
 
 impl<'a> Parser<'a> {
-    fn new(text: &'a str, limits: Limits) -> Self {
+    fn new(text: &'a str, limits: Limits, arena: &'a Arena) -> Self {
         Parser {
             text,
             bytes: text.as_bytes(),
+            arena,
             pos: 0,
             last_end: 0,
             limits,
@@ -471,6 +506,7 @@ impl<'a> Parser<'a> {
             duplicates: Vec::new(),
             members: Vec::new(),
             items: Vec::new(),
+            unescaped: String::new(),
             values: 0,
             stopped: false,
         }
@@ -566,7 +602,7 @@ impl<'a> Parser<'a> {
     }
 
     /// The whole text: one value, then nothing.
-    fn document(&mut self) -> Json {
+    fn document(&mut self) -> Json<'a> {
         if self.text.starts_with('\u{feff}') {
             self.pos = 3;
             self.last_end = 3;
@@ -657,7 +693,7 @@ impl<'a> Parser<'a> {
     }
 
     /// A value at `self.pos`, which holds a byte for which [`starts_value`] holds.
-    fn value(&mut self) -> Json {
+    fn value(&mut self) -> Json<'a> {
         self.values += 1;
         if self.values > self.limits.max_values {
             return self.stop();
@@ -675,7 +711,7 @@ impl<'a> Parser<'a> {
 
     /// Past [`Limits::max_values`]: one error at this value, and the rest of the text is skipped
     /// unread, so that the tree stays within the budget whatever the text holds.
-    fn stop(&mut self) -> Json {
+    fn stop(&mut self) -> Json<'a> {
         let at = span(self.pos, self.pos + 1);
         let max = self.limits.max_values;
         let message = format!("the file holds more than {max} JSON values; jr2 reads at most {max}, and not the rest");
@@ -686,7 +722,7 @@ impl<'a> Parser<'a> {
         Json { kind: JsonKind::Error, span: at }
     }
 
-    fn container(&mut self, b: u8) -> Json {
+    fn container(&mut self, b: u8) -> Json<'a> {
         let max_depth = self.limits.max_depth.min(MAX_DEPTH_CAP);
         if self.open.len() >= max_depth {
             let start = self.pos;
@@ -702,12 +738,12 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn object(&mut self) -> Json {
+    fn object(&mut self) -> Json<'a> {
         let open = self.pos;
         self.bump(1);
         self.open.push(b'}');
         // The members go on the parser's stack (nested objects push theirs above and take them
-        // off before this one goes on), then into one Vec of their exact length.
+        // off before this one goes on), then into the arena, as one slice.
         let base = self.members.len();
         let mut expect = Expect::Item;
         // The comma before the current item, and the end of the token before that comma.
@@ -755,7 +791,8 @@ impl<'a> Parser<'a> {
                         let len = self.bytes[start..].iter().take_while(|&&c| in_word(c)).count();
                         self.bump(len);
                         self.syntax(span(start, self.pos), "keys must be strings in double quotes");
-                        let key = self.text[start..self.pos].to_owned();
+                        let text: &'a str = self.text;
+                        let key = &text[start..self.pos];
                         let (value, recovered) = self.member_value();
                         self.members.push(Member { key, key_span: span(start, start + len), value });
                         comma = None;
@@ -815,13 +852,13 @@ impl<'a> Parser<'a> {
         self.open.pop();
         let at = span(open, self.last_end);
         note_duplicates(&self.members[base..], at, &mut self.duplicates);
-        let members: Vec<Member> = self.members.drain(base..).collect();
+        let members: &'a [Member<'a>] = self.arena.alloc_slice_fill_iter(self.members.drain(base..));
         Json { kind: JsonKind::Object(members), span: at }
     }
 
     /// The `: value` after a key. The flag is set when the value was missing and the parser
     /// recovered in a way that already explains a missing comma.
-    fn member_value(&mut self) -> (Json, bool) {
+    fn member_value(&mut self) -> (Json<'a>, bool) {
         self.skip_ws();
         match self.peek() {
             Some(b':') => self.bump(1),
@@ -865,7 +902,7 @@ impl<'a> Parser<'a> {
 
     /// A member's value, unless it is a string followed by `:`: then it is the next member's key
     /// and the value is missing (`"a":` then `"b": 1` on the next line), reported if `report`.
-    fn value_unless_key(&mut self, report: bool) -> (Json, bool) {
+    fn value_unless_key(&mut self, report: bool) -> (Json<'a>, bool) {
         if self.peek() != Some(b'"') {
             return (self.value(), false);
         }
@@ -885,11 +922,11 @@ impl<'a> Parser<'a> {
         (Json { kind: JsonKind::Error, span: at }, true)
     }
 
-    fn array(&mut self) -> Json {
+    fn array(&mut self) -> Json<'a> {
         let open = self.pos;
         self.bump(1);
         self.open.push(b']');
-        // As `object`'s members: on the parser's stack, then into one Vec of their length.
+        // As `object`'s members: on the parser's stack, then into the arena.
         let base = self.items.len();
         let mut expect = Expect::Item;
         let mut comma: Option<(Span, usize)> = None;
@@ -992,7 +1029,7 @@ impl<'a> Parser<'a> {
             }
         }
         self.open.pop();
-        let items: Vec<Json> = self.items.drain(base..).collect();
+        let items: &'a [Json<'a>] = self.arena.alloc_slice_fill_iter(self.items.drain(base..));
         Json { kind: JsonKind::Array(items), span: span(open, self.last_end) }
     }
 
@@ -1059,8 +1096,9 @@ impl<'a> Parser<'a> {
     }
 
     /// A string token at `self.pos`, quoted with `q`: its value and its span (quotes included).
-    /// Borrow-scans and allocates once, unescaping only after a backslash.
-    fn string(&mut self, q: u8) -> (String, Span) {
+    /// A string without escapes is a slice of the text; one with escapes is unescaped into a
+    /// buffer of the parser, then copied into the arena.
+    fn string(&mut self, q: u8) -> (&'a str, Span) {
         let bytes = self.bytes;
         let text = self.text;
         let start = self.pos;
@@ -1097,7 +1135,7 @@ impl<'a> Parser<'a> {
                 continue;
             }
             // A backslash.
-            let out = buf.get_or_insert_with(|| String::with_capacity(i - start + 16));
+            let out = buf.get_or_insert_with(|| std::mem::take(&mut self.unescaped));
             out.push_str(&text[seg..i]);
             let esc = i;
             i += 1;
@@ -1138,12 +1176,15 @@ impl<'a> Parser<'a> {
             }
             seg = i;
         };
-        let value = match buf {
+        let value: &'a str = match buf {
             Some(mut out) => {
                 out.push_str(&text[seg..end]);
-                out
+                let value = self.arena.alloc_str(&out);
+                out.clear();
+                self.unescaped = out;
+                value
             }
-            None => text[seg..end].to_owned(),
+            None => &text[seg..end],
         };
         let end = if terminated { end + 1 } else { end };
         self.bump(end - start);
@@ -1202,7 +1243,7 @@ impl<'a> Parser<'a> {
     }
 
     /// A number token: strict JSON grammar, anything glued to it is part of the (bad) token.
-    fn number(&mut self) -> Json {
+    fn number(&mut self) -> Json<'a> {
         let bytes = self.bytes;
         let start = self.pos;
         let len = bytes[start..].iter().take_while(|&&c| in_number(c)).count();
@@ -1281,7 +1322,7 @@ impl<'a> Parser<'a> {
     }
 
     /// A bare word: `true`, `false`, `null`, or an error.
-    fn word(&mut self) -> Json {
+    fn word(&mut self) -> Json<'a> {
         let start = self.pos;
         let len = self.bytes[start..].iter().take_while(|&&c| in_word(c)).count();
         self.bump(len);
@@ -1323,7 +1364,8 @@ mod tests {
 
     /// The tree as an indented dump with spans, then the errors.
     fn render(text: &str, limits: Limits) -> String {
-        let parsed = parse_with(text, limits);
+        let arena = Arena::new();
+        let parsed = parse_with(text, limits, &arena);
         let mut out = format!("input: {text:?}\n");
         dump(&parsed.value, 0, "", &mut out);
         for e in &parsed.errors {
@@ -1353,7 +1395,7 @@ mod tests {
         match &v.kind {
             JsonKind::Array(items) => items.iter().for_each(|item| dump(item, indent + 1, "", out)),
             JsonKind::Object(members) => {
-                for m in members {
+                for m in members.iter() {
                     let prefix = format!("{:?}@{}..{} = ", m.key, m.key_span.start, m.key_span.end);
                     dump(&m.value, indent + 1, &prefix, out);
                 }
@@ -1377,9 +1419,9 @@ mod tests {
         while let Some(v) = stack.pop() {
             assert!(ok(v.span), "node span {:?} out of {text:?}", v.span);
             match &v.kind {
-                JsonKind::Array(items) => stack.extend(items),
+                JsonKind::Array(items) => stack.extend(items.iter()),
                 JsonKind::Object(members) => {
-                    for m in members {
+                    for m in members.iter() {
                         assert!(ok(m.key_span), "key span {:?} out of {text:?}", m.key_span);
                         stack.push(&m.value);
                     }
@@ -1400,7 +1442,8 @@ mod tests {
     /// For valid JSON: no errors, the same value as serde_json, and every node's and key's span
     /// holds exactly its text.
     fn assert_valid(text: &str) {
-        let parsed = parse(text);
+        let arena = Arena::new();
+        let parsed = parse(text, &arena);
         assert_eq!(parsed.errors, vec![], "errors in {text:?}");
         let expected: Value = serde_json::from_str(text).unwrap();
         assert_eq!(parsed.value.to_value(), expected, "value of {text:?}");
@@ -1409,9 +1452,9 @@ mod tests {
             let here: Value = serde_json::from_str(&text[v.span.range()]).unwrap();
             assert_eq!(here, v.to_value(), "span {:?} of {text:?}", v.span);
             match &v.kind {
-                JsonKind::Array(items) => stack.extend(items),
+                JsonKind::Array(items) => stack.extend(items.iter()),
                 JsonKind::Object(members) => {
-                    for m in members {
+                    for m in members.iter() {
                         let key: String = serde_json::from_str(&text[m.key_span.range()]).unwrap();
                         assert_eq!(key, m.key);
                         stack.push(&m.value);
@@ -1505,7 +1548,9 @@ mod tests {
     fn too_deep() {
         let limits = Limits { max_depth: 3, ..Limits::default() };
         let huge = Limits { max_depth: usize::MAX, ..Limits::default() };
-        let deep = parse_with(&"[".repeat(5000), huge);
+        let arena = Arena::new();
+        let text = "[".repeat(5000);
+        let deep = parse_with(&text, huge, &arena);
         assert_eq!(deep.errors[0].message, format!("nesting deeper than {MAX_DEPTH_CAP} levels"));
         insta::assert_snapshot!("too_deep", render("[[[[1, [2]], {\"a\": [3]}]], 4, [[{\"x\": []}]]]", limits));
         insta::assert_snapshot!("too_deep_unbalanced", render("{\"a\": [[[[ \"]\" ]], \"b\": 1}", limits));
@@ -1514,7 +1559,8 @@ mod tests {
     #[test]
     fn positions_count_characters() {
         let text = format!("[\"{}\",\n\"{}\", {{\"a\": [1", "x".repeat(1000), "é😀".repeat(300));
-        let parsed = parse(&text);
+        let arena = Arena::new();
+        let parsed = parse(&text, &arena);
         let message =
             "missing `]}]` at the end of the file; the innermost unclosed array was opened at line 2, column 611";
         assert_eq!(parsed.errors[0].message, message);
@@ -1523,7 +1569,8 @@ mod tests {
     #[test]
     fn errors_are_capped() {
         let text = "[".to_owned() + &"@, ".repeat(20_000) + "1]";
-        let parsed = parse(&text);
+        let arena = Arena::new();
+        let parsed = parse(&text, &arena);
         assert_eq!(parsed.errors.len(), MAX_ERRORS + 1);
         assert_eq!(parsed.errors[MAX_ERRORS].message, "more than 10000 errors; the rest are not reported");
         assert_eq!(parsed.value.as_array().map(<[Json]>::len), Some(20_001));
@@ -1533,7 +1580,7 @@ mod tests {
     fn too_large() {
         let limits = Limits { max_bytes: 4, ..Limits::default() };
         insta::assert_snapshot!("too_large", render("[1, 2]", limits));
-        assert!(parse_with("[12]", limits).errors.is_empty());
+        assert!(parse_with("[12]", limits, &Arena::new()).errors.is_empty());
     }
 
     /// Each key given again is noted with its object and its first member, outer objects first,
@@ -1541,7 +1588,8 @@ mod tests {
     #[test]
     fn repeated_keys_are_noted() {
         let text = r#"{ "a": [1, { "x": 1, "y": 2, "x": 3, "x": 4 }], "b": { "k": 1 }, "a": 2 }"#;
-        let parsed = parse(text);
+        let arena = Arena::new();
+        let parsed = parse(text, &arena);
         assert_spans(text, &parsed);
         let spans: Vec<(u32, u32, u32)> =
             parsed.duplicates.iter().map(|d| (d.object.start, d.again, d.first)).collect();
@@ -1551,7 +1599,8 @@ mod tests {
         assert_eq!(steps, [PathStep::Key("a"), PathStep::Index(1)]);
         let many: Vec<String> = (0..40).map(|i| format!("\"k{}\": {i}", i % 30)).collect();
         let big = format!("{{ {} }}", many.join(", "));
-        let parsed = parse(&big);
+        let arena = Arena::new();
+        let parsed = parse(&big, &arena);
         assert_spans(&big, &parsed);
         let again: Vec<(u32, u32)> = parsed.duplicates.iter().map(|d| (d.again, d.first)).collect();
         assert_eq!(again, (30..40).map(|i| (i, i - 30)).collect::<Vec<_>>());
@@ -1568,32 +1617,38 @@ mod tests {
                         (0..len).map(|i| if i == at { special.to_string() } else { "a".into() }).collect();
                     let indent = " ".repeat(len);
                     let text = format!("{{\n{indent}\"k{body}\": [\n{indent}\"{body}\"\r\n{indent}]}}");
-                    let ours = parse(&text);
+                    let arena = Arena::new();
+                    let ours = parse(&text, &arena);
                     assert!(ours.errors.is_empty(), "{text:?}: {:?}", ours.errors);
                     let theirs: serde_json::Value = serde_json::from_str(&text).unwrap();
                     assert_eq!(ours.value.to_value(), theirs, "{text:?}");
                 }
                 let bad = format!("[\"{}\u{1}{}\"]", "a".repeat(at), "b".repeat(len - at));
-                assert_eq!(parse(&bad).errors.len(), 1, "{bad:?}");
+                assert_eq!(parse(&bad, &Arena::new()).errors.len(), 1, "{bad:?}");
                 let open = format!("[\"{}", "a".repeat(len));
-                assert!(parse(&open).errors.iter().any(|e| e.message == "unterminated string"), "{open:?}");
+                assert!(
+                    parse(&open, &Arena::new()).errors.iter().any(|e| e.message == "unterminated string"),
+                    "{open:?}"
+                );
             }
         }
     }
 
     #[test]
     fn lookups_take_the_last_key() {
-        let parsed = parse(r#"{"a": 1, "b": 2, "a": 3}"#);
+        let arena = Arena::new();
+        let parsed = parse(r#"{"a": 1, "b": 2, "a": 3}"#, &arena);
         assert_eq!(parsed.value.get("a").and_then(Json::as_f64), Some(3.0));
-        let keys: Vec<_> = parsed.value.entries().map(|m| m.key.as_str()).collect();
+        let keys: Vec<_> = parsed.value.entries().map(|m| m.key).collect();
         assert_eq!(keys, ["b", "a"]);
         // The large-object path of `entries` agrees with the small one.
         let text = format!(
             "{{{}, \"k3\": true}}",
             (0..40).map(|i| format!("\"k{}\": {i}", i % 10)).collect::<Vec<_>>().join(", ")
         );
-        let parsed = parse(&text);
-        let keys: Vec<_> = parsed.value.entries().map(|m| m.key.as_str()).collect();
+        let arena = Arena::new();
+        let parsed = parse(&text, &arena);
+        let keys: Vec<_> = parsed.value.entries().map(|m| m.key).collect();
         let mut expected: Vec<String> = (0..10).filter(|&i| i != 3).map(|i| format!("k{i}")).collect();
         expected.push("k3".to_owned());
         assert_eq!(keys, expected);
@@ -1670,13 +1725,13 @@ mod tests {
 
         #[test]
         fn arbitrary_text_never_panics(text in any::<String>()) {
-            assert_spans(&text, &parse(&text));
+            assert_spans(&text, &parse(&text, &Arena::new()));
         }
 
         #[test]
         fn json_like_text_never_panics(text in "[\\[\\]{}\",:0-9a-z \n\\\\.eE+\\-/*'\u{e9}\t]{0,64}") {
-            assert_spans(&text, &parse(&text));
-            assert_spans(&text, &parse_with(&text, Limits { max_depth: 2, ..Limits::default() }));
+            assert_spans(&text, &parse(&text, &Arena::new()));
+            assert_spans(&text, &parse_with(&text, Limits { max_depth: 2, ..Limits::default() }, &Arena::new()));
         }
 
         #[test]
@@ -1695,7 +1750,7 @@ mod tests {
             ),
         ) {
             let text = mutate(&text, &edits);
-            assert_spans(&text, &parse(&text));
+            assert_spans(&text, &parse(&text, &Arena::new()));
         }
     }
 
@@ -1709,7 +1764,8 @@ mod tests {
         for unit in ["[", "[{\"a\":"] {
             let text = unit.repeat(100_000);
             let start = std::time::Instant::now();
-            let parsed = parse(&text);
+            let arena = Arena::new();
+            let parsed = parse(&text, &arena);
             let deep: Vec<_> = parsed.errors.iter().filter(|e| e.kind == JsonErrorKind::TooDeep).collect();
             assert_eq!(deep.len(), 1, "{unit}");
             assert_eq!(deep[0].message, "nesting deeper than 256 levels");
@@ -1717,11 +1773,12 @@ mod tests {
             assert_spans(&text, &parsed);
         }
         let text = "[".repeat(100_000) + &"]".repeat(100_000);
-        let parsed = parse(&text);
+        let arena = Arena::new();
+        let parsed = parse(&text, &arena);
         assert_eq!(parsed.errors.len(), 1);
         assert_eq!(parsed.errors[0].kind, JsonErrorKind::TooDeep);
         let text = "]}".repeat(100_000);
-        assert_spans(&text, &parse(&text));
+        assert_spans(&text, &parse(&text, &Arena::new()));
     }
 
     #[test]
@@ -1734,7 +1791,8 @@ mod tests {
         {
             let text = unit.repeat((10 << 20) / unit.len());
             let start = std::time::Instant::now();
-            let parsed = parse(&text);
+            let arena = Arena::new();
+            let parsed = parse(&text, &arena);
             // Not a benchmark: a bound that a quadratic parse of 10 MB (hours) cannot meet and a
             // linear one (well under a second) meets on a loaded machine too.
             assert!(start.elapsed() < std::time::Duration::from_secs(30), "{unit}: {:?}", start.elapsed());
@@ -1767,9 +1825,10 @@ mod tests {
     /// read: no tree past the budget, and no bracket it leaves open is reported.
     #[test]
     fn a_budget_of_values() {
+        let arena = Arena::new();
         let limits = Limits { max_values: 4, ..Limits::default() };
         let text = r#"{ "a": [0, 1, { "b": 2 }, 3], "c": 4 }"#;
-        let parsed = parse_with(text, limits);
+        let parsed = parse_with(text, limits, &arena);
         assert_eq!(parsed.errors.len(), 1, "{:?}", parsed.errors);
         let e = &parsed.errors[0];
         assert_eq!(e.kind, JsonErrorKind::TooLarge);
@@ -1779,14 +1838,14 @@ mod tests {
         assert_eq!(a.len(), 3);
         assert_eq!(a[2].kind, JsonKind::Error);
         // Within the budget, nothing changes.
-        let parsed = parse_with(text, Limits { max_values: 8, ..Limits::default() });
+        let parsed = parse_with(text, Limits { max_values: 8, ..Limits::default() }, &arena);
         assert!(parsed.errors.is_empty(), "{:?}", parsed.errors);
         // Just under the default: read whole.
         let text = format!("[{}0]", "0,".repeat(MAX_VALUES - 2));
-        let parsed = parse(&text);
+        let parsed = parse(&text, &arena);
         assert!(parsed.errors.is_empty());
         let text = format!("[{}0]", "0,".repeat(MAX_VALUES));
-        let parsed = parse(&text);
+        let parsed = parse(&text, &arena);
         assert_eq!(parsed.errors.len(), 1);
         assert_eq!(parsed.value.as_array().map(<[Json]>::len), Some(MAX_VALUES));
     }
@@ -1797,10 +1856,12 @@ mod tests {
             return; // slow: set JR2_SLOW to run
         }
         let text = big_json(10 << 20);
-        let parsed = parse(&text);
+        let arena = Arena::new();
+        let parsed = parse(&text, &arena);
         assert!(parsed.errors.is_empty());
         assert_eq!(parsed.value.to_value(), serde_json::from_str::<Value>(&text).unwrap());
-        let parsed = parse_with(&text, Limits { max_bytes: 1 << 20, ..Limits::default() });
+        let arena = Arena::new();
+        let parsed = parse_with(&text, Limits { max_bytes: 1 << 20, ..Limits::default() }, &arena);
         assert_eq!(parsed.errors.len(), 1);
         assert_eq!(parsed.errors[0].kind, JsonErrorKind::TooLarge);
         assert_eq!(parsed.errors[0].span, Span::empty_at(0));
@@ -1821,9 +1882,9 @@ mod tests {
             }
             start.elapsed().as_secs_f64() / 20.0
         };
-        let ours = time(&|| assert!(parse(&text).errors.is_empty()));
+        let ours = time(&|| assert!(parse(&text, &Arena::new()).errors.is_empty()));
         let theirs = time(&|| assert!(serde_json::from_str::<Value>(&text).is_ok()));
-        let ours = ours.min(time(&|| assert!(parse(&text).errors.is_empty())));
+        let ours = ours.min(time(&|| assert!(parse(&text, &Arena::new()).errors.is_empty())));
         let theirs = theirs.min(time(&|| assert!(serde_json::from_str::<Value>(&text).is_ok())));
         println!("1 MB: parse {:.2} ms, serde_json {:.2} ms, ratio {:.2}", ours * 1e3, theirs * 1e3, ours / theirs);
     }

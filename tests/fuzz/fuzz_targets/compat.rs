@@ -15,7 +15,8 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let (slot, door) = text.split_once('\u{0}').unwrap_or((&text, "{}"));
-    let (slot, door) = (syntax::json::parse(slot), syntax::json::parse(door));
+    let arena = syntax::json::Arena::new();
+    let (slot, door) = (syntax::json::parse(slot, &arena), syntax::json::parse(door, &arena));
     if !slot.errors.is_empty() || !door.errors.is_empty() {
         return;
     }

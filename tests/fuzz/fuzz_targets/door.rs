@@ -17,7 +17,8 @@ fn manifest() -> &'static kit::LendManifest {
 
 fuzz_target!(|data: &[u8]| {
     let Some(text) = jr2_fuzz::text_or(data, jr2_fuzz::chart) else { return };
-    let parsed = syntax::json::parse(&text);
+    let arena = syntax::json::Arena::new();
+    let parsed = syntax::json::parse(&text, &arena);
     let with = check::door::admit(&text, Some(manifest()));
     let without = check::door::admit(&text, None);
     assert_eq!(parsed.errors.is_empty(), with.diagnostics.iter().all(|d| d.code != "json-syntax"));

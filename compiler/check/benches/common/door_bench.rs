@@ -38,16 +38,24 @@ pub fn main_with(allocator: &str) {
     // Rounds interleave the three, so a slow moment of the machine lands on all of them alike;
     // each keeps its best round.
     let mut serde_pass = || texts.iter().filter(|t| serde_json::from_str::<serde_json::Value>(t).is_ok()).count();
-    let mut spanned_pass = || texts.iter().filter(|t| syntax::json::parse(t).errors.is_empty()).count();
+    let mut spanned_pass =
+        || texts.iter().filter(|t| syntax::json::parse(t, &syntax::json::Arena::new()).errors.is_empty()).count();
     // The door's stages, cumulative: parse + grammar, then + lowering into the IR.
     let mut grammar_pass = || {
-        texts.iter().filter(|t| check::rules::chart::grammar::check(&syntax::json::parse(t).value).is_empty()).count()
+        texts
+            .iter()
+            .filter(|t| {
+                check::rules::chart::grammar::check(&syntax::json::parse(t, &syntax::json::Arena::new()).value)
+                    .is_empty()
+            })
+            .count()
     };
     let mut lower_pass = || {
         texts
             .iter()
             .filter(|t| {
-                let parsed = syntax::json::parse(t);
+                let arena = syntax::json::Arena::new();
+                let parsed = syntax::json::parse(t, &arena);
                 check::rules::chart::grammar::check(&parsed.value).is_empty()
                     && chart::lower::lower(&parsed.value, Some(&manifest)).faults.is_empty()
             })

@@ -71,7 +71,8 @@ mod tests {
     use super::*;
 
     fn lines(text: &str) -> Vec<(String, u32)> {
-        let parsed = syntax::json::parse(text);
+        let arena = syntax::json::Arena::new();
+        let parsed = syntax::json::parse(text, &arena);
         assert!(parsed.errors.is_empty());
         assert_eq!(parsed.duplicates, syntax::json::duplicate_keys(&parsed.value), "the parser and the walk agree");
         let mut sink = Sink::default();

@@ -144,10 +144,10 @@ impl Walker {
     /// and missing required keys.
     fn keys(&mut self, v: &Json, path: &Path<'_>, what: &str, known: &[&str], required: &[&str]) {
         for m in v.entries() {
-            if known.contains(&m.key.as_str()) {
+            if known.contains(&m.key) {
                 continue;
             }
-            let hint = match suggest(&m.key, known) {
+            let hint = match suggest(m.key, known) {
                 Some(k) => format!("did you mean \"{k}\"?"),
                 None => format!("{what} takes {}", known.join(", ")),
             };
@@ -161,7 +161,7 @@ impl Walker {
     }
 
     /// An object, or a fault; `None` for a non-object (and for an `Error` node, silently).
-    fn object<'j>(&mut self, v: &'j Json, path: &Path<'_>, what: &str) -> Option<&'j Json> {
+    fn object<'j>(&mut self, v: &'j Json<'j>, path: &Path<'_>, what: &str) -> Option<&'j Json<'j>> {
         match v.kind {
             JsonKind::Object(_) => Some(v),
             JsonKind::Error => None,
@@ -214,9 +214,9 @@ impl Walker {
     fn name_map(&mut self, v: &Json, path: &Path<'_>, value: fn(&mut Self, &Json, &Path<'_>)) {
         let Some(v) = self.object(v, path, "an object") else { return };
         for m in v.entries() {
-            let at = path.child(&m.key);
-            if !is_name(&m.key) {
-                self.not_a_name(m.key_span, &at, &m.key);
+            let at = path.child(m.key);
+            if !is_name(m.key) {
+                self.not_a_name(m.key_span, &at, m.key);
             }
             value(self, &m.value, &at);
         }
@@ -228,9 +228,9 @@ impl Walker {
         let Some(v) = self.object(v, &Path::ROOT, "a Chart object") else { return };
         self.keys(v, &Path::ROOT, "a Chart", ROOT_KEYS, &["states"]);
         for m in v.entries() {
-            let at = Path::ROOT.child(&m.key);
+            let at = Path::ROOT.child(m.key);
             let x = &m.value;
-            match m.key.as_str() {
+            match m.key {
                 "id" | "initial" => self.name(x, &at),
                 "description" => self.string(x, &at),
                 "type" => self.one_of(x, &at, &["parallel"]),
@@ -241,7 +241,7 @@ impl Walker {
                 "agents" => self.name_map(x, &at, Self::agent),
                 "states" => self.states(x, &at, "a Chart has at least one state"),
                 "output" => self.template(x, &at),
-                _ => self.common(&m.key, x, &at),
+                _ => self.common(m.key, x, &at),
             }
         }
     }
@@ -270,9 +270,9 @@ impl Walker {
         let Some(v) = self.object(v, path, "a state object") else { return };
         self.keys(v, path, "a state", STATE_KEYS, &[]);
         for m in v.entries() {
-            let at = path.child(&m.key);
+            let at = path.child(m.key);
             let x = &m.value;
-            match m.key.as_str() {
+            match m.key {
                 "type" => self.one_of(x, &at, &["parallel", "final"]),
                 "id" | "description" => self.string(x, &at),
                 "initial" => self.name(x, &at),
@@ -283,7 +283,7 @@ impl Walker {
                     }
                     self.template(x, &at);
                 }
-                _ => self.common(&m.key, x, &at),
+                _ => self.common(m.key, x, &at),
             }
         }
     }
@@ -292,8 +292,8 @@ impl Walker {
         let Some(v) = self.object(v, path, "an event object") else { return };
         self.keys(v, path, "an event", EVENT_KEYS, &["input"]);
         for m in v.entries() {
-            let at = path.child(&m.key);
-            match m.key.as_str() {
+            let at = path.child(m.key);
+            match m.key {
                 "description" => self.string(&m.value, &at),
                 "input" => {
                     self.object(&m.value, &at, "a JSON Schema object");
@@ -308,8 +308,8 @@ impl Walker {
         let Some(v) = self.object(v, path, "an Agent object") else { return };
         self.keys(v, path, "an Agent", AGENT_KEYS, AGENT_KEYS);
         for m in v.entries() {
-            let at = path.child(&m.key);
-            match m.key.as_str() {
+            let at = path.child(m.key);
+            match m.key {
                 "model" | "instructions" => self.string(&m.value, &at),
                 "workspace" => self.one_of(&m.value, &at, &["none", "read", "write"]),
                 _ => {}
@@ -322,7 +322,7 @@ impl Walker {
     fn on(&mut self, v: &Json, path: &Path<'_>) {
         let Some(v) = self.object(v, path, "an object of events to transitions") else { return };
         for m in v.entries() {
-            let at = path.child(&m.key);
+            let at = path.child(m.key);
             if m.key.is_empty() {
                 self.fault(m.key_span, path, "an event name is not empty");
             }
@@ -333,8 +333,8 @@ impl Walker {
     fn after(&mut self, v: &Json, path: &Path<'_>) {
         let Some(v) = self.object(v, path, "an object of delays to transitions") else { return };
         for m in v.entries() {
-            let at = path.child(&m.key);
-            if !is_delay(&m.key) {
+            let at = path.child(m.key);
+            if !is_delay(m.key) {
                 self.fault(
                     m.key_span,
                     &at,
@@ -377,8 +377,8 @@ impl Walker {
     fn transition_object(&mut self, v: &Json, path: &Path<'_>) {
         self.keys(v, path, "a transition", TRANSITION_KEYS, &[]);
         for m in v.entries() {
-            let at = path.child(&m.key);
-            match m.key.as_str() {
+            let at = path.child(m.key);
+            match m.key {
                 "target" | "description" => self.string(&m.value, &at),
                 "guard" => self.guard(&m.value, &at),
                 "actions" => self.actions(&m.value, &at),
@@ -409,8 +409,8 @@ impl Walker {
     fn invoke(&mut self, v: &Json, path: &Path<'_>) {
         self.keys(v, path, "an invoke", INVOKE_KEYS, &["src"]);
         for m in v.entries() {
-            let at = path.child(&m.key);
-            match m.key.as_str() {
+            let at = path.child(m.key);
+            match m.key {
                 "src" => self.string(&m.value, &at),
                 "id" => self.name(&m.value, &at),
                 "input" => self.template(&m.value, &at),
@@ -425,7 +425,7 @@ impl Walker {
     fn guard(&mut self, v: &Json, path: &Path<'_>) {
         match &v.kind {
             JsonKind::Error => {}
-            JsonKind::String(s) if s == SENT_BY => {
+            JsonKind::String(s) if *s == SENT_BY => {
                 self.fault(v.span, path, format!("\"{SENT_BY}\" takes params {{ id }}"));
             }
             JsonKind::String(_) => {}
@@ -532,8 +532,8 @@ impl Walker {
             let at = path.child("assign");
             let Some(assign) = self.object(assign, &at, "an object of context paths to values") else { return };
             for m in assign.entries() {
-                let key_at = at.child(&m.key);
-                if !is_context_path(&m.key) {
+                let key_at = at.child(m.key);
+                if !is_context_path(m.key) {
                     self.fault(
                         m.key_span,
                         &key_at,
@@ -577,7 +577,7 @@ impl Walker {
                     self.string(r, &path.child("$ref"));
                 } else {
                     for m in v.entries() {
-                        self.template(&m.value, &path.child(&m.key));
+                        self.template(&m.value, &path.child(m.key));
                     }
                 }
             }
@@ -591,10 +591,11 @@ mod tests {
     use super::*;
     use chart::schema::chart_schema;
     use chart::schema::tests_support::{BAD, CONTRACT_EXAMPLE, GOOD};
-    use syntax::json::parse;
+    use syntax::json::{parse, Arena};
 
     fn messages(text: &str) -> Vec<String> {
-        let parsed = parse(text);
+        let arena = Arena::new();
+        let parsed = parse(text, &arena);
         assert!(parsed.errors.is_empty(), "{text}");
         check(&parsed.value).into_iter().map(|d| d.message).collect()
     }
@@ -617,7 +618,8 @@ mod tests {
     #[test]
     fn every_fault_is_reported_with_its_path() {
         let text = r#"{ "states": { "a": { "type": "finall", "onDon": "b", "invoke": [{ "src": 1 }, { "id": "x" }] } }, "evnts": {} }"#;
-        let parsed = parse(text);
+        let arena = Arena::new();
+        let parsed = parse(text, &arena);
         let ds = check(&parsed.value);
         let lines: Vec<(String, String)> =
             ds.iter().map(|d| (d.path.clone().unwrap_or_default(), d.message.clone())).collect();
@@ -671,7 +673,8 @@ mod tests {
             CONTRACT_EXAMPLE,
         ]);
         for text in texts {
-            let parsed = parse(text);
+            let arena = Arena::new();
+            let parsed = parse(text, &arena);
             let rule_ok = check(&parsed.value).is_empty();
             let schema_ok = validator.is_valid(&parsed.value.to_value());
             assert_eq!(rule_ok, schema_ok, "rule and schema disagree on {text}: rule {:?}", messages(text));
@@ -732,7 +735,8 @@ mod tests {
         let mut checked = 0;
         let mut agree = |chart: &Value| {
             let text = chart.to_string();
-            let parsed = parse(&text);
+            let arena = Arena::new();
+            let parsed = parse(&text, &arena);
             let rule = check(&parsed.value);
             assert_eq!(
                 rule.is_empty(),

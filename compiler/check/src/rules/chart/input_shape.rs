@@ -14,7 +14,7 @@ pub struct InputAt<'a> {
     pub inv: InvokeAt<'a>,
     pub class: SrcClass,
     /// The invoke's `input`, if it has one.
-    pub input: Option<&'a Json>,
+    pub input: Option<&'a Json<'a>>,
     /// `<invoke path>.input`.
     pub ipath: String,
 }
@@ -42,15 +42,15 @@ impl<'a> InputAt<'a> {
     /// [`InputAt::given`] with each key's value (the last one, as `JSON.parse` keeps it): for a
     /// rule that reads every key's value, in one pass (a [`InputAt::value`] per key would scan the
     /// input once per key).
-    pub fn given_values(&self) -> Vec<(&'a str, &'a Json)> {
+    pub fn given_values(&self) -> Vec<(&'a str, &'a Json<'a>)> {
         match self.input {
-            Some(i) if is_object(i) => i.entries().map(|m| (m.key.as_str(), &m.value)).collect(),
+            Some(i) if is_object(i) => i.entries().map(|m| (m.key, &m.value)).collect(),
             _ => Vec::new(),
         }
     }
 
     /// The value of one key of the input (the last one, as `JSON.parse` keeps it).
-    pub fn value(&self, key: &str) -> Option<&'a Json> {
+    pub fn value(&self, key: &str) -> Option<&'a Json<'a>> {
         self.input.filter(|i| is_object(i)).and_then(|i| i.get(key))
     }
 
@@ -99,8 +99,8 @@ pub fn is_slot_value(v: &Json) -> bool {
 
 /// An object's keys, once each, in the order of [`Json::entries`] (which gives each key once: no
 /// search here, so an input of 100 000 keys stays linear).
-pub fn given_keys(v: &Json) -> Vec<&str> {
-    v.entries().map(|m| m.key.as_str()).collect()
+pub fn given_keys<'a>(v: &Json<'a>) -> Vec<&'a str> {
+    v.entries().map(|m| m.key).collect()
 }
 
 /// Does a string hold a `{{ }}` reference? Its value is known only when it runs.

@@ -27,7 +27,7 @@ pub fn check(cx: &Ctx, sink: &mut Sink) {
     let Some(lends) = cx.lends() else { return };
     let Some(agents) = cx.chart.get("agents") else { return };
     for m in agents.entries() {
-        let slot = m.key.as_str();
+        let slot = m.key;
         let lent = lends.agents.iter().chain(&lends.effects).chain(&lends.machines).any(|n| n == slot);
         if lent || slot == "gate" || slot == "fail" {
             sink.line(

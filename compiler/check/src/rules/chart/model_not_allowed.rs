@@ -30,7 +30,7 @@ pub fn check(cx: &Ctx, sink: &mut Sink) {
             sink.line(
                 &MODEL_NOT_ALLOWED,
                 model.span,
-                &join(&join("agents", &a.key), "model"),
+                &join(&join("agents", a.key), "model"),
                 format!("\"{name}\" is not a model this Open body allows; allowed models: {}", names(allowed)),
             );
         }

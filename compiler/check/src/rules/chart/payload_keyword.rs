@@ -30,7 +30,7 @@ pub fn check(cx: &Ctx, sink: &mut Sink) {
     let Some(events) = cx.chart.get("events") else { return };
     for ev in events.entries() {
         let Some(input) = ev.value.get("input") else { continue };
-        let base = join(&join("events", &ev.key), "input");
+        let base = join(&join("events", ev.key), "input");
         for fault in subset_faults(input) {
             let path = fault.path.iter().fold(base.clone(), |p, s| join(&p, s));
             let text = if fault.list_items {

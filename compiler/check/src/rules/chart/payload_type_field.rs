@@ -27,7 +27,7 @@ pub fn check(cx: &Ctx, sink: &mut Sink) {
         let Some(field) = ev.value.get("input").and_then(|i| i.get("properties")).and_then(|p| p.member("type")) else {
             continue;
         };
-        let path = join(&join(&join("events", &ev.key), "input"), "properties.type");
+        let path = join(&join(&join("events", ev.key), "input"), "properties.type");
         sink.line(
             &PAYLOAD_TYPE_FIELD,
             field.key_span,

@@ -22,7 +22,7 @@ declare_rule! {
 }
 
 /// Every `jr2.sentBy` guard's id: its text, its path and its value.
-pub fn sent_bys<'a>(cx: &Ctx<'a>) -> Vec<(String, &'a syntax::json::Json)> {
+pub fn sent_bys<'a>(cx: &Ctx<'a>) -> Vec<(String, &'a syntax::json::Json<'a>)> {
     cx.all_guards()
         .iter()
         .filter(|(_, g)| g.get("type").and_then(|t| t.as_str()) == Some("jr2.sentBy"))

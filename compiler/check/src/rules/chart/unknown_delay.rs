@@ -31,7 +31,7 @@ pub fn check(cx: &Ctx, sink: &mut Sink) {
     for id in cx.machine.ids() {
         let Some(after) = cx.state_json(id).get("after") else { continue };
         for m in after.entries() {
-            if duration_ms(&m.key).is_some() || lent.iter().any(|d| **d == m.key) {
+            if duration_ms(m.key).is_some() || lent.iter().any(|d| **d == m.key) {
                 continue;
             }
             if cx.manifest.is_none() {
@@ -40,7 +40,7 @@ pub fn check(cx: &Ctx, sink: &mut Sink) {
             sink.line(
                 &UNKNOWN_DELAY,
                 m.key_span,
-                &join(&join(cx.map.state_path(id), "after"), &m.key),
+                &join(&join(cx.map.state_path(id), "after"), m.key),
                 format!(
                     "\"{}\" is not a lent delay or a duration like \"30s\", \"5m\" or \"500ms\"; lent delays: {}",
                     m.key,

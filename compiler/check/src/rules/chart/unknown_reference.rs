@@ -33,19 +33,19 @@ declare_rule! {
 
 /// Calls `f` with each reference text below a template value: its path, the value holding it,
 /// and the reference's text (`context.round`).
-pub fn references<'a>(path: &str, v: &'a Json, f: &mut dyn FnMut(&str, &'a Json, &str)) {
+pub fn references<'a>(path: &str, v: &'a Json<'a>, f: &mut dyn FnMut(&str, &'a Json<'a>, &str)) {
     let mut buf = String::with_capacity(path.len() + 32);
     buf.push_str(path);
     walk(&mut buf, v, f);
 }
 
 /// One path buffer for the whole walk: a segment is pushed going down and cut coming back.
-fn walk<'a>(path: &mut String, v: &'a Json, f: &mut dyn FnMut(&str, &'a Json, &str)) {
+fn walk<'a>(path: &mut String, v: &'a Json<'a>, f: &mut dyn FnMut(&str, &'a Json<'a>, &str)) {
     if let Some(r) = chart::lower::whole_ref(v) {
         f(path, v, r);
         return;
     }
-    let mut down = |path: &mut String, segment: &dyn base::path::Segment, item: &'a Json| {
+    let mut down = |path: &mut String, segment: &dyn base::path::Segment, item: &'a Json<'a>| {
         let len = path.len();
         if len > 0 {
             path.push('.');
@@ -82,7 +82,7 @@ struct Scope<'a> {
 
 pub fn check(cx: &Ctx, sink: &mut Sink) {
     let context_keys: Vec<String> =
-        cx.chart.get("context").map(|c| c.entries().map(|m| m.key.clone()).collect()).unwrap_or_default();
+        cx.chart.get("context").map(|c| c.entries().map(|m| m.key.to_string()).collect()).unwrap_or_default();
     let input_keys = cx.manifest.and_then(|m| m.input_keys.as_ref());
     let mut check_value = |path: &str, v: &Json, scope: &Scope, sink: &mut Sink| {
         references(path, v, &mut |p, at, text| {
@@ -156,7 +156,7 @@ fn check_action(path: &str, a: &Json, scope: &Scope, sink: &mut Sink, f: &mut Ch
     }
     if let Some(assign) = a.get("assign") {
         for m in assign.entries() {
-            f(&join(&join(path, "assign"), &m.key), &m.value, scope, sink);
+            f(&join(&join(path, "assign"), m.key), &m.value, scope, sink);
         }
     }
 }
@@ -188,7 +188,7 @@ fn event_of<'a>(cx: &Ctx<'a>, path: &str) -> Option<(&'a str, Vec<String>)> {
         .value
         .get("input")
         .and_then(|i| i.get("properties"))
-        .map(|p| p.entries().map(|m| m.key.clone()).collect())
+        .map(|p| p.entries().map(|m| m.key.to_string()).collect())
         .unwrap_or_default();
-    Some((member.key.as_str(), fields))
+    Some((member.key, fields))
 }

@@ -30,7 +30,7 @@ pub fn check(cx: &Ctx, sink: &mut Sink) {
             sink.line(
                 &WORKSPACE_NOT_ALLOWED,
                 ws.span,
-                &join(&join("agents", &a.key), "workspace"),
+                &join(&join("agents", a.key), "workspace"),
                 format!("\"{access}\" is not a Workspace access this Open body allows; allowed: {}", names(&allowed)),
             );
         }

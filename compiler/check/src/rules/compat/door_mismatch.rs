@@ -72,10 +72,10 @@ pub fn at_dispatch(input: Span, callee: &str, f: &Finding) -> Diagnostic {
 mod tests {
     use super::*;
     use crate::compat::compare;
-    use syntax::json::parse;
+    use syntax::json::{parse, Arena};
 
     fn diags(slot: &str, door: &str, side: Side) -> Vec<Diagnostic> {
-        check(&compare(&parse(slot).value, &parse(door).value), side)
+        check(&compare(&parse(slot, &Arena::new()).value, &parse(door, &Arena::new()).value), side)
     }
 
     #[test]
@@ -108,7 +108,8 @@ mod tests {
     fn at_a_dispatch_the_line_names_the_callee() {
         let slot = r#"{ "type": "object", "properties": {} }"#;
         let door = r#"{ "type": "object", "properties": { "branch": { "type": "string" } }, "required": ["branch"] }"#;
-        let findings = compare(&parse(slot).value, &parse(door).value);
+        let arena = Arena::new();
+        let findings = compare(&parse(slot, &arena).value, &parse(door, &arena).value);
         let d = at_dispatch(Span::new(3, 8), "review", &findings[0]);
         assert_eq!(d.span, Span::new(3, 8));
         assert!(d.is_error());

@@ -102,13 +102,14 @@ pub fn unread_schema(input: Span, callee: &str, what: &str, why: &str) -> Diagno
 mod tests {
     use super::*;
     use crate::compat::compare;
-    use syntax::json::parse;
+    use syntax::json::{parse, Arena};
 
     #[test]
     fn one_of_in_the_door_is_a_warning_in_the_door_and_no_mismatch() {
         let slot = r#"{ "type": "object", "properties": { "target": { "type": "boolean" } }, "required": ["target"] }"#;
         let door = r#"{ "type": "object", "properties": { "target": { "oneOf": [{ "type": "string" }] } }, "required": ["target"] }"#;
-        let findings = compare(&parse(slot).value, &parse(door).value);
+        let arena = Arena::new();
+        let findings = compare(&parse(slot, &arena).value, &parse(door, &arena).value);
         let d = check(&findings, Side::Door);
         assert_eq!(d.len(), 1);
         assert_eq!(d[0].severity, diagnostics::Severity::Warning);
@@ -124,7 +125,8 @@ mod tests {
     fn at_a_dispatch_the_line_names_the_callee_and_the_side() {
         let slot = r#"{ "type": "object", "properties": { "t": { "anyOf": [{ "type": "string" }] } } }"#;
         let door = r#"{ "type": "object", "properties": { "t": { "type": "string" } } }"#;
-        let findings = compare(&parse(slot).value, &parse(door).value);
+        let arena = Arena::new();
+        let findings = compare(&parse(slot, &arena).value, &parse(door, &arena).value);
         let d = at_dispatch(Span::new(1, 2), "review", &findings[0]);
         assert_eq!(d.span, Span::new(1, 2));
         assert!(!d.is_error());
@@ -147,7 +149,8 @@ mod tests {
     fn a_list_form_items_is_not_compared() {
         let slot = r#"{ "type": "array", "items": [{ "type": "string" }] }"#;
         let door = r#"{ "type": "array", "items": { "type": "number" } }"#;
-        let findings = compare(&parse(slot).value, &parse(door).value);
+        let arena = Arena::new();
+        let findings = compare(&parse(slot, &arena).value, &parse(door, &arena).value);
         let d = check(&findings, Side::Slot);
         assert_eq!(d.len(), 1);
         assert!(d[0].message.starts_with("items: a list-form \"items\" is outside the JSON Schema subset"));

@@ -44,13 +44,14 @@ pub fn diagnostic(input: Span, callee: &str, address: &str, f: &Finding) -> Diag
 mod tests {
     use super::*;
     use crate::compat::compare;
-    use syntax::json::parse;
+    use syntax::json::{parse, Arena};
 
     #[test]
     fn a_warning_at_the_input_naming_the_door() {
         let slot = r#"{ "type": "object", "properties": { "n": { "type": "string" } }, "required": ["n"] }"#;
         let door = r#"{ "type": "object", "properties": { "n": { "type": "number" } }, "required": ["n"] }"#;
-        let findings = compare(&parse(slot).value, &parse(door).value);
+        let arena = Arena::new();
+        let findings = compare(&parse(slot, &arena).value, &parse(door, &arena).value);
         assert_eq!(findings.len(), 1);
         let d = diagnostic(Span::new(7, 12), "review", "http://h/workflows/review", &findings[0]);
         assert_eq!(d.code, "foreign-door-mismatch");

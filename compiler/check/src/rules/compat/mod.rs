@@ -42,13 +42,14 @@ mod tests {
     use crate::compat::PAIRS;
     use diagnostics::FileReport;
     use render::human;
-    use syntax::json::parse;
+    use syntax::json::{parse, Arena};
 
     /// Each pair of `compat.rs`'s table, rendered as `jr2 schema compat` prints it.
     #[test]
     fn rendered_pairs() {
         for (name, slot, door, _) in PAIRS {
-            let report = check(&parse(slot).value, &parse(door).value);
+            let arena = Arena::new();
+            let report = check(&parse(slot, &arena).value, &parse(door, &arena).value);
             let reports = [
                 FileReport { path: "slot.json".into(), text: slot.to_string(), diagnostics: report.slot },
                 FileReport { path: "door.json".into(), text: door.to_string(), diagnostics: report.door },
