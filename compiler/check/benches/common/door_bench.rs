@@ -41,14 +41,14 @@ pub fn main_with(allocator: &str) {
     let mut spanned_pass = || texts.iter().filter(|t| syntax::json::parse(t).errors.is_empty()).count();
     // The door's stages, cumulative: parse + grammar, then + lowering into the IR.
     let mut grammar_pass = || {
-        texts.iter().filter(|t| check::rules::chart::grammar::check(&syntax::json::parse(t).value).is_empty()).count()
+        texts.iter().filter(|t| check::rules::chart::grammar::faults(&syntax::json::parse(t).value).is_empty()).count()
     };
     let mut lower_pass = || {
         texts
             .iter()
             .filter(|t| {
                 let parsed = syntax::json::parse(t);
-                check::rules::chart::grammar::check(&parsed.value).is_empty()
+                check::rules::chart::grammar::faults(&parsed.value).is_empty()
                     && chart::lower::lower(&parsed.value, Some(&manifest)).faults.is_empty()
             })
             .count()
