@@ -15,13 +15,13 @@ use std::time::Duration;
 const BODY_LIMIT: u64 = 1 << 20;
 
 /// Reads foreign doors over HTTP, each `(url, name)` once.
-pub struct HttpDoors {
+pub(super) struct HttpDoors {
     agent: ureq::Agent,
     seen: Mutex<HashMap<(String, String), Fetched>>,
 }
 
 impl HttpDoors {
-    pub fn new() -> Self {
+    pub(super) fn new() -> Self {
         let agent = ureq::Agent::config_builder()
             .timeout_connect(Some(Duration::from_secs(3)))
             .timeout_global(Some(Duration::from_secs(5)))
