@@ -17,7 +17,7 @@ fn time(f: &mut dyn FnMut() -> usize) -> (Duration, usize) {
     (t.elapsed(), out)
 }
 
-pub fn main_with(allocator: &str) {
+pub(crate) fn main_with(allocator: &str) {
     let args: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with("--")).collect();
     let (Some(dir), Some(lends)) = (args.first(), args.get(1)) else {
         eprintln!("usage: cargo bench -p jr2-compiler --bench door -- DIR LENDS.json [ROUNDS]");

@@ -100,7 +100,7 @@ pub(crate) mod testing {
 
     /// `refused.ts` and `admitted.ts` of the rule `code`: every expectation met, the refused
     /// one refused by `code`, the admitted one clean of it.
-    pub fn fixtures(code: &str) {
+    pub(crate) fn fixtures(code: &str) {
         let config = config();
         for (name, refused) in [("refused", true), ("admitted", false)] {
             let path = root().join(code).join(format!("{name}.ts"));
@@ -149,7 +149,7 @@ pub(crate) mod testing {
     }
 
     /// `refused.config.ts` and `admitted.config.ts` of the rule `code`, read as configs.
-    pub fn config_fixtures(code: &str) {
+    pub(crate) fn config_fixtures(code: &str) {
         for (name, refused) in [("refused", true), ("admitted", false)] {
             let path = root().join(code).join(format!("{name}.config.ts"));
             let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));

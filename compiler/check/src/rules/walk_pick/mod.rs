@@ -589,7 +589,7 @@ export const machine = setup({}).createMachine({
 
     /// The (code, message) of each of this walk's diagnostics of a Workflow's text (the
     /// compilation's, of this walk's rules, in order).
-    pub fn walk(text: &str) -> Vec<(String, String)> {
+    pub(crate) fn walk(text: &str) -> Vec<(String, String)> {
         let compiled = compile_text(Path::new("/virtual/workflow.ts"), text);
         let codes: Vec<&str> = super::all().iter().map(|r| r.code).collect();
         compiled
