@@ -31,9 +31,10 @@ door_rule=None
   echo "//! The rule \`$code\`: what it refuses, then its check and its tests."
   echo
   case $family in
-    chart) echo "use crate::door::{Ctx, Sink};" ;;
-    walk) echo "use super::Ctx;"; echo "use crate::compile::Located;" ;;
-    walk_pick) echo "use super::{Cx, Sink};" ;;
+    chart) echo "use crate::door::Chart;"; echo "use crate::rules::{Ctx, Sink};" ;;
+    walk) echo "use super::Walk;"; echo "use crate::rules::{Ctx, Sink};" ;;
+    walk_pick) echo "use super::Picks;"; echo "use crate::rules::{Ctx, Sink};" ;;
+    preflight) echo "use super::Workflow;"; echo "use crate::rules::{Ctx, Sink};" ;;
   esac
   echo "use diagnostics::declare_rule;"
   echo
@@ -54,16 +55,19 @@ door_rule=None
   echo "    /// \`\`\`"
   echo "    pub static $const = { code: \"$code\", rule: $door_rule, severity: $sev };"
   echo "}"
+  # Every rule's check has one shape: its family's input in a `rules::Ctx`, and the one
+  # `rules::Sink` (`sink.report(&RULE, loc, message)`, `sink.line(...)` for a door line).
   case $family in
-    chart) printf '\n/// The door runs this over a Chart the grammar admitted.\npub fn check(_cx: &Ctx, _sink: &mut Sink) {}\n' ;;
-    walk) printf '\n/// The walk runs this over each Machine.\npub fn check(_cx: &Ctx, _out: &mut Vec<Located>) {}\n' ;;
-    walk_pick) printf '\n/// `walk_pick::check` runs this over each Machine (add its call there).\npub fn check(_cx: &Cx, _out: &mut Sink) {}\n' ;;
+    chart) printf '\n/// The door runs this over a Chart the grammar admitted.\npub fn check(_cx: &Ctx<Chart>, _sink: &mut Sink) {}\n' ;;
+    walk) printf '\n/// The walk runs this over each Machine.\npub fn check(_cx: &Ctx<Walk>, _sink: &mut Sink) {}\n' ;;
+    walk_pick) printf '\n/// `walk_pick::check` runs this over each Machine.\npub fn check(_cx: &Ctx<Picks>, _sink: &mut Sink) {}\n' ;;
+    preflight) printf '\n/// `rules::preflight::check` runs this over each Workflow, against the config.\npub fn check(_cx: &Ctx<Workflow>, _sink: &mut Sink) {}\n' ;;
   esac
 } > "$file"
 
 # The registry line, last in the family's list.
 line="    $snake::$const,"
-case $family in chart|walk) line="    $snake::$const => check," ;; esac
+case $family in chart|walk|walk_pick|preflight) line="    $snake::$const => check," ;; esac
 python3 - "$dir/mod.rs" "$line" <<'PY'
 import sys
 path, line = sys.argv[1], sys.argv[2]

@@ -11,7 +11,7 @@ use machine::value::{Value, ValueKind};
 
 /// A text edit in the file a code action is asked for: byte range and replacement.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Edit {
+pub(crate) struct Edit {
     pub start: usize,
     pub end: usize,
     pub text: String,
@@ -20,7 +20,7 @@ pub struct Edit {
 /// What a code action does: its edits, then the rename of the file to `rename_to` (a name in the
 /// same folder).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Action {
+pub(crate) struct Action {
     pub title: String,
     pub edits: Vec<Edit>,
     pub rename_to: Option<String>,
@@ -28,7 +28,7 @@ pub struct Action {
 
 /// The code action of one diagnostic: its fix, titled as the fix says (capitalised, as editors
 /// show titles); `None` for a diagnostic with no fix.
-pub fn action(d: &Diagnostic) -> Option<Action> {
+pub(crate) fn action(d: &Diagnostic) -> Option<Action> {
     let fix = d.fix.as_ref()?;
     let edits = fix
         .edits
@@ -41,7 +41,7 @@ pub fn action(d: &Diagnostic) -> Option<Action> {
 }
 
 /// The hover of an invoke's `src` at `offset`: the slot's name, kind and definition, as Markdown.
-pub fn src_hover(compiled: &Compiled, offset: usize) -> Option<(usize, usize, String)> {
+pub(crate) fn src_hover(compiled: &Compiled, offset: usize) -> Option<(usize, usize, String)> {
     let value = compiled.value()?;
     let src = find_src(value, offset)?;
     let name = src.as_str()?;

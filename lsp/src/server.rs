@@ -179,7 +179,7 @@ enum Job {
 }
 
 /// The command that draws a Workflow (`jr2 graph`'s picture of the Machine the document holds).
-pub const GRAPH_COMMAND: &str = "jr2.graph";
+pub(crate) const GRAPH_COMMAND: &str = "jr2.graph";
 
 /// `jr2.graph`'s argument: a document's URI, or `{ "uri", "format"?: "svg" | "mermaid" | "dot",
 /// "state"?: PATH }`. SVG by default.

@@ -34,7 +34,7 @@ impl<'t> Lines<'t> {
 }
 
 /// Applies an editor's changes, in order, to `text`.
-pub fn apply(text: &mut String, changes: &[TextDocumentContentChangeEvent]) {
+pub(crate) fn apply(text: &mut String, changes: &[TextDocumentContentChangeEvent]) {
     for change in changes {
         match change.range {
             None => text.clone_from(&change.text),
@@ -51,7 +51,7 @@ pub fn apply(text: &mut String, changes: &[TextDocumentContentChangeEvent]) {
 /// text moved: a place before a change stays, a place after it moves by what the change added
 /// or removed, a place inside a replaced range goes to the range's start. `false` when a change
 /// replaced the whole text (no range), which no place survives.
-pub fn shift(ranges: &mut [&mut Range], changes: &[TextDocumentContentChangeEvent]) -> bool {
+pub(crate) fn shift(ranges: &mut [&mut Range], changes: &[TextDocumentContentChangeEvent]) -> bool {
     for change in changes {
         let Some(edit) = change.range else { return false };
         let (start, end) = if (edit.start.line, edit.start.character) <= (edit.end.line, edit.end.character) {

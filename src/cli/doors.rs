@@ -23,10 +23,10 @@ const PER_DOOR: Duration = Duration::from_secs(5);
 
 /// The time for all the foreign doors of one run, from its first fetch: each fetch gets what is
 /// left of it (at most [`PER_DOOR`]), and once it is spent the doors not read yet are not tried.
-pub const BUDGET: Duration = Duration::from_secs(10);
+pub(super) const BUDGET: Duration = Duration::from_secs(10);
 
 /// Reads foreign doors over HTTP, each `(url, name)` once.
-pub struct HttpDoors {
+pub(super) struct HttpDoors {
     agent: ureq::Agent,
     seen: Mutex<HashMap<(String, String), Fetched>>,
     /// When the first fetch began: the start of [`BUDGET`].
@@ -34,7 +34,7 @@ pub struct HttpDoors {
 }
 
 impl HttpDoors {
-    pub fn new() -> Self {
+    pub(super) fn new() -> Self {
         let agent = ureq::Agent::config_builder()
             .timeout_connect(Some(CONNECT))
             .timeout_global(Some(PER_DOOR))

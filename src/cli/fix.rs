@@ -33,7 +33,7 @@ const MAX_PASSES: usize = 100;
 
 /// What the fixes change: each file with its text before and after, and where it goes.
 #[derive(Debug, Default)]
-pub struct Plan {
+pub(super) struct Plan {
     pub changes: Vec<Change>,
     /// How many diagnostics the applied fixes fix.
     pub fixed: usize,
@@ -42,7 +42,7 @@ pub struct Plan {
 }
 
 #[derive(Debug)]
-pub struct Change {
+pub(super) struct Change {
     /// The file as it is on disk.
     pub path: PathBuf,
     /// Where it goes: `path` unless the fixes rename it.
@@ -52,7 +52,7 @@ pub struct Change {
 }
 
 #[derive(Debug)]
-pub struct Left {
+pub(super) struct Left {
     pub path: PathBuf,
     pub code: &'static str,
     pub why: String,
@@ -60,7 +60,7 @@ pub struct Left {
 
 impl Plan {
     /// The unified diff of every change.
-    pub fn diff(&self) -> String {
+    pub(super) fn diff(&self) -> String {
         self.changes
             .iter()
             .map(|c| render::diff::unified(&display(&c.path), &display(&c.to), &c.before, &c.after))
@@ -69,7 +69,7 @@ impl Plan {
 
     /// Writes every change: the text, then the rename. A new name that was taken meanwhile stops
     /// it before anything is written.
-    pub fn write(&self) -> std::io::Result<()> {
+    pub(super) fn write(&self) -> std::io::Result<()> {
         if let Some(c) = self.changes.iter().find(|c| c.to != c.path && c.to.exists()) {
             let taken = format!("{} exists", display(&c.to));
             return Err(std::io::Error::new(std::io::ErrorKind::AlreadyExists, taken));
@@ -86,7 +86,7 @@ impl Plan {
     }
 
     /// The files the changes touch.
-    pub fn files(&self) -> usize {
+    pub(super) fn files(&self) -> usize {
         self.changes.len()
     }
 }
@@ -170,7 +170,7 @@ impl DbFiles<'_> {
 
 /// Reads the config (`jr2c.toml`) of every input before anything is fixed: a config that does
 /// not parse ends the run (exit 2) with nothing written, as `jr2 check` does.
-pub fn check_configs(inputs: &Inputs) -> Result<(), check::suppress::ConfigError> {
+pub(super) fn check_configs(inputs: &Inputs) -> Result<(), check::suppress::ConfigError> {
     let mut run = check::suppress::Suppressions::new();
     for path in inputs.machines.iter().chain(&inputs.charts).chain(&inputs.in_instance) {
         run.config_of(path)?;
@@ -279,7 +279,7 @@ impl<F: Files> Engine<F> {
 }
 
 /// Works out the fixes of the inputs (see the module doc), writing nothing.
-pub fn plan(inputs: &Inputs, manifest: Option<&LendManifest>) -> Plan {
+pub(super) fn plan(inputs: &Inputs, manifest: Option<&LendManifest>) -> Plan {
     machine::eval::on_evaluator_stack(|| {
         let files = DbFiles { db: Database::new(), manifest, inputs, moved: HashMap::new() };
         run(&mut Engine { files, edited: BTreeMap::new() })

@@ -19,7 +19,7 @@ use render::Format;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
-pub fn graph(args: GraphArgs) -> Result<Exit> {
+pub(super) fn graph(args: GraphArgs) -> Result<Exit> {
     let color = args.color.enabled(std::io::stderr().is_terminal());
     let (machine, notes, exit) = load(&args.file, args.lends.as_deref(), color)?;
     let Some(machine) = machine else { return Ok(Exit::Refused) };
@@ -43,13 +43,13 @@ type Drawn = (Option<ir::Machine>, graph::Notes, Exit);
 
 /// The IR of a Machine (`.ts`) or a Chart (`.json`, `-`: stdin), with what it was found to be
 /// (its diagnostics printed on stderr) and the notes of its slots; `jr2 sim` runs the same IR.
-pub fn load(file: &Path, lends: Option<&Path>, color: bool) -> Result<Drawn> {
+pub(super) fn load(file: &Path, lends: Option<&Path>, color: bool) -> Result<Drawn> {
     load_as(file, lends, color, false)
 }
 
 /// [`load`] for a run (`jr2 sim`): a Machine with a part the run needs and the IR does not hold
 /// (`not-executable`) is refused, its lines printed as errors, and no IR is given.
-pub fn load_for_run(file: &Path, lends: Option<&Path>, color: bool) -> Result<Drawn> {
+pub(super) fn load_for_run(file: &Path, lends: Option<&Path>, color: bool) -> Result<Drawn> {
     load_as(file, lends, color, true)
 }
 

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 /// The reports of one compiled Workflow: its own file always, each imported file that has a
 /// diagnostic.
-pub fn reports_of(compiled: &Compiled) -> Vec<FileReport> {
+pub(super) fn reports_of(compiled: &Compiled) -> Vec<FileReport> {
     let mut reports: Vec<FileReport> = Vec::new();
     for (i, file) in compiled.files.iter().enumerate() {
         let diagnostics: Vec<Diagnostic> =
@@ -23,7 +23,7 @@ pub fn reports_of(compiled: &Compiled) -> Vec<FileReport> {
 
 /// Checks Workflows; a file two Workflows import is reported once. A Workflow the compiler could
 /// not read (no UTF-8 text, or gone since it was checked) is the run's end, exit 2.
-pub fn check_machines(paths: &[PathBuf]) -> Result<Vec<(FileReport, bool)>> {
+pub(super) fn check_machines(paths: &[PathBuf]) -> Result<Vec<(FileReport, bool)>> {
     // One big-stack evaluator thread for the whole batch, not a hand-off per file.
     machine::eval::on_evaluator_stack(|| check_each(paths))
 }
@@ -78,7 +78,7 @@ fn compiled(path: &Path) -> Result<Compiled> {
 }
 
 /// `jr2 ir WORKFLOW.ts`: the IR as JSON; diagnostics go to stderr.
-pub fn ir(path: &Path, color: bool) -> Result<(Option<serde_json::Value>, Exit)> {
+pub(super) fn ir(path: &Path, color: bool) -> Result<(Option<serde_json::Value>, Exit)> {
     let compiled = compiled(path)?;
     let mut reports = reports_of(&compiled);
     super::terminal::reports(&mut reports);
@@ -94,7 +94,7 @@ pub fn ir(path: &Path, color: bool) -> Result<(Option<serde_json::Value>, Exit)>
 }
 
 /// `jr2 parts WORKFLOW.ts [--lends SLOT]`.
-pub fn parts(args: &PartsArgs) -> Result<(Option<serde_json::Value>, Exit)> {
+pub(super) fn parts(args: &PartsArgs) -> Result<(Option<serde_json::Value>, Exit)> {
     let compiled = compiled(&args.workflow)?;
     let Some(value) = compiled.value() else {
         let mut reports = reports_of(&compiled);

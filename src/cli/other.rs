@@ -20,7 +20,7 @@ fn pretty(value: &serde_json::Value) -> Result<String> {
 }
 
 /// `jr2 schema chart [--lends L]`.
-pub fn schema_chart(args: LendsArg) -> Result<Exit> {
+pub(super) fn schema_chart(args: LendsArg) -> Result<Exit> {
     let manifest = input::read_optional_lends(args.lends.as_deref())?;
     let value = match &manifest {
         Some(m) => schema::chart_schema_for(&m.declaration),
@@ -31,7 +31,7 @@ pub fn schema_chart(args: LendsArg) -> Result<Exit> {
 }
 
 /// `jr2 schema briefing [--lends L]`.
-pub fn schema_briefing(args: LendsArg) -> Result<Exit> {
+pub(super) fn schema_briefing(args: LendsArg) -> Result<Exit> {
     let manifest = input::read_optional_lends(args.lends.as_deref())?;
     let text = briefing::chart_briefing(manifest.as_ref().map(|m| &m.declaration));
     print_out(&text);
@@ -43,7 +43,7 @@ pub fn schema_briefing(args: LendsArg) -> Result<Exit> {
 
 /// `jr2 ir CHART.json [--lends L]`: the IR of an admitted Chart; a refused one's diagnostics go
 /// to stderr.
-pub fn ir(args: IrArgs) -> Result<Exit> {
+pub(super) fn ir(args: IrArgs) -> Result<Exit> {
     if super::scxml::is_scxml(&args.chart) {
         let (machine, exit) = super::scxml::load(&args.chart)?;
         let Some(machine) = machine else { return Ok(Exit::Refused) };
@@ -89,7 +89,7 @@ pub fn ir(args: IrArgs) -> Result<Exit> {
 }
 
 /// `jr2 parts WORKFLOW.ts [--lends SLOT]`.
-pub fn parts(args: PartsArgs) -> Result<Exit> {
+pub(super) fn parts(args: PartsArgs) -> Result<Exit> {
     let (value, exit) = super::machine::parts(&args)?;
     if let Some(value) = value {
         print_out(&(pretty(&value)? + "\n"));
@@ -98,7 +98,7 @@ pub fn parts(args: PartsArgs) -> Result<Exit> {
 }
 
 /// `jr2 explain CODE`.
-pub fn explain(args: ExplainArgs) -> Result<Exit> {
+pub(super) fn explain(args: ExplainArgs) -> Result<Exit> {
     match check::rules::find(&args.code) {
         Some(rule) => {
             print_out(&rule.markdown());
@@ -118,7 +118,7 @@ pub fn explain(args: ExplainArgs) -> Result<Exit> {
 
 /// `jr2 rules [--format json]`: every rule of the registry (`check::rules::all()`), in the
 /// docs' order, with its severity, door rule number and summary.
-pub fn rules(args: RulesArgs) -> Result<Exit> {
+pub(super) fn rules(args: RulesArgs) -> Result<Exit> {
     let all = check::rules::all();
     match args.format {
         RulesFormat::Json => {

@@ -7,12 +7,12 @@ use super::{Exit, Result};
 use std::path::Path;
 
 /// Is `path` an SCXML document (by its extension)?
-pub fn is_scxml(path: &Path) -> bool {
+pub(super) fn is_scxml(path: &Path) -> bool {
     path.extension().is_some_and(|e| e == "scxml" || e == "scxml.xml")
 }
 
 /// The IR of the SCXML document at `path`, its faults printed; `Exit::Refused` where it has any.
-pub fn load(path: &Path) -> Result<(Option<ir::Machine>, Exit)> {
+pub(super) fn load(path: &Path) -> Result<(Option<ir::Machine>, Exit)> {
     let text = input::read_text(path)?;
     let lowered = scxml::lower(&text);
     let name = display(path);

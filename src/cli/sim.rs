@@ -16,7 +16,7 @@ use runtime::{Live, Request, Runtime, Status};
 use serde_json::{json, Value};
 use std::io::IsTerminal;
 
-pub fn sim(args: SimArgs) -> Result<Exit> {
+pub(super) fn sim(args: SimArgs) -> Result<Exit> {
     let color = args.color.enabled(std::io::stderr().is_terminal());
     let (machine, _, exit) = super::graph::load_for_run(&args.file, args.lends.as_deref(), color)?;
     let Some(machine) = machine else { return Ok(Exit::Refused) };

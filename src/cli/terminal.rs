@@ -13,7 +13,7 @@ fn is_control(c: char) -> bool {
 /// `text` with each control character in its place as a printable one of the same UTF-8
 /// length, so that spans and columns still hold: C0 and DEL as `?`, C1 (two bytes) as `¿`. Tab,
 /// line feed and a carriage return before a line feed stay.
-pub fn printable(text: &str) -> Cow<'_, str> {
+pub(super) fn printable(text: &str) -> Cow<'_, str> {
     // Bytes first: a control character is a C0 byte (but tab and line feed), DEL, or a C1 one,
     // which UTF-8 writes from 0xC2; a text with none of those bytes (most) is not decoded.
     let may = |b: &u8| (*b < b' ' && *b != b'\t' && *b != b'\n') || *b == 0x7f || *b == 0xc2;
@@ -40,7 +40,7 @@ fn clean(text: &mut String) {
 }
 
 /// Every text of the reports a renderer for a terminal prints, made [`printable`].
-pub fn reports(reports: &mut [FileReport]) {
+pub(super) fn reports(reports: &mut [FileReport]) {
     for report in reports {
         clean(&mut report.path);
         clean(&mut report.text);

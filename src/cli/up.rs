@@ -13,7 +13,7 @@ use render::Format;
 use std::io::{IsTerminal, Write};
 
 /// `jr2 up [--check] [DIR]`.
-pub fn up(args: UpArgs) -> Result<Exit> {
+pub(super) fn up(args: UpArgs) -> Result<Exit> {
     if !args.check {
         return Err(UsageError(
             "`jr2 up` without --check is the runtime, which a later issue brings; `jr2 up --check [DIR]` runs its pre-flight"

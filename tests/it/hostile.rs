@@ -14,20 +14,20 @@ const SECRET: &str = "JR2_HOSTILE_SECRET_41c7e2";
 const LIMIT: Duration = Duration::from_secs(10);
 const MAX_OUTPUT: usize = 20 << 20;
 
-pub struct Run {
+pub(crate) struct Run {
     pub code: i32,
     pub stdout: String,
     pub stderr: String,
 }
 
 /// How a run's stdin is given.
-pub enum Input<'a> {
+pub(crate) enum Input<'a> {
     Nothing,
     File(&'a Path),
 }
 
 /// A fresh folder for one test.
-pub fn scratch(name: &str) -> PathBuf {
+pub(crate) fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("jr2-hostile-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("scratch folder");
@@ -40,12 +40,12 @@ fn exists(tool: &str) -> bool {
 
 /// Runs `jr2 ARGS` in `cwd`, bounded as the module says; `prefix` runs it under another
 /// command (`setpriv`, to drop root's way past file modes).
-pub fn run_in(cwd: &Path, args: &[&str], stdin: Input<'_>, prefix: &[&str]) -> Run {
+pub(crate) fn run_in(cwd: &Path, args: &[&str], stdin: Input<'_>, prefix: &[&str]) -> Run {
     run_within(cwd, args, stdin, prefix, LIMIT)
 }
 
 /// [`run_in`] with its own time limit.
-pub fn run_within(cwd: &Path, args: &[&str], stdin: Input<'_>, prefix: &[&str], limit: Duration) -> Run {
+pub(crate) fn run_within(cwd: &Path, args: &[&str], stdin: Input<'_>, prefix: &[&str], limit: Duration) -> Run {
     let mut argv: Vec<String> = prefix.iter().map(|s| s.to_string()).collect();
     if exists("prlimit") {
         argv.extend(["prlimit".into(), format!("--as={}", 2u64 << 30), "--".into()]);
@@ -102,7 +102,7 @@ pub fn run_within(cwd: &Path, args: &[&str], stdin: Input<'_>, prefix: &[&str], 
     Run { code, stdout: String::from_utf8_lossy(&stdout).into(), stderr: String::from_utf8_lossy(&stderr).into() }
 }
 
-pub fn run(cwd: &Path, args: &[&str]) -> Run {
+pub(crate) fn run(cwd: &Path, args: &[&str]) -> Run {
     run_in(cwd, args, Input::Nothing, &[])
 }
 

@@ -7,7 +7,7 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-pub struct Client {
+pub(crate) struct Client {
     child: Child,
     stdin: ChildStdin,
     incoming: mpsc::Receiver<Value>,
@@ -18,12 +18,12 @@ pub struct Client {
 
 impl Client {
     /// Starts `jr2 lsp`.
-    pub fn start() -> Client {
+    pub(crate) fn start() -> Client {
         Client::start_with(&[])
     }
 
     /// Starts `jr2 lsp` with these environment variables set.
-    pub fn start_with(env: &[(&str, &str)]) -> Client {
+    pub(crate) fn start_with(env: &[(&str, &str)]) -> Client {
         let mut child = Command::new(env!("CARGO_BIN_EXE_jr2"))
             .arg("lsp")
             .envs(env.iter().copied())
@@ -66,18 +66,18 @@ impl Client {
     }
 
     /// Writes bytes as they are: a malformed message.
-    pub fn write_raw(&mut self, bytes: &[u8]) {
+    pub(crate) fn write_raw(&mut self, bytes: &[u8]) {
         self.stdin.write_all(bytes).expect("write to jr2 lsp");
         self.stdin.flush().expect("flush");
     }
 
     /// The process's id.
-    pub fn pid(&self) -> u32 {
+    pub(crate) fn pid(&self) -> u32 {
         self.child.id()
     }
 
     /// Says `exit` (with no `shutdown` before, unless the test sent one); the exit status.
-    pub fn exit(mut self) -> std::process::ExitStatus {
+    pub(crate) fn exit(mut self) -> std::process::ExitStatus {
         self.notify("exit", Value::Null);
         self.wait()
     }
@@ -99,12 +99,12 @@ impl Client {
         self.stdin.flush().expect("flush");
     }
 
-    pub fn notify(&mut self, method: &str, params: Value) {
+    pub(crate) fn notify(&mut self, method: &str, params: Value) {
         self.write(&json!({ "jsonrpc": "2.0", "method": method, "params": params }));
     }
 
     /// Sends a request and waits for its response (notifications meanwhile are kept).
-    pub fn request(&mut self, method: &str, params: Value) -> Value {
+    pub(crate) fn request(&mut self, method: &str, params: Value) -> Value {
         let id = self.next_id;
         self.next_id += 1;
         self.write(&json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }));
@@ -130,7 +130,7 @@ impl Client {
     }
 
     /// Waits for the next publishDiagnostics of `uri` (one already received first); its params.
-    pub fn diagnostics_of(&mut self, uri: &str) -> Value {
+    pub(crate) fn diagnostics_of(&mut self, uri: &str) -> Value {
         let is_it =
             |v: &Value| v["method"] == "textDocument/publishDiagnostics" && v["params"]["uri"].as_str() == Some(uri);
         if let Some(i) = self.notifications.iter().position(is_it) {
@@ -148,14 +148,14 @@ impl Client {
     }
 
     /// Reads every message until none comes for `quiet`.
-    pub fn drain(&mut self, quiet: Duration) {
+    pub(crate) fn drain(&mut self, quiet: Duration) {
         while let Ok(v) = self.incoming.recv_timeout(quiet) {
             self.take(v);
         }
     }
 
     /// The last publication of each document among the notifications kept (consumed).
-    pub fn last_publications(&mut self) -> std::collections::BTreeMap<String, Value> {
+    pub(crate) fn last_publications(&mut self) -> std::collections::BTreeMap<String, Value> {
         let mut out = std::collections::BTreeMap::new();
         for v in self.notifications.drain(..) {
             if v["method"] == "textDocument/publishDiagnostics" {
@@ -166,14 +166,14 @@ impl Client {
     }
 
     /// shutdown, exit; the process's exit status.
-    pub fn stop(mut self) -> std::process::ExitStatus {
+    pub(crate) fn stop(mut self) -> std::process::ExitStatus {
         let answer = self.request("shutdown", Value::Null);
         assert!(answer.get("error").is_none(), "{answer}");
         self.notify("exit", Value::Null);
         self.wait()
     }
 
-    pub fn initialize(&mut self, root: &Path) {
+    pub(crate) fn initialize(&mut self, root: &Path) {
         let answer = self.request(
             "initialize",
             json!({
@@ -187,7 +187,7 @@ impl Client {
         self.notify("initialized", json!({}));
     }
 
-    pub fn open(&mut self, path: &Path, text: &str) {
+    pub(crate) fn open(&mut self, path: &Path, text: &str) {
         let language = if path.extension().is_some_and(|e| e == "ts") { "typescript" } else { "json" };
         self.notify(
             "textDocument/didOpen",
@@ -203,20 +203,20 @@ impl Drop for Client {
     }
 }
 
-pub fn uri(path: &Path) -> String {
+pub(crate) fn uri(path: &Path) -> String {
     format!("file://{}", path.display())
 }
 
 /// What the LSP tests add to the bundled example Instance: a Workflow with no `agent.fault`
 /// route (`review.ts`) and a named Chart with a bad stem (`notes/Draft_Post.json`).
-pub fn fixture() -> PathBuf {
+pub(crate) fn fixture() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("lsp/tests/fixtures/instance")
 }
 
 /// The fixture Instance in a fresh folder (canonical path): the bundled example
 /// (`examples/instance`, its `jr2.config.ts` left out: these tests are `jr2 check`'s), with
 /// `triage.ts`'s dispatch misspelt (`fix-test`, an unknown callee), and [`fixture`]'s files over it.
-pub fn copy_fixture(name: &str) -> PathBuf {
+pub(crate) fn copy_fixture(name: &str) -> PathBuf {
     let to = std::env::temp_dir().join(format!("jr2-lsp-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&to);
     copy_dir(&PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("examples/instance"), &to);
@@ -243,7 +243,7 @@ fn copy_dir(from: &Path, to: &Path) {
 
 /// `jr2 check --format json ROOT`: (file relative to ROOT, code, 0-based line, 0-based column)
 /// of each diagnostic, sorted.
-pub fn cli_check(root: &Path) -> Vec<(String, String, u64, u64)> {
+pub(crate) fn cli_check(root: &Path) -> Vec<(String, String, u64, u64)> {
     let out = Command::new(env!("CARGO_BIN_EXE_jr2"))
         .args(["check", "--format", "json"])
         .arg(root)
@@ -267,7 +267,7 @@ pub fn cli_check(root: &Path) -> Vec<(String, String, u64, u64)> {
 }
 
 /// Every file under `root/workflows`, sorted.
-pub fn workflow_files(root: &Path) -> Vec<PathBuf> {
+pub(crate) fn workflow_files(root: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
     let mut dirs = vec![root.join("workflows")];
     while let Some(d) = dirs.pop() {

@@ -4,13 +4,13 @@
 //! grammar admitted and lowered into the IR, the structure (rule 2), names (rule 3), payloads
 //! (rule 4), minted Agents (rule 5), parties (rule 6), references and delays (rule 7) and lent
 //! input shapes (rule 8). Each rule is one file of `crate::rules::chart`; this module runs them
-//! in order and gives them [`Ctx`], what they read, and [`Sink`], where their lines go.
+//! in order, each given what it reads ([`Tree`] for rule 1, [`Chart`] after it, each in a
+//! `rules::Ctx`) and the `rules::Sink` its lines go to.
 
+use crate::rules::{Ctx, Sink};
 use base::path::{join, names, path_text};
-use base::Span;
 use chart::lower::{self, classify_src, one_or_many, LowerFault, SrcClass};
 use diagnostics::Diagnostic;
-use diagnostics::Rule;
 use ir::{self, StateId};
 use kit::lends::{LendManifest, Lends};
 use syntax::json::{self, Json};
@@ -65,57 +65,40 @@ pub fn admit_parsed(
     size: usize,
     manifest: Option<&LendManifest>,
 ) -> Admission {
+    // A Chart is one file: its lines are in the sink's, `FileId(0)`.
     let mut sink = Sink::default();
-    crate::rules::chart::too_large::check(chart, size, manifest, &mut sink);
-    crate::rules::chart::duplicate_key::check(chart, duplicates, &mut sink);
-    sink.diagnostics.extend(crate::rules::chart::grammar_check(chart));
+    let tree = Ctx::new(Tree { chart, duplicates, size, manifest });
+    for check in crate::rules::chart::TREE_CHECKS {
+        check(&tree, &mut sink);
+    }
     if sink.has_errors() {
-        return Admission { diagnostics: sink.diagnostics, machine: None, source_map: ir::SourceMap::default() };
+        return Admission { diagnostics: sink.into_diagnostics(), machine: None, source_map: ir::SourceMap::default() };
     }
     use crate::rules::chart::too_many_states;
     if too_many_states::declared(chart, too_many_states::LOWERED_AT_MOST) > too_many_states::LOWERED_AT_MOST {
         too_many_states::refuse_unlowered(chart, &mut sink);
-        return Admission { diagnostics: sink.diagnostics, machine: None, source_map: ir::SourceMap::default() };
+        return Admission { diagnostics: sink.into_diagnostics(), machine: None, source_map: ir::SourceMap::default() };
     }
     let lowered = lower::lower(chart, manifest);
-    let cx = Ctx::new(chart, manifest, &lowered);
+    let cx = Ctx::new(Chart::new(chart, manifest, &lowered));
     for check in crate::rules::chart::CHECKS {
         check(&cx, &mut sink);
     }
-    Admission { diagnostics: sink.diagnostics, machine: Some(lowered.machine), source_map: lowered.source_map }
+    Admission { diagnostics: sink.into_diagnostics(), machine: Some(lowered.machine), source_map: lowered.source_map }
 }
 
-/// Where rules put their lines.
-#[derive(Default, Debug)]
-pub struct Sink {
-    pub diagnostics: Vec<Diagnostic>,
+/// What rule 1's checks read: the Chart's JSON as parsed (before the grammar admits it), the
+/// repeated keys its parse noted, its text's size in bytes and the Open body.
+pub struct Tree<'a> {
+    pub chart: &'a Json<'a>,
+    pub duplicates: &'a [json::DuplicateKey],
+    pub size: usize,
+    pub manifest: Option<&'a LendManifest>,
 }
 
-impl Sink {
-    /// A door line: `<path>: <text>` at `span`, with its path and rule number.
-    pub fn line(
-        &mut self,
-        rule: &'static Rule,
-        span: Span,
-        path: &str,
-        text: impl std::fmt::Display,
-    ) -> &mut Diagnostic {
-        let d = rule.at(span, format!("{}: {text}", path_text(path))).with_path(path_text(path));
-        self.diagnostics.push(d);
-        self.diagnostics.last_mut().expect("just pushed")
-    }
-
-    pub fn push(&mut self, d: Diagnostic) {
-        self.diagnostics.push(d);
-    }
-
-    pub fn has_errors(&self) -> bool {
-        self.diagnostics.iter().any(Diagnostic::is_error)
-    }
-}
-
-/// What the door's rules read: the Chart's JSON, the Open body, the IR and its source map.
-pub struct Ctx<'a> {
+/// What the door's rules from rule 2 on read: the Chart's JSON, the Open body, the IR and its
+/// source map.
+pub struct Chart<'a> {
     pub chart: &'a Json<'a>,
     pub manifest: Option<&'a LendManifest>,
     pub machine: &'a ir::Machine,
@@ -153,10 +136,10 @@ pub struct TransitionAt<'a> {
     pub path: &'a str,
 }
 
-impl<'a> Ctx<'a> {
-    /// The context of one Chart; what every rule visits is collected once, here.
+impl<'a> Chart<'a> {
+    /// The input of one Chart's rules; what every rule visits is collected once, here.
     pub fn new(chart: &'a Json<'a>, manifest: Option<&'a LendManifest>, lowered: &'a lower::Lowered<'a>) -> Self {
-        let mut cx = Ctx {
+        let mut cx = Chart {
             chart,
             manifest,
             machine: &lowered.machine,
@@ -324,13 +307,13 @@ impl<'a> Ctx<'a> {
 /// Runs one check over a Chart text, lowered without the grammar: for a rule's unit tests,
 /// including lines the grammar refuses first (the seed keeps both).
 #[cfg(test)]
-pub fn run_check(text: &str, manifest: Option<&LendManifest>, check: fn(&Ctx, &mut Sink)) -> Vec<Diagnostic> {
+pub fn run_check(text: &str, manifest: Option<&LendManifest>, check: fn(&Ctx<Chart>, &mut Sink)) -> Vec<Diagnostic> {
     let arena = json::Arena::new();
     let parsed = json::parse(text, &arena);
     assert!(parsed.errors.is_empty(), "{:?}", parsed.errors);
     let lowered = lower::lower(&parsed.value, manifest);
-    let cx = Ctx::new(&parsed.value, manifest, &lowered);
+    let cx = Ctx::new(Chart::new(&parsed.value, manifest, &lowered));
     let mut sink = Sink::default();
     check(&cx, &mut sink);
-    sink.diagnostics
+    sink.into_diagnostics()
 }

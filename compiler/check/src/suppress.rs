@@ -311,7 +311,7 @@ impl Suppressions {
         let ignored =
             |d: &Diagnostic, c: Option<&(Config, Vec<Use>)>| c.is_some_and(|(c, _)| c.ignore.contains(&d.code));
         let mut kept: Vec<Diagnostic> = diagnostics.into_iter().filter(|d| !ignored(d, entry.as_deref())).collect();
-        let mut found = Vec::new();
+        let mut found = crate::rules::Sink::default();
         if file.extension().is_some_and(|e| e == "ts") {
             let inline = inline_suppressions(text);
             let lines = base::line_index::LineIndex::new(text);
@@ -319,7 +319,7 @@ impl Suppressions {
             let codes: Vec<&str> = crate::rules::all().iter().map(|r| r.code).collect();
             for s in &inline {
                 if !s.has_reason {
-                    found.push(suppression_without_reason::diagnostic(s.span));
+                    suppression_without_reason::report(&mut found, s.span);
                     continue;
                 }
                 for (code, at) in &s.codes {
@@ -327,7 +327,7 @@ impl Suppressions {
                     kept.retain(|d| !(d.code == code.as_str() && line_of(d.span) == s.line));
                     if kept.len() == before {
                         let known = codes.contains(&code.as_str());
-                        found.push(unused_suppression::inline(*at, code, known, &codes));
+                        unused_suppression::inline(&mut found, *at, code, known, &codes);
                     }
                 }
             }
@@ -351,6 +351,7 @@ impl Suppressions {
                 }
             }
         }
+        let mut found = found.into_diagnostics();
         found.retain(|d| !ignored(d, entry.as_deref()));
         kept.extend(found);
         kept
@@ -362,13 +363,11 @@ impl Suppressions {
     pub fn unused(&self) -> Vec<(PathBuf, String, Vec<Diagnostic>)> {
         let mut out = Vec::new();
         for (c, used) in &self.configs {
-            let mut found: Vec<Diagnostic> = c
-                .suppress
-                .iter()
-                .zip(used)
-                .filter(|(_, u)| u.checked && !u.used)
-                .map(|(s, _)| unused_suppression::entry(s.span, &s.file, s.code))
-                .collect();
+            let mut sink = crate::rules::Sink::default();
+            for (s, _) in c.suppress.iter().zip(used).filter(|(_, u)| u.checked && !u.used) {
+                unused_suppression::entry(&mut sink, s.span, &s.file, s.code);
+            }
+            let mut found = sink.into_diagnostics();
             found.retain(|d| !c.ignore.contains(&d.code));
             out.push((c.path.clone(), c.text.clone(), found));
         }

@@ -13,7 +13,7 @@ use std::fmt::Write;
 const FAIL: &str = "#b03a2e";
 const FAIL_FILL: &str = "#fbe9e7";
 
-pub fn write(view: &View<'_>) -> String {
+pub(crate) fn write(view: &View<'_>) -> String {
     let ids = Ids::new(view);
     let mut out = String::new();
     let m = view.machine;
@@ -212,7 +212,7 @@ fn to_end(view: &View<'_>, ids: &Ids, from: End, to: End, targetless: bool) -> (
 }
 
 /// A DOT quoted string.
-pub fn quote(s: &str) -> String {
+pub(crate) fn quote(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     out.push('"');
     for c in s.chars() {
@@ -229,7 +229,7 @@ pub fn quote(s: &str) -> String {
 }
 
 /// Text for an HTML-like label.
-pub fn html(s: &str) -> String {
+pub(crate) fn html(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {

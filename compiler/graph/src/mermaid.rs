@@ -17,7 +17,7 @@ use ir::{StateId, StateKind};
 use std::collections::BTreeSet;
 use std::fmt::Write;
 
-pub fn write(view: &View<'_>) -> String {
+pub(crate) fn write(view: &View<'_>) -> String {
     let ids = Ids::new(view);
     let m = view.machine;
     let mut out = String::new();
@@ -213,7 +213,7 @@ fn ident(s: &str) -> String {
 }
 
 /// A label's text with Mermaid's entity codes for what its grammar reads; a newline `<br/>`.
-pub fn text(s: &str) -> String {
+pub(crate) fn text(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {

@@ -9,7 +9,7 @@ use ir::{Guard, Invoke, SlotKind, State, StateId, StateKind, Statechart as Machi
 
 /// One end of an edge.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum End {
+pub(crate) enum End {
     /// A state in view.
     State(StateId),
     /// "Any state inside" a compound or parallel state: the source of the state's own transitions
@@ -21,7 +21,7 @@ pub enum End {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Edge {
+pub(crate) struct Edge {
     pub from: End,
     pub to: End,
     pub label: String,
@@ -31,14 +31,14 @@ pub struct Edge {
 
 /// What a state is, for how it is drawn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Look {
+pub(crate) enum Look {
     Plain,
     Final,
     /// It invokes `fail()`: entering it fails the run.
     Failing,
 }
 
-pub struct View<'m> {
+pub(crate) struct View<'m> {
     pub machine: &'m Machine,
     /// The state the picture is of: the root, or the `--state` one.
     pub top: StateId,
@@ -52,7 +52,7 @@ pub struct View<'m> {
 }
 
 impl<'m> View<'m> {
-    pub fn new(machine: &'m Machine, state: Option<&str>, notes: &'m Notes) -> Result<Self, Error> {
+    pub(crate) fn new(machine: &'m Machine, state: Option<&str>, notes: &'m Notes) -> Result<Self, Error> {
         if machine.states.is_empty() {
             return Err(Error::Empty);
         }
@@ -79,25 +79,25 @@ impl<'m> View<'m> {
         Ok(view)
     }
 
-    pub fn in_view(&self, id: StateId) -> bool {
+    pub(crate) fn in_view(&self, id: StateId) -> bool {
         self.in_view.get(id.index()).copied().unwrap_or(false)
     }
 
-    pub fn has_any(&self, id: StateId) -> bool {
+    pub(crate) fn has_any(&self, id: StateId) -> bool {
         self.has_any.get(id.index()).copied().unwrap_or(false)
     }
 
-    pub fn state(&self, id: StateId) -> &'m State {
+    pub(crate) fn state(&self, id: StateId) -> &'m State {
         self.machine.state(id)
     }
 
     /// Is this state drawn as a box with states inside (a cluster, a composite)?
-    pub fn is_container(&self, id: StateId) -> bool {
+    pub(crate) fn is_container(&self, id: StateId) -> bool {
         let st = self.state(id);
         matches!(st.kind, StateKind::Compound | StateKind::Parallel) && !st.children.is_empty()
     }
 
-    pub fn look(&self, id: StateId) -> Look {
+    pub(crate) fn look(&self, id: StateId) -> Look {
         let st = self.state(id);
         if st.invokes.iter().any(|i| i.kind == SlotKind::Fail) {
             Look::Failing
@@ -109,7 +109,7 @@ impl<'m> View<'m> {
     }
 
     /// A state's title: its key, the Machine's id for the root.
-    pub fn title(&self, id: StateId) -> String {
+    pub(crate) fn title(&self, id: StateId) -> String {
         let st = self.state(id);
         if st.parent.is_none() {
             self.machine.id.clone()
@@ -119,7 +119,7 @@ impl<'m> View<'m> {
     }
 
     /// The lines under a state's title: `parallel` where it is one, then one per invoke.
-    pub fn lines(&self, id: StateId) -> Vec<String> {
+    pub(crate) fn lines(&self, id: StateId) -> Vec<String> {
         let st = self.state(id);
         let parallel = (st.kind == StateKind::Parallel).then(|| "parallel".to_string());
         parallel.into_iter().chain(st.invokes.iter().map(|i| self.invoke_line(i))).collect()
@@ -227,7 +227,7 @@ impl<'m> View<'m> {
 }
 
 /// A delay's text: milliseconds as `5s`, `2m`, `1h` (`1500ms` where it is not whole), a name as is.
-pub fn duration(name: &str) -> String {
+pub(crate) fn duration(name: &str) -> String {
     let Ok(ms) = name.parse::<u64>() else { return name.to_string() };
     const UNITS: [(u64, &str); 4] = [(86_400_000, "d"), (3_600_000, "h"), (60_000, "m"), (1_000, "s")];
     match UNITS.iter().find(|(n, _)| ms > 0 && ms % n == 0) {
@@ -283,7 +283,7 @@ fn kit_guard(e: &ir::Expr) -> Option<&'static str> {
 }
 
 /// A state's keys from the root joined with `.` (`triaging.ready`); empty for the root.
-pub fn key_path(m: &Machine, id: StateId) -> String {
+pub(crate) fn key_path(m: &Machine, id: StateId) -> String {
     let mut keys: Vec<&str> = std::iter::once(id).chain(m.ancestors(id)).map(|s| m.state(s).key.as_str()).collect();
     keys.pop(); // the root's empty key
     keys.reverse();

@@ -15,12 +15,12 @@ thread_local! {
 }
 
 /// This test thread's arena (leaked: a test's values live to its end).
-pub fn arena() -> &'static Arena {
+pub(crate) fn arena() -> &'static Arena {
     ARENA.with(|a| *a)
 }
 
 /// Restart the spans at 0 (call at the start of a test, for stable snapshots).
-pub fn reset() {
+pub(crate) fn reset() {
     NEXT.with(|n| n.set(0));
 }
 
@@ -37,28 +37,28 @@ fn v(kind: ValueKind<'static>) -> Value<'static> {
     Value::new(kind, loc())
 }
 
-pub fn s(text: &str) -> Value<'static> {
+pub(crate) fn s(text: &str) -> Value<'static> {
     v(ValueKind::String { value: arena().str(text) })
 }
 
-pub fn n(value: f64) -> Value<'static> {
+pub(crate) fn n(value: f64) -> Value<'static> {
     v(ValueKind::Number { value })
 }
 
-pub fn b(value: bool) -> Value<'static> {
+pub(crate) fn b(value: bool) -> Value<'static> {
     v(ValueKind::Bool { value })
 }
 
-pub fn unknown(reason: &str) -> Value<'static> {
+pub(crate) fn unknown(reason: &str) -> Value<'static> {
     v(ValueKind::Unknown { reason: arena().str(reason) })
 }
 
-pub fn arr(items: Vec<Value<'static>>) -> Value<'static> {
+pub(crate) fn arr(items: Vec<Value<'static>>) -> Value<'static> {
     v(ValueKind::Array { items: arena().values(&items) })
 }
 
 /// An object literal, keys in order.
-pub fn obj(props: Vec<(&str, Value<'static>)>) -> Value<'static> {
+pub(crate) fn obj(props: Vec<(&str, Value<'static>)>) -> Value<'static> {
     let props: Vec<Prop<'static>> =
         props.into_iter().map(|(key, value)| Prop { key: arena().str(key), key_loc: loc(), value }).collect();
     v(ValueKind::Object { props: arena().props(&props) })
@@ -69,27 +69,27 @@ fn call(callee: Callee<'static>, receiver: Option<Value<'static>>, args: Vec<Val
 }
 
 /// A call of a kit export: `agent({...})`.
-pub fn kit(name: &str, args: Vec<Value<'static>>) -> Value<'static> {
+pub(crate) fn kit(name: &str, args: Vec<Value<'static>>) -> Value<'static> {
     call(Callee::Kit(arena().str(name)), None, args)
 }
 
 /// A call of an xstate export: `setup({...})`, `and([...])`.
-pub fn xs(name: &str, args: Vec<Value<'static>>) -> Value<'static> {
+pub(crate) fn xs(name: &str, args: Vec<Value<'static>>) -> Value<'static> {
     call(Callee::Xstate(arena().str(name)), None, args)
 }
 
 /// A call of a zod member: `z.object({...})`.
-pub fn zod(name: &str, args: Vec<Value<'static>>) -> Value<'static> {
+pub(crate) fn zod(name: &str, args: Vec<Value<'static>>) -> Value<'static> {
     call(Callee::Zod(arena().str(name)), None, args)
 }
 
 /// A method call: `recv.name(args)`.
-pub fn method(recv: Value<'static>, name: &str, args: Vec<Value<'static>>) -> Value<'static> {
+pub(crate) fn method(recv: Value<'static>, name: &str, args: Vec<Value<'static>>) -> Value<'static> {
     call(Callee::Method(arena().str(name)), Some(recv), args)
 }
 
 /// A function whose body lowered (or not) to `lowered`.
-pub fn func(lowered: Option<Expr>) -> Value<'static> {
+pub(crate) fn func(lowered: Option<Expr>) -> Value<'static> {
     v(ValueKind::Function(arena().function(Function {
         params: smallvec::smallvec!["{ context, event }".into()],
         facts: Facts { complete: lowered.is_some(), ..Facts::default() },
@@ -98,7 +98,7 @@ pub fn func(lowered: Option<Expr>) -> Value<'static> {
 }
 
 /// `jr2Setup(setup).createMachine(config)`.
-pub fn machine(setup: Value<'static>, config: Value<'static>) -> Value<'static> {
+pub(crate) fn machine(setup: Value<'static>, config: Value<'static>) -> Value<'static> {
     method(kit("jr2Setup", vec![setup]), "createMachine", vec![config])
 }
 
@@ -107,20 +107,20 @@ pub fn machine(setup: Value<'static>, config: Value<'static>) -> Value<'static> 
 use ir::expr::{Reference, Root, TemplatePart};
 
 /// A reference `root.a.b`.
-pub fn r(text: &str) -> Expr {
+pub(crate) fn r(text: &str) -> Expr {
     Expr::Ref(ir::expr::parse_reference(text).expect("a reference"))
 }
 
-pub fn lit(j: serde_json::Value) -> Expr {
+pub(crate) fn lit(j: serde_json::Value) -> Expr {
     Expr::Literal(j.into())
 }
 
-pub fn eobj(fields: Vec<(&str, Expr)>) -> Expr {
+pub(crate) fn eobj(fields: Vec<(&str, Expr)>) -> Expr {
     Expr::Object(fields.into_iter().map(|(k, e)| (k.into(), e)).collect())
 }
 
 /// `` `${context.workspace.repos.app}/fix` ``: `fixTree(context)` inlined.
-pub fn fix_tree() -> Expr {
+pub(crate) fn fix_tree() -> Expr {
     Expr::Template(vec![
         TemplatePart::Ref(Reference {
             root: Root::Context,
@@ -137,7 +137,7 @@ fn fail_state(reason: &str) -> Value<'static> {
 }
 
 /// `defineEvent({ name, description, input: z.object({ k: z.string() }) })`.
-pub fn event(name: &str, description: &str, keys: &[&str]) -> Value<'static> {
+pub(crate) fn event(name: &str, description: &str, keys: &[&str]) -> Value<'static> {
     let fields = keys.iter().map(|k| (*k, zod("string", vec![]))).collect();
     kit(
         "defineEvent",
@@ -150,7 +150,7 @@ pub fn event(name: &str, description: &str, keys: &[&str]) -> Value<'static> {
 }
 
 /// The `fix-tests` example of `paramsOf` (seed 001/002, @jr2/orchestrator 0.7.0).
-pub fn fix_tests() -> Value<'static> {
+pub(crate) fn fix_tests() -> Value<'static> {
     let run_test = event("run_test", "Run the tests of one module.", &["module"]);
     let finished = event("finished", "Say that all the tests pass.", &[]);
     let body = machine(
@@ -280,7 +280,7 @@ pub fn fix_tests() -> Value<'static> {
 }
 
 /// The `notes` example of `sentBy` (seed 002): a Gate by invoke id, `sentBy` routing.
-pub fn notes() -> Value<'static> {
+pub(crate) fn notes() -> Value<'static> {
     machine(
         obj(vec![
             ("events", arr(vec![event("done", "Call this when the draft is ready for review.", &[])])),

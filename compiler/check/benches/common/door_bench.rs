@@ -17,7 +17,7 @@ fn time(f: &mut dyn FnMut() -> usize) -> (Duration, usize) {
     (t.elapsed(), out)
 }
 
-pub fn main_with(allocator: &str) {
+pub(crate) fn main_with(allocator: &str) {
     let args: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with("--")).collect();
     let (Some(dir), Some(lends)) = (args.first(), args.get(1)) else {
         eprintln!("usage: cargo bench -p jr2-compiler --bench door -- DIR LENDS.json [ROUNDS]");
@@ -45,7 +45,7 @@ pub fn main_with(allocator: &str) {
         texts
             .iter()
             .filter(|t| {
-                check::rules::chart::grammar::check(&syntax::json::parse(t, &syntax::json::Arena::new()).value)
+                check::rules::chart::grammar::faults(&syntax::json::parse(t, &syntax::json::Arena::new()).value)
                     .is_empty()
             })
             .count()
@@ -56,7 +56,7 @@ pub fn main_with(allocator: &str) {
             .filter(|t| {
                 let arena = syntax::json::Arena::new();
                 let parsed = syntax::json::parse(t, &arena);
-                check::rules::chart::grammar::check(&parsed.value).is_empty()
+                check::rules::chart::grammar::faults(&parsed.value).is_empty()
                     && chart::lower::lower(&parsed.value, Some(&manifest)).faults.is_empty()
             })
             .count()

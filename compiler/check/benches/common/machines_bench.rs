@@ -29,7 +29,7 @@ fn time(f: &mut dyn FnMut() -> usize) -> (Duration, usize) {
     (t.elapsed(), out)
 }
 
-pub fn main_with(allocator: &str) {
+pub(crate) fn main_with(allocator: &str) {
     let show = std::env::args().any(|a| a == "--show");
     let args: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with("--")).collect();
     let Some(dir) = args.first() else {

@@ -276,7 +276,9 @@ pub fn read_config_with(sources: &dyn Sources, path: &Path) -> ConfigRead {
         Some(v) => reader.config(v),
     };
     if let Some(c) = &config {
-        reader.out.extend(crate::rules::preflight::secret_not_configured::check_config(c));
+        let mut sink = crate::rules::Sink::default();
+        crate::rules::preflight::secret_not_configured::check_config(&crate::rules::Ctx::new(c), &mut sink);
+        reader.out.extend(sink.into_located());
     }
     // The evaluator's own `not-static` warning at a place this reader refuses says it twice.
     let refused: Vec<Loc> = reader

@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 
 /// One expected diagnostic.
 #[derive(Debug, PartialEq, Eq, PartialOrd, Ord, Clone)]
-pub struct Expect {
+pub(crate) struct Expect {
     pub line: u32,
     pub column: u32,
     pub severity: String,
@@ -22,14 +22,14 @@ pub struct Expect {
 }
 
 /// A fixture read: its text with the comment lines blanked, its expectations, its lends line.
-pub struct Fixture {
+pub(crate) struct Fixture {
     pub clean: String,
     pub expects: Vec<Expect>,
     /// `Some(None)` for `// lends: none`, `Some(Some(file))` for a file, `None` when unsaid.
     pub lends: Option<Option<String>>,
 }
 
-pub fn read(text: &str) -> Fixture {
+pub(crate) fn read(text: &str) -> Fixture {
     let mut clean = String::with_capacity(text.len());
     let mut expects = Vec::new();
     let mut lends = None;
@@ -63,7 +63,7 @@ pub fn read(text: &str) -> Fixture {
 }
 
 /// The files with extension `ext` below `root`, at any depth but `root` itself, sorted.
-pub fn files(root: &Path, ext: &str) -> Vec<PathBuf> {
+pub(crate) fn files(root: &Path, ext: &str) -> Vec<PathBuf> {
     let mut out = Vec::new();
     let mut dirs = vec![root.to_path_buf()];
     while let Some(dir) = dirs.pop() {
@@ -82,7 +82,11 @@ pub fn files(root: &Path, ext: &str) -> Vec<PathBuf> {
 
 /// A diagnostic's place as an expectation, and its range and code as a snapshot line starts them:
 /// `line:col-line:col severity[code]`.
-pub fn located(index: &base::line_index::LineIndex, clean: &str, d: &diagnostics::Diagnostic) -> (Expect, String) {
+pub(crate) fn located(
+    index: &base::line_index::LineIndex,
+    clean: &str,
+    d: &diagnostics::Diagnostic,
+) -> (Expect, String) {
     let start = index.position(clean, d.span.start);
     let end = index.position(clean, d.span.end);
     let expect =
@@ -94,7 +98,7 @@ pub fn located(index: &base::line_index::LineIndex, clean: &str, d: &diagnostics
 
 /// The fixture's snapshot if what was found is what its comments expect (in any order), else
 /// the difference.
-pub fn compare(
+pub(crate) fn compare(
     path: &Path,
     mut got: Vec<Expect>,
     mut expects: Vec<Expect>,
@@ -114,7 +118,7 @@ pub fn compare(
 /// Runs `run` over every fixture file with extension `ext` below `root`, checks each snapshot
 /// against `snapshots/<dir>/` (insta, named by the fixture's path below `root`), fails with
 /// every fixture whose expectations differ, and returns the snapshots (for the harness's counts).
-pub fn run_all(root: &Path, ext: &str, dir: &str, run: impl Fn(&Path) -> Result<String, String>) -> Vec<String> {
+pub(crate) fn run_all(root: &Path, ext: &str, dir: &str, run: impl Fn(&Path) -> Result<String, String>) -> Vec<String> {
     let mut failures = Vec::new();
     let mut snapshots = Vec::new();
     for path in files(root, ext) {

@@ -25,7 +25,7 @@ use serde_json::{json, Value};
 use std::path::PathBuf;
 
 /// `tests/xstate` at the repository root.
-pub fn root() -> PathBuf {
+pub(crate) fn root() -> PathBuf {
     base::workspace::root().join("tests/xstate")
 }
 
@@ -53,7 +53,7 @@ fn keys(m: &ir::Statechart, id: StateId) -> Vec<&str> {
 }
 
 /// The key path of a state: its keys from the root, escaped, joined by "."; the root is "".
-pub fn key_path(m: &ir::Statechart, id: StateId) -> String {
+pub(crate) fn key_path(m: &ir::Statechart, id: StateId) -> String {
     keys(m, id).into_iter().map(segment).collect::<Vec<_>>().join(".")
 }
 
@@ -127,7 +127,7 @@ fn guard_text(m: &ir::Statechart, guard: &Guard) -> String {
 }
 
 /// Our IR in the normalized shape.
-pub fn ir_dump(m: &ir::Statechart) -> Value {
+pub(crate) fn ir_dump(m: &ir::Statechart) -> Value {
     let states: Vec<Value> = m
         .ids()
         .map(|sid| {
@@ -241,7 +241,7 @@ fn diff(expected: &[String], actual: &[String]) -> String {
 }
 
 /// xstate's dump without what is not compared (the `fixture` name).
-pub fn comparable(expected: &Value) -> Value {
+pub(crate) fn comparable(expected: &Value) -> Value {
     let mut expected = expected.clone();
     if let Some(obj) = expected.as_object_mut() {
         obj.remove("fixture");
@@ -250,7 +250,7 @@ pub fn comparable(expected: &Value) -> Value {
 }
 
 /// Compare one dump of ours with xstate's; `None` when equal, else the readable diff.
-pub fn compare(name: &str, expected: &Value, ours: &Value) -> Option<String> {
+pub(crate) fn compare(name: &str, expected: &Value, ours: &Value) -> Option<String> {
     let expected = comparable(expected);
     if &expected == ours {
         return None;

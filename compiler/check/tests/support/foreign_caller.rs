@@ -3,7 +3,7 @@
 //! compiler (`compiler/tests/it/doors.rs`) and of the CLI (`tests/it/foreign.rs`), which include
 //! this file by path.
 
-pub fn foreign_caller(targets: &[(&str, &str)]) -> String {
+pub(crate) fn foreign_caller(targets: &[(&str, &str)]) -> String {
     let mut slots = String::new();
     let mut states = String::new();
     for (i, (callee, url)) in targets.iter().enumerate() {

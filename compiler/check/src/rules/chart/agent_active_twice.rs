@@ -1,4 +1,5 @@
-use crate::door::{Ctx, Sink};
+use crate::door::Chart;
+use crate::rules::{Ctx, Sink};
 use crate::passes::slot_clash::slot_clashes;
 use diagnostics::declare_rule;
 
@@ -26,26 +27,25 @@ declare_rule! {
     pub static AGENT_ACTIVE_TWICE = { code: "agent-active-twice", rule: Some(6), severity: Error };
 }
 
-pub fn check(cx: &Ctx, sink: &mut Sink) {
+pub fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
     for clash in slot_clashes(cx.machine) {
         let docs: Vec<&str> = clash.states.iter().map(|s| cx.doc(*s)).collect();
         let span_of = |s: ir::StateId| {
             let k = cx.machine.state(s).invokes.iter().position(|i| i.src == clash.slot);
             k.and_then(|k| cx.map.invoke(s, k)).map_or(cx.map.state(s).loc.span, |i| i.span())
         };
-        let mut d = AGENT_ACTIVE_TWICE
-            .at(
-                span_of(clash.states[0]),
-                format!(
-                    "{}: Agent \"{}\" would run two Turns at once: these states invoke it and can be active together (in parallel regions, one inside the other, or one state twice); an Agent runs one Turn at a time: invoke another Agent in one of them",
-                    docs.join(", "),
-                    clash.slot
-                ),
-            )
-            .with_path(docs[0]);
+        let d = sink.at(
+            &AGENT_ACTIVE_TWICE,
+            span_of(clash.states[0]),
+            format!(
+                "{}: Agent \"{}\" would run two Turns at once: these states invoke it and can be active together (in parallel regions, one inside the other, or one state twice); an Agent runs one Turn at a time: invoke another Agent in one of them",
+                docs.join(", "),
+                clash.slot
+            ),
+        );
+        d.path = Some(docs[0].to_string());
         for s in &clash.states[1..] {
-            d = d.with_secondary(span_of(*s), format!("also invokes \"{}\"", clash.slot));
+            d.secondary.push(diagnostics::Label { span: span_of(*s), message: format!("also invokes \"{}\"", clash.slot) });
         }
-        sink.push(d);
     }
 }

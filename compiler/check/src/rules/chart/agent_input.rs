@@ -1,4 +1,5 @@
-use crate::door::{Ctx, Sink};
+use crate::door::Chart;
+use crate::rules::{Ctx, Sink};
 use base::path::names;
 use chart::lower::SrcClass;
 use diagnostics::declare_rule;
@@ -60,7 +61,7 @@ pub const THINKING_LEVELS: [&str; 6] = ["off", "minimal", "low", "medium", "high
 
 /// The seed's `worksInWorkspace`: does this Agent read `/work`? A `workspace: "none"` one frames
 /// nothing.
-pub fn works_in_workspace(cx: &Ctx, at: &InputAt) -> bool {
+pub fn works_in_workspace(cx: &Ctx<Chart>, at: &InputAt) -> bool {
     let src = at.inv.src;
     let workspace = if at.class == SrcClass::Minted {
         cx.chart.get("agents").and_then(|a| a.get(src)).and_then(|a| a.get("workspace")).and_then(Json::as_str)
@@ -71,11 +72,11 @@ pub fn works_in_workspace(cx: &Ctx, at: &InputAt) -> bool {
 }
 
 /// The Agent invokes rule 8 reads: lent and minted.
-pub fn agent_inputs<'c, 'a>(cx: &'c Ctx<'a>) -> impl Iterator<Item = &'c InputAt<'a>> {
+pub fn agent_inputs<'c, 'a>(cx: &'c Ctx<Chart<'a>>) -> impl Iterator<Item = &'c InputAt<'a>> {
     inputs(cx).iter().filter(|at| matches!(at.class, SrcClass::Lent(SlotKind::Agent) | SrcClass::Minted))
 }
 
-pub fn check(cx: &Ctx, sink: &mut Sink) {
+pub fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
     let Some(m) = cx.manifest else { return };
     let allowed = &m.declaration.allows.models;
     for at in agent_inputs(cx) {

@@ -1,4 +1,5 @@
-use crate::door::{Ctx, Sink};
+use crate::door::Chart;
+use crate::rules::{Ctx, Sink};
 use base::path::join;
 use diagnostics::declare_rule;
 
@@ -23,7 +24,7 @@ declare_rule! {
     pub static AGENT_INVOKE_ON_DONE = { code: "agent-invoke-on-done", rule: Some(6), severity: Error };
 }
 
-pub fn check(cx: &Ctx, sink: &mut Sink) {
+pub fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
     for inv in cx.invokes() {
         if !inv.class.slot_kind().is_agent() {
             continue;

@@ -1,4 +1,5 @@
-use crate::door::{Ctx, Sink};
+use crate::door::Chart;
+use crate::rules::{Ctx, Sink};
 use chart::lower::LowerFault;
 use diagnostics::declare_rule;
 
@@ -20,7 +21,7 @@ declare_rule! {
     pub static AMBIGUOUS_TARGET = { code: "ambiguous-target", rule: Some(2), severity: Error };
 }
 
-pub fn check(cx: &Ctx, sink: &mut Sink) {
+pub fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
     for fault in cx.faults {
         let LowerFault::AmbiguousTarget { path, span, target, states } = fault else { continue };
         let docs: Vec<&str> = states.iter().map(|s| cx.doc(*s)).collect();

@@ -1,4 +1,5 @@
-use crate::door::{Ctx, Sink};
+use crate::door::Chart;
+use crate::rules::{Ctx, Sink};
 use base::path::names;
 use chart::lower::SrcClass;
 use diagnostics::declare_rule;
@@ -31,7 +32,7 @@ declare_rule! {
     pub static CUT_WITHOUT_EXPECT = { code: "cut-without-expect", rule: Some(8), severity: Error };
 }
 
-pub fn check(cx: &Ctx, sink: &mut Sink) {
+pub fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
     for at in inputs(cx) {
         if at.class != SrcClass::Lent(SlotKind::Effect) {
             continue;

@@ -1,4 +1,5 @@
-use crate::door::{Ctx, Sink};
+use crate::door::Chart;
+use crate::rules::{Ctx, Sink};
 use diagnostics::declare_rule;
 
 use super::agent_input::{agent_inputs, works_in_workspace};
@@ -31,7 +32,7 @@ declare_rule! {
     pub static CWD_SLOT_FOLDER = { code: "cwd-slot-folder", rule: Some(8), severity: Error };
 }
 
-pub fn check(cx: &Ctx, sink: &mut Sink) {
+pub fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
     let slots = repo_slots(cx).unwrap_or_default();
     for at in agent_inputs(cx) {
         if !at.is_object() {

@@ -1,4 +1,5 @@
-use crate::door::{Ctx, Sink};
+use crate::door::Chart;
+use crate::rules::{Ctx, Sink};
 use chart::lower::SrcClass;
 use diagnostics::declare_rule;
 use ir::SlotKind;
@@ -26,7 +27,7 @@ declare_rule! {
     pub static DETACHED_CUT_FROM = { code: "detached-cut-from", rule: Some(8), severity: Error };
 }
 
-pub fn check(cx: &Ctx, sink: &mut Sink) {
+pub fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
     for at in inputs(cx) {
         if at.class != SrcClass::Lent(SlotKind::Effect) || !at.is_object() {
             continue;

@@ -1,8 +1,9 @@
 //! The rule `duplicate-key`: what it warns of, then its check and its tests.
 
-use crate::door::Sink;
+use crate::door::Tree;
+use crate::rules::{Ctx, Sink};
 use diagnostics::declare_rule;
-use syntax::json::{DuplicateKey, Json, PathStep};
+use syntax::json::PathStep;
 
 declare_rule! {
     /// Warns of a key given twice in one object of a Chart: which of the two counts is a guess.
@@ -32,7 +33,8 @@ declare_rule! {
 /// parser noted as it read each object (`duplicates`, as [`syntax::json::Parsed::duplicates`] or
 /// [`syntax::json::duplicate_keys`] give them): no walk of the Chart of its own. A repeating
 /// object's dotted path is looked up only for it.
-pub fn check(chart: &Json, duplicates: &[DuplicateKey], sink: &mut Sink) {
+pub fn check(cx: &Ctx<Tree>, sink: &mut Sink) {
+    let (chart, duplicates) = (cx.chart, cx.duplicates);
     let mut i = 0;
     while i < duplicates.len() {
         let object = duplicates[i].object;
@@ -76,8 +78,9 @@ mod tests {
         assert!(parsed.errors.is_empty());
         assert_eq!(parsed.duplicates, syntax::json::duplicate_keys(&parsed.value), "the parser and the walk agree");
         let mut sink = Sink::default();
-        check(&parsed.value, &parsed.duplicates, &mut sink);
-        sink.diagnostics.iter().map(|d| (d.message.clone(), d.span.start)).collect()
+        let cx = Ctx::new(Tree { chart: &parsed.value, duplicates: &parsed.duplicates, size: text.len(), manifest: None });
+        check(&cx, &mut sink);
+        sink.into_diagnostics().iter().map(|d| (d.message.clone(), d.span.start)).collect()
     }
 
     #[test]

@@ -1,4 +1,5 @@
-use crate::door::{Ctx, Sink};
+use crate::door::Chart;
+use crate::rules::{Ctx, Sink};
 use chart::lower::SrcClass;
 use diagnostics::declare_rule;
 use ir::SlotKind;
@@ -53,7 +54,7 @@ fn slot_values(at: &InputAt, keys: Option<&[String]>, sink: &mut Sink) {
     }
 }
 
-pub fn check(cx: &Ctx, sink: &mut Sink) {
+pub fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
     for at in inputs(cx) {
         if at.class != SrcClass::Lent(SlotKind::Effect) {
             continue;

@@ -1,4 +1,5 @@
-use crate::door::{Ctx, Sink};
+use crate::door::Chart;
+use crate::rules::{Ctx, Sink};
 use chart::lower::SrcClass;
 use diagnostics::declare_rule;
 
@@ -30,7 +31,7 @@ declare_rule! {
     pub static FAIL_INPUT = { code: "fail-input", rule: Some(8), severity: Error };
 }
 
-pub fn check(cx: &Ctx, sink: &mut Sink) {
+pub fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
     for at in inputs(cx) {
         if at.class != SrcClass::Fail {
             continue;

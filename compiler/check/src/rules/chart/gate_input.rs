@@ -1,4 +1,5 @@
-use crate::door::{Ctx, Sink};
+use crate::door::Chart;
+use crate::rules::{Ctx, Sink};
 use chart::lower::SrcClass;
 use diagnostics::declare_rule;
 
@@ -32,7 +33,7 @@ declare_rule! {
     pub static GATE_INPUT = { code: "gate-input", rule: Some(8), severity: Error };
 }
 
-pub fn check(cx: &Ctx, sink: &mut Sink) {
+pub fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
     for at in inputs(cx) {
         if at.class != SrcClass::Gate || at.input.is_none() {
             continue;

@@ -1,8 +1,10 @@
-use base::path::{path_text, Path};
+use base::path::Path;
 use base::Span;
 use chart::grammar::{is_context_path, is_delay, is_name, FAILURE_GUARD, READY_GUARD, SENT_BY};
 use diagnostics::declare_rule;
 use diagnostics::Diagnostic;
+use crate::door::Tree;
+use crate::rules::{Ctx, Sink};
 use syntax::json::{Json, JsonKind};
 
 declare_rule! {
@@ -35,10 +37,15 @@ declare_rule! {
 }
 
 /// Every grammar fault of a parsed Chart. `Error` nodes (the parser's own faults) are skipped.
-pub fn check(chart: &Json) -> Vec<Diagnostic> {
-    let mut w = Walker { out: Vec::new() };
-    w.chart(chart);
-    w.out
+pub fn check(cx: &Ctx<Tree>, sink: &mut Sink) {
+    Walker { sink }.chart(cx.chart);
+}
+
+/// The grammar's faults of a parsed Chart alone (its benchmark and tests).
+pub fn faults(chart: &Json) -> Vec<Diagnostic> {
+    let mut sink = Sink::default();
+    Walker { sink: &mut sink }.chart(chart);
+    sink.into_diagnostics()
 }
 
 const ROOT_KEYS: &[&str] = &[
@@ -80,8 +87,8 @@ const TRANSITION_KEYS: &[&str] = &["target", "guard", "actions", "reenter", "des
 const INVOKE_KEYS: &[&str] = &["src", "id", "input", "onDone", "onError"];
 const PARAM_GUARD_KEYS: &[&str] = &["type", "params"];
 
-struct Walker {
-    out: Vec<Diagnostic>,
+struct Walker<'s> {
+    sink: &'s mut Sink,
 }
 
 /// What a value is, for "got …": a string's text, else its JSON type.
@@ -133,11 +140,9 @@ fn suggest<'k>(key: &str, known: &[&'k str]) -> Option<&'k str> {
         .map(|(_, k)| k)
 }
 
-impl Walker {
+impl Walker<'_> {
     fn fault(&mut self, span: Span, path: &Path<'_>, what: impl std::fmt::Display) {
-        let path = path.to_string();
-        let path = path_text(&path);
-        self.out.push(CHART_GRAMMAR.at(span, format!("{path}: {what}")).with_path(path));
+        self.sink.line(&CHART_GRAMMAR, span, &path.to_string(), what);
     }
 
     /// The object's keys against the known ones: unknown keys (with a close known key, if any)
@@ -597,7 +602,7 @@ mod tests {
         let arena = Arena::new();
         let parsed = parse(text, &arena);
         assert!(parsed.errors.is_empty(), "{text}");
-        check(&parsed.value).into_iter().map(|d| d.message).collect()
+        faults(&parsed.value).into_iter().map(|d| d.message).collect()
     }
 
     #[test]
@@ -620,7 +625,7 @@ mod tests {
         let text = r#"{ "states": { "a": { "type": "finall", "onDon": "b", "invoke": [{ "src": 1 }, { "id": "x" }] } }, "evnts": {} }"#;
         let arena = Arena::new();
         let parsed = parse(text, &arena);
-        let ds = check(&parsed.value);
+        let ds = faults(&parsed.value);
         let lines: Vec<(String, String)> =
             ds.iter().map(|d| (d.path.clone().unwrap_or_default(), d.message.clone())).collect();
         insta::assert_debug_snapshot!(lines);
@@ -675,7 +680,7 @@ mod tests {
         for text in texts {
             let arena = Arena::new();
             let parsed = parse(text, &arena);
-            let rule_ok = check(&parsed.value).is_empty();
+            let rule_ok = faults(&parsed.value).is_empty();
             let schema_ok = validator.is_valid(&parsed.value.to_value());
             assert_eq!(rule_ok, schema_ok, "rule and schema disagree on {text}: rule {:?}", messages(text));
         }
@@ -737,7 +742,7 @@ mod tests {
             let text = chart.to_string();
             let arena = Arena::new();
             let parsed = parse(&text, &arena);
-            let rule = check(&parsed.value);
+            let rule = faults(&parsed.value);
             assert_eq!(
                 rule.is_empty(),
                 validator.is_valid(chart),

@@ -1,7 +1,8 @@
 //! What the rule 8 checks share (not a rule): the invokes they read, what an input is, an
 //! Effect's shape here, the lent cuts and pushes, and the Worktree path tests.
 
-use crate::door::{Ctx, InvokeAt};
+use crate::door::{Chart, InvokeAt};
+use crate::rules::Ctx;
 use base::path::join;
 use base::Span;
 use chart::lower::{whole_ref, SrcClass};
@@ -62,7 +63,7 @@ impl<'a> InputAt<'a> {
 
 /// The invokes rule 8 reads: none without a manifest, and none whose `src` rule 3 refused.
 /// Collected once per Chart, for the nine rules that read them.
-pub fn inputs<'c, 'a>(cx: &'c Ctx<'a>) -> &'c [InputAt<'a>] {
+pub fn inputs<'c, 'a>(cx: &'c Ctx<Chart<'a>>) -> &'c [InputAt<'a>] {
     cx.inputs.get_or_init(|| {
         if cx.manifest.is_none() {
             return Vec::new();
@@ -109,18 +110,18 @@ pub fn has_references(s: &str) -> bool {
 }
 
 /// The parts of a lent Effect, where the manifest lends them.
-pub fn effect_parts<'a>(cx: &Ctx<'a>, src: &str) -> Option<&'a EffectParts> {
+pub fn effect_parts<'a>(cx: &Ctx<Chart<'a>>, src: &str) -> Option<&'a EffectParts> {
     cx.manifest?.lent.effects.get(src)
 }
 
 /// The Repo Slots the door knows, if it knows them.
-pub fn repo_slots<'a>(cx: &Ctx<'a>) -> Option<&'a [String]> {
+pub fn repo_slots<'a>(cx: &Ctx<Chart<'a>>) -> Option<&'a [String]> {
     cx.manifest?.repo_slots.as_deref()
 }
 
 /// The seed's `shapeHere`: where the door knows the Workspace has Repo Slots, `worktree` is
 /// required on what can name one.
-pub fn shape_here(cx: &Ctx, parts: &EffectParts) -> Option<InputShape> {
+pub fn shape_here(cx: &Ctx<Chart>, parts: &EffectParts) -> Option<InputShape> {
     let shape = parts.input_shape()?;
     if repo_slots(cx).is_none_or(|s| s.is_empty()) || !shape.optional.iter().any(|k| k == "worktree") {
         return Some(shape);
@@ -151,18 +152,18 @@ pub fn shape_text(shape: &InputShape) -> String {
 }
 
 /// The lent Effects with their parts, in the declaration's order.
-pub fn lent_effects<'a>(cx: &Ctx<'a>) -> Vec<(&'a str, &'a EffectParts)> {
+pub fn lent_effects<'a>(cx: &Ctx<Chart<'a>>) -> Vec<(&'a str, &'a EffectParts)> {
     let Some(m) = cx.manifest else { return Vec::new() };
     m.declaration.lends.effects.iter().filter_map(|n| Some((n.as_str(), m.lent.effects.get(n)?))).collect()
 }
 
 /// The seed's `lentForcePush`: the name of a lent push that forces, if one is lent.
-pub fn lent_force_push<'a>(cx: &Ctx<'a>) -> Option<&'a str> {
+pub fn lent_force_push<'a>(cx: &Ctx<Chart<'a>>) -> Option<&'a str> {
     lent_effects(cx).into_iter().find(|(_, p)| matches!(p, EffectParts::Push { force: true })).map(|(n, _)| n)
 }
 
 /// The seed's `lentNewCuts`: the lent cuts that make only a new branch.
-pub fn lent_new_cuts<'a>(cx: &Ctx<'a>) -> Vec<&'a str> {
+pub fn lent_new_cuts<'a>(cx: &Ctx<Chart<'a>>) -> Vec<&'a str> {
     lent_effects(cx)
         .into_iter()
         .filter(|(_, p)| p.cut().is_some_and(|c| c.expect == Some(CutExpect::New)))

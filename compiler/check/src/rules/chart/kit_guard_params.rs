@@ -1,4 +1,5 @@
-use crate::door::{Ctx, Sink};
+use crate::door::Chart;
+use crate::rules::{Ctx, Sink};
 use base::path::join;
 use diagnostics::declare_rule;
 
@@ -22,7 +23,7 @@ declare_rule! {
     pub static KIT_GUARD_PARAMS = { code: "kit-guard-params", rule: Some(3), severity: Error };
 }
 
-pub fn check(cx: &Ctx, sink: &mut Sink) {
+pub fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
     for (path, g) in cx.all_guards() {
         let Some(t) = g.get("type").and_then(|t| t.as_str()) else { continue };
         if t != "jr2.failure" && t != "jr2.ready" {

@@ -1,4 +1,5 @@
-use crate::door::{Ctx, Sink};
+use crate::door::Chart;
+use crate::rules::{Ctx, Sink};
 use base::path::join;
 use chart::lower::SrcClass;
 use diagnostics::declare_rule;
@@ -23,7 +24,7 @@ declare_rule! {
     pub static KIT_PART_NOT_LENT = { code: "kit-part-not-lent", rule: Some(3), severity: Error };
 }
 
-pub fn check(cx: &Ctx, sink: &mut Sink) {
+pub fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
     if cx.manifest.is_none() {
         return;
     }

@@ -2,13 +2,12 @@
 
 pub mod input_shape;
 
-use crate::door::{Ctx, Sink};
-use diagnostics::Diagnostic;
-use syntax::json::Json;
+use crate::door::{Chart, Tree};
+use crate::rules::{Ctx, Sink};
 
 // The door's rules in the door's order: `CHECKS` run over a Chart the grammar admitted.
 family! {
-    checks: fn(&Ctx, &mut Sink);
+    checks: Chart;
     // rule 1: the JSON, the size ceiling and the grammar, which the door runs itself
     json_syntax::JSON_SYNTAX,
     duplicate_key::DUPLICATE_KEY,
@@ -56,7 +55,6 @@ family! {
     cwd_slot_folder::CWD_SLOT_FOLDER => check,
 }
 
-/// Rule 1, the grammar.
-pub fn grammar_check(chart: &Json) -> Vec<Diagnostic> {
-    grammar::check(chart)
-}
+/// Rule 1's checks over the parsed Chart, in the order they run: the size ceiling, the repeated
+/// keys, the grammar.
+pub(crate) static TREE_CHECKS: &[fn(&Ctx<Tree>, &mut Sink)] = &[too_large::check, duplicate_key::check, grammar::check];

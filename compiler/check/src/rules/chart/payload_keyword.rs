@@ -1,4 +1,5 @@
-use crate::door::{Ctx, Sink};
+use crate::door::Chart;
+use crate::rules::{Ctx, Sink};
 use base::path::join;
 use chart::payload::{subset_faults, PAYLOAD_KEYWORDS};
 use diagnostics::declare_rule;
@@ -26,7 +27,7 @@ declare_rule! {
     pub static PAYLOAD_KEYWORD = { code: "payload-keyword", rule: Some(4), severity: Error };
 }
 
-pub fn check(cx: &Ctx, sink: &mut Sink) {
+pub fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
     let Some(events) = cx.chart.get("events") else { return };
     for ev in events.entries() {
         let Some(input) = ev.value.get("input") else { continue };

@@ -1,4 +1,5 @@
-use crate::door::{Ctx, Sink};
+use crate::door::Chart;
+use crate::rules::{Ctx, Sink};
 use base::path::join;
 use diagnostics::declare_rule;
 
@@ -21,7 +22,7 @@ declare_rule! {
     pub static PAYLOAD_TYPE_FIELD = { code: "payload-type-field", rule: Some(4), severity: Error };
 }
 
-pub fn check(cx: &Ctx, sink: &mut Sink) {
+pub fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
     let Some(events) = cx.chart.get("events") else { return };
     for ev in events.entries() {
         let Some(field) = ev.value.get("input").and_then(|i| i.get("properties")).and_then(|p| p.member("type")) else {

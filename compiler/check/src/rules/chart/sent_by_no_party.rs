@@ -1,4 +1,5 @@
-use crate::door::{Ctx, Sink};
+use crate::door::Chart;
+use crate::rules::{Ctx, Sink};
 use base::path::names;
 use base::small_set::SmallSet;
 use diagnostics::declare_rule;
@@ -26,7 +27,7 @@ declare_rule! {
 }
 
 /// The Chart's parties: its Agent slots and its Gates' invoke ids, in state order.
-pub fn parties(cx: &Ctx) -> (Vec<String>, Vec<String>) {
+pub fn parties(cx: &Ctx<Chart>) -> (Vec<String>, Vec<String>) {
     parties_of(cx.machine, cx.map)
 }
 
@@ -91,7 +92,7 @@ fn key_path(path: &str) -> String {
     path.split('.').skip(1).step_by(2).collect::<Vec<_>>().join(".")
 }
 
-pub fn check(cx: &Ctx, sink: &mut Sink) {
+pub fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
     let sent_bys = super::sent_by_reference::sent_bys(cx);
     if sent_bys.is_empty() {
         return;

@@ -1,4 +1,5 @@
-use crate::door::{Ctx, Sink};
+use crate::door::Chart;
+use crate::rules::{Ctx, Sink};
 use base::path::join;
 use diagnostics::declare_rule;
 
@@ -22,7 +23,7 @@ declare_rule! {
 }
 
 /// Every `jr2.sentBy` guard's id: its text, its path and its value.
-pub fn sent_bys<'a>(cx: &Ctx<'a>) -> Vec<(String, &'a syntax::json::Json<'a>)> {
+pub fn sent_bys<'a>(cx: &Ctx<Chart<'a>>) -> Vec<(String, &'a syntax::json::Json<'a>)> {
     cx.all_guards()
         .iter()
         .filter(|(_, g)| g.get("type").and_then(|t| t.as_str()) == Some("jr2.sentBy"))
@@ -30,7 +31,7 @@ pub fn sent_bys<'a>(cx: &Ctx<'a>) -> Vec<(String, &'a syntax::json::Json<'a>)> {
         .collect()
 }
 
-pub fn check(cx: &Ctx, sink: &mut Sink) {
+pub fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
     for (path, id) in sent_bys(cx) {
         if id.as_str().is_some_and(chart::lower::has_placeholder) || chart::lower::whole_ref(id).is_some() {
             sink.line(&SENT_BY_REFERENCE, id.span, &path, "a sentBy id is a literal party name, never a reference");

@@ -1,7 +1,6 @@
-use crate::door::Sink;
+use crate::door::Tree;
+use crate::rules::{Ctx, Sink};
 use diagnostics::declare_rule;
-use kit::lends::LendManifest;
-use syntax::json::Json;
 
 declare_rule! {
     /// Refuses a Chart text larger than the Open body's `size` ceiling.
@@ -19,8 +18,9 @@ declare_rule! {
     pub static CHART_TOO_LARGE = { code: "chart-too-large", rule: Some(2), severity: Error };
 }
 
-pub fn check(chart: &Json, size: usize, manifest: Option<&LendManifest>, sink: &mut Sink) {
-    let Some(limit) = manifest.and_then(|m| m.declaration.ceilings.size) else { return };
+pub fn check(cx: &Ctx<Tree>, sink: &mut Sink) {
+    let (chart, size) = (cx.chart, cx.size);
+    let Some(limit) = cx.manifest.and_then(|m| m.declaration.ceilings.size) else { return };
     if size as u64 > limit {
         let span = base::Span::new(
             chart.span.start,

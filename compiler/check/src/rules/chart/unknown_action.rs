@@ -1,4 +1,5 @@
-use crate::door::{Ctx, Sink};
+use crate::door::Chart;
+use crate::rules::{Ctx, Sink};
 use base::path::{join, names};
 use diagnostics::declare_rule;
 
@@ -19,7 +20,7 @@ declare_rule! {
     pub static UNKNOWN_ACTION = { code: "unknown-action", rule: Some(3), severity: Error };
 }
 
-pub fn check(cx: &Ctx, sink: &mut Sink) {
+pub fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
     let Some(m) = cx.manifest else { return };
     let lends = &m.declaration.lends.actions;
     let lent = m.lent_actions();

@@ -1,4 +1,5 @@
-use crate::door::{Ctx, Sink};
+use crate::door::Chart;
+use crate::rules::{Ctx, Sink};
 use base::path::{join, names};
 use diagnostics::declare_rule;
 use syntax::json::Json;
@@ -28,7 +29,7 @@ const SENT_BY: &str = "jr2.sentBy";
 const FAILURE_GUARD: &str = "jr2.failure";
 const READY_GUARD: &str = "jr2.ready";
 
-pub fn check(cx: &Ctx, sink: &mut Sink) {
+pub fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
     let Some(m) = cx.manifest else { return };
     let lends = &m.declaration.lends.guards;
     let lent = m.lent_guards();

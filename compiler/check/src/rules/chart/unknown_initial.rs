@@ -1,4 +1,5 @@
-use crate::door::{Ctx, Sink};
+use crate::door::Chart;
+use crate::rules::{Ctx, Sink};
 use base::path::{join, names};
 use chart::lower::LowerFault;
 use diagnostics::declare_rule;
@@ -22,7 +23,7 @@ declare_rule! {
     pub static UNKNOWN_INITIAL = { code: "unknown-initial", rule: Some(2), severity: Error };
 }
 
-pub fn check(cx: &Ctx, sink: &mut Sink) {
+pub fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
     for fault in cx.faults {
         let LowerFault::UnknownInitial { state, span, initial } = fault else { continue };
         let st = cx.machine.state(*state);

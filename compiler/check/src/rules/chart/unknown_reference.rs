@@ -1,4 +1,5 @@
-use crate::door::{Ctx, Sink};
+use crate::door::Chart;
+use crate::rules::{Ctx, Sink};
 use base::path::{join, names};
 use diagnostics::declare_rule;
 use ir::expr::{placeholders, Root};
@@ -80,7 +81,7 @@ struct Scope<'a> {
     transition: Option<&'a str>,
 }
 
-pub fn check(cx: &Ctx, sink: &mut Sink) {
+pub fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
     let context_keys: Vec<String> =
         cx.chart.get("context").map(|c| c.entries().map(|m| m.key.to_string()).collect()).unwrap_or_default();
     let input_keys = cx.manifest.and_then(|m| m.input_keys.as_ref());
@@ -179,7 +180,7 @@ fn walk_guard(path: &str, g: &Json, scope: &Scope, sink: &mut Sink, f: &mut Chec
 }
 
 /// For a transition path `….on.<event>…`, the event and its declared payload fields.
-fn event_of<'a>(cx: &Ctx<'a>, path: &str) -> Option<(&'a str, Vec<String>)> {
+fn event_of<'a>(cx: &Ctx<Chart<'a>>, path: &str) -> Option<(&'a str, Vec<String>)> {
     let segs: Vec<&str> = path.split('.').collect();
     let at = segs.iter().rposition(|s| *s == "on")?;
     let name = segs.get(at + 1)?;

@@ -1,4 +1,5 @@
-use crate::door::{Ctx, Sink};
+use crate::door::Chart;
+use crate::rules::{Ctx, Sink};
 use base::path::names;
 use chart::lower::LowerFault;
 use diagnostics::declare_rule;
@@ -25,7 +26,7 @@ declare_rule! {
     pub static UNKNOWN_TARGET = { code: "unknown-target", rule: Some(2), severity: Error };
 }
 
-pub fn check(cx: &Ctx, sink: &mut Sink) {
+pub fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
     for fault in cx.faults {
         let LowerFault::UnknownTarget { path, span, target, source } = fault else { continue };
         let m = cx.machine;

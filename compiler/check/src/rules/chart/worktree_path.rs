@@ -1,4 +1,5 @@
-use crate::door::{Ctx, Sink};
+use crate::door::Chart;
+use crate::rules::{Ctx, Sink};
 use base::path::names;
 use chart::lower::SrcClass;
 use diagnostics::declare_rule;
@@ -32,7 +33,7 @@ declare_rule! {
     pub static WORKTREE_PATH = { code: "worktree-path", rule: Some(8), severity: Error };
 }
 
-pub fn check(cx: &Ctx, sink: &mut Sink) {
+pub fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
     let slots = repo_slots(cx);
     for at in inputs(cx) {
         if at.class != SrcClass::Lent(SlotKind::Effect) || !at.is_object() {

@@ -1,4 +1,6 @@
+use super::Compared;
 use crate::compat::{Finding, Kind, Side};
+use crate::rules::{Ctx, Sink};
 use base::Span;
 use diagnostics::declare_rule;
 use diagnostics::Diagnostic;
@@ -43,20 +45,18 @@ declare_rule! {
 }
 
 /// The mismatches of one side, as diagnostics in that side's file.
-pub fn check(findings: &[Finding], side: Side) -> Vec<Diagnostic> {
-    findings
-        .iter()
-        .filter(|f| f.kind == Kind::Mismatch && f.side == side)
-        .map(|f| {
-            let d = DOOR_MISMATCH.at(f.span, f.line()).with_path(&f.path);
-            match side {
-                Side::Slot => d.with_help("make the slot's schema send only what the door takes, or widen the door"),
-                Side::Door => {
-                    d.with_help("make the slot's schema send this field, always, or make it optional in the door")
-                }
+pub fn check(cx: &Ctx<Compared>, sink: &mut Sink) {
+    for f in cx.findings.iter().filter(|f| f.kind == Kind::Mismatch && f.side == cx.side) {
+        let d = sink.at(&DOOR_MISMATCH, f.span, f.line());
+        d.path = Some(f.path.clone());
+        d.help = Some(
+            match cx.side {
+                Side::Slot => "make the slot's schema send only what the door takes, or widen the door",
+                Side::Door => "make the slot's schema send this field, always, or make it optional in the door",
             }
-        })
-        .collect()
+            .into(),
+        );
+    }
 }
 
 /// A mismatch of a dispatch in an Instance, at its `input`: the callee by name, then the finding.
@@ -75,7 +75,7 @@ mod tests {
     use syntax::json::{parse, Arena};
 
     fn diags(slot: &str, door: &str, side: Side) -> Vec<Diagnostic> {
-        check(&compare(&parse(slot, &Arena::new()).value, &parse(door, &Arena::new()).value), side)
+        crate::rules::compat::run(check, &compare(&parse(slot, &Arena::new()).value, &parse(door, &Arena::new()).value), side)
     }
 
     #[test]

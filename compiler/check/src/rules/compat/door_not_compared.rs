@@ -1,4 +1,6 @@
+use super::Compared;
 use crate::compat::{Finding, Kind, Side};
+use crate::rules::{Ctx, Sink};
 use base::Span;
 use diagnostics::declare_rule;
 use diagnostics::Diagnostic;
@@ -38,20 +40,16 @@ declare_rule! {
 }
 
 /// The keywords of one side outside the subset, as warnings in that side's file.
-pub fn check(findings: &[Finding], side: Side) -> Vec<Diagnostic> {
-    findings
-        .iter()
-        .filter(|f| f.kind == Kind::NotCompared && f.side == side)
-        .map(|f| {
-            let (mine, other) = match side {
-                Side::Slot => ("slot's", "door's"),
-                Side::Door => ("door's", "slot's"),
-            };
-            DOOR_NOT_COMPARED.at(f.span, f.line()).with_path(&f.path).with_note(format!(
-                "this part of the {mine} schema is not compared with the {other}, nor anything below it"
-            ))
-        })
-        .collect()
+pub fn check(cx: &Ctx<Compared>, sink: &mut Sink) {
+    for f in cx.findings.iter().filter(|f| f.kind == Kind::NotCompared && f.side == cx.side) {
+        let (mine, other) = match cx.side {
+            Side::Slot => ("slot's", "door's"),
+            Side::Door => ("door's", "slot's"),
+        };
+        let d = sink.at(&DOOR_NOT_COMPARED, f.span, f.line());
+        d.path = Some(f.path.clone());
+        d.notes.push(format!("this part of the {mine} schema is not compared with the {other}, nor anything below it"));
+    }
 }
 
 /// Which schema a finding's part is in, for a dispatch's line.
@@ -110,14 +108,14 @@ mod tests {
         let door = r#"{ "type": "object", "properties": { "target": { "oneOf": [{ "type": "string" }] } }, "required": ["target"] }"#;
         let arena = Arena::new();
         let findings = compare(&parse(slot, &arena).value, &parse(door, &arena).value);
-        let d = check(&findings, Side::Door);
+        let d = crate::rules::compat::run(check, &findings, Side::Door);
         assert_eq!(d.len(), 1);
         assert_eq!(d[0].severity, diagnostics::Severity::Warning);
         assert_eq!(&door[d[0].span.range()], "\"oneOf\"");
         assert!(d[0].message.starts_with(
             "properties.target.oneOf: \"oneOf\" is outside the JSON Schema subset jr2 compares (type, properties, required,"
         ));
-        assert!(check(&findings, Side::Slot).is_empty());
+        assert!(crate::rules::compat::run(check, &findings, Side::Slot).is_empty());
         assert!(findings.iter().all(|f| f.kind == Kind::NotCompared), "{findings:#?}");
     }
 
@@ -151,7 +149,7 @@ mod tests {
         let door = r#"{ "type": "array", "items": { "type": "number" } }"#;
         let arena = Arena::new();
         let findings = compare(&parse(slot, &arena).value, &parse(door, &arena).value);
-        let d = check(&findings, Side::Slot);
+        let d = crate::rules::compat::run(check, &findings, Side::Slot);
         assert_eq!(d.len(), 1);
         assert!(d[0].message.starts_with("items: a list-form \"items\" is outside the JSON Schema subset"));
         assert_eq!(findings.len(), 1);

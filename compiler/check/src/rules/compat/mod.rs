@@ -3,7 +3,8 @@
 //! the file it is in. In an Instance (`crate::doors`), the `foreign-door-*` rules word what a
 //! foreign target's door gave, each a warning.
 
-use crate::compat::{compare, Side};
+use crate::compat::{compare, Finding, Side};
+use crate::rules::{Ctx, Sink};
 use diagnostics::Diagnostic;
 use syntax::json::Json;
 
@@ -24,16 +25,33 @@ pub struct PairReport {
     pub door: Vec<Diagnostic>,
 }
 
+/// What the pair rules read: the findings of one comparison, and the side whose file is worded.
+pub struct Compared<'a> {
+    pub findings: &'a [Finding],
+    pub side: Side,
+}
+
 /// Compares a slot's schema with a door's and words the findings, each side's in source order.
 pub fn check(slot: &Json, door: &Json) -> PairReport {
     let findings = compare(slot, door);
     let side = |side: Side| {
-        let mut out = door_not_compared::check(&findings, side);
-        out.extend(door_mismatch::check(&findings, side));
+        let cx = Ctx::new(Compared { findings: &findings, side });
+        let mut sink = Sink::default();
+        door_not_compared::check(&cx, &mut sink);
+        door_mismatch::check(&cx, &mut sink);
+        let mut out = sink.into_diagnostics();
         out.sort_by_key(|d| (d.span.start, d.span.end));
         out
     };
     PairReport { slot: side(Side::Slot), door: side(Side::Door) }
+}
+
+/// One pair rule's diagnostics over `findings` on `side`: for its unit tests.
+#[cfg(test)]
+pub(crate) fn run(check: fn(&Ctx<Compared>, &mut Sink), findings: &[Finding], side: Side) -> Vec<Diagnostic> {
+    let mut sink = Sink::default();
+    check(&Ctx::new(Compared { findings, side }), &mut sink);
+    sink.into_diagnostics()
 }
 
 #[cfg(test)]

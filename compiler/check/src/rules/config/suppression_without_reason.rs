@@ -1,7 +1,8 @@
 //! The rule `suppression-without-reason`: an inline suppression that does not say why.
 
 use base::Span;
-use diagnostics::{declare_rule, Diagnostic};
+use crate::rules::Sink;
+use diagnostics::declare_rule;
 
 declare_rule! {
     /// Warns of an inline suppression with no reason, which suppresses nothing: `// jr2-ignore[code]: why`.
@@ -23,9 +24,8 @@ declare_rule! {
     pub static SUPPRESSION_WITHOUT_REASON = { code: "suppression-without-reason", rule: None, severity: Warning };
 }
 
-/// The comment at `span` has no `: reason`.
-pub fn diagnostic(span: Span) -> Diagnostic {
-    SUPPRESSION_WITHOUT_REASON
-        .at(span, "this suppression gives no reason, so it suppresses nothing")
-        .with_help("say why after a colon: `// jr2-ignore[code]: why the finding is wrong here`")
+/// The comment at `span` (in the sink's file) has no `: reason`.
+pub fn report(sink: &mut Sink, span: Span) {
+    sink.at(&SUPPRESSION_WITHOUT_REASON, span, "this suppression gives no reason, so it suppresses nothing").help =
+        Some("say why after a colon: `// jr2-ignore[code]: why the finding is wrong here`".into());
 }

@@ -1,7 +1,8 @@
 //! The rule `unused-suppression`: a suppression that suppresses nothing.
 
 use base::Span;
-use diagnostics::{declare_rule, Diagnostic};
+use crate::rules::Sink;
+use diagnostics::declare_rule;
 
 declare_rule! {
     /// Warns of a suppression that suppresses nothing: an inline `jr2-ignore[code]` or a `[[suppress]]` entry of `jr2c.toml`.
@@ -26,22 +27,26 @@ declare_rule! {
     pub static UNUSED_SUPPRESSION = { code: "unused-suppression", rule: None, severity: Warning };
 }
 
-/// An inline suppression's `code` (at `span`) dropped nothing; `known`: it names a rule of
-/// `codes`.
-pub fn inline(span: Span, code: &str, known: bool, codes: &[&str]) -> Diagnostic {
+/// An inline suppression's `code` (at `span` of the sink's file) dropped nothing; `known`: it
+/// names a rule of `codes`.
+pub fn inline(sink: &mut Sink, span: Span, code: &str, known: bool, codes: &[&str]) {
     if known {
-        UNUSED_SUPPRESSION
-            .at(span, format!("jr2-ignore[{code}] suppresses nothing on its line"))
-            .with_help("remove it, or put it on the line of the finding: alone on the line before it, or after code on its line")
+        sink.at(&UNUSED_SUPPRESSION, span, format!("jr2-ignore[{code}] suppresses nothing on its line")).help = Some(
+            "remove it, or put it on the line of the finding: alone on the line before it, or after code on its line".into(),
+        );
     } else {
         let hint = base::suggest::did_you_mean(code, codes);
-        UNUSED_SUPPRESSION.at(span, format!("jr2-ignore[{code}] names no rule{hint}")).with_help("`jr2 rules` lists the codes")
+        sink.at(&UNUSED_SUPPRESSION, span, format!("jr2-ignore[{code}] names no rule{hint}")).help =
+            Some("`jr2 rules` lists the codes".into());
     }
 }
 
-/// A `[[suppress]]` entry (at `span` of the config) dropped nothing in `file`.
-pub fn entry(span: Span, file: &str, code: &str) -> Diagnostic {
-    UNUSED_SUPPRESSION
-        .at(span, format!("this [[suppress]] entry suppresses nothing: {file} has no {code} diagnostic it matches"))
-        .with_help("remove the entry, or correct its file, code or path")
+/// A `[[suppress]]` entry (at `span` of the config, the sink's file) dropped nothing in `file`.
+pub fn entry(sink: &mut Sink, span: Span, file: &str, code: &str) {
+    sink.at(
+        &UNUSED_SUPPRESSION,
+        span,
+        format!("this [[suppress]] entry suppresses nothing: {file} has no {code} diagnostic it matches"),
+    )
+    .help = Some("remove the entry, or correct its file, code or path".into());
 }

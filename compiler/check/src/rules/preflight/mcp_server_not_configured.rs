@@ -1,6 +1,5 @@
-use crate::compile::Located;
-use crate::preflight::config::InstanceConfig;
-use crate::preflight::KitCall;
+use super::Workflow;
+use crate::rules::{Ctx, Sink};
 use diagnostics::declare_rule;
 use machine::lower::arg;
 use machine::value::Value;
@@ -34,7 +33,8 @@ declare_rule! {
     pub static MCP_SERVER_NOT_CONFIGURED = { code: "mcp-server-not-configured", rule: None, severity: Error };
 }
 
-pub fn check(calls: &[KitCall<'_>], config: &InstanceConfig, out: &mut Vec<Located>) {
+pub fn check(cx: &Ctx<Workflow>, sink: &mut Sink) {
+    let (calls, config) = (cx.calls, cx.config);
     let Some(servers) = &config.mcp else { return };
     let known = if servers.is_empty() {
         "it has none".to_string()
@@ -46,17 +46,14 @@ pub fn check(calls: &[KitCall<'_>], config: &InstanceConfig, out: &mut Vec<Locat
         if servers.iter().any(|s| s.name == name) {
             return;
         }
-        out.push(Located {
-            file: server.loc.file,
-            diagnostic: MCP_SERVER_NOT_CONFIGURED
-                .at(
-                    server.loc.span,
-                    format!("{who} names the MCP server {name:?}, which is not in the `mcp` block of jr2.config.ts ({known})"),
-                )
-                .with_help(format!(
-                    "add `{name}: {{ url: \"https://…\" }}` to the `mcp` block of jr2.config.ts, or name one of its servers"
-                )),
-        });
+        sink.report(
+            &MCP_SERVER_NOT_CONFIGURED,
+            server.loc,
+            format!("{who} names the MCP server {name:?}, which is not in the `mcp` block of jr2.config.ts ({known})"),
+        )
+        .help = Some(format!(
+            "add `{name}: {{ url: \"https://…\" }}` to the `mcp` block of jr2.config.ts, or name one of its servers"
+        ));
     };
     for c in calls {
         let slot = |what: &str, a: &str| match c.key {

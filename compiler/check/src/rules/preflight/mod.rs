@@ -5,27 +5,37 @@
 
 use crate::compile::Located;
 use crate::preflight::config::InstanceConfig;
-use crate::preflight::kit_calls;
+use crate::preflight::{kit_calls, KitCall};
+use crate::rules::{Ctx, Sink};
 use machine::value::Value;
 
 family! {
+    checks: Workflow;
     config_missing::CONFIG_MISSING,
     config_shape::CONFIG_SHAPE,
     config_unread::CONFIG_UNREAD,
     config_not_static::CONFIG_NOT_STATIC,
-    mcp_server_not_configured::MCP_SERVER_NOT_CONFIGURED,
-    secret_not_configured::SECRET_NOT_CONFIGURED,
-    repo_without_credentials::REPO_WITHOUT_CREDENTIALS,
+    mcp_server_not_configured::MCP_SERVER_NOT_CONFIGURED => check,
+    secret_not_configured::SECRET_NOT_CONFIGURED => check,
+    repo_without_credentials::REPO_WITHOUT_CREDENTIALS => check,
+}
+
+/// What the pre-flight's rules over a Workflow read: the kit's calls in its value, and the config.
+pub struct Workflow<'a> {
+    pub calls: &'a [KitCall<'a>],
+    pub config: &'a InstanceConfig,
 }
 
 /// The pre-flight rules over one Workflow's value, against the config, in source order. A name
 /// the Workflow writes once but the evaluator copies (a `const` used twice) is reported once.
 pub fn check(value: &Value, config: &InstanceConfig) -> Vec<Located> {
     let calls = kit_calls(value);
-    let mut out = Vec::new();
-    mcp_server_not_configured::check(&calls, config, &mut out);
-    secret_not_configured::check(&calls, config, &mut out);
-    repo_without_credentials::check(&calls, config, &mut out);
+    let cx = Ctx::new(Workflow { calls: &calls, config });
+    let mut sink = Sink::default();
+    for check in CHECKS {
+        check(&cx, &mut sink);
+    }
+    let mut out = sink.into_located();
     let mut seen = std::collections::HashSet::new();
     out.retain(|d| seen.insert((d.file, d.span, d.code)));
     // In the order of the source, whatever order the rules ran in.
@@ -90,7 +100,7 @@ pub(crate) mod testing {
 
     /// `refused.ts` and `admitted.ts` of the rule `code`: every expectation met, the refused
     /// one refused by `code`, the admitted one clean of it.
-    pub fn fixtures(code: &str) {
+    pub(crate) fn fixtures(code: &str) {
         let config = config();
         for (name, refused) in [("refused", true), ("admitted", false)] {
             let path = root().join(code).join(format!("{name}.ts"));
@@ -139,7 +149,7 @@ pub(crate) mod testing {
     }
 
     /// `refused.config.ts` and `admitted.config.ts` of the rule `code`, read as configs.
-    pub fn config_fixtures(code: &str) {
+    pub(crate) fn config_fixtures(code: &str) {
         for (name, refused) in [("refused", true), ("admitted", false)] {
             let path = root().join(code).join(format!("{name}.config.ts"));
             let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));

@@ -1,6 +1,6 @@
-use crate::compile::Located;
-use crate::preflight::config::{GitUrl, InstanceConfig};
-use crate::preflight::KitCall;
+use super::Workflow;
+use crate::rules::{Ctx, Sink};
+use crate::preflight::config::GitUrl;
 use diagnostics::declare_rule;
 use machine::lower::arg;
 use machine::value::{Value, ValueKind};
@@ -38,7 +38,8 @@ declare_rule! {
     pub static REPO_WITHOUT_CREDENTIALS = { code: "repo-without-credentials", rule: None, severity: Error };
 }
 
-pub fn check(calls: &[KitCall<'_>], config: &InstanceConfig, out: &mut Vec<Located>) {
+pub fn check(cx: &Ctx<Workflow>, sink: &mut Sink) {
+    let (calls, config) = (cx.calls, cx.config);
     if config.credentials.is_none() {
         return;
     }
@@ -69,20 +70,17 @@ pub fn check(calls: &[KitCall<'_>], config: &InstanceConfig, out: &mut Vec<Locat
             } else {
                 origin.push('/');
             }
-            out.push(Located {
-                file: url.loc.file,
-                diagnostic: REPO_WITHOUT_CREDENTIALS
-                    .at(
-                        url.loc.span,
-                        format!(
-                            "{}(): Repo Slot {:?} is bound to {text:?}, which matches no entry of `git.credentials` in jr2.config.ts, so the run cannot use it",
-                            c.name, slot.key
-                        ),
-                    )
-                    .with_help(format!(
-                        "add `{{ url: {origin:?}, secret: \"<a Held secret>\" }}` to `git.credentials` in jr2.config.ts"
-                    )),
-            });
+            sink.report(
+                &REPO_WITHOUT_CREDENTIALS,
+                url.loc,
+                format!(
+                    "{}(): Repo Slot {:?} is bound to {text:?}, which matches no entry of `git.credentials` in jr2.config.ts, so the run cannot use it",
+                    c.name, slot.key
+                ),
+            )
+            .help = Some(format!(
+                "add `{{ url: {origin:?}, secret: \"<a Held secret>\" }}` to `git.credentials` in jr2.config.ts"
+            ));
         }
     }
 }

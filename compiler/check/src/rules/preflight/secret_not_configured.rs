@@ -1,6 +1,6 @@
-use crate::compile::Located;
+use super::Workflow;
+use crate::rules::{Ctx, Sink};
 use crate::preflight::config::InstanceConfig;
-use crate::preflight::KitCall;
 use diagnostics::declare_rule;
 use machine::lower::arg;
 use machine::value::{Loc, Value};
@@ -35,7 +35,8 @@ declare_rule! {
 }
 
 /// The secrets the Workflow names, against the config's `secrets`.
-pub fn check(calls: &[KitCall<'_>], config: &InstanceConfig, out: &mut Vec<Located>) {
+pub fn check(cx: &Ctx<Workflow>, sink: &mut Sink) {
+    let (calls, config) = (cx.calls, cx.config);
     if config.secrets.is_none() {
         return;
     }
@@ -43,7 +44,7 @@ pub fn check(calls: &[KitCall<'_>], config: &InstanceConfig, out: &mut Vec<Locat
         match c.name {
             "secret" => {
                 if let Some((name, loc)) = arg(c.call, 0).and_then(|a| Some((a.as_str()?, a.loc))) {
-                    refuse_at(config, name, loc, format!("secret({name:?}) names a Held secret that"), out);
+                    refuse_at(config, name, loc, format!("secret({name:?}) names a Held secret that"), sink);
                 }
             }
             "workspace" | "customize" | "command" => {
@@ -54,7 +55,7 @@ pub fn check(calls: &[KitCall<'_>], config: &InstanceConfig, out: &mut Vec<Locat
                     (w, _) => format!("{w}()"),
                 };
                 for (name, loc) in items.iter().filter_map(|i| Some((i.as_str()?, i.loc))) {
-                    refuse_at(config, name, loc, format!("{who} names {name:?} in its `secrets`, which"), out);
+                    refuse_at(config, name, loc, format!("{who} names {name:?} in its `secrets`, which"), sink);
                 }
             }
             _ => {}
@@ -63,10 +64,10 @@ pub fn check(calls: &[KitCall<'_>], config: &InstanceConfig, out: &mut Vec<Locat
 }
 
 /// The config's own references: each credential's and each MCP server's `secret`.
-pub fn check_config(config: &InstanceConfig) -> Vec<Located> {
-    let mut out = Vec::new();
+pub fn check_config(cx: &Ctx<&InstanceConfig>, sink: &mut Sink) {
+    let config: &InstanceConfig = cx;
     if config.secrets.is_none() {
-        return out;
+        return;
     }
     for (i, c) in config.credentials.iter().flatten().enumerate() {
         if let Some(s) = &c.secret {
@@ -75,7 +76,7 @@ pub fn check_config(config: &InstanceConfig) -> Vec<Located> {
                 &s.name,
                 s.loc,
                 format!("`git.credentials[{i}].secret` names {:?}, which", s.name),
-                &mut out,
+                sink,
             );
         }
     }
@@ -86,15 +87,14 @@ pub fn check_config(config: &InstanceConfig) -> Vec<Located> {
                 &s.name,
                 s.loc,
                 format!("`mcp.{}.secret` names {:?}, which", server.name, s.name),
-                &mut out,
+                sink,
             );
         }
     }
-    out
 }
 
 /// `subject` is the clause that ends before "is not in the `secrets` list".
-fn refuse_at(config: &InstanceConfig, name: &str, loc: Loc, subject: String, out: &mut Vec<Located>) {
+fn refuse_at(config: &InstanceConfig, name: &str, loc: Loc, subject: String, sink: &mut Sink) {
     let Some(held) = &config.secrets else { return };
     if held.iter().any(|s| s.name == name) {
         return;
@@ -104,17 +104,12 @@ fn refuse_at(config: &InstanceConfig, name: &str, loc: Loc, subject: String, out
     } else {
         format!("its secrets: {}", base::list::listed(held.iter().map(|s| s.name.as_str())))
     };
-    out.push(Located {
-        file: loc.file,
-        diagnostic: SECRET_NOT_CONFIGURED
-            .at(
-                loc.span,
-                format!(
-                    "{subject} is not in the `secrets` list of jr2.config.ts ({known}), so `jr2 up` cannot place it"
-                ),
-            )
-            .with_help(format!("add {name:?} to `secrets` in jr2.config.ts, or name a secret it lists")),
-    });
+    sink.report(
+        &SECRET_NOT_CONFIGURED,
+        loc,
+        format!("{subject} is not in the `secrets` list of jr2.config.ts ({known}), so `jr2 up` cannot place it"),
+    )
+    .help = Some(format!("add {name:?} to `secrets` in jr2.config.ts, or name a secret it lists"));
 }
 
 #[cfg(test)]

@@ -1,5 +1,5 @@
-use super::{root_route, Ctx};
-use crate::compile::Located;
+use super::{root_route, Walk};
+use crate::rules::{Ctx, Sink};
 use diagnostics::declare_rule;
 use ir::{SlotKind, StateId};
 use machine::lower::{arg, classify_actor, ActorClass};
@@ -48,7 +48,7 @@ declare_rule! {
 
 const EVENT: &str = "agent.fault";
 
-pub fn check(cx: &Ctx, out: &mut Vec<Located>) {
+pub fn check(cx: &Ctx<Walk>, sink: &mut Sink) {
     // A route at the root is a route from every state: nothing to look for.
     if cx.routed(StateId::ROOT, EVENT) {
         return;
@@ -74,7 +74,9 @@ pub fn check(cx: &Ctx, out: &mut Vec<Located>) {
             continue;
         }
         why.dedup();
-        let mut line = cx.at_state(
+        let file = cx.state_at(s).file;
+        let line = cx.at_state(
+            sink,
             &AGENT_FAULT_UNROUTED,
             s,
             format!(
@@ -86,14 +88,13 @@ pub fn check(cx: &Ctx, out: &mut Vec<Located>) {
             ),
         );
         // The fix: one route on the root, which every state's line shares.
-        line.diagnostic.fix = root_route::fix(cx, line.file, EVENT, "fail");
-        out.push(line);
+        line.fix = root_route::fix(cx, file, EVENT, "fail");
     }
 }
 
 /// What an Open body slot lends or allows that can run an Agent: `lends Agent "coder"`,
 /// `allows model "..."`; `None` for an Open body with neither, or no Open body.
-fn open_body_agents(cx: &Ctx, slot: &str) -> Option<String> {
+fn open_body_agents(cx: &Ctx<Walk>, slot: &str) -> Option<String> {
     let actor = cx.parts.actor(slot).filter(|a| classify_actor(a) == ActorClass::Open)?;
     let declaration = declaration_of(arg(actor, 0)?).ok()?;
     let quoted = |xs: &[String]| base::list::listed(xs.iter().map(|x| format!("\"{x}\"")));

@@ -1,5 +1,5 @@
-use super::Ctx;
-use crate::compile::Located;
+use super::Walk;
+use crate::rules::{Ctx, Sink};
 use base::path::Path;
 use diagnostics::declare_rule;
 use machine::lower::{classify_actor, kit_name, ActorClass};
@@ -55,11 +55,11 @@ declare_rule! {
     pub static INLINE_PARTS = { code: "inline-parts", rule: None, severity: Error };
 }
 
-pub fn check(cx: &Ctx, out: &mut Vec<Located>) {
+pub fn check(cx: &Ctx<Walk>, sink: &mut Sink) {
     // The config's lines were found by `Ctx::new`'s scan (see [`scan_config`]); usually none.
-    out.extend(cx.inline_parts.iter().cloned());
+    sink.extend(cx.inline_parts.iter().cloned());
     if let Some(props) = cx.parts.setup.and_then(Value::props) {
-        let mut scan = Scan { at: Where::Setup, out };
+        let mut scan = Scan { at: Where::Setup, sink };
         for p in props.iter().filter(|p| p.key != "actors") {
             scan.value(&p.value, &Path::ROOT.child(p.key));
         }
@@ -68,8 +68,8 @@ pub fn check(cx: &Ctx, out: &mut Vec<Located>) {
 
 /// Scans the `createMachine` config for inline Parts (their lines into `out`). (Each state's value
 /// is lowering's to give: `machine::lower::NodeValues`.)
-pub(super) fn scan_config<'a>(config: &'a Value<'a>, out: &mut Vec<Located>) {
-    Scan { at: Where::Config, out }.value(config, &Path::ROOT);
+pub(super) fn scan_config<'a>(config: &'a Value<'a>, sink: &mut Sink) {
+    Scan { at: Where::Config, sink }.value(config, &Path::ROOT);
 }
 
 /// Where a value is written: in the `createMachine` config, or in the setup (out of `actors`).
@@ -99,7 +99,7 @@ impl Role {
 /// ([`Path`]), written out only in [`report`].
 struct Scan<'o> {
     at: Where,
-    out: &'o mut Vec<Located>,
+    sink: &'o mut Sink,
 }
 
 impl<'a> Scan<'_> {
@@ -159,7 +159,7 @@ impl<'a> Scan<'_> {
     fn call(&mut self, mut v: &'a Value<'a>, mut call: &'a Call<'a>, path: &Path) {
         loop {
             if let Some(class) = part_call(v, call) {
-                report(&describe(v, class), "", v.loc, path, self.at, self.out);
+                report(&describe(v, class), "", v.loc, path, self.at, self.sink);
                 return;
             }
             match &call.receiver {
@@ -195,7 +195,7 @@ impl<'a> Scan<'_> {
     fn function(&mut self, v: &Value<'_>, f: &Function, path: &Path) {
         for (name, span) in &f.facts.parts {
             let at_call = Loc { file: v.loc.file, span: *span };
-            report(&part_named(name), " (in a function's body)", at_call, path, self.at, self.out);
+            report(&part_named(name), " (in a function's body)", at_call, path, self.at, self.sink);
         }
     }
 
@@ -203,7 +203,7 @@ impl<'a> Scan<'_> {
     #[inline(never)]
     fn imported(&mut self, v: &Value<'_>, path: &Path) {
         if let Some(class) = part(v) {
-            report(&describe(v, class), "", v.loc, path, self.at, self.out);
+            report(&describe(v, class), "", v.loc, path, self.at, self.sink);
         }
     }
 }
@@ -211,7 +211,7 @@ impl<'a> Scan<'_> {
 /// Reports one inline Part (`what`, as [`describe`] names it) at `loc`, written at `path`.
 #[cold]
 #[inline(never)]
-fn report(what: &str, inside: &str, loc: Loc, path: &Path, at: Where, out: &mut Vec<Located>) {
+fn report(what: &str, inside: &str, loc: Loc, path: &Path, at: Where, sink: &mut Sink) {
     // The path is written out only here: a walk that finds nothing allocates none.
     let path = path.to_string();
     let place = match at {
@@ -219,16 +219,16 @@ fn report(what: &str, inside: &str, loc: Loc, path: &Path, at: Where, out: &mut 
         Where::Config => format!("`{path}`"),
         Where::Setup => format!("the setup's `{path}`"),
     };
-    let mut d = INLINE_PARTS.at(
-        loc.span,
+    let d = sink.report(
+        &INLINE_PARTS,
+        loc,
         format!(
             "{what} is written inline in {place}{inside}, not declared in the setup's `actors`: jr2 knows a Part only by its slot there, so no check can see this one and `jr2 up` cannot place it: declare it in `actors` and invoke it by name"
         ),
     );
     if at == Where::Config && !path.is_empty() {
-        d = d.with_path(path);
+        d.path = Some(path);
     }
-    out.push(Located { file: loc.file, diagnostic: d });
 }
 
 /// A Part built in a function's body, by the kit export that builds it (see `Facts::parts`).

@@ -1,5 +1,5 @@
-use super::Ctx;
-use crate::compile::Located;
+use super::Walk;
+use crate::rules::{Ctx, Sink};
 use diagnostics::declare_rule;
 use ir::{StateId, StateKind, Trigger};
 use machine::value::{Prop, ValueKind};
@@ -58,7 +58,7 @@ declare_rule! {
     pub static LOST_OUTPUT = { code: "lost-output", rule: None, severity: Error };
 }
 
-pub fn check(cx: &Ctx, out: &mut Vec<Located>) {
+pub fn check(cx: &Ctx<Walk>, sink: &mut Sink) {
     for s in cx.machine.ids() {
         if s == StateId::ROOT {
             continue;
@@ -97,23 +97,21 @@ pub fn check(cx: &Ctx, out: &mut Vec<Located>) {
                 cx.name(parent)
             )
         };
-        let mut d = LOST_OUTPUT.at(prop.key_loc.span, message);
         let spath = cx.map.state_path(s);
         let path = if spath.is_empty() { "output".to_string() } else { format!("{spath}.output") };
-        d = d.with_path(path);
-        out.push(Located { file: prop.key_loc.file, diagnostic: d });
+        sink.at_path(&LOST_OUTPUT, prop.key_loc, &path, message);
     }
 }
 
 /// The `output` property a state writes (the last one, as in JavaScript), unless it is
 /// `undefined`.
-fn written_output<'a>(cx: &Ctx<'a>, s: StateId) -> Option<&'a Prop<'a>> {
+fn written_output<'a>(cx: &Ctx<Walk<'a>>, s: StateId) -> Option<&'a Prop<'a>> {
     let props = cx.state_value(s)?.props()?;
     props.iter().rev().find(|p| p.key == "output").filter(|p| !matches!(p.value.kind, ValueKind::Undefined))
 }
 
 /// A state's xstate id: its own `id`, or the Machine's id and its keys from the root, dotted.
-fn xstate_id(cx: &Ctx, s: StateId) -> String {
+fn xstate_id(cx: &Ctx<Walk>, s: StateId) -> String {
     let st = cx.machine.state(s);
     if let Some(id) = &st.id {
         return id.clone();

@@ -6,7 +6,7 @@
 //! actor, or the implementations given outside it (`createMachine`'s second argument,
 //! `.provide`) do (the kit refuses at every `createMachine`), and places each line in its file.
 
-use super::Rule;
+use super::{Ctx, Rule, Sink};
 use crate::compile::{Located, Lowering};
 use diagnostics::Diagnostic;
 use ir::{self, SourceMap, StateId, StateKind, Trigger};
@@ -16,7 +16,7 @@ use machine::value::{FileId, Value};
 
 // One line per rule, each with its source, so that rules added in parallel merge line by line.
 family! {
-    checks: Check;
+    checks: Walk;
     agent_fault_unrouted::AGENT_FAULT_UNROUTED => check, // ADR-0074
     workspace_lost_unrouted::WORKSPACE_LOST_UNROUTED => check, // ADR-0074
     repo_slot_key::REPO_SLOT_KEY => check, // parts.ts assertRepoSlot
@@ -31,23 +31,21 @@ family! {
 /// The fix of the two unrouted-event rules (a route on the root): not a rule.
 pub mod root_route;
 
-/// One walk rule's pass over one Machine.
-type Check = fn(&Ctx, &mut Vec<Located>);
-
 /// Runs every walk rule over a lowered Machine and the Machines its setup names as actors.
 pub fn check(lowering: &Lowering<'_>) -> Vec<Located> {
-    let mut out = Vec::new();
-    walk(lowering, false, &mut out);
+    let mut sink = Sink::default();
+    walk(lowering, false, &mut sink);
+    let mut out = sink.into_located();
     // A child Machine that two actors name is walked twice: one line each.
     let mut seen = std::collections::HashSet::new();
     out.retain(|d| seen.insert((d.file, d.span, d.code)));
     out
 }
 
-fn walk(lowering: &Lowering<'_>, nested: bool, out: &mut Vec<Located>) {
-    let cx = Ctx::new(lowering, nested);
+fn walk(lowering: &Lowering<'_>, nested: bool, sink: &mut Sink) {
+    let cx = Ctx::new(Walk::new(lowering, nested));
     for check in CHECKS {
-        check(&cx, out);
+        check(&cx, sink);
     }
     let parts = lowering.parts;
     // The setup's actors, then those given outside it (`createMachine(config, { actors })`,
@@ -68,14 +66,14 @@ fn walk(lowering: &Lowering<'_>, nested: bool, out: &mut Vec<Located>) {
                 values: &lowered.values,
                 files: lowering.files,
             };
-            walk(&lowering, true, out);
+            walk(&lowering, true, sink);
         }
     }
 }
 
 /// What a walk rule reads: one Machine's IR, its parts, where each of its states is (the source
 /// map) and the value each was lowered from.
-pub struct Ctx<'a> {
+pub struct Walk<'a> {
     pub machine: &'a ir::Statechart,
     pub parts: &'a MachineParts<'a>,
     pub map: &'a SourceMap,
@@ -89,12 +87,12 @@ pub struct Ctx<'a> {
     inline_parts: Vec<Located>,
 }
 
-impl<'a> Ctx<'a> {
+impl<'a> Walk<'a> {
     pub fn new(lowering: &Lowering<'a>, nested: bool) -> Self {
-        let mut inline = Vec::new();
+        let mut inline = Sink::default();
         inline_parts::scan_config(lowering.parts.config, &mut inline);
         let Lowering { machine, parts, map, values, files } = *lowering;
-        Ctx { machine, parts, map, values, files, nested, inline_parts: inline }
+        Walk { machine, parts, map, values, files, nested, inline_parts: inline.into_located() }
     }
 
     /// The file a state is written in.
@@ -107,15 +105,20 @@ impl<'a> Ctx<'a> {
         self.values.state(s)
     }
 
-    /// A diagnostic at a state: at its key, or its value for the root; with its path.
-    pub fn at_state(&self, rule: &'static Rule, s: StateId, message: String) -> Located {
-        let source = self.map.state(s);
-        let at = source.key_or_value();
-        let mut d: Diagnostic = rule.at(at.span, message);
-        if !source.path.is_empty() {
-            d = d.with_path(source.path.clone());
-        }
-        Located { file: at.file, diagnostic: d }
+    /// Where a diagnostic at a state is: its key, or its value for the root.
+    pub fn state_at(&self, s: StateId) -> machine::value::Loc {
+        self.map.state(s).key_or_value()
+    }
+
+    /// A diagnostic of `rule` at a state ([`Walk::state_at`]), with its path.
+    pub fn at_state<'s>(
+        &self,
+        sink: &'s mut Sink,
+        rule: &'static Rule,
+        s: StateId,
+        message: String,
+    ) -> &'s mut Diagnostic {
+        sink.at_path(rule, self.state_at(s), self.map.state_path(s), message)
     }
 
     /// A state as a line names it: its keys from the root (`coding.ready`), or the root; and its

@@ -1,10 +1,10 @@
 //! The rule `not-executable`: a part a run needs that the IR does not hold.
 
-use super::Ctx;
-use crate::compile::Located;
+use super::Walk;
+use crate::rules::{Ctx, Sink};
 use diagnostics::declare_rule;
 use base::Loc;
-use ir::{Action, Guard, StateId, Trigger};
+use ir::{Action, Guard, Trigger};
 use machine::value::Value;
 
 declare_rule! {
@@ -70,7 +70,7 @@ declare_rule! {
 const MAX_DEPTH: usize = 16;
 
 /// The walk runs this over each Machine.
-pub fn check(cx: &Ctx, out: &mut Vec<Located>) {
+pub fn check(cx: &Ctx<Walk>, sink: &mut Sink) {
     let m = cx.machine;
     for (ti, t) in m.transitions.iter().enumerate() {
         let mut why = Vec::new();
@@ -88,11 +88,7 @@ pub fn check(cx: &Ctx, out: &mut Vec<Located>) {
         // An `assign` that cannot run whole: at the update that stays code.
         let at = partial_assign_at(cx, cx.values.transition(ti).and_then(|v| v.get("actions")), 0)
             .unwrap_or(source.loc);
-        let mut d = NOT_EXECUTABLE.at(at.span, format!("this transition cannot run: {}", why.join("; ")));
-        if !source.path.is_empty() {
-            d = d.with_path(source.path.clone());
-        }
-        out.push(Located { file: at.file, diagnostic: d });
+        sink.at_path(&NOT_EXECUTABLE, at, &source.path, format!("this transition cannot run: {}", why.join("; ")));
     }
     for s in m.ids() {
         let st = m.state(s);
@@ -103,19 +99,16 @@ pub fn check(cx: &Ctx, out: &mut Vec<Located>) {
                 continue;
             }
             let message = format!("the {place} of {} cannot run: {}", cx.name(s), why.join("; "));
-            let mut line = at_state(cx, s, message);
-            if let Some(at) = partial_assign_at(cx, cx.state_value(s).and_then(|v| v.get(place)), 0) {
-                line.file = at.file;
-                line.diagnostic.span = at.span;
-            }
-            out.push(line);
+            let at = partial_assign_at(cx, cx.state_value(s).and_then(|v| v.get(place)), 0)
+                .unwrap_or_else(|| cx.state_at(s));
+            sink.at_path(&NOT_EXECUTABLE, at, cx.map.state_path(s), message);
         }
     }
 }
 
 /// Where an action list as written (one action or a list of them; a name is followed into the
 /// setup's implementation) has an `assign` with an update that does not lower: that update's key.
-fn partial_assign_at(cx: &Ctx, actions: Option<&Value>, depth: usize) -> Option<Loc> {
+fn partial_assign_at(cx: &Ctx<Walk>, actions: Option<&Value>, depth: usize) -> Option<Loc> {
     let actions = actions?;
     let items = actions.as_array().unwrap_or(std::slice::from_ref(actions));
     items.iter().find_map(|a| {
@@ -128,12 +121,8 @@ fn partial_assign_at(cx: &Ctx, actions: Option<&Value>, depth: usize) -> Option<
     })
 }
 
-fn at_state(cx: &Ctx, s: StateId, message: String) -> Located {
-    cx.at_state(&NOT_EXECUTABLE, s, message)
-}
-
 /// Is `name` a key of the setup's (or the implementations') `field`?
-fn in_setup(cx: &Ctx, field: &str, name: &str) -> bool {
+fn in_setup(cx: &Ctx<Walk>, field: &str, name: &str) -> bool {
     cx.parts.setup_entries(field).iter().any(|(k, _)| *k == name)
 }
 
@@ -144,7 +133,7 @@ fn push(why: &mut Vec<String>, reason: String) {
 }
 
 /// Why a guard has no IR to evaluate, for each part of it that has none.
-fn guard_faults(cx: &Ctx, g: &Guard, depth: usize, why: &mut Vec<String>) {
+fn guard_faults(cx: &Ctx<Walk>, g: &Guard, depth: usize, why: &mut Vec<String>) {
     match g {
         Guard::Named { name, .. } if name == "inline" => {
             push(why, "its guard is a function jr2 cannot lower (not one pure expression)".into())
@@ -167,7 +156,7 @@ fn guard_faults(cx: &Ctx, g: &Guard, depth: usize, why: &mut Vec<String>) {
 
 /// Why actions have no IR to run, for each that has none (a named action the setup does not
 /// implement is the host's).
-fn action_faults(cx: &Ctx, actions: &[Action], depth: usize, why: &mut Vec<String>) {
+fn action_faults(cx: &Ctx<Walk>, actions: &[Action], depth: usize, why: &mut Vec<String>) {
     for a in actions {
         match a {
             Action::Named { name, .. } if name == "inline" => {
@@ -203,7 +192,7 @@ fn action_faults(cx: &Ctx, actions: &[Action], depth: usize, why: &mut Vec<Strin
 }
 
 /// Why an `after` delay has no milliseconds: a name with no implementation jr2 lowered.
-fn delay_faults(cx: &Ctx, delay: &str, why: &mut Vec<String>) {
+fn delay_faults(cx: &Ctx<Walk>, delay: &str, why: &mut Vec<String>) {
     if is_duration(delay) || cx.machine.implementations.delays.contains_key(delay) {
         return;
     }

@@ -1,7 +1,7 @@
 //! The rule `open-declaration`: what it refuses, then its check and its tests.
 
-use super::Ctx;
-use crate::compile::Located;
+use super::Walk;
+use crate::rules::{Ctx, Sink};
 use diagnostics::declare_rule;
 use machine::lower::{arg, classify_actor, ActorClass};
 use machine::parts::declaration_of;
@@ -34,7 +34,7 @@ declare_rule! {
 
 /// The walk runs this over each Machine: each Open body of its setup, its declaration read as
 /// the lend manifest is (`machine::parts::declaration_of`).
-pub fn check(cx: &Ctx, out: &mut Vec<Located>) {
+pub fn check(cx: &Ctx<Walk>, sink: &mut Sink) {
     for (_, actor) in cx.parts.setup_entries("actors") {
         if classify_actor(actor) != ActorClass::Open {
             continue;
@@ -45,7 +45,7 @@ pub fn check(cx: &Ctx, out: &mut Vec<Located>) {
         if matches!(at.kind, ValueKind::Unknown { .. }) {
             continue;
         }
-        out.push(Located { file: at.loc.file, diagnostic: OPEN_DECLARATION.at(at.loc.span, message) });
+        sink.report(&OPEN_DECLARATION, at.loc, message);
     }
 }
 

@@ -1,5 +1,5 @@
-use super::Ctx;
-use crate::compile::Located;
+use super::Walk;
+use crate::rules::{Ctx, Sink};
 use diagnostics::declare_rule;
 use machine::lower::WrapperKind;
 use machine::value::Prop;
@@ -30,28 +30,26 @@ declare_rule! {
     pub static REPO_SLOT_KEY = { code: "repo-slot-key", rule: None, severity: Error };
 }
 
-pub fn check(cx: &Ctx, out: &mut Vec<Located>) {
+pub fn check(cx: &Ctx<Walk>, sink: &mut Sink) {
     for (place, slot) in repo_slots(cx) {
         if is_directory_name(slot.key) {
             continue;
         }
         let key = serde_json::to_string(&slot.key).unwrap_or_default();
-        out.push(Located {
-            file: slot.key_loc.file,
-            diagnostic: REPO_SLOT_KEY.at(
-                slot.key_loc.span,
-                format!(
-                    "{place}: Repo Slot key {key} is not a directory name — a slot becomes `/work/<slot>`, `/work/.jr2/` is reserved for jr2, and its order matters, so it starts with a letter and matches /^[A-Za-z][A-Za-z0-9._-]*$/ (ADR-0051, ADR-0075)."
-                ),
+        sink.report(
+            &REPO_SLOT_KEY,
+            slot.key_loc,
+            format!(
+                "{place}: Repo Slot key {key} is not a directory name — a slot becomes `/work/<slot>`, `/work/.jr2/` is reserved for jr2, and its order matters, so it starts with a letter and matches /^[A-Za-z][A-Za-z0-9._-]*$/ (ADR-0051, ADR-0075)."
             ),
-        });
+        );
     }
 }
 
 /// Every Repo Slot of the Machine's wrappers, outermost first, with the wrapper that names it
 /// (`workspace()` or `customize()`, the kit's `<where>`): an iterator, not a list, so that the
 /// two rules that read them allocate nothing.
-pub fn repo_slots<'a, 'c>(cx: &'c Ctx<'a>) -> impl Iterator<Item = (&'static str, &'a Prop<'a>)> + 'c {
+pub fn repo_slots<'a, 'c>(cx: &'c Ctx<Walk<'a>>) -> impl Iterator<Item = (&'static str, &'a Prop<'a>)> + 'c {
     cx.parts.wrappers.iter().flat_map(|w| {
         let place = match w.kind {
             WrapperKind::Workspace => "workspace()",

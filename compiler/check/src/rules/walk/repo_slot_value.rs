@@ -1,6 +1,6 @@
 use super::repo_slot_key::repo_slots;
-use super::Ctx;
-use crate::compile::Located;
+use super::Walk;
+use crate::rules::{Ctx, Sink};
 use diagnostics::declare_rule;
 use machine::parts::is_open_sentinel;
 use machine::value::{Callee, Value, ValueKind};
@@ -43,35 +43,31 @@ declare_rule! {
     pub static REPO_SLOT_VALUE = { code: "repo-slot-value", rule: None, severity: Error };
 }
 
-pub fn check(cx: &Ctx, out: &mut Vec<Located>) {
+pub fn check(cx: &Ctx<Walk>, sink: &mut Sink) {
     for (place, slot) in repo_slots(cx) {
         // The key as JSON, written only for a line.
         let name = || serde_json::to_string(&slot.key).unwrap_or_default();
         if let Some(url) = empty_url(&slot.value) {
             let name = name();
             let got = slot.value.to_json().map_or_else(|| "\"\"".to_string(), |j| j.to_string());
-            out.push(Located {
-                file: url.loc.file,
-                diagnostic: REPO_SLOT_VALUE.at(
-                    url.loc.span,
-                    format!(
-                        "{place}: Repo Slot {name} is bound to an empty url (got {got}) — a slot is bound to a git url, or left `open` for each run's door to bring one (ADR-0051)."
-                    ),
+            sink.report(
+                &REPO_SLOT_VALUE,
+                url.loc,
+                format!(
+                    "{place}: Repo Slot {name} is bound to an empty url (got {got}) — a slot is bound to a git url, or left `open` for each run's door to bring one (ADR-0051)."
                 ),
-            });
+            );
             continue;
         }
         let Some(what) = wrong_shape(&slot.value) else { continue };
         let name = name();
-        out.push(Located {
-            file: slot.value.loc.file,
-            diagnostic: REPO_SLOT_VALUE.at(
-                slot.value.loc.span,
-                format!(
-                    "{place}: Repo Slot {name} is {what} — a slot is `open`, a url, `{{ url, ref? }}`, or a mapper `({{ input }}) => url | {{ url, ref? }}` over the door (ADR-0051)."
-                ),
+        sink.report(
+            &REPO_SLOT_VALUE,
+            slot.value.loc,
+            format!(
+                "{place}: Repo Slot {name} is {what} — a slot is `open`, a url, `{{ url, ref? }}`, or a mapper `({{ input }}) => url | {{ url, ref? }}` over the door (ADR-0051)."
             ),
-        });
+        );
     }
 }
 

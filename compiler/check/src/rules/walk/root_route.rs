@@ -2,7 +2,8 @@
 //! `workspace-lost-unrouted`): one route of the event on the Machine's root, which satisfies the
 //! rule for every state, to a top-level state that handles the failure.
 
-use super::Ctx;
+use super::Walk;
+use crate::rules::Ctx;
 use diagnostics::{Edit, Fix};
 use machine::value::{FileId, Value, ValueKind};
 
@@ -10,7 +11,7 @@ use machine::value::{FileId, Value, ValueKind};
 /// state whose key holds `word` (any case: `failed`, `Lost`), or else the first final one; `None`
 /// when it has no such state, or where the config is not an object literal written in `file` (the
 /// diagnostic's file, which a fix's edits are in).
-pub fn fix(cx: &Ctx, file: FileId, event: &str, word: &str) -> Option<Fix> {
+pub fn fix(cx: &Ctx<Walk>, file: FileId, event: &str, word: &str) -> Option<Fix> {
     let config = cx.parts.config;
     let text = cx.files.get(file.0 as usize)?.text.as_str();
     let states = config.get("states")?.props()?;

@@ -1,5 +1,5 @@
-use super::Ctx;
-use crate::compile::Located;
+use super::Walk;
+use crate::rules::{Ctx, Sink};
 use diagnostics::declare_rule;
 use ir::{SlotKind, StateId, Trigger};
 
@@ -36,7 +36,7 @@ declare_rule! {
     pub static UNROUTED_OUTCOME = { code: "unrouted-outcome", rule: None, severity: Error };
 }
 
-pub fn check(cx: &Ctx, out: &mut Vec<Located>) {
+pub fn check(cx: &Ctx<Walk>, sink: &mut Sink) {
     // Every routed outcome, in one pass over the transitions (not one per state): a sorted list,
     // searched by halves; a few dozen pairs at most, where a HashSet cost more to hash and build.
     // On the stack up to 16 (a Workflow routes about 8): no heap block for the usual Machine.
@@ -61,7 +61,8 @@ pub fn check(cx: &Ctx, out: &mut Vec<Located>) {
             }
             let kind = cx.machine.slots.get(&inv.src).and_then(|sl| sl.effect.clone());
             let kind = kind.map(|k| format!(" ({k})")).unwrap_or_default();
-            out.push(cx.at_state(
+            cx.at_state(
+                sink,
                 &UNROUTED_OUTCOME,
                 s,
                 format!(
@@ -71,7 +72,7 @@ pub fn check(cx: &Ctx, out: &mut Vec<Located>) {
                     inv.src,
                     cx.name(s),
                 ),
-            ));
+            );
         }
     }
 }

@@ -1,5 +1,5 @@
-use super::{root_route, Ctx};
-use crate::compile::Located;
+use super::{root_route, Walk};
+use crate::rules::{Ctx, Sink};
 use diagnostics::declare_rule;
 use ir::{StateId, StateKind, Trigger};
 use std::borrow::Cow;
@@ -45,7 +45,7 @@ declare_rule! {
 
 const EVENT: &str = "workspace.lost";
 
-pub fn check(cx: &Ctx, out: &mut Vec<Located>) {
+pub fn check(cx: &Ctx<Walk>, sink: &mut Sink) {
     // A route at the root is a route from every state: nothing to look for.
     if !cx.parts.composes_sandbox() || cx.routed(StateId::ROOT, EVENT) {
         return;
@@ -55,7 +55,9 @@ pub fn check(cx: &Ctx, out: &mut Vec<Located>) {
         if cx.routed(s, EVENT) {
             continue;
         }
-        let mut line = cx.at_state(
+        let file = cx.state_at(s).file;
+        let line = cx.at_state(
+            sink,
             &WORKSPACE_LOST_UNROUTED,
             s,
             format!(
@@ -66,15 +68,14 @@ pub fn check(cx: &Ctx, out: &mut Vec<Located>) {
             ),
         );
         // The fix: one route on the root, which every state's line shares.
-        line.diagnostic.fix = root_route::fix(cx, line.file, EVENT, "lost");
-        out.push(line);
+        line.fix = root_route::fix(cx, file, EVENT, "lost");
     }
 }
 
 /// Can the body stay in this state, and how: a leaf that is not final, or a compound state (not
 /// the root, not a parallel region) whose nested final state has no `onDone` on it. The common
 /// answer is borrowed: a walk that finds nothing allocates nothing here.
-fn stays(cx: &Ctx, s: StateId) -> Option<Cow<'static, str>> {
+fn stays(cx: &Ctx<Walk>, s: StateId) -> Option<Cow<'static, str>> {
     let m = cx.machine;
     let st = m.state(s);
     if cx.is_open_leaf(s) {

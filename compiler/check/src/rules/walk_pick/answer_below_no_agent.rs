@@ -1,4 +1,5 @@
-use super::{Cx, Sink};
+use super::Picks;
+use crate::rules::{Ctx, Sink};
 use diagnostics::declare_rule;
 use ir::Action;
 use machine::lower::{is_call, items};
@@ -31,7 +32,7 @@ declare_rule! {
     pub static ANSWER_BELOW_NO_AGENT = { code: "answer-below-no-agent", rule: None, severity: Warning };
 }
 
-pub fn check(cx: &Cx<'_>, sink: &mut Sink) {
+pub fn check(cx: &Ctx<Picks<'_>>, sink: &mut Sink) {
     let agent_state = |s: ir::StateId| cx.m.state(s).invokes.iter().any(|i| i.kind.is_agent());
     // The Agent's state to name: the first in state order.
     let Some(first_agent) = cx.m.ids().find(|&s| agent_state(s)) else { return };
@@ -65,7 +66,7 @@ pub fn check(cx: &Cx<'_>, sink: &mut Sink) {
                 }
                 let path = base::path::join(cx.map.state_path(sid), place);
                 let path = if v.as_array().is_some() { base::path::join(&path, i) } else { path };
-                sink.push(
+                sink.at_path(
                     &ANSWER_BELOW_NO_AGENT,
                     written.loc,
                     &path,

@@ -1,4 +1,5 @@
-use super::{from_picks, Cx, Sink};
+use super::{from_picks, Picks};
+use crate::rules::{Ctx, Sink};
 use diagnostics::declare_rule;
 use ir::Expr;
 use machine::lower::arg;
@@ -32,7 +33,7 @@ declare_rule! {
     pub static FROM_PICK_FILL_SETS_PARAM = { code: "from-pick-fill-sets-param", rule: None, severity: Error };
 }
 
-pub fn check(cx: &Cx<'_>, sink: &mut Sink) {
+pub fn check(cx: &Ctx<Picks<'_>>, sink: &mut Sink) {
     for fp in from_picks(cx) {
         let Some(fill) = arg(fp.call, 1) else { continue };
         // The keys `fill` sets, asked of its lowering in place (no list of them copied).
@@ -46,7 +47,7 @@ pub fn check(cx: &Cx<'_>, sink: &mut Sink) {
             if !sets(param) {
                 continue;
             }
-            sink.push(
+            sink.at_path(
                 &FROM_PICK_FILL_SETS_PARAM,
                 fill.loc,
                 &base::path::join(cx.map.invoke_path(fp.state, fp.invoke), "input"),

@@ -1,4 +1,5 @@
-use super::{from_picks, Cx, Sink};
+use super::{from_picks, Picks};
+use crate::rules::{Ctx, Sink};
 use diagnostics::declare_rule;
 use ir::StateId;
 use smallvec::SmallVec;
@@ -28,7 +29,7 @@ declare_rule! {
     pub static FROM_PICK_OTHER_EVENT = { code: "from-pick-other-event", rule: None, severity: Error };
 }
 
-pub fn check(cx: &Cx<'_>, sink: &mut Sink) {
+pub fn check(cx: &Ctx<Picks<'_>>, sink: &mut Sink) {
     let fps = from_picks(cx);
     if fps.is_empty() {
         return;
@@ -50,7 +51,7 @@ pub fn check(cx: &Cx<'_>, sink: &mut Sink) {
         let from = super::entered_from(cx.m, fp.state);
         // Entered at start: in the initial configuration.
         if from.contains(&StateId::ROOT) {
-            sink.push(
+            sink.at_path(
                 &FROM_PICK_OTHER_EVENT,
                 fp.call.loc,
                 &at_path(cx.map.invoke_path(fp.state, fp.invoke)),
@@ -68,7 +69,7 @@ pub fn check(cx: &Cx<'_>, sink: &mut Sink) {
             }
             let Some(event) = cx.event_of(t) else { continue };
             let loc = cx.transition(ti).map_or(fp.call.loc, |v| v.loc);
-            sink.push(&FROM_PICK_OTHER_EVENT, loc, cx.map.transition_path(ti), message(&event));
+            sink.at_path(&FROM_PICK_OTHER_EVENT, loc, cx.map.transition_path(ti), message(&event));
         }
     }
 }

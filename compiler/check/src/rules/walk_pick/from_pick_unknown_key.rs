@@ -1,4 +1,5 @@
-use super::{from_picks, reads_on_entry, Cx, Sink};
+use super::{from_picks, reads_on_entry, Picks};
+use crate::rules::{Ctx, Sink};
 use diagnostics::declare_rule;
 use machine::parts::{effect_input_takes, effect_parts};
 use smallvec::SmallVec;
@@ -35,7 +36,7 @@ declare_rule! {
     pub static FROM_PICK_UNKNOWN_KEY = { code: "from-pick-unknown-key", rule: None, severity: Error };
 }
 
-pub fn check(cx: &Cx<'_>, sink: &mut Sink) {
+pub fn check(cx: &Ctx<Picks<'_>>, sink: &mut Sink) {
     for fp in from_picks(cx) {
         let inv = &cx.m.state(fp.state).invokes[fp.invoke];
         let Some(actor) = cx.parts.actor(&inv.src) else { continue };
@@ -57,7 +58,7 @@ pub fn check(cx: &Cx<'_>, sink: &mut Sink) {
             if keys.iter().any(|k| k == param) || reads.reads(param) {
                 continue;
             }
-            sink.push(
+            sink.at_path(
                 &FROM_PICK_UNKNOWN_KEY,
                 *loc,
                 &base::path::join(cx.map.invoke_path(fp.state, fp.invoke), "input"),

@@ -4,16 +4,15 @@
 //!
 //! Each rule reads the IR for the state tree and the evaluator's [`Value`]s for what the IR does
 //! not keep: the place (file and span) of each value, functions and their [`Facts`], the pick
-//! defs. [`Cx`] has both: the config value of an IR state, invoke or transition is the one
+//! defs. [`Picks`] has both: the config value of an IR state, invoke or transition is the one
 //! lowering made it from (`machine::lower::NodeValues`), and its place and path are in the
 //! source map (a rule asks the IR first, and reads the values only where it may find
 //! something).
 
-use super::Rule;
+use super::{Ctx, Sink};
 use crate::compile::Located;
 use crate::compile::Lowering;
 use base::small_set::SmallSet;
-use diagnostics::Diagnostic;
 use ir::expr::Root;
 use ir::{self, Expr, SourceMap, StateId, StateKind, Trigger};
 use machine::lower::{arg, is_call, items, MachineParts, NodeValues};
@@ -25,43 +24,25 @@ use std::cell::OnceCell;
 use std::rc::Rc;
 
 family! {
-    slot_active_twice::SLOT_ACTIVE_TWICE,
-    sent_by_unknown_party::SENT_BY_UNKNOWN_PARTY,
-    unread_pick_param::UNREAD_PICK_PARAM,
-    unprobed_mapper::UNPROBED_INPUT_MAPPER,
-    from_pick_unknown_key::FROM_PICK_UNKNOWN_KEY,
-    from_pick_fill_sets_param::FROM_PICK_FILL_SETS_PARAM,
-    from_pick_other_event::FROM_PICK_OTHER_EVENT,
-    answer_below_no_agent::ANSWER_BELOW_NO_AGENT,
+    checks: Picks;
+    slot_active_twice::SLOT_ACTIVE_TWICE => check,
+    sent_by_unknown_party::SENT_BY_UNKNOWN_PARTY => check,
+    unread_pick_param::UNREAD_PICK_PARAM => check,
+    unprobed_mapper::UNPROBED_INPUT_MAPPER, // reported by unread-pick-param's pass
+    from_pick_unknown_key::FROM_PICK_UNKNOWN_KEY => check,
+    from_pick_fill_sets_param::FROM_PICK_FILL_SETS_PARAM => check,
+    from_pick_other_event::FROM_PICK_OTHER_EVENT => check,
+    answer_below_no_agent::ANSWER_BELOW_NO_AGENT => check,
 }
 
 /// Runs every rule over a lowered Machine.
 pub fn check(lowering: &Lowering<'_>) -> Vec<Located> {
-    let cx = Cx::new(lowering);
-    let mut out = Sink::default();
-    slot_active_twice::check(&cx, &mut out);
-    sent_by_unknown_party::check(&cx, &mut out);
-    unread_pick_param::check(&cx, &mut out);
-    from_pick_unknown_key::check(&cx, &mut out);
-    from_pick_fill_sets_param::check(&cx, &mut out);
-    from_pick_other_event::check(&cx, &mut out);
-    answer_below_no_agent::check(&cx, &mut out);
-    out.0
-}
-
-/// Where the rules write.
-#[derive(Default)]
-pub struct Sink(pub Vec<Located>);
-
-impl Sink {
-    /// A diagnostic of `rule` at `loc`, with the config path of the value.
-    pub fn push(&mut self, rule: &'static Rule, loc: Loc, path: &str, message: String) {
-        let mut d: Diagnostic = rule.at(loc.span, message);
-        if !path.is_empty() {
-            d = d.with_path(path);
-        }
-        self.0.push(Located { file: loc.file, diagnostic: d });
+    let cx = Ctx::new(Picks::new(lowering));
+    let mut sink = Sink::default();
+    for check in CHECKS {
+        check(&cx, &mut sink);
     }
+    sink.into_located()
 }
 
 /// An event of the setup's `events`: its name, its def object, and its pick once read.
@@ -69,7 +50,7 @@ type EventPick<'v> = (&'v str, &'v Value<'v>, OnceCell<Option<Rc<Pick<'v>>>>);
 
 /// A lowered Machine beside its values: each IR state, invoke and transition with the value
 /// lowering made it from ([`NodeValues`]), and its place and path ([`SourceMap`]).
-pub struct Cx<'v> {
+pub struct Picks<'v> {
     pub m: &'v ir::Statechart,
     pub map: &'v SourceMap,
     pub parts: &'v MachineParts<'v>,
@@ -81,17 +62,17 @@ pub struct Cx<'v> {
     picks: Vec<EventPick<'v>>,
     /// Every `fromPick` input of an Effect invoke, found once for the rules that read them.
     from_picks: OnceCell<Vec<FromPick<'v>>>,
-    /// What a transition to each state enters (see [`Cx::entered`]), every state's found at once
+    /// What a transition to each state enters (see [`Picks::entered`]), every state's found at once
     /// into one list, state after state: two allocations, not one per state asked.
     entered: Vec<StateId>,
     /// Where each state's run starts in `entered`, by [`StateId`], and where the last one ends.
     entered_at: Vec<u32>,
-    /// The transitions to each state (see [`Cx::incoming`]), found when first asked.
+    /// The transitions to each state (see [`Picks::incoming`]), found when first asked.
     incoming: OnceCell<(Vec<u32>, Vec<u32>)>,
 }
 
-impl<'v> Cx<'v> {
-    pub fn new(lowering: &Lowering<'v>) -> Cx<'v> {
+impl<'v> Picks<'v> {
+    pub fn new(lowering: &Lowering<'v>) -> Picks<'v> {
         let Lowering { parts, machine: m, map, values, files } = *lowering;
         let mut picks: Vec<EventPick> = Vec::new();
         let events = parts.setup.and_then(|s| s.get("events")).and_then(Value::as_array).unwrap_or_default();
@@ -103,7 +84,7 @@ impl<'v> Cx<'v> {
             }
         }
         let (entered, entered_at) = entering(m);
-        Cx {
+        Picks {
             m,
             map,
             parts,
@@ -225,7 +206,7 @@ impl<'v> Cx<'v> {
         })
     }
 
-    /// Is a transition taken on the event `name` ([`Cx::event_of`]'s name, without writing it
+    /// Is a transition taken on the event `name` ([`Picks::event_of`]'s name, without writing it
     /// where it can be told by a look: an event's own name, or no `xstate.` name)? `None` for an
     /// eventless one.
     pub fn is_event(&self, t: &ir::Transition, name: &str) -> Option<bool> {
@@ -325,7 +306,7 @@ fn push_keys(m: &ir::Statechart, s: StateId, out: &mut String) {
     out.push_str(&m.state(s).key);
 }
 
-/// What a transition to each state enters ([`Cx::entered`]): the state, then the initial states
+/// What a transition to each state enters ([`Picks::entered`]): the state, then the initial states
 /// down from it (every region of a parallel state); every state's run in one list, and where each
 /// run starts (one more entry: where the last ends).
 fn entering(m: &ir::Statechart) -> (Vec<StateId>, Vec<u32>) {
@@ -449,7 +430,7 @@ impl<'v> Reads<'v> {
 pub struct PickEntry<'c> {
     pub transition: usize,
     pub pick: Rc<Pick<'c>>,
-    /// The states the transition enters (the target and its initial states), as [`Cx::entered`]
+    /// The states the transition enters (the target and its initial states), as [`Picks::entered`]
     /// keeps them: borrowed, not copied per entry.
     pub entered: &'c [StateId],
     pub state: StateId,
@@ -458,7 +439,7 @@ pub struct PickEntry<'c> {
 
 /// Every place a pick (an event of `setup.events` with `z.object` params) enters a state that
 /// invokes an Effect, once per (pick, state, invoke).
-pub fn pick_entries<'c>(cx: &'c Cx<'_>) -> Vec<PickEntry<'c>> {
+pub fn pick_entries<'c>(cx: &'c Ctx<Picks<'_>>) -> Vec<PickEntry<'c>> {
     let mut out: Vec<PickEntry<'c>> = Vec::new();
     // What is in `out` already, and each (pick, target) whose entered states were looked at (a
     // second transition on the pick to the target adds nothing), a pick by its index in the
@@ -497,7 +478,7 @@ const FEW_PARAMS: usize = 8;
 /// the pick into them, their `entry` actions and every invoke's `input` of theirs. It stops once
 /// every param of a pick of a few is read: what the rules ask then (is any param unread, where
 /// no reader is opaque?) has its answer, no.
-pub fn reads_on_entry<'v>(cx: &Cx<'v>, pick: &Pick<'_>, entered: &[StateId]) -> Reads<'v> {
+pub fn reads_on_entry<'v>(cx: &Ctx<Picks<'v>>, pick: &Pick<'_>, entered: &[StateId]) -> Reads<'v> {
     let mut reads = Reads::default();
     // Asked after each reader only of a pick of a few params (asking costs a look-up per param).
     let done = |reads: &Reads| pick.params.len() <= FEW_PARAMS && reads.reads_all(pick);
@@ -547,8 +528,8 @@ pub struct FromPick<'v> {
     pub pick: Rc<Pick<'v>>,
 }
 
-/// Every `fromPick` input of an Effect invoke (found once per [`Cx`]).
-pub fn from_picks<'c, 'v>(cx: &'c Cx<'v>) -> &'c [FromPick<'v>] {
+/// Every `fromPick` input of an Effect invoke (found once per [`Picks`]).
+pub fn from_picks<'c, 'v>(cx: &'c Ctx<Picks<'v>>) -> &'c [FromPick<'v>] {
     cx.from_picks.get_or_init(|| {
         let mut out = Vec::new();
         for sid in cx.m.ids() {
@@ -608,7 +589,7 @@ export const machine = setup({}).createMachine({
 
     /// The (code, message) of each of this walk's diagnostics of a Workflow's text (the
     /// compilation's, of this walk's rules, in order).
-    pub fn walk(text: &str) -> Vec<(String, String)> {
+    pub(crate) fn walk(text: &str) -> Vec<(String, String)> {
         let compiled = compile_text(Path::new("/virtual/workflow.ts"), text);
         let codes: Vec<&str> = super::all().iter().map(|r| r.code).collect();
         compiled

@@ -1,4 +1,5 @@
-use super::{Cx, Sink};
+use super::Picks;
+use crate::rules::{Ctx, Sink};
 use crate::rules::chart::sent_by_no_party::{named_parties, parties_of};
 use base::path::names;
 use base::small_set::SmallSet;
@@ -75,7 +76,7 @@ fn names_no_party<'m>(named: &SmallSet<&'m str>, g: &'m Guard) -> bool {
     }
 }
 
-pub fn check(cx: &Cx<'_>, sink: &mut Sink) {
+pub fn check(cx: &Ctx<Picks<'_>>, sink: &mut Sink) {
     let mut parties = None;
     let mut named = None;
     for (ti, t) in cx.m.transitions.iter().enumerate() {
@@ -99,7 +100,7 @@ pub fn check(cx: &Cx<'_>, sink: &mut Sink) {
             if agents.iter().any(|a| a == party) || gates.iter().any(|x| x == party) {
                 return;
             }
-            sink.push(
+            sink.at_path(
                 &SENT_BY_UNKNOWN_PARTY,
                 g.loc,
                 &base::path::join(cx.map.transition_path(ti), "guard"),

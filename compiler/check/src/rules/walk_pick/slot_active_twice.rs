@@ -1,4 +1,5 @@
-use super::{Cx, Sink};
+use super::Picks;
+use crate::rules::{Ctx, Sink};
 use crate::passes::slot_clash::slot_clash_pairs;
 use diagnostics::declare_rule;
 use ir::StateKind;
@@ -39,7 +40,7 @@ declare_rule! {
     pub static SLOT_ACTIVE_TWICE = { code: "slot-active-twice", rule: None, severity: Error };
 }
 
-pub fn check(cx: &Cx<'_>, sink: &mut Sink) {
+pub fn check(cx: &Ctx<Picks<'_>>, sink: &mut Sink) {
     for pair in slot_clash_pairs(cx.m) {
         let (a, b) = (cx.node_id(pair.a), cx.node_id(pair.b));
         let how = if pair.a == pair.b {
@@ -53,7 +54,7 @@ pub fn check(cx: &Cx<'_>, sink: &mut Sink) {
             )
         };
         let Some(at) = cx.invoke(pair.b, pair.b_invoke) else { continue };
-        sink.push(
+        sink.at_path(
             &SLOT_ACTIVE_TWICE,
             at.loc,
             cx.map.invoke_path(pair.b, pair.b_invoke),

@@ -1,4 +1,4 @@
-use super::Sink;
+use crate::rules::Sink;
 use diagnostics::declare_rule;
 use machine::value::Value;
 
@@ -33,7 +33,7 @@ declare_rule! {
 
 /// The warning for the input mapper `mapper` of `state`'s Effect `slot`, entered by `pick`.
 pub fn report(sink: &mut Sink, mapper: &Value, path: &str, pick: &str, state: &str, slot: &str) {
-    sink.push(
+    sink.at_path(
         &UNPROBED_INPUT_MAPPER,
         mapper.loc,
         &base::path::join(path, "input"),

@@ -1,4 +1,5 @@
-use super::{pick_entries, reads_on_entry, Cx, Reads, Sink};
+use super::{pick_entries, reads_on_entry, Picks, Reads};
+use crate::rules::{Ctx, Sink};
 use base::Span;
 use diagnostics::declare_rule;
 use diagnostics::{Edit, Fix};
@@ -51,7 +52,7 @@ declare_rule! {
     pub static UNREAD_PICK_PARAM = { code: "unread-pick-param", rule: None, severity: Error };
 }
 
-pub fn check(cx: &Cx<'_>, sink: &mut Sink) {
+pub fn check(cx: &Ctx<Picks<'_>>, sink: &mut Sink) {
     let mut judged = Judged::default();
     // The reads where the last entry's pick entered: the entries of one transition's target
     // (each Effect state it enters) share them, read once.
@@ -104,7 +105,7 @@ pub fn check(cx: &Cx<'_>, sink: &mut Sink) {
             if reads.reads(param) {
                 continue;
             }
-            sink.push(
+            sink.at_path(
                 &UNREAD_PICK_PARAM,
                 *loc,
                 cx.map.transition_path(entry.transition),
@@ -119,9 +120,9 @@ pub fn check(cx: &Cx<'_>, sink: &mut Sink) {
             // The fix: drop the param from its def, where the def is written out.
             let text = cx.files.get(loc.file.0 as usize).map(|f| f.text.as_str());
             if let (Some(line), Some(fix)) =
-                (sink.0.last_mut(), text.and_then(|t| drop_param(t, param, loc.span.start)))
+                (sink.last_mut(), text.and_then(|t| drop_param(t, param, loc.span.start)))
             {
-                line.diagnostic.fix = Some(fix);
+                line.fix = Some(fix);
             }
         }
     }
@@ -208,7 +209,7 @@ const SCANNED_JUDGED: usize = 16;
 
 impl<'p, 'v> Judged<'p, 'v> {
     /// Is this the first time `pick` entering `state` is judged? (Records it.)
-    fn first(&mut self, cx: &Cx<'v>, pick: &'p str, state: StateId) -> bool {
+    fn first(&mut self, cx: &Ctx<Picks<'v>>, pick: &'p str, state: StateId) -> bool {
         if self.few.len() < SCANNED_JUDGED {
             let judged = self.few.iter().any(|&(p, s)| p == pick && (s == state || cx.node_id(s) == cx.node_id(state)));
             if !judged {
