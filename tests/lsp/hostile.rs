@@ -167,7 +167,7 @@ fn a_new_file_not_on_disk_gets_diagnostics() {
 /// answered, and the server lives on to answer the next request.
 #[test]
 fn deep_nesting_pasted_or_hovered_is_refused_not_overflowed() {
-    let root = copy_fixture("unsaved");
+    let root = copy_fixture("deep");
     let mut c = Client::start();
     c.initialize(&root);
     let texts = [
