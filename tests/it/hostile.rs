@@ -657,13 +657,7 @@ fn a_door_line_lists_at_most_twenty_names() {
     let out = run(&dir, &["check", "refs.json", "--format", "json"]);
     assert_eq!(out.code, 1, "{}", out.stderr);
     let doc: serde_json::Value = serde_json::from_str(&out.stdout).expect("one JSON document");
-    let refs: Vec<&str> = doc["diagnostics"]
-        .as_array()
-        .expect("a list")
-        .iter()
-        .filter(|d| d["code"] == "unknown-reference")
-        .filter_map(|d| d["message"].as_str())
-        .collect();
+    let refs = messages_of(&doc, "unknown-reference");
     assert_eq!(refs.len(), 2_000, "{}", &out.stdout[..out.stdout.len().min(2_000)]);
     assert!(refs[0].ends_with(", k18, k19, and 99980 more"), "{}", refs[0]);
     assert!(out.stdout.len() < 5 << 20, "{} bytes", out.stdout.len());
@@ -816,13 +810,7 @@ fn foreign_doors_share_one_time_budget() {
     assert_eq!(out.code, 0, "warnings only: {}{}", out.stdout, out.stderr);
     assert!(took < Duration::from_secs(15), "{took:?}");
     let doc: serde_json::Value = serde_json::from_str(&out.stdout).expect("one JSON document");
-    let unreachable: Vec<&str> = doc["diagnostics"]
-        .as_array()
-        .expect("a list")
-        .iter()
-        .filter(|d| d["code"] == "foreign-door-unreachable")
-        .filter_map(|d| d["message"].as_str())
-        .collect();
+    let unreachable = messages_of(&doc, "foreign-door-unreachable");
     assert_eq!(unreachable.len(), 20, "{}", out.stdout);
     let spent = "not read within the 10 s a run gives all foreign doors together; `--offline` reads none";
     let not_tried = unreachable.iter().filter(|m| m.contains(spent)).count();
@@ -831,4 +819,10 @@ fn foreign_doors_share_one_time_budget() {
         unreachable[0].starts_with(&format!("dispatch(\"door0\"): GET {origin}/workflows/door0 reached no Instance ("))
     );
     let _ = std::fs::remove_dir_all(&root);
+}
+
+/// The messages of the diagnostics of `code` in a `--format json` document, in order.
+fn messages_of<'d>(doc: &'d serde_json::Value, code: &str) -> Vec<&'d str> {
+    let all = doc["diagnostics"].as_array().expect("a list of diagnostics");
+    all.iter().filter(|d| d["code"] == code).filter_map(|d| d["message"].as_str()).collect()
 }
