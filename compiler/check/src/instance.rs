@@ -18,11 +18,8 @@
 
 use crate::compile::{compile_file, compile_file_for_check, Compiled, Located};
 use crate::doors::{CalleeDoor, Door, DoorSource, Doors};
-use crate::rules::instance::chart_wrapper::Refusal;
-use crate::rules::instance::{
-    chart_wrapper, dispatch_target_url, secret_in_target, unknown_callee, unlisted_chart, workflow_stem,
-    wrapper_not_compiled,
-};
+use crate::rules::instance::{self, Assembly, ChartSubject, Dispatch, FileName, Subject, Wrapping};
+use crate::rules::Sink;
 use diagnostics::Diagnostic;
 use kit::LendManifest;
 use machine::lower::{arg, classify_actor, is_call, machine_parts, ActorClass};
@@ -480,12 +477,6 @@ fn entries(dir: &Path, unreadable: &mut Vec<Unreadable>, read: &dyn Fn(&str) -> 
 }
 
 /// The names a same-Instance dispatch can start.
-struct Assembly {
-    workflows: BTreeSet<String>,
-    /// `wrapper/chart`.
-    charts: BTreeSet<String>,
-}
-
 /// A path relative to the Instance root, with `/`, for messages.
 fn shown(root: &Path, path: &Path) -> String {
     path.strip_prefix(root).unwrap_or(path).to_string_lossy().replace('\\', "/")
@@ -532,11 +523,9 @@ fn own_diagnostics(
             v.push(d.diagnostic);
         }
     }
-    if !workflow_stem::is_valid(stem) {
-        let file = shown(root, path);
-        let renamed = format!("workflows/{}.ts", workflow_stem::suggested(stem));
-        per_file[0].push(workflow_stem::diagnostic("Workflow", stem, &file, &renamed));
-    }
+    let shown = shown(root, path);
+    let name = FileName { what: "Workflow", stem, shown: &shown, folder: "workflows", extension: "ts" };
+    per_file[0].extend(rules_on(Subject::File(&name)));
     per_file
 }
 
@@ -614,69 +603,19 @@ pub(crate) fn is_open(v: &Value<'_>) -> bool {
         || (is_call(v, "open") && v.as_call().is_some_and(|c| c.args.is_empty()))
 }
 
-/// The Instance rules on one `dispatch(name, { input, wait, target })` call.
+/// The Instance rules on one `dispatch(name, { input, wait, target })` call, each diagnostic in
+/// its file.
 fn check_dispatch(call: &Value<'_>, assembly: &Assembly) -> Vec<(FileId, Diagnostic)> {
-    let mut out = Vec::new();
-    let name = arg(call, 0);
-    let target = arg(call, 1).and_then(|o| o.get("target")).filter(|t| !matches!(t.kind, ValueKind::Undefined));
-    if let Some(target) = target.filter(|t| !is_open(t)) {
-        if let Some(url) = target.get("url") {
-            if let Some((why, origin)) = url.as_str().and_then(dispatch_target_url::fault) {
-                let text = url.as_str().unwrap_or_default();
-                out.push((url.loc.file, dispatch_target_url::diagnostic(url.loc.span, text, &why, origin.as_deref())));
-            }
-        }
-        let mut secrets = Vec::new();
-        open_secrets(target, &mut secrets);
-        for s in secrets {
-            out.push((s.loc.file, secret_in_target::diagnostic(s.loc.span)));
-        }
-    }
-    // A same-Instance name resolves in the Assembly; a foreign or open target is not resolved here.
-    if target.is_some() {
-        return out;
-    }
-    let Some(name_value) = name else { return out };
-    let Some(callee) = name_value.as_str() else { return out };
-    let (file, span) = (name_value.loc.file, name_value.loc.span);
-    let list = |xs: &BTreeSet<String>| {
-        if xs.is_empty() {
-            "none".to_string()
-        } else {
-            base::list::listed(xs)
-        }
-    };
-    match callee.split_once('/') {
-        None => {
-            if !assembly.workflows.contains(callee) {
-                out.push((file, unknown_callee::no_workflow(span, callee, &list(&assembly.workflows))));
-            }
-        }
-        Some((wrapper, chart)) => {
-            if !assembly.workflows.contains(wrapper) {
-                out.push((file, unknown_callee::no_wrapper(span, callee, wrapper, chart, &list(&assembly.workflows))));
-            } else if !assembly.charts.contains(callee) {
-                out.push((file, unlisted_chart::diagnostic(span, callee, wrapper, chart, &list(&assembly.charts))));
-            }
-        }
-    }
-    out
+    let mut sink = Sink::default();
+    instance::run(Subject::Dispatch(&Dispatch { call, assembly }), &mut sink);
+    sink.into_located().into_iter().map(|l| (l.file, l.diagnostic)).collect()
 }
 
-/// Every `secret(open)` inside a value.
-fn open_secrets<'a, 'v>(v: &'a Value<'v>, out: &mut Vec<&'a Value<'v>>) {
-    match v.kind {
-        ValueKind::Call(c) => {
-            if is_call(v, "secret") && c.args.first().is_some_and(is_open) {
-                out.push(v);
-                return;
-            }
-            c.args.iter().for_each(|a| open_secrets(a, out));
-        }
-        ValueKind::Array { items } => items.iter().for_each(|x| open_secrets(x, out)),
-        ValueKind::Object { props } => props.iter().for_each(|p| open_secrets(&p.value, out)),
-        _ => {}
-    }
+/// The Instance rules on a subject of one file (a file's name, a named Chart).
+fn rules_on(subject: Subject<'_>) -> Vec<Diagnostic> {
+    let mut sink = Sink::default();
+    instance::run(subject, &mut sink);
+    sink.into_diagnostics()
 }
 
 /// The door over one named Chart, against its wrapper's Open body; a Chart file that cannot be
@@ -684,8 +623,10 @@ fn open_secrets<'a, 'v>(v: &'a Value<'v>, out: &mut Vec<&'a Value<'v>>) {
 /// (`json-syntax` at its first bad byte), as `jr2 check` refuses such a Chart outside an Instance.
 fn check_chart(root: &Path, c: &ChartFile, workflows: &[Workflow]) -> Result<CheckedFile, Unreadable> {
     if !machine::module::within(root, &c.path) {
-        let d = chart_wrapper::diagnostic(Refusal::LeadsOut);
-        return Ok(CheckedFile { path: c.path.clone(), text: String::new(), diagnostics: vec![d] });
+        let name = c.name();
+        let chart = ChartSubject { name: &name, wrapper: &c.wrapper, wrapping: Wrapping::LeadsOut };
+        let diagnostics = rules_on(Subject::Chart(&chart));
+        return Ok(CheckedFile { path: c.path.clone(), text: String::new(), diagnostics });
     }
     let bytes = base::read::read_bytes(&c.path).map_err(|e| Unreadable { path: c.path.clone(), why: e.to_string() })?;
     let text = match String::from_utf8(bytes) {
@@ -703,52 +644,59 @@ fn check_chart(root: &Path, c: &ChartFile, workflows: &[Workflow]) -> Result<Che
 }
 
 /// The door over one named Chart's text; `wrapper` is its wrapper Workflow (`None`: there is
-/// none) and that Workflow's value (`None`: it did not compile, or crashed).
+/// none) and that Workflow's value (`None`: it did not compile, or crashed). The Instance rules
+/// on the Chart come first, then the door's diagnostics against the Open body it is checked
+/// against (none: without a manifest).
 fn check_chart_text(root: &Path, c: &ChartFile, text: String, wrapper: Option<Option<&Value<'_>>>) -> CheckedFile {
-    let mut diagnostics = Vec::new();
-    if !workflow_stem::is_valid(&c.stem) {
-        let file = shown(root, &c.path);
-        let renamed = format!("workflows/{}/{}.json", c.wrapper, workflow_stem::suggested(&c.stem));
-        diagnostics.push(workflow_stem::diagnostic("Chart", &c.stem, &file, &renamed));
-    }
+    let shown = shown(root, &c.path);
+    let folder = format!("workflows/{}", c.wrapper);
+    let file = FileName { what: "Chart", stem: &c.stem, shown: &shown, folder: &folder, extension: "json" };
+    let mut diagnostics = rules_on(Subject::File(&file));
     let name = c.name();
-    let Some(wrapper) = wrapper else {
-        diagnostics.push(chart_wrapper::diagnostic(Refusal::NoWrapper { name: &name, wrapper: &c.wrapper }));
-        diagnostics.extend(crate::door::admit(&text, None).diagnostics);
-        return CheckedFile { path: c.path.clone(), text, diagnostics };
+    let admit = |m: Option<&LendManifest>| crate::door::admit(&text, m);
+    let on_chart =
+        |wrapping: Wrapping<'_>| rules_on(Subject::Chart(&ChartSubject { name: &name, wrapper: &c.wrapper, wrapping }));
+    let value = match wrapper {
+        None => Err(Wrapping::NoWrapper),
+        Some(None) => Err(Wrapping::NotCompiled),
+        Some(Some(value)) => Ok(value),
     };
-    let Some(value) = wrapper else {
-        diagnostics.push(wrapper_not_compiled::diagnostic(&c.wrapper, &name));
-        diagnostics.extend(crate::door::admit(&text, None).diagnostics);
-        return CheckedFile { path: c.path.clone(), text, diagnostics };
-    };
-    let slots: Vec<String> = match machine_parts(value) {
-        Ok(parts) => parts
-            .setup_entries("actors")
-            .into_iter()
-            .filter(|(_, a)| classify_actor(a) == ActorClass::Open && arg(a, 0).is_some())
-            .map(|(n, _)| n.to_string())
-            .collect(),
+    let slots: Vec<String> = match value {
+        Ok(value) => match machine_parts(value) {
+            Ok(parts) => parts
+                .setup_entries("actors")
+                .into_iter()
+                .filter(|(_, a)| classify_actor(a) == ActorClass::Open && arg(a, 0).is_some())
+                .map(|(n, _)| n.to_string())
+                .collect(),
+            Err(_) => Vec::new(),
+        },
         Err(_) => Vec::new(),
     };
-    if slots.is_empty() {
-        diagnostics.push(chart_wrapper::diagnostic(Refusal::NoOpenBody { name: &name, wrapper: &c.wrapper }));
-        diagnostics.extend(crate::door::admit(&text, None).diagnostics);
-        return CheckedFile { path: c.path.clone(), text, diagnostics };
-    }
+    let value = match value {
+        Ok(_) if slots.is_empty() => Err(Wrapping::NoOpenBody),
+        v => v,
+    };
+    let value = match value {
+        Ok(value) => value,
+        Err(wrapping) => {
+            diagnostics.extend(on_chart(wrapping));
+            diagnostics.extend(admit(None).diagnostics);
+            return CheckedFile { path: c.path.clone(), text, diagnostics };
+        }
+    };
     let mut tried: Vec<(String, Result<LendManifest, String>)> =
         slots.iter().map(|s| (s.clone(), machine::parts::lend_manifest(value, s))).collect();
     if slots.len() == 1 {
         let (slot, manifest) = tried.pop().expect("one slot");
         match manifest {
-            Ok(m) => diagnostics.extend(crate::door::admit(&text, Some(&m)).diagnostics),
-            Err(e) => {
-                diagnostics.push(chart_wrapper::diagnostic(Refusal::NoManifest {
-                    slot: &slot,
-                    wrapper: &c.wrapper,
-                    error: &e,
-                }));
-                diagnostics.extend(crate::door::admit(&text, None).diagnostics);
+            Ok(m) => {
+                diagnostics.extend(on_chart(Wrapping::Fits));
+                diagnostics.extend(admit(Some(&m)).diagnostics);
+            }
+            Err(error) => {
+                diagnostics.extend(on_chart(Wrapping::NoManifest { slot: &slot, error: &error }));
+                diagnostics.extend(admit(None).diagnostics);
             }
         }
         return CheckedFile { path: c.path.clone(), text, diagnostics };
@@ -758,32 +706,27 @@ fn check_chart_text(root: &Path, c: &ChartFile, text: String, wrapper: Option<Op
         .into_iter()
         .filter_map(|(slot, m)| m.ok().map(|m| (slot, m)))
         .map(|(slot, m)| {
-            let a = crate::door::admit(&text, Some(&m));
+            let a = admit(Some(&m));
             let ok = a.admitted();
             (slot, a.diagnostics, ok)
         })
         .collect();
     let fits: Vec<&(String, Vec<Diagnostic>, bool)> = admissions.iter().filter(|a| a.2).collect();
     match fits.as_slice() {
-        [one] => diagnostics.extend(one.1.iter().cloned()),
+        [one] => {
+            diagnostics.extend(on_chart(Wrapping::Fits));
+            diagnostics.extend(one.1.iter().cloned());
+        }
         [] => {
-            diagnostics.push(chart_wrapper::diagnostic(Refusal::FitsNone {
-                name: &name,
-                wrapper: &c.wrapper,
-                slots: &base::list::listed(&slots),
-                shown: admissions.first().map_or("", |a| a.0.as_str()),
-            }));
+            let shown = admissions.first().map_or("", |a| a.0.as_str());
+            diagnostics.extend(on_chart(Wrapping::FitsNone { slots: &slots, shown }));
             if let Some(first) = admissions.first() {
                 diagnostics.extend(first.1.iter().cloned());
             }
         }
         several => {
             let names: Vec<&str> = several.iter().map(|a| a.0.as_str()).collect();
-            diagnostics.push(chart_wrapper::diagnostic(Refusal::FitsSeveral {
-                name: &name,
-                wrapper: &c.wrapper,
-                slots: &base::list::listed(&names),
-            }));
+            diagnostics.extend(on_chart(Wrapping::FitsSeveral { slots: &names }));
         }
     }
     CheckedFile { path: c.path.clone(), text, diagnostics }

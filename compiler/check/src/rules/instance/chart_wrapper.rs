@@ -1,5 +1,7 @@
+use super::{Subject, Wrapping};
+use crate::rules::{Ctx, Sink};
 use base::Span;
-use diagnostics::{declare_rule, Diagnostic};
+use diagnostics::declare_rule;
 
 declare_rule! {
     /// Refuses a named Chart that has no wrapper Open body to be checked against.
@@ -35,46 +37,34 @@ declare_rule! {
     pub static CHART_WRAPPER = { code: "chart-wrapper", rule: None, severity: Error };
 }
 
-/// Why a named Chart has no wrapper to be checked against; `name` is the Chart's name
-/// (`<wrapper>/<chart>`), `wrapper` its wrapper's stem.
-pub enum Refusal<'a> {
-    /// The Chart file is a symbolic link that leads out of the Instance folder: not read.
-    LeadsOut,
-    /// No `workflows/<wrapper>.ts`.
-    NoWrapper { name: &'a str, wrapper: &'a str },
-    /// The wrapper has no Open body slot.
-    NoOpenBody { name: &'a str, wrapper: &'a str },
-    /// The wrapper's one Open body gives no lend manifest (`error` says why).
-    NoManifest { slot: &'a str, wrapper: &'a str, error: &'a str },
-    /// The Chart fits none of the wrapper's Open bodies (`slots`); the refusals against `shown`
-    /// follow.
-    FitsNone { name: &'a str, wrapper: &'a str, slots: &'a str, shown: &'a str },
-    /// The Chart fits several of them (`slots`).
-    FitsSeveral { name: &'a str, wrapper: &'a str, slots: &'a str },
-}
-
-/// The refusal, on the Chart file (at its start: it speaks of the whole file).
-pub fn diagnostic(refusal: Refusal<'_>) -> Diagnostic {
-    let message = match refusal {
-        Refusal::LeadsOut => {
+/// Refuses a named Chart whose wrapper gave it no Open body to be checked against, on the Chart
+/// file (at its start: it speaks of the whole file).
+pub(crate) fn check(cx: &Ctx<Subject<'_>>, sink: &mut Sink) {
+    let Subject::Chart(c) = **cx else { return };
+    let (name, wrapper) = (c.name, c.wrapper);
+    let message = match c.wrapping {
+        Wrapping::LeadsOut => {
             "the Chart file is a symbolic link that leads out of the Instance folder; jr2 reads no file outside it"
                 .to_string()
         }
-        Refusal::NoWrapper { name, wrapper } => format!(
+        Wrapping::NoWrapper => format!(
             "the named Chart {name:?} has no wrapper: add workflows/{wrapper}.ts, a Workflow with an Open body slot (open({{ lends, allows, ceilings }}))"
         ),
-        Refusal::NoOpenBody { name, wrapper } => format!(
+        Wrapping::NoOpenBody => format!(
             "the wrapper workflows/{wrapper}.ts has no Open body slot to run {name:?} in: add an actor `open({{ lends, allows, ceilings }})` to its setup and invoke it"
         ),
-        Refusal::NoManifest { slot, wrapper, error } => {
+        Wrapping::NoManifest { slot, error } => {
             format!("the Open body slot {slot:?} of workflows/{wrapper}.ts gives no lend manifest: {error}")
         }
-        Refusal::FitsNone { name, wrapper, slots, shown } => format!(
-            "the named Chart {name:?} fits none of the Open bodies of workflows/{wrapper}.ts ({slots}); its refusals against {shown:?} follow"
+        Wrapping::FitsNone { slots, shown } => format!(
+            "the named Chart {name:?} fits none of the Open bodies of workflows/{wrapper}.ts ({}); its refusals against {shown:?} follow",
+            base::list::listed(slots)
         ),
-        Refusal::FitsSeveral { name, wrapper, slots } => format!(
-            "the named Chart {name:?} fits several Open bodies of workflows/{wrapper}.ts ({slots}), so which one runs it is ambiguous: narrow their declarations so it fits one, or keep one Open body per wrapper"
+        Wrapping::FitsSeveral { slots } => format!(
+            "the named Chart {name:?} fits several Open bodies of workflows/{wrapper}.ts ({}), so which one runs it is ambiguous: narrow their declarations so it fits one, or keep one Open body per wrapper",
+            base::list::listed(slots)
         ),
+        Wrapping::NotCompiled | Wrapping::Fits => return,
     };
-    CHART_WRAPPER.at(Span::new(0, 0), message)
+    sink.at(&CHART_WRAPPER, Span::new(0, 0), message);
 }

@@ -1,5 +1,6 @@
-use base::Span;
-use diagnostics::{declare_rule, Diagnostic};
+use super::Subject;
+use crate::rules::{Ctx, Sink};
+use diagnostics::declare_rule;
 
 declare_rule! {
     /// Refuses a `dispatch` target url with a path, a query or userinfo: a target url is an origin.
@@ -62,16 +63,20 @@ pub fn fault(url: &str) -> Option<(String, Option<String>)> {
     Some((format!("has {}", parts.join(" and ")), origin))
 }
 
-/// The refusal at the url's `span`: `text` is the url, `why` what [`fault`] found, `origin` the
-/// origin to write instead, where there is one.
-pub fn diagnostic(span: Span, text: &str, why: &str, origin: Option<&str>) -> Diagnostic {
+/// Refuses a written-out dispatch target whose `url` is not an origin, at the url.
+pub(crate) fn check(cx: &Ctx<Subject<'_>>, sink: &mut Sink) {
+    let Subject::Dispatch(call) = **cx else { return };
+    let Some(url) = call.written_target().and_then(|t| t.get("url")) else { return };
+    let Some(text) = url.as_str() else { return };
+    let Some((why, origin)) = fault(text) else { return };
     let message = match origin {
         Some(o) => format!(
             "the dispatch target url {text:?} {why}; a target url is an origin (scheme, host and port): write {o:?}"
         ),
         None => format!("the dispatch target url {text:?} {why}"),
     };
-    DISPATCH_TARGET_URL.at(span, message).with_note("the Effector appends the door's path, and its fence names origins")
+    let d = sink.report(&DISPATCH_TARGET_URL, url.loc, message);
+    d.notes.push("the Effector appends the door's path, and its fence names origins".into());
 }
 
 #[cfg(test)]

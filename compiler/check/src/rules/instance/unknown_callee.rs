@@ -1,5 +1,6 @@
-use base::Span;
-use diagnostics::{declare_rule, Diagnostic};
+use super::Subject;
+use crate::rules::{Ctx, Sink};
+use diagnostics::declare_rule;
 
 declare_rule! {
     /// Refuses a `dispatch` of a same-Instance Workflow that the Instance's Assembly lacks, naming the fix.
@@ -28,24 +29,43 @@ declare_rule! {
     pub static UNKNOWN_CALLEE = { code: "unknown-callee", rule: None, severity: Error };
 }
 
-/// The refusal of a plain callee at its name's `span`; `workflows` lists the Instance's.
-pub fn no_workflow(span: Span, callee: &str, workflows: &str) -> Diagnostic {
-    UNKNOWN_CALLEE
-        .at(
-            span,
-            format!(
-                "dispatch({callee:?}) names no Workflow of this Instance: add workflows/{callee}.ts, or name one of its Workflows ({workflows})"
-            ),
-        )
-        .with_note("a same-Instance dispatch resolves its callee in the Assembly: the Workflows plus the Chart files")
+/// Refuses a same-Instance dispatch whose callee the Assembly lacks, at the callee's name: a plain
+/// name that is no Workflow, or a `<wrapper>/<chart>` whose wrapper is none.
+pub(crate) fn check(cx: &Ctx<Subject<'_>>, sink: &mut Sink) {
+    let Subject::Dispatch(call) = **cx else { return };
+    // A dispatch with a target (foreign, or open) is not resolved here.
+    if call.target().is_some() {
+        return;
+    }
+    let Some((value, callee)) = call.callee() else { return };
+    let workflows = &call.assembly.workflows;
+    match callee.split_once('/') {
+        None if !workflows.contains(callee) => {
+            let message = format!(
+                "dispatch({callee:?}) names no Workflow of this Instance: add workflows/{callee}.ts, or name one of its Workflows ({})",
+                listed(workflows)
+            );
+            let d = sink.report(&UNKNOWN_CALLEE, value.loc, message);
+            d.notes.push(
+                "a same-Instance dispatch resolves its callee in the Assembly: the Workflows plus the Chart files".into(),
+            );
+        }
+        Some((wrapper, chart)) if !workflows.contains(wrapper) => {
+            let message = format!(
+                "dispatch({callee:?}) names the Chart wrapper {wrapper:?}, which this Instance lacks: add workflows/{wrapper}.ts (a Workflow with an Open body) and workflows/{wrapper}/{chart}.json, or name one of its Workflows ({})",
+                listed(workflows)
+            );
+            sink.report(&UNKNOWN_CALLEE, value.loc, message);
+        }
+        _ => {}
+    }
 }
 
-/// The refusal of a slashed callee `<wrapper>/<chart>` whose wrapper the Instance lacks.
-pub fn no_wrapper(span: Span, callee: &str, wrapper: &str, chart: &str, workflows: &str) -> Diagnostic {
-    UNKNOWN_CALLEE.at(
-        span,
-        format!(
-            "dispatch({callee:?}) names the Chart wrapper {wrapper:?}, which this Instance lacks: add workflows/{wrapper}.ts (a Workflow with an Open body) and workflows/{wrapper}/{chart}.json, or name one of its Workflows ({workflows})"
-        ),
-    )
+/// The names of a list of the Instance's, for a message: `none` where there are none.
+pub(crate) fn listed(names: &std::collections::BTreeSet<String>) -> String {
+    if names.is_empty() {
+        "none".to_string()
+    } else {
+        base::list::listed(names)
+    }
 }

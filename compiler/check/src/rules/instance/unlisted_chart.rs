@@ -1,8 +1,9 @@
 //! The rule `unlisted-chart`: a same-Instance dispatch of a Chart that is not among the Instance's
-//! Chart files. The Instance check (`crate::instance`) finds it; this file words it.
+//! Chart files.
 
-use base::Span;
-use diagnostics::{declare_rule, Diagnostic};
+use super::Subject;
+use crate::rules::{Ctx, Sink};
+use diagnostics::declare_rule;
 
 declare_rule! {
     /// Warns of a `dispatch` of a named Chart whose wrapper exists in this Instance but whose Chart file does not.
@@ -31,14 +32,25 @@ declare_rule! {
     pub static UNLISTED_CHART = { code: "unlisted-chart", rule: None, severity: Warning };
 }
 
-/// The warning at the callee's name `span`; `charts` lists this Instance's Charts.
-pub fn diagnostic(span: Span, callee: &str, wrapper: &str, chart: &str, charts: &str) -> Diagnostic {
-    UNLISTED_CHART
-        .at(
-            span,
-            format!(
-                "dispatch({callee:?}) names a Chart of the wrapper {wrapper:?} that is not among this Instance's Chart files (workflows/{wrapper}/{chart}.json); a runtime Chart lives on the Orchestrator's volume alone, so it is not checked here"
-            ),
-        )
-        .with_note(format!("this Instance's Charts: {charts}"))
+/// Warns of a same-Instance dispatch of `<wrapper>/<chart>` whose wrapper is a Workflow of the
+/// Instance but whose Chart is not among its Chart files, at the callee's name.
+pub(crate) fn check(cx: &Ctx<Subject<'_>>, sink: &mut Sink) {
+    let Subject::Dispatch(call) = **cx else { return };
+    if call.target().is_some() {
+        return;
+    }
+    let Some((value, callee)) = call.callee() else { return };
+    let Some((wrapper, chart)) = callee.split_once('/') else { return };
+    let assembly = call.assembly;
+    if !assembly.workflows.contains(wrapper) || assembly.charts.contains(callee) {
+        return;
+    }
+    let d = sink.report(
+        &UNLISTED_CHART,
+        value.loc,
+        format!(
+            "dispatch({callee:?}) names a Chart of the wrapper {wrapper:?} that is not among this Instance's Chart files (workflows/{wrapper}/{chart}.json); a runtime Chart lives on the Orchestrator's volume alone, so it is not checked here"
+        ),
+    );
+    d.notes.push(format!("this Instance's Charts: {}", super::unknown_callee::listed(&assembly.charts)));
 }

@@ -1,6 +1,7 @@
+use super::Subject;
+use crate::rules::{Ctx, Sink};
 use base::Span;
-use diagnostics::declare_rule;
-use diagnostics::{Diagnostic, Fix};
+use diagnostics::{declare_rule, Fix};
 
 declare_rule! {
     /// Refuses a Workflow whose file stem is outside `[a-z0-9-]`, naming the rename.
@@ -49,22 +50,28 @@ pub fn suggested(name: &str) -> String {
     }
 }
 
-/// The refusal of a stem: `what` is "Workflow" or "Chart", `shown` the file as the user sees it,
-/// `renamed` the same path with the suggested stem. Its fix renames the file so.
-pub fn diagnostic(what: &str, stem: &str, shown: &str, renamed: &str) -> Diagnostic {
-    let name = renamed.rsplit('/').next().unwrap_or(renamed);
-    WORKFLOW_STEM
-        .at(
-            Span::new(0, 0),
-            format!("the {what} name \"{stem}\" (its file's stem) is outside [a-z0-9-]; rename {shown} to {renamed}"),
-        )
-        .with_note("`jr2 run`, the door's path and a `dispatch` slot name one set of Workflows, by file stem")
-        .with_fix(Fix::rename(format!("rename the file to {name}"), name))
+/// Refuses a file's stem outside `[a-z0-9-]`, on the whole file; its fix renames the file to the
+/// suggested stem.
+pub(crate) fn check(cx: &Ctx<Subject<'_>>, sink: &mut Sink) {
+    let Subject::File(f) = **cx else { return };
+    if is_valid(f.stem) {
+        return;
+    }
+    let name = format!("{}.{}", suggested(f.stem), f.extension);
+    let (what, stem, shown, folder) = (f.what, f.stem, f.shown, f.folder);
+    let d = sink.at(
+        &WORKFLOW_STEM,
+        Span::new(0, 0),
+        format!("the {what} name \"{stem}\" (its file's stem) is outside [a-z0-9-]; rename {shown} to {folder}/{name}"),
+    );
+    d.notes.push("`jr2 run`, the door's path and a `dispatch` slot name one set of Workflows, by file stem".into());
+    d.fix = Some(Fix::rename(format!("rename the file to {name}"), name));
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::instance::{run_alone, FileName};
 
     #[test]
     fn names() {
@@ -79,14 +86,22 @@ mod tests {
 
     #[test]
     fn the_fix_renames_the_file_in_its_folder() {
-        let d = diagnostic(
-            "Chart",
-            "Weekly_Notes",
-            "workflows/notes/Weekly_Notes.json",
-            "workflows/notes/weekly-notes.json",
+        let file = FileName {
+            what: "Chart",
+            stem: "Weekly_Notes",
+            shown: "workflows/notes/Weekly_Notes.json",
+            folder: "workflows/notes",
+            extension: "json",
+        };
+        let [d] = <[_; 1]>::try_from(run_alone(Subject::File(&file))).expect("one refusal");
+        assert_eq!(
+            d.message,
+            "the Chart name \"Weekly_Notes\" (its file's stem) is outside [a-z0-9-]; rename workflows/notes/Weekly_Notes.json to workflows/notes/weekly-notes.json"
         );
         let fix = d.fix.expect("a fix");
         assert_eq!(fix.rename_to.as_deref(), Some("weekly-notes.json"));
         assert!(fix.edits.is_empty());
+        let good = FileName { stem: "weekly-notes", ..file };
+        assert!(run_alone(Subject::File(&good)).is_empty());
     }
 }

@@ -1,8 +1,9 @@
-//! The rule `wrapper-not-compiled`: a named Chart whose wrapper Workflow does not compile. The
-//! Instance check (`crate::instance`) finds it; this file words it.
+//! The rule `wrapper-not-compiled`: a named Chart whose wrapper Workflow does not compile. 
 
+use super::{Subject, Wrapping};
+use crate::rules::{Ctx, Sink};
 use base::Span;
-use diagnostics::{declare_rule, Diagnostic};
+use diagnostics::declare_rule;
 
 declare_rule! {
     /// Warns that a named Chart was checked without its Open body's manifest, because its wrapper Workflow does not compile.
@@ -25,10 +26,15 @@ declare_rule! {
     pub static WRAPPER_NOT_COMPILED = { code: "wrapper-not-compiled", rule: None, severity: Warning };
 }
 
-/// The warning on the Chart (at its start): `wrapper` is the wrapper's stem, `name` the Chart's.
-pub fn diagnostic(wrapper: &str, name: &str) -> Diagnostic {
-    WRAPPER_NOT_COMPILED.at(
-        Span::new(0, 0),
-        format!("the wrapper workflows/{wrapper}.ts does not compile, so {name:?} is checked without its Open body's manifest"),
-    )
+/// The warning on a named Chart (at its start) whose wrapper does not compile.
+pub(crate) fn check(cx: &Ctx<Subject<'_>>, sink: &mut Sink) {
+    let Subject::Chart(c) = **cx else { return };
+    if let Wrapping::NotCompiled = c.wrapping {
+        let (name, wrapper) = (c.name, c.wrapper);
+        sink.at(
+            &WRAPPER_NOT_COMPILED,
+            Span::new(0, 0),
+            format!("the wrapper workflows/{wrapper}.ts does not compile, so {name:?} is checked without its Open body's manifest"),
+        );
+    }
 }
