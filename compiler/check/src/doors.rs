@@ -21,14 +21,11 @@
 //! about; a finding in a same-Instance door carries the door's place as related information (its
 //! file and span), which the LSP shows beside the caller's line.
 
-use crate::compat::{compare, Finding, Kind, Side};
-use crate::rules::compat::{
-    door_mismatch, door_not_compared, foreign_door_mismatch, foreign_door_missing, foreign_door_not_detail,
-    foreign_door_redirect, foreign_door_unreachable,
-};
+use crate::compat::{compare, Finding, Side};
+use crate::rules::compat::{AtDispatch, Foreign, Read, Subject};
 use crate::rules::instance::dispatch_target_url;
-use base::Span;
-use diagnostics::Diagnostic;
+use crate::rules::{self, Sink};
+use diagnostics::{Diagnostic, Label};
 use machine::lower::{arg, is_call, machine_parts};
 use machine::module::SourceFile;
 use machine::value::{Arena, Call, Callee, FileId, Loc, Named, Prop, Value, ValueKind, Values};
@@ -185,23 +182,26 @@ impl Doors<'_> {
 
     /// A same-Instance dispatch with an `input` schema, against its callee's door.
     fn same_instance(&self, name: &str, slot: &Prop<'_>, caller: &[SourceFile]) -> Vec<(FileId, Diagnostic)> {
-        let at = Place { file: slot.key_loc.file, span: slot.key_loc.span };
         let (workflow, chart) = match name.split_once('/') {
             Some((w, c)) => (w, Some(c)),
             None => (name, None),
         };
         // A callee the Assembly lacks is `unknown-callee`'s; one that did not compile has said so.
         let Some(callee) = self.callees.get(workflow) else { return Vec::new() };
+        let at = AtDispatch { callee: name, input: Some(slot.key_loc), foreign: None };
         let whose = match chart {
             Some(_) => format!("the wrapper {workflow:?} of the named Chart {name:?}"),
             None => format!("{name:?}"),
         };
+        let mut sink = Sink::default();
+        let door_place = |d: &mut Diagnostic, loc: Loc, what: &str| with_place(d, callee.files, loc, what);
         let (key_loc, schema) = match callee.door {
             Door::Unread => return Vec::new(),
             Door::Undeclared(loc) => {
-                let d = door_not_compared::undeclared_door(at.span, name, &whose);
-                let what = format!("the Workflow {workflow:?}, which declares no input schema");
-                return vec![(at.file, with_place(d, callee.files, *loc, &what))];
+                if let Some(d) = read(&at, Read::Undeclared { whose: &whose }, &mut sink) {
+                    door_place(d, *loc, &format!("the Workflow {workflow:?}, which declares no input schema"));
+                }
+                return located(sink);
             }
             Door::Declared { key_loc, schema } => (*key_loc, schema),
         };
@@ -215,38 +215,34 @@ impl Doors<'_> {
             }
             None => *declared,
         };
-        let door_place = |d: Diagnostic, loc: Loc, what: &str| with_place(d, callee.files, loc, what);
         let door = match to_json_schema_io(&door_value, Io::Input) {
             Ok(j) => j,
             Err(faults) => {
                 let why = faults.first().map_or_else(String::new, |f| f.message.clone());
-                let d = door_not_compared::unread_schema(at.span, name, "the door", &why);
-                let loc = faults.first().map_or(key_loc, |f| f.loc);
-                return vec![(at.file, door_place(d, loc, &format!("the door of {whose}")))];
+                if let Some(d) = read(&at, Read::Unread { what: "the door", why: &why }, &mut sink) {
+                    let loc = faults.first().map_or(key_loc, |f| f.loc);
+                    door_place(d, loc, &format!("the door of {whose}"));
+                }
+                return located(sink);
             }
         };
         let arena = json::Arena::new();
         let Some(slot_json) = slot_schema(slot, &arena) else {
-            return self.unread_slot(name, slot, &at);
+            unread_slot(&at, slot, &mut sink);
+            return located(sink);
         };
         let door_json = spanned(&door, &arena);
-        let findings = compare(&slot_json, &door_json);
-        let mut out = Vec::new();
-        for f in &findings {
-            let d = match f.kind {
-                Kind::Mismatch => door_mismatch::at_dispatch(at.span, name, f),
-                Kind::NotCompared => door_not_compared::at_dispatch(at.span, name, f),
-            };
-            let d = match f.side {
-                Side::Slot => slot_label(d, &slot.value, f, caller, at.file),
+        for finding in &compare(&slot_json, &door_json) {
+            let Some(d) = worded(Subject::Dispatch { at: &at, finding }, &mut sink) else { continue };
+            match finding.side {
+                Side::Slot => slot_label(d, &slot.value, finding, caller, slot.key_loc.file),
                 Side::Door => {
-                    let loc = loc_at(&door_value, &f.path).unwrap_or(key_loc);
-                    door_place(d, loc, &format!("the door of {whose}"))
+                    let loc = loc_at(&door_value, &finding.path).unwrap_or(key_loc);
+                    door_place(d, loc, &format!("the door of {whose}"));
                 }
-            };
-            out.push((at.file, d));
+            }
         }
-        out
+        located(sink)
     }
 
     /// A foreign dispatch: what its door's `GET` gave, and with a slot's schema, the comparison.
@@ -261,74 +257,92 @@ impl Doors<'_> {
         // Offline, or not read: nothing to say here (the CLI says so once).
         let Some(fetched) = self.foreign.get(key) else { return Vec::new() };
         let Some(url_value) = target_of(call).and_then(|t| t.get("url")) else { return Vec::new() };
-        let url_at = (url_value.loc.file, url_value.loc.span);
         let address = door_url(&key.0, name);
-        let warn = |d: Diagnostic| vec![(url_at.0, d)];
+        let at = AtDispatch {
+            callee: name,
+            input: slot.map(|s| s.key_loc),
+            foreign: Some(Foreign { address: &address, url: url_value.loc }),
+        };
+        let mut sink = Sink::default();
+        let status_text;
         let body = match fetched {
-            Fetched::Unreachable { reason } => {
-                return warn(foreign_door_unreachable::diagnostic(url_at.1, name, &address, reason))
-            }
+            Fetched::Unreachable { reason } => Err(Read::Unreachable { reason }),
             Fetched::Redirect { status, location } => {
-                return warn(foreign_door_redirect::diagnostic(url_at.1, name, &address, *status, location.as_deref()))
+                Err(Read::Redirect { status: *status, location: location.as_deref() })
             }
-            Fetched::Answer { status: 404, .. } => {
-                return warn(foreign_door_missing::diagnostic(url_at.1, name, &address));
-            }
+            Fetched::Answer { status: 404, .. } => Err(Read::Missing),
             Fetched::Answer { status, .. } if (300..400).contains(status) => {
-                return warn(foreign_door_redirect::diagnostic(url_at.1, name, &address, *status, None))
+                Err(Read::Redirect { status: *status, location: None })
             }
-            Fetched::Answer { status, body } => {
-                if !(200..300).contains(status) {
-                    let what = format!("status {status}");
-                    return warn(foreign_door_not_detail::diagnostic(url_at.1, name, &address, &what));
-                }
-                body
+            Fetched::Answer { status, .. } if !(200..300).contains(status) => {
+                status_text = format!("status {status}");
+                Err(Read::NotDetail { what: &status_text })
+            }
+            Fetched::Answer { body, .. } => Ok(body),
+        };
+        let body = match body {
+            Ok(body) => body,
+            Err(what) => {
+                read(&at, what, &mut sink);
+                return located(sink);
             }
         };
         let arena = json::Arena::new();
         let door = match workflow_detail(body, name, &arena) {
             Ok(door) => door,
-            Err(what) => return warn(foreign_door_not_detail::diagnostic(url_at.1, name, &address, &what)),
+            Err(what) => {
+                read(&at, Read::NotDetail { what: &what }, &mut sink);
+                return located(sink);
+            }
         };
         let Some(slot) = slot else { return Vec::new() };
-        let at = Place { file: slot.key_loc.file, span: slot.key_loc.span };
         let Some(slot_json) = slot_schema(slot, &arena) else {
-            return self.unread_slot(name, slot, &at);
+            unread_slot(&at, slot, &mut sink);
+            return located(sink);
         };
-        let mut out = Vec::new();
-        for f in &compare(&slot_json, &door) {
-            let d = match f.kind {
-                Kind::Mismatch => foreign_door_mismatch::diagnostic(at.span, name, &address, f),
-                Kind::NotCompared => door_not_compared::at_foreign(at.span, name, &address, f),
-            };
-            let d = match f.side {
-                Side::Slot => slot_label(d, &slot.value, f, caller, at.file),
-                Side::Door => d,
-            };
-            out.push((at.file, d));
+        for finding in &compare(&slot_json, &door) {
+            let Some(d) = worded(Subject::Dispatch { at: &at, finding }, &mut sink) else { continue };
+            if finding.side == Side::Slot {
+                slot_label(d, &slot.value, finding, caller, slot.key_loc.file);
+            }
         }
-        out
+        located(sink)
     }
+}
 
-    /// The warning for a slot's schema with no JSON Schema reading.
-    fn unread_slot(&self, name: &str, slot: &Prop<'_>, at: &Place) -> Vec<(FileId, Diagnostic)> {
-        let why = match to_json_schema_io(&slot.value, Io::Output) {
-            Err(faults) => faults.first().map_or_else(String::new, |f| f.message.clone()),
-            Ok(_) => String::new(),
-        };
-        vec![(at.file, door_not_compared::unread_schema(at.span, name, "the slot's schema", &why))]
+/// The door rules on one subject: the diagnostic that words it, if one does.
+fn worded<'s>(subject: Subject<'_>, sink: &'s mut Sink) -> Option<&'s mut Diagnostic> {
+    let before = sink.found().len();
+    rules::compat::run(subject, sink);
+    if sink.found().len() > before {
+        sink.last_mut()
+    } else {
+        None
     }
+}
+
+/// What a dispatch's door gave short of a comparison, worded.
+fn read<'s>(at: &AtDispatch<'_>, read: Read<'_>, sink: &'s mut Sink) -> Option<&'s mut Diagnostic> {
+    worded(Subject::Read { at, read }, sink)
+}
+
+/// The warning for a slot's schema with no JSON Schema reading.
+fn unread_slot(at: &AtDispatch<'_>, slot: &Prop<'_>, sink: &mut Sink) {
+    let why = match to_json_schema_io(&slot.value, Io::Output) {
+        Err(faults) => faults.first().map_or_else(String::new, |f| f.message.clone()),
+        Ok(_) => String::new(),
+    };
+    read(at, Read::Unread { what: "the slot's schema", why: &why }, sink);
+}
+
+/// What a sink found, each diagnostic with its file.
+fn located(sink: Sink) -> Vec<(FileId, Diagnostic)> {
+    sink.into_located().into_iter().map(|l| (l.file, l.diagnostic)).collect()
 }
 
 /// The slot's schema as what is sent, spanned; `None` where zod has no JSON Schema reading.
 fn slot_schema<'a>(slot: &Prop<'_>, arena: &'a json::Arena) -> Option<Json<'a>> {
     to_json_schema_io(&slot.value, Io::Output).ok().map(|j| spanned(&j, arena))
-}
-
-/// The caller's place of a diagnostic.
-struct Place {
-    file: FileId,
-    span: Span,
 }
 
 /// A JSON value as a spanned tree (its spans are in its own pretty-printed text; only paths are
@@ -340,26 +354,27 @@ fn spanned<'a>(j: &serde_json::Value, arena: &'a json::Arena) -> Json<'a> {
 
 /// A slot finding also points at the slot's field it is about: a secondary label in the
 /// dispatch's file, or related information where the schema is written in another file.
-fn slot_label(d: Diagnostic, slot: &Value<'_>, f: &Finding, caller: &[SourceFile], file: FileId) -> Diagnostic {
-    let Some(loc) = loc_at(slot, &f.path) else { return d };
+fn slot_label(d: &mut Diagnostic, slot: &Value<'_>, f: &Finding, caller: &[SourceFile], file: FileId) {
+    let Some(loc) = loc_at(slot, &f.path) else { return };
     let what = if f.path.is_empty() { "the slot's schema".to_string() } else { format!("the slot's {}", f.path) };
     if loc.file == file {
-        d.with_secondary(loc.span, what)
+        d.secondary.push(Label { span: loc.span, message: what });
     } else {
-        with_place(d, caller, loc, &what)
+        with_place(d, caller, loc, &what);
     }
 }
 
 /// Related information: a place in one of a compilation's files.
-fn with_place(d: Diagnostic, files: &[SourceFile], loc: Loc, what: &str) -> Diagnostic {
-    match files.get(loc.file.0 as usize) {
-        Some(file) if file.text.is_empty() => {
-            let text = base::read::read_text(&file.path).unwrap_or_default();
-            d.with_related(shown(&file.path), &text, loc.span, what)
-        }
-        Some(file) => d.with_related(shown(&file.path), &file.text, loc.span, what),
-        None => d,
-    }
+fn with_place(d: &mut Diagnostic, files: &[SourceFile], loc: Loc, what: &str) {
+    let Some(file) = files.get(loc.file.0 as usize) else { return };
+    let read;
+    let text = if file.text.is_empty() {
+        read = base::read::read_text(&file.path).unwrap_or_default();
+        &read
+    } else {
+        &file.text
+    };
+    d.add_related(shown(&file.path), text, loc.span, what);
 }
 
 /// A path as the CLI shows it: `/` separators, no leading `./`.

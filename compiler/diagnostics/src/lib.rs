@@ -194,6 +194,12 @@ impl Diagnostic {
     /// A place in another file: `path` as the report names it, `text` that file's text (for the
     /// position).
     pub fn with_related(mut self, path: impl Into<String>, text: &str, span: Span, message: impl Into<String>) -> Self {
+        self.add_related(path, text, span, message);
+        self
+    }
+
+    /// [`Diagnostic::with_related`], on a diagnostic being built in place.
+    pub fn add_related(&mut self, path: impl Into<String>, text: &str, span: Span, message: impl Into<String>) {
         let index = LineIndex::new(text);
         let len = text.len() as u32;
         let (start, end) = (span.start.min(len), span.end.min(len).max(span.start.min(len)));
@@ -204,7 +210,6 @@ impl Diagnostic {
             end: index.position(text, end),
             message: message.into(),
         });
-        self
     }
 
     pub fn with_note(mut self, note: impl Into<String>) -> Self {

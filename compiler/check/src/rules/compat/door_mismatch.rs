@@ -1,9 +1,7 @@
-use super::Compared;
-use crate::compat::{Finding, Kind, Side};
+use super::{AtDispatch, Subject};
+use crate::compat::{Kind, Side};
 use crate::rules::{Ctx, Sink};
-use base::Span;
 use diagnostics::declare_rule;
-use diagnostics::Diagnostic;
 
 declare_rule! {
     /// Refuses a dispatch slot's `input` schema that may send what its callee's door does not take.
@@ -44,38 +42,41 @@ declare_rule! {
     pub static DOOR_MISMATCH = { code: "door-mismatch", rule: None, severity: Error };
 }
 
-/// The mismatches of one side, as diagnostics in that side's file.
-pub fn check(cx: &Ctx<Compared>, sink: &mut Sink) {
-    for f in cx.findings.iter().filter(|f| f.kind == Kind::Mismatch && f.side == cx.side) {
-        let d = sink.at(&DOOR_MISMATCH, f.span, f.line());
-        d.path = Some(f.path.clone());
-        d.help = Some(
-            match cx.side {
-                Side::Slot => "make the slot's schema send only what the door takes, or widen the door",
-                Side::Door => "make the slot's schema send this field, always, or make it optional in the door",
-            }
-            .into(),
-        );
-    }
-}
-
-/// A mismatch of a dispatch in an Instance, at its `input`: the callee by name, then the finding.
-pub fn at_dispatch(input: Span, callee: &str, f: &Finding) -> Diagnostic {
-    let d = DOOR_MISMATCH.at(input, format!("dispatch({callee:?}): {}", f.line())).with_path(&f.path);
-    match f.side {
-        Side::Slot => d.with_help("make the slot's schema send only what the door takes, or widen the door"),
-        Side::Door => d.with_help("make the slot's schema send this field, always, or make it optional in the door"),
-    }
+/// A mismatch: of a pair, as a line in its side's file; at a same-Instance dispatch, at its
+/// `input`, naming the callee.
+pub fn check(cx: &Ctx<Subject<'_>>, sink: &mut Sink) {
+    let (d, f) = match **cx {
+        Subject::Pair { finding: f, side } if f.kind == Kind::Mismatch && f.side == side => {
+            (sink.at(&DOOR_MISMATCH, f.span, f.line()), f)
+        }
+        Subject::Dispatch { at: AtDispatch { callee, input: Some(input), foreign: None }, finding: f }
+            if f.kind == Kind::Mismatch =>
+        {
+            (sink.report(&DOOR_MISMATCH, *input, format!("dispatch({callee:?}): {}", f.line())), f)
+        }
+        _ => return,
+    };
+    d.path = Some(f.path.clone());
+    d.help = Some(
+        match f.side {
+            Side::Slot => "make the slot's schema send only what the door takes, or widen the door",
+            Side::Door => "make the slot's schema send this field, always, or make it optional in the door",
+        }
+        .into(),
+    );
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::compat::{one, review};
+    use base::Span;
+    use diagnostics::Diagnostic;
     use crate::compat::compare;
     use syntax::json::{parse, Arena};
 
     fn diags(slot: &str, door: &str, side: Side) -> Vec<Diagnostic> {
-        crate::rules::compat::run(check, &compare(&parse(slot, &Arena::new()).value, &parse(door, &Arena::new()).value), side)
+        crate::rules::compat::run_pair(check, &compare(&parse(slot, &Arena::new()).value, &parse(door, &Arena::new()).value), side)
     }
 
     #[test]
@@ -110,7 +111,8 @@ mod tests {
         let door = r#"{ "type": "object", "properties": { "branch": { "type": "string" } }, "required": ["branch"] }"#;
         let arena = Arena::new();
         let findings = compare(&parse(slot, &arena).value, &parse(door, &arena).value);
-        let d = at_dispatch(Span::new(3, 8), "review", &findings[0]);
+        let at = review(Span::new(3, 8), None);
+        let d = one(Subject::Dispatch { at: &at, finding: &findings[0] });
         assert_eq!(d.span, Span::new(3, 8));
         assert!(d.is_error());
         assert_eq!(

@@ -1,9 +1,7 @@
-use super::Compared;
-use crate::compat::{Finding, Kind, Side};
+use super::{AtDispatch, Read, Subject};
+use crate::compat::{Kind, Side};
 use crate::rules::{Ctx, Sink};
-use base::Span;
 use diagnostics::declare_rule;
-use diagnostics::Diagnostic;
 
 declare_rule! {
     /// Warns that part of a dispatch slot's schema, or of its callee's door, is not compared: it uses a keyword outside the compared subset.
@@ -39,16 +37,53 @@ declare_rule! {
     pub static DOOR_NOT_COMPARED = { code: "door-not-compared", rule: None, severity: Warning };
 }
 
-/// The keywords of one side outside the subset, as warnings in that side's file.
-pub fn check(cx: &Ctx<Compared>, sink: &mut Sink) {
-    for f in cx.findings.iter().filter(|f| f.kind == Kind::NotCompared && f.side == cx.side) {
-        let (mine, other) = match cx.side {
-            Side::Slot => ("slot's", "door's"),
-            Side::Door => ("door's", "slot's"),
-        };
-        let d = sink.at(&DOOR_NOT_COMPARED, f.span, f.line());
-        d.path = Some(f.path.clone());
-        d.notes.push(format!("this part of the {mine} schema is not compared with the {other}, nor anything below it"));
+/// A part not compared: of a pair, as a line in its side's file; at a dispatch (same-Instance or
+/// foreign), at its `input`, saying in which schema it is; and a same-Instance door that is not
+/// compared at all (none declared, or a schema with no JSON Schema reading).
+pub fn check(cx: &Ctx<Subject<'_>>, sink: &mut Sink) {
+    match **cx {
+        Subject::Pair { finding: f, side } if f.kind == Kind::NotCompared && f.side == side => {
+            let (mine, other) = match side {
+                Side::Slot => ("slot's", "door's"),
+                Side::Door => ("door's", "slot's"),
+            };
+            let d = sink.at(&DOOR_NOT_COMPARED, f.span, f.line());
+            d.path = Some(f.path.clone());
+            d.notes.push(format!("this part of the {mine} schema is not compared with the {other}, nor anything below it"));
+        }
+        Subject::Dispatch { at: AtDispatch { callee, input: Some(input), foreign }, finding: f }
+            if f.kind == Kind::NotCompared =>
+        {
+            let to = foreign.as_ref().map_or_else(String::new, |d| format!(" to {}", d.address));
+            let d = sink.report(
+                &DOOR_NOT_COMPARED,
+                *input,
+                format!("dispatch({callee:?}){to}, in {}: {}", side_name(f.side), f.line()),
+            );
+            d.path = Some(f.path.clone());
+            d.notes.push("this part is not compared, nor anything below it".into());
+        }
+        Subject::Read { at: AtDispatch { callee, input: Some(input), .. }, read: Read::Undeclared { whose } } => {
+            let d = sink.report(
+                &DOOR_NOT_COMPARED,
+                *input,
+                format!(
+                    "dispatch({callee:?}): {whose} declares no input schema, so the slot's schema is not compared with its door"
+                ),
+            );
+            d.help = Some(
+                "declare the door in the callee's setup: `jr2Setup({ schemas: { input: z.object({ ... }) }, ... })`".into(),
+            );
+        }
+        Subject::Read { at: AtDispatch { callee, input: Some(input), .. }, read: Read::Unread { what, why } } => {
+            let why = if why.is_empty() { String::new() } else { format!(" ({why})") };
+            sink.report(
+                &DOOR_NOT_COMPARED,
+                *input,
+                format!("dispatch({callee:?}): {what} has no JSON Schema reading{why}, so the pair is not compared"),
+            );
+        }
+        _ => {}
     }
 }
 
@@ -60,45 +95,11 @@ fn side_name(side: Side) -> &'static str {
     }
 }
 
-/// A part of a same-Instance pair not compared, at the dispatch's `input`.
-pub fn at_dispatch(input: Span, callee: &str, f: &Finding) -> Diagnostic {
-    DOOR_NOT_COMPARED
-        .at(input, format!("dispatch({callee:?}), in {}: {}", side_name(f.side), f.line()))
-        .with_path(&f.path)
-        .with_note("this part is not compared, nor anything below it")
-}
-
-/// A part of a foreign pair not compared, at the dispatch's `input`.
-pub fn at_foreign(input: Span, callee: &str, address: &str, f: &Finding) -> Diagnostic {
-    DOOR_NOT_COMPARED
-        .at(input, format!("dispatch({callee:?}) to {address}, in {}: {}", side_name(f.side), f.line()))
-        .with_path(&f.path)
-        .with_note("this part is not compared, nor anything below it")
-}
-
-/// A same-Instance callee that declares no input schema: its door is not known.
-pub fn undeclared_door(input: Span, callee: &str, whose: &str) -> Diagnostic {
-    DOOR_NOT_COMPARED
-        .at(
-            input,
-            format!(
-                "dispatch({callee:?}): {whose} declares no input schema, so the slot's schema is not compared with its door"
-            ),
-        )
-        .with_help("declare the door in the callee's setup: `jr2Setup({ schemas: { input: z.object({ ... }) }, ... })`")
-}
-
-/// A pair one of whose zod schemas has no JSON Schema reading (`what`: "the door", "the slot's
-/// schema"; `why`: the converter's reason).
-pub fn unread_schema(input: Span, callee: &str, what: &str, why: &str) -> Diagnostic {
-    let why = if why.is_empty() { String::new() } else { format!(" ({why})") };
-    DOOR_NOT_COMPARED
-        .at(input, format!("dispatch({callee:?}): {what} has no JSON Schema reading{why}, so the pair is not compared"))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::compat::{one, review};
+    use base::Span;
     use crate::compat::compare;
     use syntax::json::{parse, Arena};
 
@@ -108,14 +109,14 @@ mod tests {
         let door = r#"{ "type": "object", "properties": { "target": { "oneOf": [{ "type": "string" }] } }, "required": ["target"] }"#;
         let arena = Arena::new();
         let findings = compare(&parse(slot, &arena).value, &parse(door, &arena).value);
-        let d = crate::rules::compat::run(check, &findings, Side::Door);
+        let d = crate::rules::compat::run_pair(check, &findings, Side::Door);
         assert_eq!(d.len(), 1);
         assert_eq!(d[0].severity, diagnostics::Severity::Warning);
         assert_eq!(&door[d[0].span.range()], "\"oneOf\"");
         assert!(d[0].message.starts_with(
             "properties.target.oneOf: \"oneOf\" is outside the JSON Schema subset jr2 compares (type, properties, required,"
         ));
-        assert!(crate::rules::compat::run(check, &findings, Side::Slot).is_empty());
+        assert!(crate::rules::compat::run_pair(check, &findings, Side::Slot).is_empty());
         assert!(findings.iter().all(|f| f.kind == Kind::NotCompared), "{findings:#?}");
     }
 
@@ -125,18 +126,22 @@ mod tests {
         let door = r#"{ "type": "object", "properties": { "t": { "type": "string" } } }"#;
         let arena = Arena::new();
         let findings = compare(&parse(slot, &arena).value, &parse(door, &arena).value);
-        let d = at_dispatch(Span::new(1, 2), "review", &findings[0]);
+        let at = review(Span::new(1, 2), None);
+        let d = one(Subject::Dispatch { at: &at, finding: &findings[0] });
         assert_eq!(d.span, Span::new(1, 2));
         assert!(!d.is_error());
         assert!(d
             .message
             .starts_with("dispatch(\"review\"), in the slot's schema: properties.t.anyOf: \"anyOf\" is outside"));
-        let d = at_foreign(Span::new(1, 2), "review", "http://h/workflows/review", &findings[0]);
+        let at = review(Span::new(1, 2), Some(("http://h/workflows/review", Span::new(5, 9))));
+        let d = one(Subject::Dispatch { at: &at, finding: &findings[0] });
+        assert_eq!(d.span, Span::new(1, 2));
         assert!(d.message.starts_with("dispatch(\"review\") to http://h/workflows/review, in the slot's schema:"));
-        let d = undeclared_door(Span::new(0, 1), "review", "\"review\"");
+        let at = review(Span::new(0, 1), None);
+        let d = one(Subject::Read { at: &at, read: Read::Undeclared { whose: "\"review\"" } });
         assert_eq!(d.code, "door-not-compared");
         assert!(d.message.contains("declares no input schema"), "{}", d.message);
-        let d = unread_schema(Span::new(0, 1), "review", "the door", "`.transform()` is code");
+        let d = one(Subject::Read { at: &at, read: Read::Unread { what: "the door", why: "`.transform()` is code" } });
         assert_eq!(
             d.message,
             "dispatch(\"review\"): the door has no JSON Schema reading (`.transform()` is code), so the pair is not compared"
@@ -149,7 +154,7 @@ mod tests {
         let door = r#"{ "type": "array", "items": { "type": "number" } }"#;
         let arena = Arena::new();
         let findings = compare(&parse(slot, &arena).value, &parse(door, &arena).value);
-        let d = crate::rules::compat::run(check, &findings, Side::Slot);
+        let d = crate::rules::compat::run_pair(check, &findings, Side::Slot);
         assert_eq!(d.len(), 1);
         assert!(d[0].message.starts_with("items: a list-form \"items\" is outside the JSON Schema subset"));
         assert_eq!(findings.len(), 1);

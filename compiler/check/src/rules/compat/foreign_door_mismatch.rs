@@ -1,7 +1,7 @@
-use crate::compat::{Finding, Side};
-use base::Span;
+use super::{AtDispatch, Subject};
+use crate::compat::{Kind, Side};
+use crate::rules::{Ctx, Sink};
 use diagnostics::declare_rule;
-use diagnostics::Diagnostic;
 
 declare_rule! {
     /// Warns that a dispatch slot's `input` schema may send what a foreign callee's door does not take.
@@ -31,18 +31,31 @@ declare_rule! {
 }
 
 /// A mismatch with a foreign door, at the dispatch's `input`.
-pub fn diagnostic(input: Span, callee: &str, address: &str, f: &Finding) -> Diagnostic {
-    let d =
-        FOREIGN_DOOR_MISMATCH.at(input, format!("dispatch({callee:?}) to {address}: {}", f.line())).with_path(&f.path);
-    match f.side {
-        Side::Slot => d.with_help("make the slot's schema send only what the door takes"),
-        Side::Door => d.with_help("make the slot's schema send this field, always"),
+pub fn check(cx: &Ctx<Subject<'_>>, sink: &mut Sink) {
+    let Subject::Dispatch { at: AtDispatch { callee, input: Some(input), foreign: Some(foreign) }, finding: f } = **cx
+    else {
+        return;
+    };
+    if f.kind != Kind::Mismatch {
+        return;
     }
+    let address = foreign.address;
+    let d = sink.report(&FOREIGN_DOOR_MISMATCH, *input, format!("dispatch({callee:?}) to {address}: {}", f.line()));
+    d.path = Some(f.path.clone());
+    d.help = Some(
+        match f.side {
+            Side::Slot => "make the slot's schema send only what the door takes",
+            Side::Door => "make the slot's schema send this field, always",
+        }
+        .into(),
+    );
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::compat::{one, review};
+    use base::Span;
     use crate::compat::compare;
     use syntax::json::{parse, Arena};
 
@@ -53,7 +66,8 @@ mod tests {
         let arena = Arena::new();
         let findings = compare(&parse(slot, &arena).value, &parse(door, &arena).value);
         assert_eq!(findings.len(), 1);
-        let d = diagnostic(Span::new(7, 12), "review", "http://h/workflows/review", &findings[0]);
+        let at = review(Span::new(7, 12), Some(("http://h/workflows/review", Span::new(20, 30))));
+        let d = one(Subject::Dispatch { at: &at, finding: &findings[0] });
         assert_eq!(d.code, "foreign-door-mismatch");
         assert!(!d.is_error());
         assert_eq!(d.span, Span::new(7, 12));

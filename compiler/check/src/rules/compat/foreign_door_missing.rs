@@ -1,6 +1,6 @@
-use base::Span;
+use super::{AtDispatch, Read, Subject};
+use crate::rules::{Ctx, Sink};
 use diagnostics::declare_rule;
-use diagnostics::Diagnostic;
 
 declare_rule! {
     /// Warns that a foreign dispatch target has no Workflow of the callee's name: its door answered 404.
@@ -28,24 +28,31 @@ declare_rule! {
 }
 
 /// The warning at the target's `url`.
-pub fn diagnostic(url: Span, callee: &str, address: &str) -> Diagnostic {
-    FOREIGN_DOOR_MISSING
-        .at(
-            url,
-            format!(
-                "dispatch({callee:?}): GET {address} answered 404: the Instance there has no Workflow {callee:?} now, so its door is not checked"
-            ),
-        )
-        .with_note("until it publishes one, each dispatch answers `refused` with the 404's report")
+pub fn check(cx: &Ctx<Subject<'_>>, sink: &mut Sink) {
+    let Subject::Read { at: AtDispatch { callee, foreign: Some(foreign), .. }, read: Read::Missing } = **cx else {
+        return;
+    };
+    let address = foreign.address;
+    let d = sink.report(
+        &FOREIGN_DOOR_MISSING,
+        foreign.url,
+        format!(
+            "dispatch({callee:?}): GET {address} answered 404: the Instance there has no Workflow {callee:?} now, so its door is not checked"
+        ),
+    );
+    d.notes.push("until it publishes one, each dispatch answers `refused` with the 404's report".into());
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::compat::{one, review};
+    use base::Span;
 
     #[test]
     fn a_warning_at_the_url_naming_the_callee() {
-        let d = diagnostic(Span::new(5, 9), "review", "https://ops.example.com/workflows/review");
+        let at = review(Span::new(0, 1), Some(("https://ops.example.com/workflows/review", Span::new(5, 9))));
+        let d = one(Subject::Read { at: &at, read: Read::Missing });
         assert_eq!(d.code, "foreign-door-missing");
         assert!(!d.is_error());
         assert_eq!(d.span, Span::new(5, 9));

@@ -1,6 +1,6 @@
-use base::Span;
+use super::{AtDispatch, Read, Subject};
+use crate::rules::{Ctx, Sink};
 use diagnostics::declare_rule;
-use diagnostics::Diagnostic;
 
 declare_rule! {
     /// Warns that a foreign dispatch target's door answered something that is no Workflow detail.
@@ -28,23 +28,32 @@ declare_rule! {
     pub static FOREIGN_DOOR_NOT_DETAIL = { code: "foreign-door-not-detail", rule: None, severity: Warning };
 }
 
-/// The warning at the target's `url`; `what` says what the answer was instead.
-pub fn diagnostic(url: Span, callee: &str, address: &str, what: &str) -> Diagnostic {
-    FOREIGN_DOOR_NOT_DETAIL.at(
-        url,
+/// The warning at the target's `url`, saying what the answer was instead.
+pub fn check(cx: &Ctx<Subject<'_>>, sink: &mut Sink) {
+    let Subject::Read { at: AtDispatch { callee, foreign: Some(foreign), .. }, read: Read::NotDetail { what } } = **cx
+    else {
+        return;
+    };
+    let address = foreign.address;
+    sink.report(
+        &FOREIGN_DOOR_NOT_DETAIL,
+        foreign.url,
         format!(
             "dispatch({callee:?}): GET {address} answered {what}, not a Workflow detail ({{ name, input }}), so its door is not checked"
         ),
-    )
+    );
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::compat::{one, review};
+    use base::Span;
 
     #[test]
     fn a_warning_saying_what_came_instead() {
-        let d = diagnostic(Span::new(2, 3), "review", "http://h/workflows/review", "status 500");
+        let at = review(Span::new(0, 1), Some(("http://h/workflows/review", Span::new(2, 3))));
+        let d = one(Subject::Read { at: &at, read: Read::NotDetail { what: "status 500" } });
         assert_eq!(d.code, "foreign-door-not-detail");
         assert!(!d.is_error());
         assert_eq!(

@@ -1,6 +1,6 @@
-use base::Span;
+use super::{AtDispatch, Read, Subject};
+use crate::rules::{Ctx, Sink};
 use diagnostics::declare_rule;
-use diagnostics::Diagnostic;
 
 declare_rule! {
     /// Warns that a foreign dispatch target's door answered a redirect, which jr2 does not follow.
@@ -28,32 +28,41 @@ declare_rule! {
 }
 
 /// The warning at the target's `url`: the redirect's status and, where it gave one, its `Location`.
-pub fn diagnostic(url: Span, callee: &str, address: &str, status: u16, location: Option<&str>) -> Diagnostic {
+pub fn check(cx: &Ctx<Subject<'_>>, sink: &mut Sink) {
+    let Subject::Read { at: AtDispatch { callee, foreign: Some(foreign), .. }, read: Read::Redirect { status, location } } =
+        **cx
+    else {
+        return;
+    };
+    let address = foreign.address;
     let to = location.map_or_else(String::new, |l| format!(" to {l}"));
-    FOREIGN_DOOR_REDIRECT
-        .at(
-            url,
-            format!(
-                "dispatch({callee:?}): GET {address} answered a redirect ({status}{to}), which jr2 does not follow, so its door is not checked"
-            ),
-        )
-        .with_help("write the origin that serves the door as the target's url")
+    let d = sink.report(
+        &FOREIGN_DOOR_REDIRECT,
+        foreign.url,
+        format!(
+            "dispatch({callee:?}): GET {address} answered a redirect ({status}{to}), which jr2 does not follow, so its door is not checked"
+        ),
+    );
+    d.help = Some("write the origin that serves the door as the target's url".into());
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::compat::{one, review};
+    use base::Span;
 
     #[test]
     fn a_warning_naming_the_status_and_where_it_points() {
-        let d = diagnostic(Span::new(0, 4), "review", "http://h/workflows/review", 301, Some("https://h/x"));
+        let at = review(Span::new(0, 1), Some(("http://h/workflows/review", Span::new(0, 4))));
+        let d = one(Subject::Read { at: &at, read: Read::Redirect { status: 301, location: Some("https://h/x") } });
         assert_eq!(d.code, "foreign-door-redirect");
         assert!(!d.is_error());
         assert_eq!(
             d.message,
             "dispatch(\"review\"): GET http://h/workflows/review answered a redirect (301 to https://h/x), which jr2 does not follow, so its door is not checked"
         );
-        let d = diagnostic(Span::new(0, 4), "review", "http://h/workflows/review", 307, None);
+        let d = one(Subject::Read { at: &at, read: Read::Redirect { status: 307, location: None } });
         assert!(d.message.contains("(307)"), "{}", d.message);
     }
 }

@@ -1,6 +1,6 @@
-use base::Span;
+use super::{AtDispatch, Read, Subject};
+use crate::rules::{Ctx, Sink};
 use diagnostics::declare_rule;
-use diagnostics::Diagnostic;
 
 declare_rule! {
     /// Warns that a foreign dispatch target's door could not be reached, so it is not checked.
@@ -33,20 +33,31 @@ declare_rule! {
     pub static FOREIGN_DOOR_UNREACHABLE = { code: "foreign-door-unreachable", rule: None, severity: Warning };
 }
 
-/// The warning at the target's `url`: `address` is the door's address, `reason` why no answer came.
-pub fn diagnostic(url: Span, callee: &str, address: &str, reason: &str) -> Diagnostic {
-    FOREIGN_DOOR_UNREACHABLE
-        .at(url, format!("dispatch({callee:?}): GET {address} reached no Instance ({reason}), so its door is not checked"))
-        .with_note("a foreign target is a warning, never a refusal: the other Instance may be down, or reached only from inside its cluster")
+/// The warning at the target's `url`: the door's address, and why no answer came.
+pub fn check(cx: &Ctx<Subject<'_>>, sink: &mut Sink) {
+    let Subject::Read { at: AtDispatch { callee, foreign: Some(foreign), .. }, read: Read::Unreachable { reason } } = **cx
+    else {
+        return;
+    };
+    let address = foreign.address;
+    let d = sink.report(
+        &FOREIGN_DOOR_UNREACHABLE,
+        foreign.url,
+        format!("dispatch({callee:?}): GET {address} reached no Instance ({reason}), so its door is not checked"),
+    );
+    d.notes.push("a foreign target is a warning, never a refusal: the other Instance may be down, or reached only from inside its cluster".into());
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::compat::{one, review};
+    use base::Span;
 
     #[test]
     fn a_warning_at_the_url_naming_the_address_and_the_reason() {
-        let d = diagnostic(Span::new(10, 40), "review", "http://127.0.0.1:9/workflows/review", "connection refused");
+        let at = review(Span::new(0, 1), Some(("http://127.0.0.1:9/workflows/review", Span::new(10, 40))));
+        let d = one(Subject::Read { at: &at, read: Read::Unreachable { reason: "connection refused" } });
         assert_eq!(d.code, "foreign-door-unreachable");
         assert!(!d.is_error());
         assert_eq!(d.span, Span::new(10, 40));
