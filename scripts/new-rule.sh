@@ -35,6 +35,7 @@ door_rule=None
     walk) echo "use super::Walk;"; echo "use crate::rules::{Ctx, Sink};" ;;
     walk_pick) echo "use super::Picks;"; echo "use crate::rules::{Ctx, Sink};" ;;
     preflight) echo "use super::Workflow;"; echo "use crate::rules::{Ctx, Sink};" ;;
+    instance|compat) echo "use super::Subject;"; echo "use crate::rules::{Ctx, Sink};" ;;
   esac
   echo "use diagnostics::declare_rule;"
   echo
@@ -62,12 +63,18 @@ door_rule=None
     walk) printf '\n/// The walk runs this over each Machine.\npub fn check(_cx: &Ctx<Walk>, _sink: &mut Sink) {}\n' ;;
     walk_pick) printf '\n/// `walk_pick::check` runs this over each Machine.\npub fn check(_cx: &Ctx<Picks>, _sink: &mut Sink) {}\n' ;;
     preflight) printf '\n/// `rules::preflight::check` runs this over each Workflow, against the config.\npub fn check(_cx: &Ctx<Workflow>, _sink: &mut Sink) {}\n' ;;
+    instance) printf '\n/// The Instance check runs this on each subject (a file name, a dispatch, a named Chart).\npub(crate) fn check(_cx: &Ctx<Subject<'"'"'_>>, _sink: &mut Sink) {}\n' ;;
+    compat) printf '\n/// Door compatibility runs this on each finding and on what each door read gave.\npub fn check(_cx: &Ctx<Subject<'"'"'_>>, _sink: &mut Sink) {}\n' ;;
   esac
+  # The pre-flight's fixtures are run from each rule's tests (`rules::preflight::testing`).
+  if [ "$family" = preflight ]; then
+    printf '\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn fixtures() {\n        super::super::testing::fixtures("%s");\n    }\n}\n' "$code"
+  fi
 } > "$file"
 
 # The registry line, last in the family's list.
 line="    $snake::$const,"
-case $family in chart|walk|walk_pick|preflight) line="    $snake::$const => check," ;; esac
+case $family in chart|walk|walk_pick|preflight|instance|compat) line="    $snake::$const => check," ;; esac
 python3 - "$dir/mod.rs" "$line" <<'PY'
 import sys
 path, line = sys.argv[1], sys.argv[2]
@@ -87,9 +94,18 @@ case $family in
   walk|walk_pick|machine) mkdir -p "$fixtures/$family/$code"
     printf 'import { jr2Setup } from "@jr2/orchestrator";\n\nexport const machine = jr2Setup({}).createMachine({\n  id: "example",\n  initial: "a",\n  states: { a: { type: "final" } },\n//          ^ %s[%s]\n});\n' "$severity" "$code" > "$fixtures/$family/$code/refused.ts"
     where="$fixtures/$family/$code/refused.ts" ;;
-  instance|preflight|compat) mkdir -p "$fixtures/$family/$code/refused/workflows"
-    printf 'import { jr2Setup } from "@jr2/orchestrator";\n\nexport const machine = jr2Setup({}).createMachine({\n  id: "example",\n  initial: "a",\n  states: { a: { type: "final" } },\n//          ^ %s[%s]\n});\n' "$severity" "$code" > "$fixtures/$family/$code/refused/workflows/example.ts"
-    where="$fixtures/$family/$code/refused/" ;;
+  preflight) mkdir -p "$fixtures/preflight/$code"
+    # Each Workflow is checked against the fixtures' one config, preflight/jr2.config.ts.
+    for name in refused admitted; do
+      mark=''
+      [ $name = refused ] && mark=$(printf '\n//          ^ %s[%s]' "$severity" "$code")
+      printf 'import { jr2Setup } from "@jr2/orchestrator";\n\nexport const machine = jr2Setup({}).createMachine({\n  id: "example",\n  initial: "a",\n  states: { a: { type: "final" } },%s\n});\n' "$mark" > "$fixtures/preflight/$code/$name.ts"
+    done
+    where="$fixtures/preflight/$code/refused.ts and admitted.ts" ;;
+  # An Instance rule's and a door rule's cases are mini Instances, under instance/ both.
+  instance|compat) mkdir -p "$fixtures/instance/$code/refused/workflows"
+    printf 'import { jr2Setup } from "@jr2/orchestrator";\n\nexport const machine = jr2Setup({}).createMachine({\n  id: "example",\n  initial: "a",\n  states: { a: { type: "final" } },\n//          ^ %s[%s]\n});\n' "$severity" "$code" > "$fixtures/instance/$code/refused/workflows/example.ts"
+    where="$fixtures/instance/$code/refused/" ;;
 esac
 echo "new-rule: wrote $file, its line in $dir/mod.rs, and $where"
 echo "new-rule: next, write the doc and the check, make the fixture show the case, run its harness"
