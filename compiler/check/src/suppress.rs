@@ -18,7 +18,7 @@
 //! Instance's root). The check layer knows nothing of this: a rule's severity is its declared one
 //! (`tests/it/severities.rs`), and the config changes what a run reports.
 
-use crate::rules::config::{suppression_without_reason, unused_suppression};
+use crate::rules::config::{self, Subject};
 use base::Span;
 use diagnostics::{Diagnostic, Severity};
 use serde::Deserialize;
@@ -318,18 +318,18 @@ impl Suppressions {
             let line_of = |s: Span| lines.position(text, s.start.min(text.len() as u32)).line as usize - 1;
             let codes: Vec<&str> = crate::rules::all().iter().map(|r| r.code).collect();
             for s in &inline {
-                if !s.has_reason {
-                    suppression_without_reason::report(&mut found, s.span);
-                    continue;
-                }
-                for (code, at) in &s.codes {
+                // Without a reason it suppresses nothing.
+                let mut unused = Vec::new();
+                for (code, at) in s.codes.iter().filter(|_| s.has_reason) {
                     let before = kept.len();
                     kept.retain(|d| !(d.code == code.as_str() && line_of(d.span) == s.line));
                     if kept.len() == before {
-                        let known = codes.contains(&code.as_str());
-                        unused_suppression::inline(&mut found, *at, code, known, &codes);
+                        unused.push((code.as_str(), *at));
                     }
                 }
+                let subject =
+                    Subject::Inline { span: s.span, has_reason: s.has_reason, unused: &unused, codes: &codes };
+                config::run(subject, &mut found);
             }
         }
         if let Some((c, used)) = entry.as_deref_mut() {
@@ -365,7 +365,7 @@ impl Suppressions {
         for (c, used) in &self.configs {
             let mut sink = crate::rules::Sink::default();
             for (s, _) in c.suppress.iter().zip(used).filter(|(_, u)| u.checked && !u.used) {
-                unused_suppression::entry(&mut sink, s.span, &s.file, s.code);
+                config::run(Subject::Entry { span: s.span, file: &s.file, code: s.code }, &mut sink);
             }
             let mut found = sink.into_diagnostics();
             found.retain(|d| !c.ignore.contains(&d.code));

@@ -1,7 +1,7 @@
 //! The rule `suppression-without-reason`: an inline suppression that does not say why.
 
-use base::Span;
-use crate::rules::Sink;
+use super::Subject;
+use crate::rules::{Ctx, Sink};
 use diagnostics::declare_rule;
 
 declare_rule! {
@@ -24,8 +24,10 @@ declare_rule! {
     pub static SUPPRESSION_WITHOUT_REASON = { code: "suppression-without-reason", rule: None, severity: Warning };
 }
 
-/// The comment at `span` (in the sink's file) has no `: reason`.
-pub fn report(sink: &mut Sink, span: Span) {
-    sink.at(&SUPPRESSION_WITHOUT_REASON, span, "this suppression gives no reason, so it suppresses nothing").help =
-        Some("say why after a colon: `// jr2-ignore[code]: why the finding is wrong here`".into());
+/// An inline suppression with no `: reason`.
+pub fn check(cx: &Ctx<Subject<'_>>, sink: &mut Sink) {
+    if let Subject::Inline { span, has_reason: false, .. } = **cx {
+        sink.at(&SUPPRESSION_WITHOUT_REASON, span, "this suppression gives no reason, so it suppresses nothing").help =
+            Some("say why after a colon: `// jr2-ignore[code]: why the finding is wrong here`".into());
+    }
 }

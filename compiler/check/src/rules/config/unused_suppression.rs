@@ -1,7 +1,7 @@
 //! The rule `unused-suppression`: a suppression that suppresses nothing.
 
-use base::Span;
-use crate::rules::Sink;
+use super::Subject;
+use crate::rules::{Ctx, Sink};
 use diagnostics::declare_rule;
 
 declare_rule! {
@@ -27,26 +27,33 @@ declare_rule! {
     pub static UNUSED_SUPPRESSION = { code: "unused-suppression", rule: None, severity: Warning };
 }
 
-/// An inline suppression's `code` (at `span` of the sink's file) dropped nothing; `known`: it
-/// names a rule of `codes`.
-pub fn inline(sink: &mut Sink, span: Span, code: &str, known: bool, codes: &[&str]) {
-    if known {
-        sink.at(&UNUSED_SUPPRESSION, span, format!("jr2-ignore[{code}] suppresses nothing on its line")).help = Some(
-            "remove it, or put it on the line of the finding: alone on the line before it, or after code on its line".into(),
-        );
-    } else {
-        let hint = base::suggest::did_you_mean(code, codes);
-        sink.at(&UNUSED_SUPPRESSION, span, format!("jr2-ignore[{code}] names no rule{hint}")).help =
-            Some("`jr2 rules` lists the codes".into());
+/// A suppression that dropped nothing: each unused code of an inline one (a code that names no
+/// rule says so), and a `[[suppress]]` entry.
+pub fn check(cx: &Ctx<Subject<'_>>, sink: &mut Sink) {
+    match **cx {
+        Subject::Inline { has_reason: true, unused, codes, .. } => {
+            for &(code, span) in unused {
+                if codes.contains(&code) {
+                    sink.at(&UNUSED_SUPPRESSION, span, format!("jr2-ignore[{code}] suppresses nothing on its line"))
+                        .help = Some(
+                        "remove it, or put it on the line of the finding: alone on the line before it, or after code on its line"
+                            .into(),
+                    );
+                } else {
+                    let hint = base::suggest::did_you_mean(code, codes);
+                    sink.at(&UNUSED_SUPPRESSION, span, format!("jr2-ignore[{code}] names no rule{hint}")).help =
+                        Some("`jr2 rules` lists the codes".into());
+                }
+            }
+        }
+        Subject::Entry { span, file, code } => {
+            sink.at(
+                &UNUSED_SUPPRESSION,
+                span,
+                format!("this [[suppress]] entry suppresses nothing: {file} has no {code} diagnostic it matches"),
+            )
+            .help = Some("remove the entry, or correct its file, code or path".into());
+        }
+        Subject::Inline { has_reason: false, .. } => {}
     }
-}
-
-/// A `[[suppress]]` entry (at `span` of the config, the sink's file) dropped nothing in `file`.
-pub fn entry(sink: &mut Sink, span: Span, file: &str, code: &str) {
-    sink.at(
-        &UNUSED_SUPPRESSION,
-        span,
-        format!("this [[suppress]] entry suppresses nothing: {file} has no {code} diagnostic it matches"),
-    )
-    .help = Some("remove the entry, or correct its file, code or path".into());
 }
