@@ -641,6 +641,44 @@ fn unknown_callee_lists_at_most_twenty_workflows() {
     let _ = std::fs::remove_dir_all(&root);
 }
 
+/// A callee's door of 3 000 fields in a 2 MB file, which the caller's slot sends none of: 3 000
+/// `door-mismatch` lines, each with its related place in the callee's file, found by one line
+/// index of that file (one per place took 213 s in a debug build), each at its field's line.
+#[test]
+fn many_related_places_in_one_big_file_index_it_once() {
+    let root = scratch("related");
+    std::fs::create_dir_all(root.join("workflows")).expect("mkdir");
+    let n = 3_000;
+    let padding = format!("// {}\n", "x".repeat(100)).repeat(20_000);
+    let fields: Vec<String> = (0..n).map(|i| format!("    f{i}: z.string(),")).collect();
+    let callee = format!(
+        "import {{ jr2Setup }} from \"@jr2/orchestrator\";\nimport {{ z }} from \"zod\";\n{padding}export const machine = jr2Setup({{\n  schemas: {{ input: z.object({{\n{}\n  }}) }},\n}}).createMachine({{ id: \"callee\", initial: \"a\", states: {{ a: {{ type: \"final\" }} }} }});\n",
+        fields.join("\n")
+    );
+    std::fs::write(root.join("workflows/callee.ts"), &callee).expect("write");
+    std::fs::write(
+        root.join("workflows/caller.ts"),
+        "import { dispatch, jr2Setup } from \"@jr2/orchestrator\";\nimport { z } from \"zod\";\nexport const machine = jr2Setup({\n  actors: { task: dispatch(\"callee\", { input: z.object({}) }) },\n}).createMachine({ id: \"caller\", initial: \"a\", states: { a: { invoke: { src: \"task\", onDone: \"b\" } }, b: { type: \"final\" } } });\n",
+    )
+    .expect("write");
+    let out = run(&root, &["check", "--offline", ".", "--format", "json"]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let doc: serde_json::Value = serde_json::from_str(&out.stdout).expect("one JSON document");
+    let found = doc["diagnostics"].as_array().expect("a list");
+    assert_eq!(found.len(), n, "one line per field the slot does not send");
+    // The padding's lines, the two imports, `export`, `schemas`: field i is on line 20 005 + i.
+    for d in found {
+        assert_eq!(d["code"], "door-mismatch");
+        let related = &d["related"][0];
+        assert!(related["file"].as_str().is_some_and(|f| f.ends_with("workflows/callee.ts")), "{related}");
+        let line = related["range"]["start"]["line"].as_u64().expect("a line");
+        let field = d["path"].as_str().and_then(|p| p.strip_prefix("properties.f")).expect("a field's path");
+        let field: u64 = field.parse().expect("a number");
+        assert_eq!(line, 20_005 + field, "{d}");
+    }
+    let _ = std::fs::remove_dir_all(&root);
+}
+
 /// A door line that lists a collection of the input (here a Chart's 100 000 context keys, in
 /// each of 2 000 `unknown-reference` lines) lists at most 20, then how many more.
 #[test]

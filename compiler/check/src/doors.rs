@@ -25,12 +25,14 @@ use crate::compat::{compare, Finding, Side};
 use crate::rules::compat::{AtDispatch, Foreign, Read, Subject};
 use crate::rules::instance::dispatch_target_url;
 use crate::rules::{self, Sink};
+use base::line_index::LineIndex;
 use diagnostics::{Diagnostic, Label};
 use machine::lower::{arg, is_call, machine_parts};
 use machine::module::SourceFile;
 use machine::value::{Arena, Call, Callee, FileId, Loc, Named, Prop, Value, ValueKind, Values};
 use machine::zod::{to_json_schema_io, Io};
 use rustc_hash::FxHashMap;
+use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
 use syntax::json::{self, Json};
 
@@ -194,7 +196,8 @@ impl Doors<'_> {
             None => format!("{name:?}"),
         };
         let mut sink = Sink::default();
-        let door_place = |d: &mut Diagnostic, loc: Loc, what: &str| with_place(d, callee.files, loc, what);
+        let mut door_places = Places::new(callee.files);
+        let mut door_place = |d: &mut Diagnostic, loc: Loc, what: &str| door_places.add(d, loc, what);
         let (key_loc, schema) = match callee.door {
             Door::Unread => return Vec::new(),
             Door::Undeclared(loc) => {
@@ -232,10 +235,11 @@ impl Doors<'_> {
             return located(sink);
         };
         let door_json = spanned(&door, &arena);
+        let mut caller_places = Places::new(caller);
         for finding in &compare(&slot_json, &door_json) {
             let Some(d) = worded(Subject::Dispatch { at: &at, finding }, &mut sink) else { continue };
             match finding.side {
-                Side::Slot => slot_label(d, &slot.value, finding, caller, slot.key_loc.file),
+                Side::Slot => slot_label(d, &slot.value, finding, &mut caller_places, slot.key_loc.file),
                 Side::Door => {
                     let loc = loc_at(&door_value, &finding.path).unwrap_or(key_loc);
                     door_place(d, loc, &format!("the door of {whose}"));
@@ -300,10 +304,11 @@ impl Doors<'_> {
             unread_slot(&at, slot, &mut sink);
             return located(sink);
         };
+        let mut caller_places = Places::new(caller);
         for finding in &compare(&slot_json, &door) {
             let Some(d) = worded(Subject::Dispatch { at: &at, finding }, &mut sink) else { continue };
             if finding.side == Side::Slot {
-                slot_label(d, &slot.value, finding, caller, slot.key_loc.file);
+                slot_label(d, &slot.value, finding, &mut caller_places, slot.key_loc.file);
             }
         }
         located(sink)
@@ -354,27 +359,43 @@ fn spanned<'a>(j: &serde_json::Value, arena: &'a json::Arena) -> Json<'a> {
 
 /// A slot finding also points at the slot's field it is about: a secondary label in the
 /// dispatch's file, or related information where the schema is written in another file.
-fn slot_label(d: &mut Diagnostic, slot: &Value<'_>, f: &Finding, caller: &[SourceFile], file: FileId) {
+fn slot_label(d: &mut Diagnostic, slot: &Value<'_>, f: &Finding, caller: &mut Places<'_>, file: FileId) {
     let Some(loc) = loc_at(slot, &f.path) else { return };
     let what = if f.path.is_empty() { "the slot's schema".to_string() } else { format!("the slot's {}", f.path) };
     if loc.file == file {
         d.secondary.push(Label { span: loc.span, message: what });
     } else {
-        with_place(d, caller, loc, &what);
+        caller.add(d, loc, &what);
     }
 }
 
-/// Related information: a place in one of a compilation's files.
-fn with_place(d: &mut Diagnostic, files: &[SourceFile], loc: Loc, what: &str) {
-    let Some(file) = files.get(loc.file.0 as usize) else { return };
-    let read;
-    let text = if file.text.is_empty() {
-        read = base::read::read_text(&file.path).unwrap_or_default();
-        &read
-    } else {
-        &file.text
-    };
-    d.add_related(shown(&file.path), text, loc.span, what);
+/// Related information into a compilation's files: each file's text and line index made once,
+/// however many places point into it (a door's findings often share a file).
+struct Places<'f> {
+    files: &'f [SourceFile],
+    indexed: FxHashMap<u32, (Cow<'f, str>, LineIndex)>,
+}
+
+impl<'f> Places<'f> {
+    fn new(files: &'f [SourceFile]) -> Self {
+        Places { files, indexed: FxHashMap::default() }
+    }
+
+    /// A place in one of the files: `what` is there.
+    fn add(&mut self, d: &mut Diagnostic, loc: Loc, what: &str) {
+        let Some(file) = self.files.get(loc.file.0 as usize) else { return };
+        let (text, index) = self.indexed.entry(loc.file.0).or_insert_with(|| {
+            // A clean Workflow's text may have been freed (`instance.rs`): read from disk again.
+            let text = if file.text.is_empty() {
+                Cow::Owned(base::read::read_text(&file.path).unwrap_or_default())
+            } else {
+                Cow::Borrowed(file.text.as_str())
+            };
+            let index = LineIndex::new(&text);
+            (text, index)
+        });
+        d.add_related(shown(&file.path), text, index, loc.span, what);
+    }
 }
 
 /// A path as the CLI shows it: `/` separators, no leading `./`.

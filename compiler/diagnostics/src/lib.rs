@@ -194,13 +194,20 @@ impl Diagnostic {
     /// A place in another file: `path` as the report names it, `text` that file's text (for the
     /// position).
     pub fn with_related(mut self, path: impl Into<String>, text: &str, span: Span, message: impl Into<String>) -> Self {
-        self.add_related(path, text, span, message);
+        self.add_related(path, text, &LineIndex::new(text), span, message);
         self
     }
 
-    /// [`Diagnostic::with_related`], on a diagnostic being built in place.
-    pub fn add_related(&mut self, path: impl Into<String>, text: &str, span: Span, message: impl Into<String>) {
-        let index = LineIndex::new(text);
+    /// [`Diagnostic::with_related`] on a diagnostic being built in place, with the line index of
+    /// `text` (made once for all the places in one file).
+    pub fn add_related(
+        &mut self,
+        path: impl Into<String>,
+        text: &str,
+        index: &LineIndex,
+        span: Span,
+        message: impl Into<String>,
+    ) {
         let len = text.len() as u32;
         let (start, end) = (span.start.min(len), span.end.min(len).max(span.start.min(len)));
         self.related.push(Related {
