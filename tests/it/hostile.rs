@@ -679,6 +679,37 @@ fn many_related_places_in_one_big_file_index_it_once() {
     let _ = std::fs::remove_dir_all(&root);
 }
 
+/// A lent command of 40 000 argv slots, and a Chart whose invoke gives 40 000 other keys: one
+/// `effect-input` line listing 20 of each, in bounded time (the key lists were compared by
+/// scans: 71 s in a debug build).
+#[test]
+fn effect_input_is_linear_in_keys() {
+    let dir = scratch("effect-keys");
+    let n = 40_000;
+    let argv: Vec<String> = (0..n).map(|i| format!("{{ \"arg\": \"a{i}\" }}")).collect();
+    let lends = format!(
+        "{{ \"declaration\": {{ \"lends\": {{ \"effects\": [\"check\"] }} }}, \"lent\": {{ \"effects\": {{ \"check\": {{ \"kind\": \"command\", \"argv\": [\"node\", {}] }} }} }} }}",
+        argv.join(", ")
+    );
+    let input: Vec<String> = (0..n).map(|i| format!("\"b{i}\": \"x\"")).collect();
+    let chart = format!(
+        "{{ \"id\": \"c\", \"initial\": \"a\", \"states\": {{ \"a\": {{ \"invoke\": {{ \"src\": \"check\", \"input\": {{ {} }}, \"onDone\": \"b\" }} }}, \"b\": {{ \"type\": \"final\" }} }} }}",
+        input.join(", ")
+    );
+    std::fs::write(dir.join("lends.json"), lends).expect("write");
+    std::fs::write(dir.join("chart.json"), chart).expect("write");
+    let out = run(&dir, &["chart", "check", "chart.json", "--lends", "lends.json", "--format", "json"]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let doc: serde_json::Value = serde_json::from_str(&out.stdout).expect("one JSON document");
+    let found = messages_of(&doc, "effect-input");
+    assert_eq!(found.len(), 1, "{found:?}");
+    let twenty = |p: &str| (0..20).map(|i| format!("{p}{i}")).collect::<Vec<_>>().join(", ");
+    let more = n - 20;
+    assert!(found[0].contains(&format!("; missing: {}, and {more} more", twenty("a"))), "{}", found[0]);
+    assert!(found[0].ends_with(&format!("; not its input: {}, and {more} more", twenty("b"))), "{}", found[0]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// A door line that lists a collection of the input (here a Chart's 100 000 context keys, in
 /// each of 2 000 `unknown-reference` lines) lists at most 20, then how many more.
 #[test]

@@ -283,10 +283,11 @@ fn schema_shape(schema: &serde_json::Value) -> (Vec<String>, Vec<String>) {
         .and_then(|r| r.as_array())
         .map(|r| r.iter().filter_map(|k| k.as_str().map(str::to_string)).collect())
         .unwrap_or_default();
+    let is_required: std::collections::HashSet<&str> = required.iter().map(String::as_str).collect();
     let optional = schema
         .get("properties")
         .and_then(|p| p.as_object())
-        .map(|p| p.keys().filter(|k| !required.contains(k)).cloned().collect())
+        .map(|p| p.keys().filter(|k| !is_required.contains(k.as_str())).cloned().collect())
         .unwrap_or_default();
     (required, optional)
 }
@@ -320,10 +321,12 @@ impl EffectParts {
                 one_of: Some(strings(&["branch", "detach"])),
             }),
             EffectParts::Command { argv: Some(argv), cut: None } => {
+                // Each slot once, in argv order (a set beside the list: an argv may be long).
                 let mut required: Vec<String> = Vec::new();
+                let mut seen = std::collections::HashSet::new();
                 for part in argv {
                     if let ArgvPart::Arg { arg } = part {
-                        if !required.contains(arg) {
+                        if seen.insert(arg.as_str()) {
                             required.push(arg.clone());
                         }
                     }

@@ -3,6 +3,7 @@ use crate::rules::{Ctx, Sink};
 use chart::lower::SrcClass;
 use diagnostics::declare_rule;
 use ir::SlotKind;
+use rustc_hash::FxHashSet;
 use kit::lends::EffectParts;
 
 use super::input_shape::{effect_parts, inputs, is_slot_value, shape_here, shape_text, InputAt};
@@ -43,9 +44,9 @@ declare_rule! {
     pub static EFFECT_INPUT = { code: "effect-input", rule: Some(8), severity: Error };
 }
 
-fn slot_values(at: &InputAt, keys: Option<&[String]>, sink: &mut Sink) {
+fn slot_values(at: &InputAt, keys: Option<&FxHashSet<&str>>, sink: &mut Sink) {
     for (key, v) in at.given_values() {
-        if keys.is_some_and(|ks| !ks.iter().any(|k| k == key)) {
+        if keys.is_some_and(|ks| !ks.contains(key)) {
             continue;
         }
         if !is_slot_value(v) {
@@ -104,11 +105,14 @@ pub fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
             );
             continue;
         }
+        // Sets beside the lists, each looked up once per key: both sides may be long.
         let keys = shape.keys();
+        let keys: FxHashSet<&str> = keys.iter().map(String::as_str).collect();
         let given = at.given();
-        let missing: Vec<&str> = shape.required.iter().map(String::as_str).filter(|k| !given.contains(k)).collect();
-        let extra: Vec<&str> = given.iter().copied().filter(|g| !keys.iter().any(|k| k == g)).collect();
-        let of_one = shape.one_of.as_ref().map_or(1, |one| one.iter().filter(|k| given.contains(&k.as_str())).count());
+        let is_given: FxHashSet<&str> = given.iter().copied().collect();
+        let missing: Vec<&str> = shape.required.iter().map(String::as_str).filter(|k| !is_given.contains(k)).collect();
+        let extra: Vec<&str> = given.iter().copied().filter(|g| !keys.contains(g)).collect();
+        let of_one = shape.one_of.as_ref().map_or(1, |one| one.iter().filter(|k| is_given.contains(k.as_str())).count());
         if !missing.is_empty() || !extra.is_empty() || of_one != 1 {
             let mut text = format!("the lent Effect \"{src}\" takes {takes}");
             if !missing.is_empty() {
