@@ -20,25 +20,16 @@ use syntax::json::{Json, JsonKind};
 
 /// Which of the two schemas a finding is in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Side {
+pub(crate) enum Side {
     /// The dispatch slot's `input` schema: what is sent.
     Slot,
     /// The callee's door: what it takes.
     Door,
 }
 
-impl Side {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Side::Slot => "slot",
-            Side::Door => "door",
-        }
-    }
-}
-
 /// What a finding says of the pair.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Kind {
+pub(crate) enum Kind {
     /// The slot may send something the door does not take: refused.
     Mismatch,
     /// A keyword outside the compared subset: that part is not compared (a warning).
@@ -48,7 +39,7 @@ pub enum Kind {
 /// One finding of [`compare`]: its side, its span in that side's text, its dotted path in that
 /// schema (`properties.branch`; empty for the schema itself) and its text.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Finding {
+pub(crate) struct Finding {
     pub side: Side,
     pub span: Span,
     pub path: String,
@@ -59,7 +50,7 @@ pub struct Finding {
 
 impl Finding {
     /// The line as the door words it: `path: message`, or the message alone at the root.
-    pub fn line(&self) -> String {
+    pub(crate) fn line(&self) -> String {
         if self.path.is_empty() {
             self.message.clone()
         } else {
@@ -69,12 +60,12 @@ impl Finding {
 }
 
 /// The seed's `doorSchemaFaults` text for a keyword outside the subset.
-pub fn outside_text(key: &str) -> String {
+pub(crate) fn outside_text(key: &str) -> String {
     format!("\"{key}\" is outside the JSON Schema subset jr2 compares ({})", PAYLOAD_KEYWORDS.join(", "))
 }
 
 /// The text for a list-form `items`, which the subset does not hold either.
-pub fn list_items_text() -> String {
+pub(crate) fn list_items_text() -> String {
     format!(
         "a list-form \"items\" is outside the JSON Schema subset jr2 compares ({}); \"items\" takes one schema for every item",
         PAYLOAD_KEYWORDS.join(", ")
@@ -83,7 +74,7 @@ pub fn list_items_text() -> String {
 
 /// Compares a slot's schema (what is sent) with a door's (what it takes): first each side's
 /// keywords outside the subset, then the mismatches, in the order of the walk.
-pub fn compare(slot: &Json, door: &Json) -> Vec<Finding> {
+pub(crate) fn compare(slot: &Json, door: &Json) -> Vec<Finding> {
     let mut out = Vec::new();
     for (side, schema) in [(Side::Slot, slot), (Side::Door, door)] {
         for fault in subset_faults(schema) {
@@ -806,7 +797,11 @@ mod tests {
                     Kind::Mismatch => "mismatch",
                     Kind::NotCompared => "not compared",
                 };
-                format!("{} {kind}: {}", f.side.as_str(), f.line())
+                let side = match f.side {
+                    Side::Slot => "slot",
+                    Side::Door => "door",
+                };
+                format!("{side} {kind}: {}", f.line())
             })
             .collect()
     }

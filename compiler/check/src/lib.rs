@@ -11,12 +11,12 @@
 #[cfg(test)]
 extern crate self as check;
 
-pub mod compat;
+pub(crate) mod compat;
 pub mod compile;
 pub mod door;
 pub mod doors;
 pub mod instance;
-pub mod passes;
+pub(crate) mod passes;
 pub mod preflight;
 pub mod rules;
 pub mod suppress;

@@ -1,2 +1,2 @@
 //! Passes over the IR.
-pub mod slot_clash;
+pub(crate) mod slot_clash;

@@ -9,7 +9,7 @@ use ir::{StateId, StateKind, Statechart};
 
 /// One Agent slot and every state of it that can be active with another of them, in state order.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Clash {
+pub(crate) struct Clash {
     pub slot: String,
     pub states: Vec<StateId>,
 }
@@ -17,7 +17,7 @@ pub struct Clash {
 /// Two invokes of one Agent slot whose states can be active together: `a` before `b` in state
 /// order, and `a == b` where one state invokes it twice.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ClashPair {
+pub(crate) struct ClashPair {
     pub slot: String,
     pub a: StateId,
     pub b: StateId,
@@ -28,7 +28,7 @@ pub struct ClashPair {
 /// Every clashing pair of a Machine, slot by slot in the order the slots are first invoked, then
 /// in state order (the order `party.ts`'s `refuseSlotActiveTwice` tries them in); a pair of states
 /// is listed once.
-pub fn slot_clash_pairs(m: &Statechart) -> Vec<ClashPair> {
+pub(crate) fn slot_clash_pairs(m: &Statechart) -> Vec<ClashPair> {
     // Every Agent invoke in state order, in one list (not a map of a list per slot: one
     // allocation, not one per slot and two for the map); a slot's are found by a scan of it.
     let invokes: Vec<(&str, StateId, usize)> = m
@@ -61,7 +61,7 @@ pub fn slot_clash_pairs(m: &Statechart) -> Vec<ClashPair> {
 }
 
 /// The clashes of a Machine, one per Agent slot, in the order the slots are first invoked.
-pub fn slot_clashes(m: &Statechart) -> Vec<Clash> {
+pub(crate) fn slot_clashes(m: &Statechart) -> Vec<Clash> {
     let mut out: Vec<Clash> = Vec::new();
     for pair in slot_clash_pairs(m) {
         if out.last().is_none_or(|c| c.slot != pair.slot) {

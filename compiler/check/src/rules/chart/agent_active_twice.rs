@@ -27,7 +27,7 @@ declare_rule! {
     pub static AGENT_ACTIVE_TWICE = { code: "agent-active-twice", rule: Some(6), severity: Error };
 }
 
-pub fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
+pub(crate) fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
     for clash in slot_clashes(cx.machine) {
         let docs: Vec<&str> = clash.states.iter().map(|s| cx.doc(*s)).collect();
         let span_of = |s: ir::StateId| {

@@ -76,7 +76,7 @@ pub fn agent_inputs<'c, 'a>(cx: &'c Ctx<Chart<'a>>) -> impl Iterator<Item = &'c 
     inputs(cx).iter().filter(|at| matches!(at.class, SrcClass::Lent(SlotKind::Agent) | SrcClass::Minted))
 }
 
-pub fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
+pub(crate) fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
     let Some(m) = cx.manifest else { return };
     let allowed = &m.declaration.allows.models;
     for at in agent_inputs(cx) {

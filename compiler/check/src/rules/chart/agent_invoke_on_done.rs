@@ -24,7 +24,7 @@ declare_rule! {
     pub static AGENT_INVOKE_ON_DONE = { code: "agent-invoke-on-done", rule: Some(6), severity: Error };
 }
 
-pub fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
+pub(crate) fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
     for inv in cx.invokes() {
         if !inv.class.slot_kind().is_agent() {
             continue;

@@ -21,7 +21,7 @@ declare_rule! {
     pub static AMBIGUOUS_TARGET = { code: "ambiguous-target", rule: Some(2), severity: Error };
 }
 
-pub fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
+pub(crate) fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
     for fault in cx.faults {
         let LowerFault::AmbiguousTarget { path, span, target, states } = fault else { continue };
         let docs: Vec<&str> = states.iter().map(|s| cx.doc(*s)).collect();

@@ -35,7 +35,7 @@ declare_rule! {
     pub static CUT_BESIDE_FORCE_PUSH = { code: "cut-beside-force-push", rule: Some(8), severity: Error };
 }
 
-pub fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
+pub(crate) fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
     let Some(force) = lent_force_push(cx) else { return };
     for at in inputs(cx) {
         if at.class != SrcClass::Lent(SlotKind::Effect) {

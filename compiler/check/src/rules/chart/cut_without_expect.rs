@@ -32,7 +32,7 @@ declare_rule! {
     pub static CUT_WITHOUT_EXPECT = { code: "cut-without-expect", rule: Some(8), severity: Error };
 }
 
-pub fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
+pub(crate) fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
     for at in inputs(cx) {
         if at.class != SrcClass::Lent(SlotKind::Effect) {
             continue;

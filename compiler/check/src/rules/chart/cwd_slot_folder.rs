@@ -32,7 +32,7 @@ declare_rule! {
     pub static CWD_SLOT_FOLDER = { code: "cwd-slot-folder", rule: Some(8), severity: Error };
 }
 
-pub fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
+pub(crate) fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
     let slots = repo_slots(cx).unwrap_or_default();
     for at in agent_inputs(cx) {
         if !at.is_object() {

@@ -27,7 +27,7 @@ declare_rule! {
     pub static DETACHED_CUT_FROM = { code: "detached-cut-from", rule: Some(8), severity: Error };
 }
 
-pub fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
+pub(crate) fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
     for at in inputs(cx) {
         if at.class != SrcClass::Lent(SlotKind::Effect) || !at.is_object() {
             continue;

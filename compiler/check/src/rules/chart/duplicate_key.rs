@@ -33,7 +33,7 @@ declare_rule! {
 /// parser noted as it read each object (`duplicates`, as [`syntax::json::Parsed::duplicates`] or
 /// [`syntax::json::duplicate_keys`] give them): no walk of the Chart of its own. A repeating
 /// object's dotted path is looked up only for it.
-pub fn check(cx: &Ctx<Tree>, sink: &mut Sink) {
+pub(crate) fn check(cx: &Ctx<Tree>, sink: &mut Sink) {
     let (chart, duplicates) = (cx.chart, cx.duplicates);
     let mut i = 0;
     while i < duplicates.len() {

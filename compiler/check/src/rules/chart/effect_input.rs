@@ -55,7 +55,7 @@ fn slot_values(at: &InputAt, keys: Option<&FxHashSet<&str>>, sink: &mut Sink) {
     }
 }
 
-pub fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
+pub(crate) fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
     for at in inputs(cx) {
         if at.class != SrcClass::Lent(SlotKind::Effect) {
             continue;

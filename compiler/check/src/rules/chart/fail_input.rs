@@ -31,7 +31,7 @@ declare_rule! {
     pub static FAIL_INPUT = { code: "fail-input", rule: Some(8), severity: Error };
 }
 
-pub fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
+pub(crate) fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
     for at in inputs(cx) {
         if at.class != SrcClass::Fail {
             continue;

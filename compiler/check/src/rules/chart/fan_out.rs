@@ -31,7 +31,7 @@ pub fn fan_out(m: &Machine, id: StateId) -> u64 {
     own + if st.kind == StateKind::Parallel { below.sum() } else { below.max().unwrap_or(0) }
 }
 
-pub fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
+pub(crate) fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
     let Some(limit) = cx.manifest.and_then(|m| m.declaration.ceilings.fan_out) else { return };
     let most = fan_out(cx.machine, StateId::ROOT);
     if most > limit {

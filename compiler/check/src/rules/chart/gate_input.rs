@@ -33,7 +33,7 @@ declare_rule! {
     pub static GATE_INPUT = { code: "gate-input", rule: Some(8), severity: Error };
 }
 
-pub fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
+pub(crate) fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
     for at in inputs(cx) {
         if at.class != SrcClass::Gate || at.input.is_none() {
             continue;

@@ -37,7 +37,7 @@ declare_rule! {
 }
 
 /// Every grammar fault of a parsed Chart. `Error` nodes (the parser's own faults) are skipped.
-pub fn check(cx: &Ctx<Tree>, sink: &mut Sink) {
+pub(crate) fn check(cx: &Ctx<Tree>, sink: &mut Sink) {
     Walker { sink }.chart(cx.chart);
 }
 

@@ -23,7 +23,7 @@ declare_rule! {
     pub static KIT_GUARD_PARAMS = { code: "kit-guard-params", rule: Some(3), severity: Error };
 }
 
-pub fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
+pub(crate) fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
     for (path, g) in cx.all_guards() {
         let Some(t) = g.get("type").and_then(|t| t.as_str()) else { continue };
         if t != "jr2.failure" && t != "jr2.ready" {

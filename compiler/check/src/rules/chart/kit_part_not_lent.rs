@@ -24,7 +24,7 @@ declare_rule! {
     pub static KIT_PART_NOT_LENT = { code: "kit-part-not-lent", rule: Some(3), severity: Error };
 }
 
-pub fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
+pub(crate) fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
     if cx.manifest.is_none() {
         return;
     }

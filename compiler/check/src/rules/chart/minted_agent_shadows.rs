@@ -24,7 +24,7 @@ declare_rule! {
     pub static MINTED_AGENT_SHADOWS = { code: "minted-agent-shadows", rule: Some(5), severity: Error };
 }
 
-pub fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
+pub(crate) fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
     let Some(lends) = cx.lends() else { return };
     let Some(agents) = cx.chart.get("agents") else { return };
     for m in agents.entries() {

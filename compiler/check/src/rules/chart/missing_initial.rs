@@ -24,7 +24,7 @@ declare_rule! {
     pub static MISSING_INITIAL = { code: "missing-initial", rule: Some(2), severity: Error };
 }
 
-pub fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
+pub(crate) fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
     for fault in cx.faults {
         let LowerFault::MissingInitial { state } = fault else { continue };
         let st = cx.machine.state(*state);

@@ -20,7 +20,7 @@ declare_rule! {
     pub static MODEL_NOT_ALLOWED = { code: "model-not-allowed", rule: Some(5), severity: Error };
 }
 
-pub fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
+pub(crate) fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
     let Some(m) = cx.manifest else { return };
     let Some(agents) = cx.chart.get("agents") else { return };
     let allowed = &m.declaration.allows.models;

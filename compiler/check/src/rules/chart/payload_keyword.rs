@@ -27,7 +27,7 @@ declare_rule! {
     pub static PAYLOAD_KEYWORD = { code: "payload-keyword", rule: Some(4), severity: Error };
 }
 
-pub fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
+pub(crate) fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
     let Some(events) = cx.chart.get("events") else { return };
     for ev in events.entries() {
         let Some(input) = ev.value.get("input") else { continue };

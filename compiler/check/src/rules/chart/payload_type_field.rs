@@ -22,7 +22,7 @@ declare_rule! {
     pub static PAYLOAD_TYPE_FIELD = { code: "payload-type-field", rule: Some(4), severity: Error };
 }
 
-pub fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
+pub(crate) fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
     let Some(events) = cx.chart.get("events") else { return };
     for ev in events.entries() {
         let Some(field) = ev.value.get("input").and_then(|i| i.get("properties")).and_then(|p| p.member("type")) else {

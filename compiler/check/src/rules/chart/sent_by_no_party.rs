@@ -92,7 +92,7 @@ fn key_path(path: &str) -> String {
     path.split('.').skip(1).step_by(2).collect::<Vec<_>>().join(".")
 }
 
-pub fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
+pub(crate) fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
     let sent_bys = super::sent_by_reference::sent_bys(cx);
     if sent_bys.is_empty() {
         return;

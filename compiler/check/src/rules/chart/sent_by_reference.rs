@@ -31,7 +31,7 @@ pub fn sent_bys<'a>(cx: &Ctx<Chart<'a>>) -> Vec<(String, &'a syntax::json::Json<
         .collect()
 }
 
-pub fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
+pub(crate) fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
     for (path, id) in sent_bys(cx) {
         if id.as_str().is_some_and(chart::lower::has_placeholder) || chart::lower::whole_ref(id).is_some() {
             sink.line(&SENT_BY_REFERENCE, id.span, &path, "a sentBy id is a literal party name, never a reference");

@@ -18,7 +18,7 @@ declare_rule! {
     pub static CHART_TOO_LARGE = { code: "chart-too-large", rule: Some(2), severity: Error };
 }
 
-pub fn check(cx: &Ctx<Tree>, sink: &mut Sink) {
+pub(crate) fn check(cx: &Ctx<Tree>, sink: &mut Sink) {
     let (chart, size) = (cx.chart, cx.size);
     let Some(limit) = cx.manifest.and_then(|m| m.declaration.ceilings.size) else { return };
     if size as u64 > limit {

@@ -49,7 +49,7 @@ pub fn refuse_unlowered(chart: &syntax::json::Json, sink: &mut Sink) {
     sink.line(&TOO_MANY_STATES, span, "", format!("the Chart has more than {LOWERED_AT_MOST} states; a Chart has at most {MAX_STATES}"));
 }
 
-pub fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
+pub(crate) fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
     let count = cx.machine.states.len() - 1;
     if count > MAX_STATES {
         let span = cx.chart.get("states").map_or(cx.chart.span, |s| s.span);

@@ -20,7 +20,7 @@ declare_rule! {
     pub static UNKNOWN_ACTION = { code: "unknown-action", rule: Some(3), severity: Error };
 }
 
-pub fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
+pub(crate) fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
     let Some(m) = cx.manifest else { return };
     let lends = &m.declaration.lends.actions;
     let lent = m.lent_actions();

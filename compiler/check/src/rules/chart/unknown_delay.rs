@@ -27,7 +27,7 @@ declare_rule! {
 /// as a lend manifest's `ceilings.wallClock` is read).
 pub use kit::lends::duration_ms;
 
-pub fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
+pub(crate) fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
     let lent: Vec<&String> = cx.manifest.map(LendManifest::lent_delays).unwrap_or_default();
     for id in cx.machine.ids() {
         let Some(after) = cx.state_json(id).get("after") else { continue };

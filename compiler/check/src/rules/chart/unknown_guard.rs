@@ -29,7 +29,7 @@ const SENT_BY: &str = "jr2.sentBy";
 const FAILURE_GUARD: &str = "jr2.failure";
 const READY_GUARD: &str = "jr2.ready";
 
-pub fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
+pub(crate) fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
     let Some(m) = cx.manifest else { return };
     let lends = &m.declaration.lends.guards;
     let lent = m.lent_guards();

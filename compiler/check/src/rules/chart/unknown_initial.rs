@@ -23,7 +23,7 @@ declare_rule! {
     pub static UNKNOWN_INITIAL = { code: "unknown-initial", rule: Some(2), severity: Error };
 }
 
-pub fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
+pub(crate) fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
     for fault in cx.faults {
         let LowerFault::UnknownInitial { state, span, initial } = fault else { continue };
         let st = cx.machine.state(*state);

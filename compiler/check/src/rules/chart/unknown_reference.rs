@@ -81,7 +81,7 @@ struct Scope<'a> {
     transition: Option<&'a str>,
 }
 
-pub fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
+pub(crate) fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
     let context_keys: Vec<String> =
         cx.chart.get("context").map(|c| c.entries().map(|m| m.key.to_string()).collect()).unwrap_or_default();
     let input_keys = cx.manifest.and_then(|m| m.input_keys.as_ref());

@@ -29,7 +29,7 @@ declare_rule! {
     pub static UNKNOWN_SRC = { code: "unknown-src", rule: Some(3), severity: Error };
 }
 
-pub fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
+pub(crate) fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
     if cx.manifest.is_none() {
         return;
     }

@@ -26,7 +26,7 @@ declare_rule! {
     pub static UNKNOWN_TARGET = { code: "unknown-target", rule: Some(2), severity: Error };
 }
 
-pub fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
+pub(crate) fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
     for fault in cx.faults {
         let LowerFault::UnknownTarget { path, span, target, source } = fault else { continue };
         let m = cx.machine;

@@ -20,7 +20,7 @@ declare_rule! {
     pub static WORKSPACE_NOT_ALLOWED = { code: "workspace-not-allowed", rule: Some(5), severity: Error };
 }
 
-pub fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
+pub(crate) fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
     let Some(m) = cx.manifest else { return };
     let Some(agents) = cx.chart.get("agents") else { return };
     let allowed: Vec<&str> = m.declaration.allows.workspace.iter().map(|w| w.as_str()).collect();

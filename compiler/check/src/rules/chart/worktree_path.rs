@@ -33,7 +33,7 @@ declare_rule! {
     pub static WORKTREE_PATH = { code: "worktree-path", rule: Some(8), severity: Error };
 }
 
-pub fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
+pub(crate) fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
     let slots = repo_slots(cx);
     for at in inputs(cx) {
         if at.class != SrcClass::Lent(SlotKind::Effect) || !at.is_object() {

@@ -44,7 +44,7 @@ declare_rule! {
 
 /// A mismatch: of a pair, as a line in its side's file; at a same-Instance dispatch, at its
 /// `input`, naming the callee.
-pub fn check(cx: &Ctx<Subject<'_>>, sink: &mut Sink) {
+pub(crate) fn check(cx: &Ctx<Subject<'_>>, sink: &mut Sink) {
     let (d, f) = match **cx {
         Subject::Pair { finding: f, side } if f.kind == Kind::Mismatch && f.side == side => {
             (sink.at(&DOOR_MISMATCH, f.span, f.line()), f)

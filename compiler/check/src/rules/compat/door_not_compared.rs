@@ -40,7 +40,7 @@ declare_rule! {
 /// A part not compared: of a pair, as a line in its side's file; at a dispatch (same-Instance or
 /// foreign), at its `input`, saying in which schema it is; and a same-Instance door that is not
 /// compared at all (none declared, or a schema with no JSON Schema reading).
-pub fn check(cx: &Ctx<Subject<'_>>, sink: &mut Sink) {
+pub(crate) fn check(cx: &Ctx<Subject<'_>>, sink: &mut Sink) {
     match **cx {
         Subject::Pair { finding: f, side } if f.kind == Kind::NotCompared && f.side == side => {
             let (mine, other) = match side {

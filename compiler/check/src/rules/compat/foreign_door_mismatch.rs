@@ -31,7 +31,7 @@ declare_rule! {
 }
 
 /// A mismatch with a foreign door, at the dispatch's `input`.
-pub fn check(cx: &Ctx<Subject<'_>>, sink: &mut Sink) {
+pub(crate) fn check(cx: &Ctx<Subject<'_>>, sink: &mut Sink) {
     let Subject::Dispatch { at: AtDispatch { callee, input: Some(input), foreign: Some(foreign) }, finding: f } = **cx
     else {
         return;

@@ -28,7 +28,7 @@ declare_rule! {
 }
 
 /// The warning at the target's `url`.
-pub fn check(cx: &Ctx<Subject<'_>>, sink: &mut Sink) {
+pub(crate) fn check(cx: &Ctx<Subject<'_>>, sink: &mut Sink) {
     let Subject::Read { at: AtDispatch { callee, foreign: Some(foreign), .. }, read: Read::Missing } = **cx else {
         return;
     };

@@ -29,7 +29,7 @@ declare_rule! {
 }
 
 /// The warning at the target's `url`, saying what the answer was instead.
-pub fn check(cx: &Ctx<Subject<'_>>, sink: &mut Sink) {
+pub(crate) fn check(cx: &Ctx<Subject<'_>>, sink: &mut Sink) {
     let Subject::Read { at: AtDispatch { callee, foreign: Some(foreign), .. }, read: Read::NotDetail { what } } = **cx
     else {
         return;

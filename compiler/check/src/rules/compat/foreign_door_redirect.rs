@@ -28,7 +28,7 @@ declare_rule! {
 }
 
 /// The warning at the target's `url`: the redirect's status and, where it gave one, its `Location`.
-pub fn check(cx: &Ctx<Subject<'_>>, sink: &mut Sink) {
+pub(crate) fn check(cx: &Ctx<Subject<'_>>, sink: &mut Sink) {
     let Subject::Read { at: AtDispatch { callee, foreign: Some(foreign), .. }, read: Read::Redirect { status, location } } =
         **cx
     else {

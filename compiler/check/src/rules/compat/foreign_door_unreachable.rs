@@ -34,7 +34,7 @@ declare_rule! {
 }
 
 /// The warning at the target's `url`: the door's address, and why no answer came.
-pub fn check(cx: &Ctx<Subject<'_>>, sink: &mut Sink) {
+pub(crate) fn check(cx: &Ctx<Subject<'_>>, sink: &mut Sink) {
     let Subject::Read { at: AtDispatch { callee, foreign: Some(foreign), .. }, read: Read::Unreachable { reason } } = **cx
     else {
         return;

@@ -27,7 +27,7 @@ family! {
 }
 
 /// What a door rule reads.
-pub enum Subject<'a> {
+pub(crate) enum Subject<'a> {
     /// A finding of a schema pair compared alone, worded in `side`'s file (only that side's).
     Pair { finding: &'a Finding, side: Side },
     /// A finding of a dispatch's slot against its callee's door, worded at the slot's `input`.
@@ -37,7 +37,7 @@ pub enum Subject<'a> {
 }
 
 /// A `dispatch(name, { input, target })` of an Instance whose door is checked.
-pub struct AtDispatch<'a> {
+pub(crate) struct AtDispatch<'a> {
     /// The callee's name, as written.
     pub callee: &'a str,
     /// The slot's `input` key, where a comparison's findings are worded (`None`: no slot).
@@ -47,13 +47,13 @@ pub struct AtDispatch<'a> {
 }
 
 /// A foreign target's door: its address, and the target's `url`, where what it answered is worded.
-pub struct Foreign<'a> {
+pub(crate) struct Foreign<'a> {
     pub address: &'a str,
     pub url: Loc,
 }
 
 /// What a dispatch's callee door gave, short of a comparison.
-pub enum Read<'a> {
+pub(crate) enum Read<'a> {
     /// The same-Instance callee declares no input schema; `whose` names it (`"review"`, or the
     /// wrapper of a named Chart).
     Undeclared { whose: &'a str },

@@ -13,7 +13,7 @@ family! {
 }
 
 /// One suppression, as applied.
-pub enum Subject<'a> {
+pub(crate) enum Subject<'a> {
     /// An inline `// jr2-ignore[code, ...]: reason` comment at `span` of the sink's file.
     Inline {
         span: Span,

@@ -25,7 +25,7 @@ declare_rule! {
 }
 
 /// An inline suppression with no `: reason`.
-pub fn check(cx: &Ctx<Subject<'_>>, sink: &mut Sink) {
+pub(crate) fn check(cx: &Ctx<Subject<'_>>, sink: &mut Sink) {
     if let Subject::Inline { span, has_reason: false, .. } = **cx {
         sink.at(&SUPPRESSION_WITHOUT_REASON, span, "this suppression gives no reason, so it suppresses nothing").help =
             Some("say why after a colon: `// jr2-ignore[code]: why the finding is wrong here`".into());

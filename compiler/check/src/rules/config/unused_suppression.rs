@@ -29,7 +29,7 @@ declare_rule! {
 
 /// A suppression that dropped nothing: each unused code of an inline one (a code that names no
 /// rule says so), and a `[[suppress]]` entry.
-pub fn check(cx: &Ctx<Subject<'_>>, sink: &mut Sink) {
+pub(crate) fn check(cx: &Ctx<Subject<'_>>, sink: &mut Sink) {
     match **cx {
         Subject::Inline { has_reason: true, unused, codes, .. } => {
             for &(code, span) in unused {

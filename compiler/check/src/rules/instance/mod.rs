@@ -28,7 +28,7 @@ family! {
 }
 
 /// What an Instance rule reads: one subject of the Instance check.
-pub enum Subject<'a> {
+pub(crate) enum Subject<'a> {
     /// A Workflow's or a named Chart's file, by its name.
     File(&'a FileName<'a>),
     /// One `dispatch(name, { input, wait, target })` call of a Workflow.
@@ -46,7 +46,7 @@ pub(crate) fn run(subject: Subject<'_>, sink: &mut Sink) {
 }
 
 /// A Workflow's or a named Chart's file: its name is its stem.
-pub struct FileName<'a> {
+pub(crate) struct FileName<'a> {
     /// "Workflow" or "Chart".
     pub what: &'static str,
     pub stem: &'a str,
@@ -60,7 +60,7 @@ pub struct FileName<'a> {
 
 /// The Instance's Assembly by name: what a same-Instance `dispatch` may name.
 #[derive(Clone, Debug, Default)]
-pub struct Assembly {
+pub(crate) struct Assembly {
     /// The Workflows' stems.
     pub workflows: BTreeSet<String>,
     /// The named Charts, `wrapper/chart`.
@@ -68,31 +68,31 @@ pub struct Assembly {
 }
 
 /// One `dispatch(...)` call of a Workflow, and the Assembly its callee resolves in.
-pub struct Dispatch<'a> {
+pub(crate) struct Dispatch<'a> {
     pub call: &'a Value<'a>,
     pub assembly: &'a Assembly,
 }
 
 impl<'a> Dispatch<'a> {
     /// The callee's name as written: its value (a string) and the name.
-    pub fn callee(&self) -> Option<(&'a Value<'a>, &'a str)> {
+    pub(crate) fn callee(&self) -> Option<(&'a Value<'a>, &'a str)> {
         let name = arg(self.call, 0)?;
         Some((name, name.as_str()?))
     }
 
     /// Its `target` (absent or `undefined`: `None`, a same-Instance dispatch).
-    pub fn target(&self) -> Option<&'a Value<'a>> {
+    pub(crate) fn target(&self) -> Option<&'a Value<'a>> {
         arg(self.call, 1).and_then(|o| o.get("target")).filter(|t| !matches!(t.kind, ValueKind::Undefined))
     }
 
     /// Its target, where it is written out (not the kit's `open`, which a composer binds).
-    pub fn written_target(&self) -> Option<&'a Value<'a>> {
+    pub(crate) fn written_target(&self) -> Option<&'a Value<'a>> {
         self.target().filter(|t| !crate::instance::is_open(t))
     }
 }
 
 /// A named Chart `<wrapper>/<chart>` and what its wrapper gave it.
-pub struct ChartSubject<'a> {
+pub(crate) struct ChartSubject<'a> {
     /// The Chart's name, `<wrapper>/<chart>`.
     pub name: &'a str,
     /// Its wrapper's stem.
@@ -101,7 +101,7 @@ pub struct ChartSubject<'a> {
 }
 
 /// What a named Chart's wrapper gave it to be checked against.
-pub enum Wrapping<'a> {
+pub(crate) enum Wrapping<'a> {
     /// The Chart file is a symbolic link that leads out of the Instance folder: not read.
     LeadsOut,
     /// No `workflows/<wrapper>.ts`.

@@ -33,7 +33,7 @@ declare_rule! {
     pub static MCP_SERVER_NOT_CONFIGURED = { code: "mcp-server-not-configured", rule: None, severity: Error };
 }
 
-pub fn check(cx: &Ctx<Workflow>, sink: &mut Sink) {
+pub(crate) fn check(cx: &Ctx<Workflow>, sink: &mut Sink) {
     let (calls, config) = (cx.calls, cx.config);
     let Some(servers) = &config.mcp else { return };
     let known = if servers.is_empty() {

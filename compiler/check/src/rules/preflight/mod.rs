@@ -21,7 +21,7 @@ family! {
 }
 
 /// What the pre-flight's rules over a Workflow read: the kit's calls in its value, and the config.
-pub struct Workflow<'a> {
+pub(crate) struct Workflow<'a> {
     pub calls: &'a [KitCall<'a>],
     pub config: &'a InstanceConfig,
 }

@@ -38,7 +38,7 @@ declare_rule! {
     pub static REPO_WITHOUT_CREDENTIALS = { code: "repo-without-credentials", rule: None, severity: Error };
 }
 
-pub fn check(cx: &Ctx<Workflow>, sink: &mut Sink) {
+pub(crate) fn check(cx: &Ctx<Workflow>, sink: &mut Sink) {
     let (calls, config) = (cx.calls, cx.config);
     if config.credentials.is_none() {
         return;

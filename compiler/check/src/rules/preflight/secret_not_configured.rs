@@ -35,7 +35,7 @@ declare_rule! {
 }
 
 /// The secrets the Workflow names, against the config's `secrets`.
-pub fn check(cx: &Ctx<Workflow>, sink: &mut Sink) {
+pub(crate) fn check(cx: &Ctx<Workflow>, sink: &mut Sink) {
     let (calls, config) = (cx.calls, cx.config);
     if config.secrets.is_none() {
         return;

@@ -48,7 +48,7 @@ declare_rule! {
 
 const EVENT: &str = "agent.fault";
 
-pub fn check(cx: &Ctx<Walk>, sink: &mut Sink) {
+pub(crate) fn check(cx: &Ctx<Walk>, sink: &mut Sink) {
     // A route at the root is a route from every state: nothing to look for.
     if cx.routed(StateId::ROOT, EVENT) {
         return;

@@ -55,7 +55,7 @@ declare_rule! {
     pub static INLINE_PARTS = { code: "inline-parts", rule: None, severity: Error };
 }
 
-pub fn check(cx: &Ctx<Walk>, sink: &mut Sink) {
+pub(crate) fn check(cx: &Ctx<Walk>, sink: &mut Sink) {
     // The config's lines were found by `Ctx::new`'s scan (see [`scan_config`]); usually none.
     sink.extend(cx.inline_parts.iter().cloned());
     if let Some(props) = cx.parts.setup.and_then(Value::props) {

@@ -58,7 +58,7 @@ declare_rule! {
     pub static LOST_OUTPUT = { code: "lost-output", rule: None, severity: Error };
 }
 
-pub fn check(cx: &Ctx<Walk>, sink: &mut Sink) {
+pub(crate) fn check(cx: &Ctx<Walk>, sink: &mut Sink) {
     for s in cx.machine.ids() {
         if s == StateId::ROOT {
             continue;

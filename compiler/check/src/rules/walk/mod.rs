@@ -12,7 +12,7 @@ use diagnostics::Diagnostic;
 use ir::{self, SourceMap, StateId, StateKind, Trigger};
 use machine::lower::{is_machine, lower_parts, machine_parts, MachineParts, NodeValues};
 use machine::module::SourceFile;
-use machine::value::{FileId, Value};
+use machine::value::Value;
 
 // One line per rule, each with its source, so that rules added in parallel merge line by line.
 family! {
@@ -73,7 +73,7 @@ fn walk(lowering: &Lowering<'_>, nested: bool, sink: &mut Sink) {
 
 /// What a walk rule reads: one Machine's IR, its parts, where each of its states is (the source
 /// map) and the value each was lowered from.
-pub struct Walk<'a> {
+pub(crate) struct Walk<'a> {
     pub machine: &'a ir::Statechart,
     pub parts: &'a MachineParts<'a>,
     pub map: &'a SourceMap,
@@ -88,30 +88,25 @@ pub struct Walk<'a> {
 }
 
 impl<'a> Walk<'a> {
-    pub fn new(lowering: &Lowering<'a>, nested: bool) -> Self {
+    pub(crate) fn new(lowering: &Lowering<'a>, nested: bool) -> Self {
         let mut inline = Sink::default();
         inline_parts::scan_config(lowering.parts.config, &mut inline);
         let Lowering { machine, parts, map, values, files } = *lowering;
         Walk { machine, parts, map, values, files, nested, inline_parts: inline.into_located() }
     }
 
-    /// The file a state is written in.
-    pub fn file_of(&self, s: StateId) -> FileId {
-        self.map.state(s).loc.file
-    }
-
     /// A state's value as written (its object in the config).
-    pub fn state_value(&self, s: StateId) -> Option<&'a Value<'a>> {
+    pub(crate) fn state_value(&self, s: StateId) -> Option<&'a Value<'a>> {
         self.values.state(s)
     }
 
     /// Where a diagnostic at a state is: its key, or its value for the root.
-    pub fn state_at(&self, s: StateId) -> machine::value::Loc {
+    pub(crate) fn state_at(&self, s: StateId) -> machine::value::Loc {
         self.map.state(s).key_or_value()
     }
 
     /// A diagnostic of `rule` at a state ([`Walk::state_at`]), with its path.
-    pub fn at_state<'s>(
+    pub(crate) fn at_state<'s>(
         &self,
         sink: &'s mut Sink,
         rule: &'static Rule,
@@ -123,7 +118,7 @@ impl<'a> Walk<'a> {
 
     /// A state as a line names it: its keys from the root (`coding.ready`), or the root; and its
     /// Machine, in a nested one.
-    pub fn name(&self, s: StateId) -> String {
+    pub(crate) fn name(&self, s: StateId) -> String {
         if s == StateId::ROOT {
             return format!("the root of Machine \"{}\"", self.machine.id);
         }
@@ -141,7 +136,7 @@ impl<'a> Walk<'a> {
     }
 
     /// Where the route goes: the state or a state above it, or the root.
-    pub fn route_place(&self, s: StateId) -> String {
+    pub(crate) fn route_place(&self, s: StateId) -> String {
         if s == StateId::ROOT {
             "the root".into()
         } else {
@@ -150,7 +145,7 @@ impl<'a> Walk<'a> {
     }
 
     /// That nothing routes `event`: from the state or above it, or from the root.
-    pub fn unrouted(&self, s: StateId, event: &str) -> String {
+    pub(crate) fn unrouted(&self, s: StateId, event: &str) -> String {
         if s == StateId::ROOT {
             format!("and it does not route `{event}`")
         } else {
@@ -160,7 +155,7 @@ impl<'a> Walk<'a> {
 
     /// Does the state, or a state above it, route `event` (by name, or by a wildcard that matches
     /// it: `*`, `agent.*`)? A guarded route counts: the walk cannot judge a guard.
-    pub fn routed(&self, s: StateId, event: &str) -> bool {
+    pub(crate) fn routed(&self, s: StateId, event: &str) -> bool {
         std::iter::once(s).chain(self.machine.ancestors(s)).any(|x| {
             self.machine
                 .transitions_from(x)
@@ -170,7 +165,7 @@ impl<'a> Walk<'a> {
 
     /// Is this a leaf that is not final (a state with no children: an atomic state, or an empty
     /// compound or parallel one)?
-    pub fn is_open_leaf(&self, s: StateId) -> bool {
+    pub(crate) fn is_open_leaf(&self, s: StateId) -> bool {
         let st = self.machine.state(s);
         st.children.is_empty() && st.kind != StateKind::Final
     }

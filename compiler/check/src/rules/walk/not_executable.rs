@@ -70,7 +70,7 @@ declare_rule! {
 const MAX_DEPTH: usize = 16;
 
 /// The walk runs this over each Machine.
-pub fn check(cx: &Ctx<Walk>, sink: &mut Sink) {
+pub(crate) fn check(cx: &Ctx<Walk>, sink: &mut Sink) {
     let m = cx.machine;
     for (ti, t) in m.transitions.iter().enumerate() {
         let mut why = Vec::new();

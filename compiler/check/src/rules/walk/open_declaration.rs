@@ -34,7 +34,7 @@ declare_rule! {
 
 /// The walk runs this over each Machine: each Open body of its setup, its declaration read as
 /// the lend manifest is (`machine::parts::declaration_of`).
-pub fn check(cx: &Ctx<Walk>, sink: &mut Sink) {
+pub(crate) fn check(cx: &Ctx<Walk>, sink: &mut Sink) {
     for (_, actor) in cx.parts.setup_entries("actors") {
         if classify_actor(actor) != ActorClass::Open {
             continue;

@@ -30,7 +30,7 @@ declare_rule! {
     pub static REPO_SLOT_KEY = { code: "repo-slot-key", rule: None, severity: Error };
 }
 
-pub fn check(cx: &Ctx<Walk>, sink: &mut Sink) {
+pub(crate) fn check(cx: &Ctx<Walk>, sink: &mut Sink) {
     for (place, slot) in repo_slots(cx) {
         if is_directory_name(slot.key) {
             continue;
@@ -49,7 +49,7 @@ pub fn check(cx: &Ctx<Walk>, sink: &mut Sink) {
 /// Every Repo Slot of the Machine's wrappers, outermost first, with the wrapper that names it
 /// (`workspace()` or `customize()`, the kit's `<where>`): an iterator, not a list, so that the
 /// two rules that read them allocate nothing.
-pub fn repo_slots<'a, 'c>(cx: &'c Ctx<Walk<'a>>) -> impl Iterator<Item = (&'static str, &'a Prop<'a>)> + 'c {
+pub(crate) fn repo_slots<'a, 'c>(cx: &'c Ctx<Walk<'a>>) -> impl Iterator<Item = (&'static str, &'a Prop<'a>)> + 'c {
     cx.parts.wrappers.iter().flat_map(|w| {
         let place = match w.kind {
             WrapperKind::Workspace => "workspace()",

@@ -43,7 +43,7 @@ declare_rule! {
     pub static REPO_SLOT_VALUE = { code: "repo-slot-value", rule: None, severity: Error };
 }
 
-pub fn check(cx: &Ctx<Walk>, sink: &mut Sink) {
+pub(crate) fn check(cx: &Ctx<Walk>, sink: &mut Sink) {
     for (place, slot) in repo_slots(cx) {
         // The key as JSON, written only for a line.
         let name = || serde_json::to_string(&slot.key).unwrap_or_default();

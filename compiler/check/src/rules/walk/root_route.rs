@@ -11,7 +11,7 @@ use machine::value::{FileId, Value, ValueKind};
 /// state whose key holds `word` (any case: `failed`, `Lost`), or else the first final one; `None`
 /// when it has no such state, or where the config is not an object literal written in `file` (the
 /// diagnostic's file, which a fix's edits are in).
-pub fn fix(cx: &Ctx<Walk>, file: FileId, event: &str, word: &str) -> Option<Fix> {
+pub(crate) fn fix(cx: &Ctx<Walk>, file: FileId, event: &str, word: &str) -> Option<Fix> {
     let config = cx.parts.config;
     let text = cx.files.get(file.0 as usize)?.text.as_str();
     let states = config.get("states")?.props()?;

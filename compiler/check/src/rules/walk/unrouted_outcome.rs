@@ -36,7 +36,7 @@ declare_rule! {
     pub static UNROUTED_OUTCOME = { code: "unrouted-outcome", rule: None, severity: Error };
 }
 
-pub fn check(cx: &Ctx<Walk>, sink: &mut Sink) {
+pub(crate) fn check(cx: &Ctx<Walk>, sink: &mut Sink) {
     // Every routed outcome, in one pass over the transitions (not one per state): a sorted list,
     // searched by halves; a few dozen pairs at most, where a HashSet cost more to hash and build.
     // On the stack up to 16 (a Workflow routes about 8): no heap block for the usual Machine.

@@ -45,7 +45,7 @@ declare_rule! {
 
 const EVENT: &str = "workspace.lost";
 
-pub fn check(cx: &Ctx<Walk>, sink: &mut Sink) {
+pub(crate) fn check(cx: &Ctx<Walk>, sink: &mut Sink) {
     // A route at the root is a route from every state: nothing to look for.
     if !cx.parts.composes_sandbox() || cx.routed(StateId::ROOT, EVENT) {
         return;

@@ -32,7 +32,7 @@ declare_rule! {
     pub static ANSWER_BELOW_NO_AGENT = { code: "answer-below-no-agent", rule: None, severity: Warning };
 }
 
-pub fn check(cx: &Ctx<Picks<'_>>, sink: &mut Sink) {
+pub(crate) fn check(cx: &Ctx<Picks<'_>>, sink: &mut Sink) {
     let agent_state = |s: ir::StateId| cx.m.state(s).invokes.iter().any(|i| i.kind.is_agent());
     // The Agent's state to name: the first in state order.
     let Some(first_agent) = cx.m.ids().find(|&s| agent_state(s)) else { return };

@@ -33,7 +33,7 @@ declare_rule! {
     pub static FROM_PICK_FILL_SETS_PARAM = { code: "from-pick-fill-sets-param", rule: None, severity: Error };
 }
 
-pub fn check(cx: &Ctx<Picks<'_>>, sink: &mut Sink) {
+pub(crate) fn check(cx: &Ctx<Picks<'_>>, sink: &mut Sink) {
     for fp in from_picks(cx) {
         let Some(fill) = arg(fp.call, 1) else { continue };
         // The keys `fill` sets, asked of its lowering in place (no list of them copied).

@@ -29,7 +29,7 @@ declare_rule! {
     pub static FROM_PICK_OTHER_EVENT = { code: "from-pick-other-event", rule: None, severity: Error };
 }
 
-pub fn check(cx: &Ctx<Picks<'_>>, sink: &mut Sink) {
+pub(crate) fn check(cx: &Ctx<Picks<'_>>, sink: &mut Sink) {
     let fps = from_picks(cx);
     if fps.is_empty() {
         return;

@@ -36,7 +36,7 @@ declare_rule! {
     pub static FROM_PICK_UNKNOWN_KEY = { code: "from-pick-unknown-key", rule: None, severity: Error };
 }
 
-pub fn check(cx: &Ctx<Picks<'_>>, sink: &mut Sink) {
+pub(crate) fn check(cx: &Ctx<Picks<'_>>, sink: &mut Sink) {
     for fp in from_picks(cx) {
         let inv = &cx.m.state(fp.state).invokes[fp.invoke];
         let Some(actor) = cx.parts.actor(&inv.src) else { continue };

@@ -50,7 +50,7 @@ type EventPick<'v> = (&'v str, &'v Value<'v>, OnceCell<Option<Rc<Pick<'v>>>>);
 
 /// A lowered Machine beside its values: each IR state, invoke and transition with the value
 /// lowering made it from ([`NodeValues`]), and its place and path ([`SourceMap`]).
-pub struct Picks<'v> {
+pub(crate) struct Picks<'v> {
     pub m: &'v ir::Statechart,
     pub map: &'v SourceMap,
     pub parts: &'v MachineParts<'v>,
@@ -72,7 +72,7 @@ pub struct Picks<'v> {
 }
 
 impl<'v> Picks<'v> {
-    pub fn new(lowering: &Lowering<'v>) -> Picks<'v> {
+    pub(crate) fn new(lowering: &Lowering<'v>) -> Picks<'v> {
         let Lowering { parts, machine: m, map, values, files } = *lowering;
         let mut picks: Vec<EventPick> = Vec::new();
         let events = parts.setup.and_then(|s| s.get("events")).and_then(Value::as_array).unwrap_or_default();
@@ -99,22 +99,22 @@ impl<'v> Picks<'v> {
     }
 
     /// A state's config value.
-    pub fn state_value(&self, s: StateId) -> Option<&'v Value<'v>> {
+    pub(crate) fn state_value(&self, s: StateId) -> Option<&'v Value<'v>> {
         self.values.state(s)
     }
 
     /// A state's `entry` (one action or a list), as written.
-    pub fn entry(&self, s: StateId) -> Option<&'v Value<'v>> {
+    pub(crate) fn entry(&self, s: StateId) -> Option<&'v Value<'v>> {
         self.state_value(s)?.get("entry")
     }
 
     /// A state's `exit` (one action or a list), as written.
-    pub fn exit(&self, s: StateId) -> Option<&'v Value<'v>> {
+    pub(crate) fn exit(&self, s: StateId) -> Option<&'v Value<'v>> {
         self.state_value(s)?.get("exit")
     }
 
     /// A state's id as xstate gives it: its own `id`, or the Machine's id and the keys down to it.
-    pub fn node_id(&self, sid: StateId) -> Cow<'v, str> {
+    pub(crate) fn node_id(&self, sid: StateId) -> Cow<'v, str> {
         if sid == StateId::ROOT {
             return Cow::Borrowed(&self.m.id);
         }
@@ -137,7 +137,7 @@ impl<'v> Picks<'v> {
 
     /// The states a transition to `target` enters below it: the target, then the initial states
     /// down from it (every region of a parallel state).
-    pub fn entered(&self, target: StateId) -> &[StateId] {
+    pub(crate) fn entered(&self, target: StateId) -> &[StateId] {
         let i = target.index();
         match (self.entered_at.get(i), self.entered_at.get(i + 1)) {
             (Some(&a), Some(&b)) => &self.entered[a as usize..b as usize],
@@ -147,7 +147,7 @@ impl<'v> Picks<'v> {
 
     /// The transitions that name `target` among their targets (indices into `m.transitions`), in
     /// order: every state's found at once into one list, state after state.
-    pub fn incoming(&self, target: StateId) -> &[u32] {
+    pub(crate) fn incoming(&self, target: StateId) -> &[u32] {
         let (list, at) = self.incoming.get_or_init(|| {
             let ts = &self.m.transitions;
             // Counted first, then each placed at its state's next free place.
@@ -176,17 +176,17 @@ impl<'v> Picks<'v> {
     }
 
     /// The value of the IR transition `ti` (its index in `m.transitions`).
-    pub fn transition(&self, ti: usize) -> Option<&'v Value<'v>> {
+    pub(crate) fn transition(&self, ti: usize) -> Option<&'v Value<'v>> {
         self.values.transition(ti)
     }
 
     /// A state's `k`-th invoke item (the object lowering made its `k`-th IR invoke from).
-    pub fn invoke(&self, s: StateId, k: usize) -> Option<&'v Value<'v>> {
+    pub(crate) fn invoke(&self, s: StateId, k: usize) -> Option<&'v Value<'v>> {
         self.values.invoke(self.map, s, k)
     }
 
     /// The event a transition is taken on, as xstate names it; `None` for an eventless one.
-    pub fn event_of(&self, t: &ir::Transition) -> Option<String> {
+    pub(crate) fn event_of(&self, t: &ir::Transition) -> Option<String> {
         let source = self.node_id(t.source);
         let invoke_id = |i: usize| {
             self.m
@@ -209,7 +209,7 @@ impl<'v> Picks<'v> {
     /// Is a transition taken on the event `name` ([`Picks::event_of`]'s name, without writing it
     /// where it can be told by a look: an event's own name, or no `xstate.` name)? `None` for an
     /// eventless one.
-    pub fn is_event(&self, t: &ir::Transition, name: &str) -> Option<bool> {
+    pub(crate) fn is_event(&self, t: &ir::Transition, name: &str) -> Option<bool> {
         match &t.trigger {
             Trigger::Event(e) => Some(e == name),
             Trigger::Always => None,
@@ -218,21 +218,16 @@ impl<'v> Picks<'v> {
         }
     }
 
-    /// The `defineEvent` of the setup's `events` named `name`: its def object.
-    pub fn pick_def(&self, name: &str) -> Option<&'v Value<'v>> {
-        self.picks.iter().find(|(n, _, _)| *n == name).map(|(_, def, _)| *def)
-    }
-
     /// The pick of the setup's `events` named `name`, where its `input` is a `z.object` with keys
     /// the analysis can read.
-    pub fn pick(&self, name: &str) -> Option<Rc<Pick<'v>>> {
+    pub(crate) fn pick(&self, name: &str) -> Option<Rc<Pick<'v>>> {
         let (_, def, pick) = self.picks.iter().find(|(n, _, _)| *n == name)?;
         pick.get_or_init(|| Pick::of_def(def).map(Rc::new)).clone()
     }
 
     /// The pick a `defineEvent({...})` call (or its def object) makes: the one read already when
     /// it is one of the setup's `events`.
-    pub fn pick_of_def(&self, def: &'v Value<'v>) -> Option<Rc<Pick<'v>>> {
+    pub(crate) fn pick_of_def(&self, def: &'v Value<'v>) -> Option<Rc<Pick<'v>>> {
         let inner = if is_call(def, "defineEvent") { arg(def, 0)? } else { def };
         match self.picks.iter().find(|(_, d, _)| std::ptr::eq(*d, inner)) {
             Some((_, d, pick)) => pick.get_or_init(|| Pick::of_def(d).map(Rc::new)).clone(),
@@ -241,13 +236,13 @@ impl<'v> Picks<'v> {
     }
 
     /// A setup action by name (`entry: "remember"` resolves to `actions.remember`).
-    pub fn named_action(&self, name: &str) -> Option<&'v Value<'v>> {
+    pub(crate) fn named_action(&self, name: &str) -> Option<&'v Value<'v>> {
         self.parts.setup?.get("actions")?.get(name)
     }
 
     /// The actions written in `v` (one or a list), each resolved through the setup's `actions`
     /// when it is a name.
-    pub fn actions_of(&self, v: Option<&'v Value<'v>>) -> impl Iterator<Item = &'v Value<'v>> + '_ {
+    pub(crate) fn actions_of(&self, v: Option<&'v Value<'v>>) -> impl Iterator<Item = &'v Value<'v>> + '_ {
         let written = v.map(items).unwrap_or_default();
         written.iter().map(|a| a.as_str().and_then(|n| self.named_action(n)).unwrap_or(a))
     }
@@ -255,17 +250,16 @@ impl<'v> Picks<'v> {
 
 /// A pick: its name, its params with the place of each key, read off `defineEvent`.
 #[derive(Debug)]
-pub struct Pick<'v> {
+pub(crate) struct Pick<'v> {
     pub name: &'v str,
     /// Each param and the place of its key: borrowed from the `z.object({...})` literal, owned
     /// where the keys are read through zod's methods (`.extend()`, `.pick()`, ...).
     pub params: Vec<(Cow<'v, str>, Loc)>,
-    pub def: &'v Value<'v>,
 }
 
 impl<'v> Pick<'v> {
     /// The pick a `defineEvent({...})` def object makes (`fromPick`'s first argument is the call).
-    pub fn of_def(def: &'v Value<'v>) -> Option<Pick<'v>> {
+    pub(crate) fn of_def(def: &'v Value<'v>) -> Option<Pick<'v>> {
         let def = if is_call(def, "defineEvent") { arg(def, 0)? } else { def };
         let name = def.get("name")?.as_str()?;
         let input = def.get("input")?;
@@ -280,7 +274,7 @@ impl<'v> Pick<'v> {
                 (k, at.map_or(input.loc, |p| p.key_loc))
             })
             .collect();
-        Some(Pick { name, params, def })
+        Some(Pick { name, params })
     }
 }
 
@@ -354,7 +348,7 @@ pub fn entered_from(m: &ir::Statechart, s: StateId) -> SmallVec<[StateId; 8]> {
 
 /// What some values read of a pick's params.
 #[derive(Default)]
-pub struct Reads<'v> {
+pub(crate) struct Reads<'v> {
     /// The params read (by `paramsOf`, `event.<param>`, a `fill`'s `params.<param>`).
     params: SmallSet<&'v str>,
     /// A function the analysis could not see all of.
@@ -363,7 +357,7 @@ pub struct Reads<'v> {
 
 impl<'v> Reads<'v> {
     /// Adds what `v` reads of pick `pick`: every function in it (its facts and its lowering).
-    pub fn add(&mut self, v: &'v Value<'v>, pick: &str) {
+    pub(crate) fn add(&mut self, v: &'v Value<'v>, pick: &str) {
         match v.kind {
             ValueKind::Function(f) => {
                 self.facts(&f.facts, pick);
@@ -417,17 +411,17 @@ impl<'v> Reads<'v> {
     }
 
     /// Are all of `pick`'s params read?
-    pub fn reads_all(&self, pick: &Pick<'_>) -> bool {
+    pub(crate) fn reads_all(&self, pick: &Pick<'_>) -> bool {
         pick.params.iter().all(|(p, _)| self.reads(p))
     }
 
-    pub fn reads(&self, param: &str) -> bool {
+    pub(crate) fn reads(&self, param: &str) -> bool {
         self.params.contains(param)
     }
 }
 
 /// Where a pick enters a state that invokes an Effect: the transition, the state, its invoke.
-pub struct PickEntry<'c> {
+pub(crate) struct PickEntry<'c> {
     pub transition: usize,
     pub pick: Rc<Pick<'c>>,
     /// The states the transition enters (the target and its initial states), as [`Picks::entered`]
@@ -439,7 +433,7 @@ pub struct PickEntry<'c> {
 
 /// Every place a pick (an event of `setup.events` with `z.object` params) enters a state that
 /// invokes an Effect, once per (pick, state, invoke).
-pub fn pick_entries<'c>(cx: &'c Ctx<Picks<'_>>) -> Vec<PickEntry<'c>> {
+pub(crate) fn pick_entries<'c>(cx: &'c Ctx<Picks<'_>>) -> Vec<PickEntry<'c>> {
     let mut out: Vec<PickEntry<'c>> = Vec::new();
     // What is in `out` already, and each (pick, target) whose entered states were looked at (a
     // second transition on the pick to the target adds nothing), a pick by its index in the
@@ -478,7 +472,7 @@ const FEW_PARAMS: usize = 8;
 /// the pick into them, their `entry` actions and every invoke's `input` of theirs. It stops once
 /// every param of a pick of a few is read: what the rules ask then (is any param unread, where
 /// no reader is opaque?) has its answer, no.
-pub fn reads_on_entry<'v>(cx: &Ctx<Picks<'v>>, pick: &Pick<'_>, entered: &[StateId]) -> Reads<'v> {
+pub(crate) fn reads_on_entry<'v>(cx: &Ctx<Picks<'v>>, pick: &Pick<'_>, entered: &[StateId]) -> Reads<'v> {
     let mut reads = Reads::default();
     // Asked after each reader only of a pick of a few params (asking costs a look-up per param).
     let done = |reads: &Reads| pick.params.len() <= FEW_PARAMS && reads.reads_all(pick);
@@ -521,7 +515,7 @@ pub fn reads_on_entry<'v>(cx: &Ctx<Picks<'v>>, pick: &Pick<'_>, entered: &[State
 }
 
 /// A state's invoke whose `input` is `fromPick(def, fill?)`, and the slot it invokes.
-pub struct FromPick<'v> {
+pub(crate) struct FromPick<'v> {
     pub state: StateId,
     pub invoke: usize,
     pub call: &'v Value<'v>,
@@ -529,7 +523,7 @@ pub struct FromPick<'v> {
 }
 
 /// Every `fromPick` input of an Effect invoke (found once per [`Picks`]).
-pub fn from_picks<'c, 'v>(cx: &'c Ctx<Picks<'v>>) -> &'c [FromPick<'v>] {
+pub(crate) fn from_picks<'c, 'v>(cx: &'c Ctx<Picks<'v>>) -> &'c [FromPick<'v>] {
     cx.from_picks.get_or_init(|| {
         let mut out = Vec::new();
         for sid in cx.m.ids() {

@@ -76,7 +76,7 @@ fn names_no_party<'m>(named: &SmallSet<&'m str>, g: &'m Guard) -> bool {
     }
 }
 
-pub fn check(cx: &Ctx<Picks<'_>>, sink: &mut Sink) {
+pub(crate) fn check(cx: &Ctx<Picks<'_>>, sink: &mut Sink) {
     let mut parties = None;
     let mut named = None;
     for (ti, t) in cx.m.transitions.iter().enumerate() {

@@ -40,7 +40,7 @@ declare_rule! {
     pub static SLOT_ACTIVE_TWICE = { code: "slot-active-twice", rule: None, severity: Error };
 }
 
-pub fn check(cx: &Ctx<Picks<'_>>, sink: &mut Sink) {
+pub(crate) fn check(cx: &Ctx<Picks<'_>>, sink: &mut Sink) {
     for pair in slot_clash_pairs(cx.m) {
         let (a, b) = (cx.node_id(pair.a), cx.node_id(pair.b));
         let how = if pair.a == pair.b {

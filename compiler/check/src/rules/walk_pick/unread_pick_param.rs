@@ -52,7 +52,7 @@ declare_rule! {
     pub static UNREAD_PICK_PARAM = { code: "unread-pick-param", rule: None, severity: Error };
 }
 
-pub fn check(cx: &Ctx<Picks<'_>>, sink: &mut Sink) {
+pub(crate) fn check(cx: &Ctx<Picks<'_>>, sink: &mut Sink) {
     let mut judged = Judged::default();
     // The reads where the last entry's pick entered: the entries of one transition's target
     // (each Effect state it enters) share them, read once.
