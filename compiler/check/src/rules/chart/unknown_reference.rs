@@ -3,6 +3,8 @@ use crate::rules::{Ctx, Sink};
 use base::path::{join, names};
 use diagnostics::declare_rule;
 use ir::expr::{placeholders, Root};
+use rustc_hash::FxHashSet;
+use std::cell::OnceCell;
 use syntax::json::{Json, JsonKind};
 
 declare_rule! {
@@ -82,9 +84,14 @@ struct Scope<'a> {
 }
 
 pub(crate) fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
-    let context_keys: Vec<String> =
-        cx.chart.get("context").map(|c| c.entries().map(|m| m.key.to_string()).collect()).unwrap_or_default();
+    // Each list as a set for the lookups and its names made once, for the messages: a Chart may
+    // have many keys and many references.
+    let context_keys: Vec<&str> = cx.chart.get("context").map(|c| c.entries().map(|m| m.key).collect()).unwrap_or_default();
+    let is_context_key: FxHashSet<&str> = context_keys.iter().copied().collect();
+    let context_names = OnceCell::new();
     let input_keys = cx.manifest.and_then(|m| m.input_keys.as_ref());
+    let is_input_key: Option<FxHashSet<&str>> = input_keys.map(|keys| keys.iter().map(String::as_str).collect());
+    let input_names = OnceCell::new();
     let mut check_value = |path: &str, v: &Json, scope: &Scope, sink: &mut Sink| {
         references(path, v, &mut |p, at, text| {
             let mut segs = text.split('.');
@@ -97,12 +104,14 @@ pub(crate) fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
                 Some(_) if key.is_some_and(str::is_empty) || text.ends_with('.') => {
                     Some(format!("\"{text}\" is not a reference: a path is dot-separated keys"))
                 }
-                Some(Root::Context) => key
-                    .filter(|k| !context_keys.iter().any(|c| c == k))
-                    .map(|k| format!("\"context.{k}\" is not a key of the Chart's context; its keys: {}", names(&context_keys))),
-                Some(Root::Input) => match (key, input_keys) {
-                    (Some(k), Some(keys)) if !keys.iter().any(|x| x == k) => {
-                        Some(format!("\"input.{k}\" is not a key of the Open body's input; its keys: {}", names(keys)))
+                Some(Root::Context) => key.filter(|k| !is_context_key.contains(k)).map(|k| {
+                    let keys = context_names.get_or_init(|| names(&context_keys));
+                    format!("\"context.{k}\" is not a key of the Chart's context; its keys: {keys}")
+                }),
+                Some(Root::Input) => match (key, input_keys, &is_input_key) {
+                    (Some(k), Some(keys), Some(is_key)) if !is_key.contains(k) => {
+                        let keys = input_names.get_or_init(|| names(keys));
+                        Some(format!("\"input.{k}\" is not a key of the Open body's input; its keys: {keys}"))
                     }
                     _ => None,
                 },
