@@ -13,7 +13,7 @@ pub fn listed<T: Display>(items: impl IntoIterator<Item = T>) -> String {
 }
 
 /// [`listed`] with `max` items at most.
-pub fn listed_at_most<T: Display>(items: impl IntoIterator<Item = T>, max: usize) -> String {
+pub(crate) fn listed_at_most<T: Display>(items: impl IntoIterator<Item = T>, max: usize) -> String {
     use std::fmt::Write;
     let mut out = String::new();
     let mut more = 0usize;

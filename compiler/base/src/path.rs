@@ -65,15 +65,6 @@ pub fn join(path: &str, segment: impl Segment) -> String {
     out
 }
 
-/// Joins a path and two segments with dots (`join(&join(path, a), b)` in one allocation).
-pub fn join2(path: &str, a: impl Segment, b: impl Segment) -> String {
-    let mut out = String::with_capacity(path.len() + 24);
-    out.push_str(path);
-    push_segment(&mut out, a);
-    push_segment(&mut out, b);
-    out
-}
-
 /// Appends a segment to a dotted path held in a buffer (with a dot unless the path is empty), and
 /// gives the buffer's old length: a walk that builds its paths in one buffer truncates back to it
 /// on the way up, and allocates only the paths it keeps (`buf.as_str().to_owned()`, exactly sized).
@@ -194,8 +185,6 @@ mod tests {
         assert_eq!(first.to_string(), "states.review.invoke.0");
         assert_eq!(first.to_string(), join(&join(&join(&join("", "states"), &key), "invoke"), 0usize));
         assert_eq!(join("a", 1234567usize), "a.1234567");
-        assert_eq!(super::join2("", "states", "a"), "states.a");
-        assert_eq!(super::join2("x", "invoke", 2usize), join(&join("x", "invoke"), 2usize));
         let mut buf = String::from("states");
         let len = super::push_segment(&mut buf, 3usize);
         assert_eq!((buf.as_str(), len), ("states.3", 6));

@@ -8,7 +8,7 @@ use std::io::{Error, ErrorKind, Read};
 use std::path::Path;
 
 /// The largest source file read: 64 MiB, as the CLI's own reads (`src/cli/input.rs`).
-pub const MAX_SOURCE: u64 = 64 << 20;
+pub(crate) const MAX_SOURCE: u64 = 64 << 20;
 
 /// The bytes of the file at `path`, if it is a regular file of at most [`MAX_SOURCE`] bytes; an
 /// error saying why not otherwise (the system's, or "not a regular file (a FIFO)", "larger than

@@ -29,11 +29,6 @@ impl Span {
     pub fn range(self) -> std::ops::Range<usize> {
         self.start as usize..self.end as usize
     }
-
-    /// The smallest span covering both.
-    pub fn cover(self, other: Span) -> Span {
-        Span { start: self.start.min(other.start), end: self.end.max(other.end) }
-    }
 }
 
 /// A source file, by index into its compilation's file table: a Machine's files in the order

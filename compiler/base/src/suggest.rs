@@ -26,7 +26,7 @@ pub fn did_you_mean(name: &str, candidates: &[&str]) -> String {
 
 /// The edit distance over characters, a swap of two neighbours one edit (the optimal string
 /// alignment distance: `dnoe` is one slip from `done`).
-pub fn distance(a: &str, b: &str) -> usize {
+pub(crate) fn distance(a: &str, b: &str) -> usize {
     let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
     // Three rows: the one before the previous (for a swap), the previous, the current.
     let mut before: Vec<usize> = vec![0; b.len() + 1];
