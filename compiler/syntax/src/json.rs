@@ -62,13 +62,13 @@ pub struct Member<'a> {
 /// What went wrong while parsing, at its own span.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct JsonError {
-    pub kind: JsonErrorKind,
+    pub(crate) kind: JsonErrorKind,
     pub message: String,
     pub span: Span,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum JsonErrorKind {
+pub(crate) enum JsonErrorKind {
     /// Malformed JSON.
     Syntax,
     /// Nesting deeper than [`Limits::max_depth`].
@@ -81,26 +81,26 @@ pub enum JsonErrorKind {
 /// The largest [`Limits::max_depth`] honoured, so that no limit can overflow the stack: a level
 /// costs about 2.5 KB of stack in a debug build (three frames: value, container, array or
 /// object), so 512 levels stay inside the 2 MiB of a test's or a spawned thread's stack.
-pub const MAX_DEPTH_CAP: usize = 512;
+pub(crate) const MAX_DEPTH_CAP: usize = 512;
 
 /// Bounds on what the parser reads.
 #[derive(Clone, Copy, Debug)]
-pub struct Limits {
+pub(crate) struct Limits {
     /// The deepest nesting of arrays and objects read; deeper values are skipped with an error.
     /// The parser recurses once per level, so values above [`MAX_DEPTH_CAP`] act as it.
-    pub max_depth: usize,
-    pub max_bytes: usize,
+    pub(crate) max_depth: usize,
+    pub(crate) max_bytes: usize,
     /// The most values (of any kind, at any depth, object members' values included) read; past
     /// them the parser reports one error and reads no further. A tree costs about 40 bytes a
     /// value (72 a member), so 64 MiB of `[0,0,...]` would be 33 million values, over 2.5 GB with
     /// the parser's stack (and a Chart's lowering and IR copy it again: 6 GB in `jr2 ir`);
     /// [`MAX_VALUES`] keeps a tree under about 150 MB whatever the text.
-    pub max_values: usize,
+    pub(crate) max_values: usize,
 }
 
 /// The default [`Limits::max_values`]: 1 Mi values, far past any Chart (at most 200 states), lend
 /// manifest or JSON Schema written by hand or generated (a chain of 200 000 states is 600 000).
-pub const MAX_VALUES: usize = 1 << 20;
+pub(crate) const MAX_VALUES: usize = 1 << 20;
 
 impl Default for Limits {
     fn default() -> Self {
@@ -351,7 +351,7 @@ pub fn parse<'a>(text: &'a str, arena: &'a Arena) -> Parsed<'a> {
 /// The parser is a recursive descent over bytes, at most [`Limits::max_depth`] frames deep; a
 /// value nested deeper is reported once and skipped by counting brackets. Errors come back sorted
 /// by their start; past [`MAX_ERRORS`] one last error says the rest are not reported.
-pub fn parse_with<'a>(text: &'a str, limits: Limits, arena: &'a Arena) -> Parsed<'a> {
+pub(crate) fn parse_with<'a>(text: &'a str, limits: Limits, arena: &'a Arena) -> Parsed<'a> {
     if text.len() > limits.max_bytes || text.len() > u32::MAX as usize {
         let span = Span::empty_at(0);
         let message = format!("the file is {} bytes; the limit is {} bytes", text.len(), limits.max_bytes);
@@ -372,7 +372,7 @@ pub fn parse_with<'a>(text: &'a str, limits: Limits, arena: &'a Arena) -> Parsed
 
 /// Past this many errors the parser stops reporting (one last error says so) but reads on, so that
 /// a file of junk costs linear time and bounded memory.
-pub const MAX_ERRORS: usize = 10_000;
+pub(crate) const MAX_ERRORS: usize = 10_000;
 
 /// What a container loop expects next.
 #[derive(Clone, Copy, PartialEq, Eq)]
