@@ -30,7 +30,7 @@ use serde_json::Value as J;
 use std::rc::Rc;
 
 /// How deeply nested an expression may be; deeper is [`EvalError::TooDeep`].
-pub const MAX_EVAL_DEPTH: usize = 256;
+pub(crate) const MAX_EVAL_DEPTH: usize = 256;
 
 /// A JavaScript value.
 #[derive(Clone, Debug)]
@@ -346,7 +346,7 @@ fn binary(op: BinaryOp, a: &JsValue, b: &JsValue) -> JsValue {
 }
 
 /// IsStrictlyEqual.
-pub fn strict_eq(a: &JsValue, b: &JsValue) -> bool {
+pub(crate) fn strict_eq(a: &JsValue, b: &JsValue) -> bool {
     match (a, b) {
         (JsValue::Undefined, JsValue::Undefined) | (JsValue::Null, JsValue::Null) => true,
         (JsValue::Bool(x), JsValue::Bool(y)) => x == y,
@@ -359,7 +359,7 @@ pub fn strict_eq(a: &JsValue, b: &JsValue) -> bool {
 }
 
 /// IsLooselyEqual.
-pub fn loose_eq(a: &JsValue, b: &JsValue) -> bool {
+pub(crate) fn loose_eq(a: &JsValue, b: &JsValue) -> bool {
     use JsValue::*;
     match (a, b) {
         (Undefined | Null, Undefined | Null) => true,
@@ -503,7 +503,7 @@ impl JsValue {
     }
 
     /// ToPrimitive: an array is its items joined, a plain object `[object Object]`.
-    pub fn to_primitive(&self) -> JsValue {
+    pub(crate) fn to_primitive(&self) -> JsValue {
         match self {
             JsValue::Array(_) | JsValue::Object(_) => JsValue::String(self.to_js_string().into()),
             other => other.clone(),
@@ -511,7 +511,7 @@ impl JsValue {
     }
 
     /// ToNumber.
-    pub fn to_number(&self) -> f64 {
+    pub(crate) fn to_number(&self) -> f64 {
         match self {
             JsValue::Undefined => f64::NAN,
             JsValue::Null => 0.0,
@@ -635,7 +635,7 @@ fn js_space(c: char) -> bool {
 
 /// StringToNumber: `""` and blanks are 0; `0x`/`0o`/`0b` integers; a decimal literal with an
 /// optional sign, or `Infinity`; anything else is `NaN`.
-pub fn string_to_number(s: &str) -> f64 {
+pub(crate) fn string_to_number(s: &str) -> f64 {
     let t = s.trim_matches(js_space);
     if t.is_empty() {
         return 0.0;

@@ -128,7 +128,7 @@ pub struct Implementations {
 
 impl Implementations {
     /// Has the Machine no implementation lowered?
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.guards.is_empty() && self.actions.is_empty() && self.delays.is_empty()
     }
 }
