@@ -7,7 +7,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// Ordered maps keep the manifest's own order in every line the door writes.
-pub type IndexMap<V> = indexmap::IndexMap<String, V>;
+pub(crate) type IndexMap<V> = indexmap::IndexMap<String, V>;
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
