@@ -7,7 +7,7 @@
 use diagnostics::{FileReport, Severity};
 
 /// One line per diagnostic; nothing for a clean run.
-pub fn render(reports: &[FileReport]) -> String {
+pub(crate) fn render(reports: &[FileReport]) -> String {
     let mut out = String::new();
     for report in reports {
         // A clean file needs no positions: skip the scan of its text.
@@ -46,12 +46,12 @@ pub fn render(reports: &[FileReport]) -> String {
 }
 
 /// The message part of a workflow command.
-pub fn escape_data(s: &str) -> String {
+pub(crate) fn escape_data(s: &str) -> String {
     s.replace('%', "%25").replace('\r', "%0D").replace('\n', "%0A")
 }
 
 /// A property value of a workflow command.
-pub fn escape_property(s: &str) -> String {
+pub(crate) fn escape_property(s: &str) -> String {
     escape_data(s).replace(':', "%3A").replace(',', "%2C")
 }
 

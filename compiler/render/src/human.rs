@@ -36,7 +36,7 @@ const RESET: &str = "\x1b[0m";
 /// The longest line drawn whole, in bytes; a label on a longer one is drawn on an excerpt.
 pub const MAX_LINE: usize = 1024;
 /// The bytes of an excerpt either side of its label, and the most of a label it shows.
-pub const CONTEXT: usize = 80;
+pub(crate) const CONTEXT: usize = 80;
 
 /// Renders every diagnostic of every report, then the summary line.
 pub fn render(reports: &[FileReport], color: bool) -> String {
@@ -275,14 +275,10 @@ fn plural(n: usize, one: &str) -> String {
 }
 
 /// `error: 2 errors, 1 warning in 3 files`, `warning: 1 warning in 1 file`, or
-/// `checked 3 files: no problems`.
-pub fn summary_line(s: Summary, color: bool) -> String {
-    summary_line_naming(s, &[], color)
-}
-
-/// [`summary_line`], and where files were not checked in full, how many and the codes that say
-/// so: `warning: 1 warning in 1 file; 1 file not checked in full (chart-without-lends)`.
-pub fn summary_line_naming(s: Summary, unchecked: &[&str], color: bool) -> String {
+/// `checked 3 files: no problems`; and where files were not checked in full, how many and the
+/// codes that say so: `warning: 1 warning in 1 file; 1 file not checked in full
+/// (chart-without-lends)`.
+pub(crate) fn summary_line_naming(s: Summary, unchecked: &[&str], color: bool) -> String {
     let line = counts_line(s, color);
     if s.unchecked == 0 {
         return line;

@@ -4,7 +4,7 @@
 //! that knows LSP.
 
 pub mod diff;
-pub mod github;
+mod github;
 pub mod human;
 pub mod json;
 pub mod sarif;

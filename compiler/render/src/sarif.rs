@@ -13,7 +13,7 @@ use diagnostics::{FileReport, Severity};
 use serde_json::{json, Map, Value};
 
 /// The schema URI written in `$schema`.
-pub const SCHEMA_URI: &str =
+pub(crate) const SCHEMA_URI: &str =
     "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
 
 /// Where the tool is described, when the workspace's Cargo.toml names a repository.
@@ -27,7 +27,7 @@ pub fn render(reports: &[FileReport], rules: &[&'static Rule]) -> String {
 }
 
 /// The SARIF log as a value.
-pub fn log(reports: &[FileReport], rules: &[&'static Rule]) -> Value {
+pub(crate) fn log(reports: &[FileReport], rules: &[&'static Rule]) -> Value {
     let mut codes: Vec<&'static str> = reports.iter().flat_map(|r| r.diagnostics.iter().map(|d| d.code)).collect();
     codes.sort_unstable();
     codes.dedup();
@@ -166,7 +166,7 @@ fn clamped(text: &str, span: Span) -> (u32, u32) {
 
 /// A file path as a relative URI reference: `/` separators, and percent-encoding for every byte
 /// outside RFC 3986's unreserved characters and `/`.
-pub fn uri_of(path: &str) -> String {
+pub(crate) fn uri_of(path: &str) -> String {
     let path = path.replace('\\', "/");
     let mut out = String::with_capacity(path.len());
     for b in path.bytes() {
