@@ -29,17 +29,17 @@ use std::fmt;
 /// What a caller knows of the IR's slots beyond their kind, by slot name (an invoke's `src`).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Notes {
-    pub slots: BTreeMap<String, SlotNote>,
+    pub(crate) slots: BTreeMap<String, SlotNote>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct SlotNote {
+pub(crate) struct SlotNote {
     /// An Agent's model.
-    pub model: Option<String>,
+    pub(crate) model: Option<String>,
     /// An Effect's placement (`harness`, `sandbox`, `instance`, `orchestrator`).
-    pub placement: Option<String>,
+    pub(crate) placement: Option<String>,
     /// The slot is an Open body (the IR's kind says `machine`).
-    pub open: bool,
+    pub(crate) open: bool,
 }
 
 /// What to draw and how.
@@ -109,7 +109,7 @@ pub fn svg(machine: &Machine, options: Options<'_>) -> Result<String, Error> {
 }
 
 /// Runs `dot -Tsvg` over a DOT text.
-pub fn dot_to_svg(text: &str) -> Result<String, Error> {
+pub(crate) fn dot_to_svg(text: &str) -> Result<String, Error> {
     use std::io::Write;
     use std::process::{Command, Stdio};
     let mut child = match Command::new("dot")

@@ -22,11 +22,11 @@ pub(crate) enum End {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Edge {
-    pub from: End,
-    pub to: End,
-    pub label: String,
+    pub(crate) from: End,
+    pub(crate) to: End,
+    pub(crate) label: String,
     /// A targetless transition (drawn as a loop: it exits nothing).
-    pub targetless: bool,
+    pub(crate) targetless: bool,
 }
 
 /// What a state is, for how it is drawn.
@@ -39,15 +39,15 @@ pub(crate) enum Look {
 }
 
 pub(crate) struct View<'m> {
-    pub machine: &'m Machine,
+    pub(crate) machine: &'m Machine,
     /// The state the picture is of: the root, or the `--state` one.
-    pub top: StateId,
+    pub(crate) top: StateId,
     in_view: Vec<bool>,
     /// States that have an [`End::Any`] node.
     has_any: Vec<bool>,
-    pub edges: Vec<Edge>,
+    pub(crate) edges: Vec<Edge>,
     /// The stubs' titles (a state's dotted key path).
-    pub outside: Vec<String>,
+    pub(crate) outside: Vec<String>,
     notes: &'m Notes,
 }
 
