@@ -19,14 +19,14 @@ use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 
 /// The pattern of a name: a state key, an event name, an Agent's name, an invoke id.
-pub const NAME_PATTERN: &str = "^[A-Za-z_][A-Za-z0-9_-]*$";
+pub(crate) const NAME_PATTERN: &str = "^[A-Za-z_][A-Za-z0-9_-]*$";
 /// The longest name, in characters.
-pub const NAME_MAX: usize = 64;
+pub(crate) const NAME_MAX: usize = 64;
 /// The pattern of a duration: integer milliseconds, or an integer with `ms`, `s`, `m` or `h`.
-pub const DURATION_PATTERN: &str = "^[0-9]+(ms|s|m|h)?$";
+pub(crate) const DURATION_PATTERN: &str = "^[0-9]+(ms|s|m|h)?$";
 /// The pattern of a context path without its `context.` root: dot-separated segments, the first
 /// an identifier.
-pub const CONTEXT_PATH_PATTERN: &str = "^[A-Za-z_$][A-Za-z0-9_$]*(\\.[A-Za-z0-9_$]+)*$";
+pub(crate) const CONTEXT_PATH_PATTERN: &str = "^[A-Za-z_$][A-Za-z0-9_$]*(\\.[A-Za-z0-9_$]+)*$";
 /// The kit's routing guard (ADR-0015): `{ "type": "jr2.sentBy", "params": { "id": party } }`.
 pub const SENT_BY: &str = "jr2.sentBy";
 /// The kit's test for a Failure on an `onError` (ADR-0073).
@@ -43,7 +43,7 @@ pub fn is_name(s: &str) -> bool {
 }
 
 /// Is `s` a duration: digits, then optionally `ms`, `s`, `m` or `h`?
-pub fn is_duration(s: &str) -> bool {
+pub(crate) fn is_duration(s: &str) -> bool {
     let digits = s.bytes().take_while(u8::is_ascii_digit).count();
     digits > 0 && matches!(&s[digits..], "" | "ms" | "s" | "m" | "h")
 }
@@ -72,7 +72,7 @@ It has no `.`: xstate joins state keys with dots.";
 /// 64 characters. A state key has no `.`, which xstate uses to join a state's path.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(transparent)]
-pub struct Name(pub String);
+pub(crate) struct Name(pub(crate) String);
 
 impl JsonSchema for Name {
     fn schema_name() -> Cow<'static, str> {
@@ -91,7 +91,7 @@ impl JsonSchema for Name {
 /// A map keyed by names, in the text's order.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(transparent)]
-pub struct NameMap<V>(pub IndexMap<String, V>);
+pub(crate) struct NameMap<V>(pub(crate) IndexMap<String, V>);
 
 impl<V: JsonSchema> JsonSchema for NameMap<V> {
     fn inline_schema() -> bool {
@@ -112,7 +112,7 @@ impl<V: JsonSchema> JsonSchema for NameMap<V> {
 /// The states of a Chart or of a compound or parallel state: at least one, keyed by name.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(transparent)]
-pub struct States(pub IndexMap<String, State>);
+pub(crate) struct States(pub(crate) IndexMap<String, State>);
 
 impl JsonSchema for States {
     fn inline_schema() -> bool {
@@ -136,7 +136,7 @@ impl JsonSchema for States {
 /// transitions.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(transparent)]
-pub struct On(pub IndexMap<String, Transitions>);
+pub(crate) struct On(pub(crate) IndexMap<String, Transitions>);
 
 impl JsonSchema for On {
     fn inline_schema() -> bool {
@@ -159,7 +159,7 @@ impl JsonSchema for On {
 /// milliseconds like `"1000"`).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(transparent)]
-pub struct Delay(pub String);
+pub(crate) struct Delay(pub(crate) String);
 
 impl JsonSchema for Delay {
     fn schema_name() -> Cow<'static, str> {
@@ -179,7 +179,7 @@ impl JsonSchema for Delay {
 /// `after`: a delay to the transitions taken when it has passed in the state.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(transparent)]
-pub struct After(pub IndexMap<String, Transitions>);
+pub(crate) struct After(pub(crate) IndexMap<String, Transitions>);
 
 impl JsonSchema for After {
     fn inline_schema() -> bool {
@@ -205,7 +205,7 @@ impl JsonSchema for After {
 /// A reference's root is `context`, `input` or `event`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(transparent)]
-pub struct Template(pub serde_json::Value);
+pub(crate) struct Template(pub(crate) serde_json::Value);
 
 impl JsonSchema for Template {
     fn schema_name() -> Cow<'static, str> {
@@ -237,56 +237,56 @@ impl JsonSchema for Template {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 #[schemars(title = "ChartText")]
-pub struct ChartText {
+pub(crate) struct ChartText {
     /// The Chart's name.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub id: Option<Name>,
+    pub(crate) id: Option<Name>,
     /// What the Chart does, for a person.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub description: Option<String>,
+    pub(crate) description: Option<String>,
     /// The key of the state the Chart starts in; absent, the first of `states`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub initial: Option<Name>,
+    pub(crate) initial: Option<Name>,
     /// `"parallel"`: every top-level state is a region, active at once.
     #[serde(default, rename = "type", skip_serializing_if = "Option::is_none")]
-    pub kind: Option<RootType>,
+    pub(crate) kind: Option<RootType>,
     /// The Chart's own data at its start: an object of any JSON. `assign` changes it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub context: Option<serde_json::Map<String, serde_json::Value>>,
+    pub(crate) context: Option<serde_json::Map<String, serde_json::Value>>,
     /// The picks: an Agent's Turn ends only when it picks one of these (or a Gate's outside answer,
     /// with `audience: "external"`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub events: Option<NameMap<EventDef>>,
+    pub(crate) events: Option<NameMap<EventDef>>,
     /// The Agents this Chart mints, by name; a lent Agent needs no entry here.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub agents: Option<NameMap<MintedAgent>>,
+    pub(crate) agents: Option<NameMap<MintedAgent>>,
     /// The top-level states, by key: at least one.
-    pub states: States,
+    pub(crate) states: States,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub on: Option<On>,
+    pub(crate) on: Option<On>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub after: Option<After>,
+    pub(crate) after: Option<After>,
     /// Transitions taken as soon as their guard holds.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub always: Option<Transitions>,
+    pub(crate) always: Option<Transitions>,
     /// Taken when the Chart's states reached their final state.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub on_done: Option<Transitions>,
+    pub(crate) on_done: Option<Transitions>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub invoke: Option<Invokes>,
+    pub(crate) invoke: Option<Invokes>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub entry: Option<Actions>,
+    pub(crate) entry: Option<Actions>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub exit: Option<Actions>,
+    pub(crate) exit: Option<Actions>,
     /// The Chart's output when it is done: a template.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub output: Option<Template>,
+    pub(crate) output: Option<Template>,
 }
 
 /// A root Chart's `type`: only `"parallel"`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
-pub enum RootType {
+pub(crate) enum RootType {
     Parallel,
 }
 
@@ -294,7 +294,7 @@ pub enum RootType {
 /// (reaching it means done). Absent: atomic, or compound when it has `states`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
-pub enum StateType {
+pub(crate) enum StateType {
     Parallel,
     Final,
 }
@@ -302,23 +302,23 @@ pub enum StateType {
 /// A pick: an event an Agent's Turn ends with, or a Gate's outside answer.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
-pub struct EventDef {
+pub(crate) struct EventDef {
     /// What the pick means, for whoever picks it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub description: Option<String>,
+    pub(crate) description: Option<String>,
     /// The pick's payload as a JSON Schema object, such as
     /// `{ "type": "object", "properties": { "ok": { "type": "boolean" } }, "required": ["ok"] }`.
     #[schemars(with = "serde_json::Map<String, serde_json::Value>")]
-    pub input: serde_json::Value,
+    pub(crate) input: serde_json::Value,
     /// Who picks it: `"agent"` (an Agent's Turn) or `"external"` (an outside answer a Gate waits for).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub audience: Option<Audience>,
+    pub(crate) audience: Option<Audience>,
 }
 
 /// Who picks an event.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
-pub enum Audience {
+pub(crate) enum Audience {
     Agent,
     External,
 }
@@ -326,22 +326,22 @@ pub enum Audience {
 /// An Agent this Chart mints.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
-pub struct MintedAgent {
-    pub model: Model,
+pub(crate) struct MintedAgent {
+    pub(crate) model: Model,
     /// Its standing instructions.
-    pub instructions: String,
-    pub workspace: Workspace,
+    pub(crate) instructions: String,
+    pub(crate) workspace: Workspace,
 }
 
 /// A minted Agent's model: one the Open body allows.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(transparent)]
-pub struct Model(pub String);
+pub(crate) struct Model(pub(crate) String);
 
 /// A minted Agent's access to the Workspace: `"none"`, `"read"` or `"write"`, as the Open body allows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
-pub enum Workspace {
+pub(crate) enum Workspace {
     None,
     Read,
     Write,
@@ -354,29 +354,29 @@ pub enum Workspace {
 #[schemars(extend("dependentSchemas" = {
     "output": { "required": ["type"], "properties": { "type": { "const": "final" } } }
 }))]
-pub struct State {
+pub(crate) struct State {
     #[serde(default, rename = "type", skip_serializing_if = "Option::is_none")]
     pub kind: Option<StateType>,
     /// An id a transition can target as `#id`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub description: Option<String>,
+    pub(crate) description: Option<String>,
     /// The key of the child state a compound state starts in.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub initial: Option<Name>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub states: Option<States>,
+    pub(crate) states: Option<States>,
     /// What runs while the state is active: one invoke or a list.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub invoke: Option<Invokes>,
+    pub(crate) invoke: Option<Invokes>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub on: Option<On>,
+    pub(crate) on: Option<On>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub after: Option<After>,
+    pub(crate) after: Option<After>,
     /// Transitions taken as soon as their guard holds.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub always: Option<Transitions>,
+    pub(crate) always: Option<Transitions>,
     /// Actions on entering the state.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub entry: Option<Actions>,
@@ -385,7 +385,7 @@ pub struct State {
     pub exit: Option<Actions>,
     /// Taken when a compound state reached its final state, or every region of a parallel one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub on_done: Option<Transitions>,
+    pub(crate) on_done: Option<Transitions>,
     /// A final state's output: a template.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub output: Option<Template>,
@@ -397,7 +397,7 @@ pub struct State {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(untagged)]
 #[schemars(rename = "ChartTransitions")]
-pub enum Transitions {
+pub(crate) enum Transitions {
     One(Box<Transition>),
     Many(Vec<Transition>),
 }
@@ -406,7 +406,7 @@ pub enum Transitions {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(untagged)]
 #[schemars(rename = "ChartTransition")]
-pub enum Transition {
+pub(crate) enum Transition {
     /// The target: a sibling's key, `.child`, `sibling.child`, or `#id`.
     Target(String),
     Object(Box<TransitionObject>),
@@ -415,19 +415,19 @@ pub enum Transition {
 /// A transition as an object.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
-pub struct TransitionObject {
+pub(crate) struct TransitionObject {
     /// The target: a sibling's key, `.child`, `sibling.child`, or `#id`; absent, the state stays.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub target: Option<String>,
+    pub(crate) target: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub guard: Option<Guard>,
+    pub(crate) guard: Option<Guard>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub actions: Option<Actions>,
+    pub(crate) actions: Option<Actions>,
     /// Leave and enter the target again even when it is the state itself.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub reenter: Option<bool>,
+    pub(crate) reenter: Option<bool>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub description: Option<String>,
+    pub(crate) description: Option<String>,
 }
 
 // --- invokes ------------------------------------------------------------------------------------
@@ -435,7 +435,7 @@ pub struct TransitionObject {
 /// One invoke or a list.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(untagged)]
-pub enum Invokes {
+pub(crate) enum Invokes {
     One(Box<Invoke>),
     Many(Vec<Invoke>),
 }
@@ -444,7 +444,7 @@ pub enum Invokes {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 #[schemars(rename = "ChartInvoke")]
-pub struct Invoke {
+pub(crate) struct Invoke {
     pub src: Src,
     /// The invoke's id: a name (a Gate's id is a party `jr2.sentBy` can name).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -453,21 +453,21 @@ pub struct Invoke {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub input: Option<Template>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub on_done: Option<Transitions>,
+    pub(crate) on_done: Option<Transitions>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub on_error: Option<Transitions>,
+    pub(crate) on_error: Option<Transitions>,
 }
 
 /// What an invoke runs, by name.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(transparent)]
-pub struct Src(pub String);
+pub(crate) struct Src(pub(crate) String);
 
 /// The seed's `src` description where `fail` may be lent (the whole grammar, and a narrowed one
 /// that lends it).
-pub const SRC_DESCRIPTION: &str = "A lent Agent, Effect or Machine by its name; the kit's `gate` (waits for an outside answer: a human, a webhook) or `fail` (ends the run as a Failure, with `input: { reason }`) where the body lends it; or a key of this Chart's `agents`.";
+pub(crate) const SRC_DESCRIPTION: &str = "A lent Agent, Effect or Machine by its name; the kit's `gate` (waits for an outside answer: a human, a webhook) or `fail` (ends the run as a Failure, with `input: { reason }`) where the body lends it; or a key of this Chart's `agents`.";
 /// The seed's `src` description in a narrowed grammar that does not lend `fail`.
-pub const SRC_DESCRIPTION_NO_FAIL: &str = "A lent Agent, Effect or Machine by its name; the kit's `gate` (waits for an outside answer: a human, a webhook) where the body lends it; or a key of this Chart's `agents`.";
+pub(crate) const SRC_DESCRIPTION_NO_FAIL: &str = "A lent Agent, Effect or Machine by its name; the kit's `gate` (waits for an outside answer: a human, a webhook) where the body lends it; or a key of this Chart's `agents`.";
 
 impl JsonSchema for Src {
     fn schema_name() -> Cow<'static, str> {
@@ -486,7 +486,7 @@ impl JsonSchema for Src {
 #[serde(untagged)]
 #[schemars(rename = "ChartGuard")]
 #[schemars(description = "A lent guard by name, `jr2.sentBy`, `jr2.failure`, `jr2.ready`, or not/and/or of guards.")]
-pub enum Guard {
+pub(crate) enum Guard {
     Name(GuardName),
     SentBy(SentByGuard),
     Kit(KitGuard),
@@ -499,7 +499,7 @@ pub enum Guard {
 /// A guard by name: a lent guard, `jr2.failure` or `jr2.ready`. `"jr2.sentBy"` takes params `{ id }`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(transparent)]
-pub struct GuardName(pub String);
+pub(crate) struct GuardName(pub(crate) String);
 
 impl JsonSchema for GuardName {
     fn schema_name() -> Cow<'static, str> {
@@ -517,15 +517,15 @@ impl JsonSchema for GuardName {
 /// The kit's routing guard: the event was sent by the party `id` (an Agent's name, a Gate's id).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct SentByGuard {
+pub(crate) struct SentByGuard {
     #[serde(rename = "type")]
-    pub kind: SentByTag,
-    pub params: SentByParams,
+    pub(crate) kind: SentByTag,
+    pub(crate) params: SentByParams,
 }
 
 /// `"jr2.sentBy"`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-pub enum SentByTag {
+pub(crate) enum SentByTag {
     #[serde(rename = "jr2.sentBy")]
     SentBy,
 }
@@ -533,21 +533,21 @@ pub enum SentByTag {
 /// The party: a literal name, never a reference.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct SentByParams {
-    pub id: String,
+pub(crate) struct SentByParams {
+    pub(crate) id: String,
 }
 
 /// `jr2.failure` (an `onError` caught a Failure) or `jr2.ready` (a cut settled ready): no params.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct KitGuard {
+pub(crate) struct KitGuard {
     #[serde(rename = "type")]
-    pub kind: KitGuardTag,
+    pub(crate) kind: KitGuardTag,
 }
 
 /// `"jr2.failure"` or `"jr2.ready"`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-pub enum KitGuardTag {
+pub(crate) enum KitGuardTag {
     #[serde(rename = "jr2.failure")]
     Failure,
     #[serde(rename = "jr2.ready")]
@@ -557,17 +557,17 @@ pub enum KitGuardTag {
 /// A lent guard with params.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct ParamGuard {
+pub(crate) struct ParamGuard {
     #[serde(rename = "type")]
-    pub kind: ParamGuardName,
+    pub(crate) kind: ParamGuardName,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub params: Option<Template>,
+    pub(crate) params: Option<Template>,
 }
 
 /// A lent guard's name, where it takes params: not a kit guard.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(transparent)]
-pub struct ParamGuardName(pub String);
+pub(crate) struct ParamGuardName(pub(crate) String);
 
 impl JsonSchema for ParamGuardName {
     fn schema_name() -> Cow<'static, str> {
@@ -585,22 +585,22 @@ impl JsonSchema for ParamGuardName {
 /// Holds when its guard does not.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct NotGuard {
-    pub not: Box<Guard>,
+pub(crate) struct NotGuard {
+    pub(crate) not: Box<Guard>,
 }
 
 /// Holds when each of its guards holds.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct AndGuard {
-    pub and: Vec<Guard>,
+pub(crate) struct AndGuard {
+    pub(crate) and: Vec<Guard>,
 }
 
 /// Holds when one of its guards holds.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct OrGuard {
-    pub or: Vec<Guard>,
+pub(crate) struct OrGuard {
+    pub(crate) or: Vec<Guard>,
 }
 
 // --- actions ------------------------------------------------------------------------------------
@@ -608,7 +608,7 @@ pub struct OrGuard {
 /// One action or a list, run in order.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(untagged)]
-pub enum Actions {
+pub(crate) enum Actions {
     One(Action),
     Many(Vec<Action>),
 }
@@ -617,7 +617,7 @@ pub enum Actions {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(untagged)]
 #[schemars(rename = "ChartAction")]
-pub enum Action {
+pub(crate) enum Action {
     Name(ActionName),
     Typed(TypedAction),
     Assign(AssignAction),
@@ -626,7 +626,7 @@ pub enum Action {
 /// A lent action's name.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(transparent)]
-pub struct ActionName(pub String);
+pub(crate) struct ActionName(pub(crate) String);
 
 impl JsonSchema for ActionName {
     fn schema_name() -> Cow<'static, str> {
@@ -640,24 +640,24 @@ impl JsonSchema for ActionName {
 /// A lent action with params.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct TypedAction {
+pub(crate) struct TypedAction {
     #[serde(rename = "type")]
-    pub kind: ActionName,
+    pub(crate) kind: ActionName,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub params: Option<Template>,
+    pub(crate) params: Option<Template>,
 }
 
 /// Sets context: each key a context path without the `context.` root, each value a template.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct AssignAction {
-    pub assign: Assignments,
+pub(crate) struct AssignAction {
+    pub(crate) assign: Assignments,
 }
 
 /// A context path (without the `context.` root, like `round` or `ticket.notes`) to its new value.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(transparent)]
-pub struct Assignments(pub IndexMap<String, Template>);
+pub(crate) struct Assignments(pub(crate) IndexMap<String, Template>);
 
 impl JsonSchema for Assignments {
     fn inline_schema() -> bool {

@@ -118,7 +118,7 @@ pub fn one_or_many<'a>(value: &'a Json<'a>, path: &str) -> Vec<(String, &'a Json
 }
 
 /// The items of a value that is one item or a list of them, without paths.
-pub fn items<'a>(value: &'a Json<'a>) -> impl Iterator<Item = &'a Json<'a>> {
+pub(crate) fn items<'a>(value: &'a Json<'a>) -> impl Iterator<Item = &'a Json<'a>> {
     let (list, one) = match value.as_array() {
         Some(list) => (list, None),
         None => (&[][..], Some(value)),
@@ -461,7 +461,7 @@ fn kit_guard(name: &str) -> Option<Guard> {
 }
 
 /// A guard as data.
-pub fn guard(g: &Json) -> Guard {
+pub(crate) fn guard(g: &Json) -> Guard {
     if let Some(name) = g.as_str() {
         if let Some(kit) = kit_guard(name) {
             return kit;
@@ -509,7 +509,7 @@ fn action(a: &Json) -> Action {
 }
 
 /// A template value as an expression: references and `{{ }}` placeholders become data.
-pub fn expr(v: &Json) -> Expr {
+pub(crate) fn expr(v: &Json) -> Expr {
     if let Some(r) = whole_ref(v) {
         if let Some(r) = parse_reference(r) {
             return Expr::Ref(r);
