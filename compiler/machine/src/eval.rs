@@ -74,24 +74,24 @@ pub use analysis::{lower_expression, lower_script, script_declarations, Names, S
 type FxMap<K, V> = rustc_hash::FxHashMap<K, V>;
 
 /// The deepest expression nesting evaluated; deeper is `Unknown` ("too deep").
-pub const MAX_DEPTH: usize = 200;
+pub(crate) const MAX_DEPTH: usize = 200;
 /// The longest chain of relative imports followed.
-pub const MAX_MODULE_DEPTH: usize = 32;
+pub(crate) const MAX_MODULE_DEPTH: usize = 32;
 /// How many helper calls deep a function's analysis inlines.
-pub const MAX_INLINE: usize = 4;
+pub(crate) const MAX_INLINE: usize = 4;
 /// How many items (of spread lists) and bytes (of concatenated strings) an evaluation copies at
 /// most. Only spreads, concatenation and a function's lowering of a value it reads copy (a value
 /// read through two names is one value), so past this a file is making values out of proportion
 /// to its text, as a chain of doubling spreads does (`const b = [...a, ...a]` forty times: 2^40
 /// items): the rest is `Unknown` ("too big", a `not-static` warning once), not an exhausted
 /// memory.
-pub const MAX_COPIED: usize = 1 << 20;
+pub(crate) const MAX_COPIED: usize = 1 << 20;
 /// The largest value the evaluator makes, in values with a shared one counted in each place it is
 /// used ([`Value::tree_size`]): what the passes after it walk. Sharing costs nothing here (a value
 /// read through two names is one value), so a config sharing one state twice per level names
 /// 2^40 states in forty lines (`const s = { type: "parallel", states: { a: t, b: t } }`, and so
 /// on); past this such a value is `Unknown` ("too big"), and no pass walks it.
-pub const MAX_TREE: usize = 1 << 20;
+pub(crate) const MAX_TREE: usize = 1 << 20;
 /// The evaluator's stack: it runs on its own thread, so that the depth limits, not the caller's
 /// stack size, bound it.
 const STACK: usize = 64 * 1024 * 1024;

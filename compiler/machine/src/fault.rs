@@ -83,7 +83,7 @@ pub struct Fault {
 }
 
 impl Fault {
-    pub fn new(kind: FaultKind, loc: Loc, message: impl Into<String>) -> Self {
+    pub(crate) fn new(kind: FaultKind, loc: Loc, message: impl Into<String>) -> Self {
         Fault { loc, kind, message: message.into(), path: String::new(), help: None }
     }
 

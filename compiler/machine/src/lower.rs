@@ -85,11 +85,11 @@ pub struct Lowered<'v, M = ir::Machine> {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct NodeValues<'v> {
     /// A state's object, by [`StateId`].
-    pub states: Vec<&'v Value<'v>>,
+    pub(crate) states: Vec<&'v Value<'v>>,
     /// Every state's invokes' objects, state after state (index: [`SourceMap::invoke_index`]).
-    pub invokes: Vec<&'v Value<'v>>,
+    pub(crate) invokes: Vec<&'v Value<'v>>,
     /// A transition's value (a target string, `undefined` or an object), by its index.
-    pub transitions: Vec<&'v Value<'v>>,
+    pub(crate) transitions: Vec<&'v Value<'v>>,
 }
 
 impl<'v> NodeValues<'v> {
@@ -135,7 +135,7 @@ pub struct MachineParts<'v> {
     /// The implementations given outside the setup, in the order they apply (a later one's name
     /// replaces an earlier one's): xstate's `createMachine(config, { actors, guards, actions,
     /// delays })`, then each `machine.provide({...})` from the innermost out.
-    pub implementations: Vec<&'v Value<'v>>,
+    pub(crate) implementations: Vec<&'v Value<'v>>,
     pub wrappers: Vec<Wrapper<'v>>,
     /// The `createMachine` call (for its loc).
     pub loc: Loc,
@@ -143,7 +143,7 @@ pub struct MachineParts<'v> {
 
 impl<'v> MachineParts<'v> {
     /// The innermost `workspace()` options, where the Machine composes a Sandbox.
-    pub fn workspace(&self) -> Option<&'v Value<'v>> {
+    pub(crate) fn workspace(&self) -> Option<&'v Value<'v>> {
         self.wrappers.iter().rev().find(|w| w.kind == WrapperKind::Workspace).and_then(|w| w.options)
     }
 
@@ -330,7 +330,7 @@ pub enum ActorClass {
 
 impl ActorClass {
     /// The kind of the slot this actor fills.
-    pub fn slot_kind(&self) -> SlotKind {
+    pub(crate) fn slot_kind(&self) -> SlotKind {
         match self {
             ActorClass::Agent => SlotKind::Agent,
             ActorClass::Effect(_) => SlotKind::Effect,
@@ -341,7 +341,7 @@ impl ActorClass {
         }
     }
 
-    pub fn slot(&self) -> Slot {
+    pub(crate) fn slot(&self) -> Slot {
         let (kind, effect) = match self {
             ActorClass::Agent => (SlotKind::Agent, None),
             ActorClass::Effect(k) => (SlotKind::Effect, Some(Name::const_new(k))),
@@ -556,7 +556,7 @@ fn lower_statechart<'v>(parts: &MachineParts<'v>, purpose: Purpose) -> Lowered<'
 
     let events = lw.events();
     let context_value = config.get("context");
-    let context = context_value.and_then(Value::to_ir_json);
+    let context = context_value.copied().and_then(Value::to_ir_json);
     // A context function over the input (`({ input }) => ({ ... })`), where its body lowered.
     let context_expr = context_value
         .filter(|_| context.is_none())
@@ -1897,7 +1897,7 @@ fn implementation_delay(v: &Value) -> Option<Expr> {
     }
 }
 
-pub fn value_expr(v: &Value) -> Option<Expr> {
+pub(crate) fn value_expr(v: &Value) -> Option<Expr> {
     if let Some(j) = v.to_ir_json() {
         return Some(Expr::Literal(j));
     }
@@ -1955,7 +1955,7 @@ fn pick_param_props<'v>(def: &Value<'v>) -> Option<&'v [Prop<'v>]> {
 
 /// The keys of a literal `z.object({...})` (through `.describe()`/`.strict()`-like methods that
 /// keep its keys).
-pub fn zod_object_keys(v: &Value) -> Option<Vec<String>> {
+pub(crate) fn zod_object_keys(v: &Value) -> Option<Vec<String>> {
     zod_object_props(v).map(|props| props.iter().map(|p| p.key.to_string()).collect())
 }
 

@@ -80,7 +80,7 @@ impl Sources for Disk {
 
 /// A module the evaluator knows without reading it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum KnownModule {
+pub(crate) enum KnownModule {
     /// `@jr2/orchestrator`
     Kit,
     Xstate,
@@ -89,7 +89,7 @@ pub enum KnownModule {
 
 /// What an import specifier names.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Specifier {
+pub(crate) enum Specifier {
     Known(KnownModule),
     /// `./x`, `../y/z`: a file of the Instance.
     Relative(String),
@@ -97,7 +97,7 @@ pub enum Specifier {
     Package(String),
 }
 
-pub fn classify(spec: &str) -> Specifier {
+pub(crate) fn classify(spec: &str) -> Specifier {
     match spec {
         "@jr2/orchestrator" => Specifier::Known(KnownModule::Kit),
         "xstate" => Specifier::Known(KnownModule::Xstate),
@@ -109,7 +109,7 @@ pub fn classify(spec: &str) -> Specifier {
 
 /// How the evaluator reads a module's file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ModuleKind {
+pub(crate) enum ModuleKind {
     /// TypeScript or JavaScript (`.ts`, `.tsx`, `.mts`, `.cts`, `.js`, `.jsx`, `.mjs`, `.cjs`),
     /// parsed as its extension says.
     Code,
@@ -123,9 +123,9 @@ pub enum ModuleKind {
 
 /// A file a relative specifier may name, and how it would be read.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Candidate {
-    pub path: PathBuf,
-    pub kind: ModuleKind,
+pub(crate) struct Candidate {
+    pub(crate) path: PathBuf,
+    pub(crate) kind: ModuleKind,
 }
 
 /// The candidate files of a relative specifier, in the order they are tried, as TypeScript's
@@ -142,7 +142,7 @@ pub struct Candidate {
 /// Declaration files (`.d.ts`) are not tried: they hold types, and no value. A folder's
 /// `package.json` is not read (its `index` file is). Nothing else is a candidate: a specifier
 /// naming no file of these kinds (`../../etc/passwd`) has no candidate it could be.
-pub fn candidates(from_dir: &Path, spec: &str) -> Vec<Candidate> {
+pub(crate) fn candidates(from_dir: &Path, spec: &str) -> Vec<Candidate> {
     let base = normalize(&from_dir.join(spec));
     let code = |path: PathBuf| Candidate { path, kind: ModuleKind::Code };
     let with = |stem: &str, ext: &str| code(PathBuf::from(format!("{stem}.{ext}")));
@@ -182,7 +182,7 @@ pub fn candidates(from_dir: &Path, spec: &str) -> Vec<Candidate> {
 
 /// The candidates of a relative specifier, for a message: each path, or for the folder and file
 /// forms of a name, the two TypeScript ones and the extensions also tried.
-pub fn tried(from_dir: &Path, spec: &str) -> String {
+pub(crate) fn tried(from_dir: &Path, spec: &str) -> String {
     let all = candidates(from_dir, spec);
     let show = |c: &Candidate| c.path.display().to_string();
     if all.len() < 8 {
@@ -197,7 +197,7 @@ pub fn tried(from_dir: &Path, spec: &str) -> String {
 }
 
 /// The file a relative specifier names, if one exists.
-pub fn resolve(sources: &dyn Sources, from_dir: &Path, spec: &str) -> Option<Candidate> {
+pub(crate) fn resolve(sources: &dyn Sources, from_dir: &Path, spec: &str) -> Option<Candidate> {
     candidates(from_dir, spec).into_iter().find(|c| sources.is_file(&c.path))
 }
 
@@ -206,7 +206,7 @@ pub fn resolve(sources: &dyn Sources, from_dir: &Path, spec: &str) -> Option<Can
 /// and the entry file's own folder otherwise (`jr2.config.ts` at an Instance's root, a lone file:
 /// its folder and those under it). An import that leads out of it (by `..` or by a symbolic
 /// link) is not read.
-pub fn root_of(entry: &Path) -> PathBuf {
+pub(crate) fn root_of(entry: &Path) -> PathBuf {
     let dir = entry.parent().map(Path::to_path_buf).unwrap_or_default();
     let root = match (dir.file_name(), dir.parent()) {
         (Some(name), Some(parent)) if name == "workflows" => parent.to_path_buf(),
@@ -246,7 +246,7 @@ pub fn normalize(path: &Path) -> PathBuf {
 }
 
 /// The identity of a file in the graph: its canonical path where the disk has it.
-pub fn identity(path: &Path) -> PathBuf {
+pub(crate) fn identity(path: &Path) -> PathBuf {
     std::fs::canonicalize(path).unwrap_or_else(|_| normalize(path))
 }
 

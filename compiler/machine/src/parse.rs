@@ -19,7 +19,7 @@ use oxc_parser::{ParseOptions, Parser};
 use oxc_span::SourceType;
 
 /// The deepest bracket nesting a Machine file may have.
-pub const MAX_NESTING: usize = 1_000;
+pub(crate) const MAX_NESTING: usize = 1_000;
 
 /// How the front end asks oxc to parse: no `ParenthesizedExpression` nodes (the evaluator looks
 /// through parentheses anyway) and no precomputed identifier hashes (oxc's advice for a pipeline
@@ -40,7 +40,7 @@ pub fn parse<'a>(allocator: &'a Allocator, text: &'a str) -> Result<Program<'a>,
 
 /// Parses the text of the file at `path` as its extension says (`.tsx` with JSX, `.js` as
 /// JavaScript, `.mts`, `.cts`); a path of no such extension as TypeScript.
-pub fn parse_file<'a>(
+pub(crate) fn parse_file<'a>(
     allocator: &'a Allocator,
     text: &'a str,
     path: &std::path::Path,
@@ -113,7 +113,7 @@ fn too_deep_text(text: &str) -> Option<Box<Fault>> {
 /// Parses `text` as one ECMAScript expression (an SCXML `cond`, `expr` or `location`): the
 /// expression, or the one `ts-syntax` fault (its span inside `text`). The depth is budgeted as a
 /// file's is.
-pub fn parse_expression<'a>(allocator: &'a Allocator, text: &'a str) -> Result<Expression<'a>, Box<Fault>> {
+pub(crate) fn parse_expression<'a>(allocator: &'a Allocator, text: &'a str) -> Result<Expression<'a>, Box<Fault>> {
     if let Some(fault) = too_deep_text(text) {
         return Err(fault);
     }
@@ -127,7 +127,7 @@ pub fn parse_expression<'a>(allocator: &'a Allocator, text: &'a str) -> Result<E
 
 /// Parses `text` as an ECMAScript script (an SCXML `<script>`): the program, or the one
 /// `ts-syntax` fault.
-pub fn parse_script<'a>(allocator: &'a Allocator, text: &'a str) -> Result<Program<'a>, Box<Fault>> {
+pub(crate) fn parse_script<'a>(allocator: &'a Allocator, text: &'a str) -> Result<Program<'a>, Box<Fault>> {
     if let Some(fault) = too_deep_text(text) {
         return Err(fault);
     }
@@ -173,7 +173,7 @@ fn too_deep(text: &str) -> Option<usize> {
 /// The evaluator's thread (`eval.rs`'s `STACK`, 64 MiB) holds this many levels of the costliest
 /// construct several times over: `tests::the_budget_fits_a_quarter_of_the_stack` parses each at
 /// the budget on a quarter of that stack, unoptimized.
-pub const MAX_PARSE_DEPTH: usize = 4_000;
+pub(crate) const MAX_PARSE_DEPTH: usize = 4_000;
 
 /// The words after which the parser recurses (counted where they are, reset with the expression)
 /// and the statement words (an `if`'s body, an `else`'s, a loop's: counted until their level closes,

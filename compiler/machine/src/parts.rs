@@ -41,51 +41,51 @@ use std::collections::BTreeSet;
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CarriedParts {
-    pub agents: Vec<CarriedAgent>,
+    pub(crate) agents: Vec<CarriedAgent>,
     pub failures: Vec<Failure>,
     pub effects: Vec<J>,
-    pub open_effects: Vec<OpenEffect>,
-    pub sizes: Vec<CarriedSize>,
-    pub composes_sandbox: bool,
+    pub(crate) open_effects: Vec<OpenEffect>,
+    pub(crate) sizes: Vec<CarriedSize>,
+    pub(crate) composes_sandbox: bool,
     pub open_bodies: Vec<OpenBody>,
     /// Every bound model of an Agent, and every model an Open body allows; sorted, deduped.
-    pub models: Vec<String>,
+    pub(crate) models: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub instance_harness: Option<InstanceHarness>,
-    pub mcp_agents: Vec<McpAgent>,
+    pub(crate) instance_harness: Option<InstanceHarness>,
+    pub(crate) mcp_agents: Vec<McpAgent>,
 }
 
 /// An Agent slot and its definition (the static fields of `agent({...})`, as written).
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct CarriedAgent {
-    pub slot: String,
-    pub path: Vec<String>,
-    pub definition: J,
+pub(crate) struct CarriedAgent {
+    pub(crate) slot: String,
+    pub(crate) path: Vec<String>,
+    pub(crate) definition: J,
 }
 
 /// A state that can fail the run: it invokes a `fail()` slot. `state` is the state's xstate id
 /// (`fix-tests.failed`).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Failure {
-    pub machine: String,
+    pub(crate) machine: String,
     pub state: String,
     pub slot: String,
-    pub path: Vec<String>,
+    pub(crate) path: Vec<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct OpenEffect {
-    pub slot: String,
-    pub path: Vec<String>,
+pub(crate) struct OpenEffect {
+    pub(crate) slot: String,
+    pub(crate) path: Vec<String>,
     pub parts: Vec<String>,
 }
 
 /// The Size a `workspace()` states: its `resources`, as written.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct CarriedSize {
-    pub machine: String,
-    pub path: Vec<String>,
-    pub resources: J,
+pub(crate) struct CarriedSize {
+    pub(crate) machine: String,
+    pub(crate) path: Vec<String>,
+    pub(crate) resources: J,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -96,52 +96,52 @@ pub struct OpenBody {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct InstanceHarness {
-    pub models: Vec<String>,
-    pub servers: Vec<String>,
+pub(crate) struct InstanceHarness {
+    pub(crate) models: Vec<String>,
+    pub(crate) servers: Vec<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct McpAgent {
-    pub slot: String,
-    pub path: Vec<String>,
-    pub workspace: String,
-    pub mcp: J,
+pub(crate) struct McpAgent {
+    pub(crate) slot: String,
+    pub(crate) path: Vec<String>,
+    pub(crate) workspace: String,
+    pub(crate) mcp: J,
 }
 
 /// `workspacePodsOf`'s `WorkspacePod`: one per `workspace()`.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct WorkspacePod {
-    pub machine: String,
-    pub path: Vec<String>,
+    pub(crate) machine: String,
+    pub(crate) path: Vec<String>,
     /// The Repo Slots, in order.
-    pub repos: Vec<String>,
-    pub secrets: Vec<String>,
-    pub models: Vec<String>,
+    pub(crate) repos: Vec<String>,
+    pub(crate) secrets: Vec<String>,
+    pub(crate) models: Vec<String>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub mcp: Vec<PodMcp>,
-    pub effects: Vec<J>,
+    pub(crate) mcp: Vec<PodMcp>,
+    pub(crate) effects: Vec<J>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub cuts: Vec<String>,
+    pub(crate) cuts: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub effector: Option<J>,
+    pub(crate) effector: Option<J>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub image: Option<J>,
+    pub(crate) image: Option<J>,
     /// Each bound Repo Slot's url; an open or per-run slot has none (as `JSON.stringify` drops
     /// `undefined`).
-    pub bindings: indexmap::IndexMap<String, String>,
+    pub(crate) bindings: indexmap::IndexMap<String, String>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub resources: Option<J>,
+    pub(crate) resources: Option<J>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub work_group: Option<J>,
+    pub(crate) work_group: Option<J>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct PodMcp {
-    pub slot: String,
-    pub path: Vec<String>,
-    pub entry: J,
+pub(crate) struct PodMcp {
+    pub(crate) slot: String,
+    pub(crate) path: Vec<String>,
+    pub(crate) entry: J,
 }
 
 /// Is this the kit's `open` sentinel? The evaluator gives the bare `open` export as a call of
@@ -238,7 +238,7 @@ pub fn parts_of(root: &Value) -> CarriedParts {
 /// Visits every Machine of the tree in pre-order, with its lowered IR (when it lowers), its parts
 /// and its slot path.
 /// What [`walk`] calls for each Machine: its IR (when it lowers), its parts, its slot path.
-pub type Visit<'a> = dyn FnMut(Option<&ir::Machine>, &MachineParts<'_>, &[String]) + 'a;
+pub(crate) type Visit<'a> = dyn FnMut(Option<&ir::Machine>, &MachineParts<'_>, &[String]) + 'a;
 
 pub fn walk(v: &Value, path: &[String], visit: &mut Visit<'_>) {
     let Ok(parts) = machine_parts(v) else { return };
@@ -255,7 +255,7 @@ pub fn walk(v: &Value, path: &[String], visit: &mut Visit<'_>) {
 
 /// `failingStatesOf`: every state of the Machine's own tree that invokes a `fail()` slot, in
 /// document order, with the slot key. A state is named by its xstate id.
-pub fn failing_states_of(m: &ir::Machine) -> Vec<(String, String)> {
+pub(crate) fn failing_states_of(m: &ir::Machine) -> Vec<(String, String)> {
     let targets = Targets::new(&m.states, &m.id);
     let mut out = Vec::new();
     for sid in m.ids() {
@@ -365,7 +365,7 @@ fn pod_parts(parts: &MachineParts<'_>, path: &[String], models: &mut BTreeSet<St
 
 /// The static fields of `agent({...})`: `model`, `instructions`, `workspace`, `mcp`,
 /// `thinkingLevel` and any other literal one, as written; a field not known statically is left out.
-pub fn agent_definition(actor: &Value) -> J {
+pub(crate) fn agent_definition(actor: &Value) -> J {
     let mut map = Map::new();
     for p in arg(actor, 0).and_then(Value::props).unwrap_or(&[]) {
         if let Some(j) = p.value.to_json() {
@@ -434,7 +434,7 @@ fn flag(actor: &Value, i: usize, key: &str) -> bool {
 /// file-body http run in the Workspace's `sandbox` Effector; a dispatch with no `target` in the
 /// `orchestrator`; an http, an mcp and a targeted dispatch in the `instance` Effector; a command
 /// with no secret and a cut in the `harness`. A command's argv is text, `arg(name)` as `<name>`.
-pub fn carried_effect(name: &str, path: &[String], actor: &Value) -> J {
+pub(crate) fn carried_effect(name: &str, path: &[String], actor: &Value) -> J {
     let mut secrets = Vec::new();
     let mut secret_open = false;
     for a in actor.as_call().map(|c| c.args).unwrap_or(&[]) {
@@ -795,7 +795,7 @@ pub fn lend_manifest(machine_value: &Value, slot: &str) -> Result<LendManifest, 
 /// the `Customized`'s own arena, beside the Machine's values it points into, so what `actors`,
 /// `actor` and `workspace` give borrows the `Customized`. Without a `customize()` nothing is made
 /// and each is the Machine's own value.
-pub struct Customized<'p, 'v> {
+pub(crate) struct Customized<'p, 'v> {
     parts: &'p MachineParts<'v>,
     /// The `customize()` options objects, innermost first.
     layers: Vec<&'v Value<'v>>,
@@ -805,7 +805,7 @@ pub struct Customized<'p, 'v> {
 }
 
 impl<'p, 'v> Customized<'p, 'v> {
-    pub fn new(parts: &'p MachineParts<'v>) -> Self {
+    pub(crate) fn new(parts: &'p MachineParts<'v>) -> Self {
         let layers = parts
             .wrappers
             .iter()
@@ -817,18 +817,18 @@ impl<'p, 'v> Customized<'p, 'v> {
     }
 
     /// The setup actors, in order, each as customized.
-    pub fn actors(&self) -> Vec<(&'v str, Value<'_>)> {
+    pub(crate) fn actors(&self) -> Vec<(&'v str, Value<'_>)> {
         self.parts.setup_entries("actors").into_iter().map(|(name, a)| (name, self.layered(name, a))).collect()
     }
 
     /// The setup actor `name`, as customized.
-    pub fn actor(&self, name: &str) -> Option<Value<'_>> {
+    pub(crate) fn actor(&self, name: &str) -> Option<Value<'_>> {
         self.parts.actor(name).map(|a| self.layered(name, a))
     }
 
     /// The innermost `workspace()`'s options with the `customize()` `repos` and `resources`
     /// layered over them; `None` without a `workspace()`.
-    pub fn workspace(&self) -> Option<Value<'_>> {
+    pub(crate) fn workspace(&self) -> Option<Value<'_>> {
         let mut out: Value<'_> = *self.parts.workspace()?;
         for layer in &self.layers {
             for key in ["repos", "resources"] {

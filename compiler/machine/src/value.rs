@@ -124,7 +124,7 @@ pub struct Call<'v> {
 pub struct Function {
     /// The parameter names as written (a destructured one is written out, e.g. `{ context, event }`);
     /// inline up to one, as most functions have one (`({ context }) => ...`).
-    pub params: smallvec::SmallVec<[Name; 1]>,
+    pub(crate) params: smallvec::SmallVec<[Name; 1]>,
     pub facts: Facts,
     /// Where the body is a pure expression the runtime can evaluate: its lowering.
     pub lowered: Option<Arc<Expr>>,
@@ -137,7 +137,7 @@ pub struct Facts {
     /// `fromPick` by name. Each is (the pick's event name, the param).
     pub pick_params: Vec<(Name, Name)>,
     /// The context keys it reads (`context.x`, the first segment); inline up to two.
-    pub context_keys: smallvec::SmallVec<[Name; 2]>,
+    pub(crate) context_keys: smallvec::SmallVec<[Name; 2]>,
     /// Did the analysis see all of it? False where the body does something it cannot follow
     /// (the seed's "could not probe the input mapper").
     pub complete: bool,
@@ -171,14 +171,14 @@ impl Default for Arena {
 impl Arena {
     /// An arena whose first chunk holds `bytes` of values (and room for a function per
     /// [`BYTES_PER_FUNCTION`] of them, as the generated Workflows have).
-    pub fn with_capacity(bytes: usize) -> Arena {
+    pub(crate) fn with_capacity(bytes: usize) -> Arena {
         Arena {
             bump: bumpalo::Bump::with_capacity(bytes),
             functions: typed_arena::Arena::with_capacity(bytes / BYTES_PER_FUNCTION),
         }
     }
 
-    pub fn str<'v>(&'v self, s: &str) -> &'v str {
+    pub(crate) fn str<'v>(&'v self, s: &str) -> &'v str {
         if s.is_empty() {
             ""
         } else {
@@ -204,7 +204,7 @@ impl Arena {
 
     /// A list growing in the arena, with room for `n` made at once: a list written there while
     /// other values are made (its items' own lists) is not copied as long as it stays within `n`.
-    pub fn list<T>(&self, n: usize) -> List<'_, T> {
+    pub(crate) fn list<T>(&self, n: usize) -> List<'_, T> {
         bumpalo::collections::Vec::with_capacity_in(n, &self.bump)
     }
 
@@ -212,20 +212,20 @@ impl Arena {
         self.bump.alloc(call)
     }
 
-    pub fn function(&self, f: Function) -> &Function {
+    pub(crate) fn function(&self, f: Function) -> &Function {
         self.functions.alloc(f)
     }
 }
 
 /// A list being written in an arena ([`Arena::list`]); `into_bump_slice` ends it as a slice of
 /// the arena.
-pub type List<'v, T> = bumpalo::collections::Vec<'v, T>;
+pub(crate) type List<'v, T> = bumpalo::collections::Vec<'v, T>;
 
 /// How many bytes of values come with one function, about (see [`Arena::with_capacity`]).
 const BYTES_PER_FUNCTION: usize = 2048;
 
 /// An arena that no one allocates in any more: the owner of a [`Values`] cell.
-pub struct Frozen(Arena);
+pub(crate) struct Frozen(Arena);
 
 // SAFETY: `Arena` is not `Sync` because allocating takes `&self` (a bump pointer in a `Cell`).
 // A `Frozen` arena is one no one can allocate in: its field is private, and this module reads it
@@ -315,7 +315,7 @@ impl<'v> Value<'v> {
 
     /// How many values its tree has, a shared one counted in each place it is used (itself
     /// included; saturating at `u32::MAX`): what a pass that walks the tree walks.
-    pub fn tree_size(&self) -> usize {
+    pub(crate) fn tree_size(&self) -> usize {
         self.size as usize
     }
 
@@ -326,7 +326,7 @@ impl<'v> Value<'v> {
         }
     }
 
-    pub fn as_bool(&self) -> Option<bool> {
+    pub(crate) fn as_bool(&self) -> Option<bool> {
         match self.kind {
             ValueKind::Bool { value } => Some(value),
             _ => None,
@@ -373,14 +373,15 @@ impl<'v> Value<'v> {
     }
 
     /// The reason, for an unknown value.
-    pub fn unknown_reason(&self) -> Option<&'v str> {
+    #[cfg(test)]
+    pub(crate) fn unknown_reason(&self) -> Option<&'v str> {
         match self.kind {
             ValueKind::Unknown { reason } => Some(reason),
             _ => None,
         }
     }
 
-    pub fn is_unknown(&self) -> bool {
+    pub(crate) fn is_unknown(&self) -> bool {
         matches!(self.kind, ValueKind::Unknown { .. })
     }
 
@@ -445,7 +446,7 @@ impl<'v> Value<'v> {
 
     /// [`Value::to_json`] as the IR keeps a literal ([`ir::Json`]: no hash map per object,
     /// keys and short strings inline).
-    pub fn to_ir_json(&self) -> Option<ir::Json> {
+    pub(crate) fn to_ir_json(self) -> Option<ir::Json> {
         use ir::{Json as J, JsonMap};
         Some(match self.kind {
             ValueKind::Undefined | ValueKind::Null => J::Null,
@@ -458,7 +459,9 @@ impl<'v> Value<'v> {
                 }
             }),
             ValueKind::String { value } => J::String(Name::from(value)),
-            ValueKind::Array { items } => J::Array(items.iter().map(Value::to_ir_json).collect::<Option<_>>()?),
+            ValueKind::Array { items } => {
+                J::Array(items.iter().copied().map(Value::to_ir_json).collect::<Option<_>>()?)
+            }
             ValueKind::Object { props } => {
                 let mut map = JsonMap::with_capacity(props.len());
                 for p in props {

@@ -62,7 +62,7 @@ pub enum Io {
 }
 
 /// The JSON Schema of a zod expression, as what a sender must send ([`Io::Input`]).
-pub fn to_json_schema(v: &Value) -> Result<serde_json::Value, Vec<ZodFault>> {
+pub(crate) fn to_json_schema(v: &Value) -> Result<serde_json::Value, Vec<ZodFault>> {
     to_json_schema_io(v, Io::Input)
 }
 
@@ -72,13 +72,13 @@ pub fn to_json_schema_io(v: &Value, io: Io) -> Result<serde_json::Value, Vec<Zod
 }
 
 /// [`to_json_schema`] as the IR keeps a schema ([`ir::Json`], no conversion).
-pub fn to_schema(v: &Value) -> Result<J, Vec<ZodFault>> {
+pub(crate) fn to_schema(v: &Value) -> Result<J, Vec<ZodFault>> {
     to_schema_io(v, Io::Input)
 }
 
 /// Reads a zod expression as [`to_schema`] does, with the same faults, without writing its JSON
 /// Schema (for a caller that needs only whether it has one: `jr2 check`'s events).
-pub fn check_schema(v: &Value) -> Result<(), Vec<ZodFault>> {
+pub(crate) fn check_schema(v: &Value) -> Result<(), Vec<ZodFault>> {
     read(v).map(drop)
 }
 
@@ -98,7 +98,7 @@ fn read<'a>(v: &'a Value<'a>) -> Result<Node<'a>, Vec<ZodFault>> {
 }
 
 /// Is this a zod call chain: a `z.` member call, or a method called on one?
-pub fn is_zod(v: &Value) -> bool {
+pub(crate) fn is_zod(v: &Value) -> bool {
     match v.as_call() {
         Some(Call { callee: Callee::Zod(_), .. }) => true,
         Some(Call { callee: Callee::Method(_), receiver: Some(r), .. }) => is_zod(r),
@@ -110,7 +110,7 @@ pub fn is_zod(v: &Value) -> bool {
 /// ([`Io::Input`]: an optional or defaulted key is not required). `None` when the expression is no
 /// object schema (`.optional()`, `.default()` and `.describe()` around one are looked through; a
 /// `.nullable()` one is not an object). A key whose own schema has a fault is still listed.
-pub fn object_keys(v: &Value) -> Option<Vec<(String, bool)>> {
+pub(crate) fn object_keys(v: &Value) -> Option<Vec<(String, bool)>> {
     if !is_zod(v) {
         return None;
     }
@@ -439,7 +439,7 @@ impl<'a> Node<'a> {
             m.push(key("description"), J::String(d.into()));
         }
         // Read as JSON when the `.default()` was read (`Cx::method`).
-        if let Some(d) = default.and_then(Value::to_ir_json) {
+        if let Some(d) = default.copied().and_then(Value::to_ir_json) {
             if has_meta {
                 m.insert(key("default"), d);
             } else {
