@@ -49,16 +49,16 @@ use ir::{
 use roxmltree::{Document, Node};
 use std::collections::{HashMap, HashSet};
 
-pub use base::Span;
+use base::Span;
 
 /// SCXML's namespace; an element in another namespace is read past.
-pub const NAMESPACE: &str = "http://www.w3.org/2005/07/scxml";
+pub(crate) const NAMESPACE: &str = "http://www.w3.org/2005/07/scxml";
 
 /// How deeply elements may nest; deeper is a [`FaultKind::Xml`] fault, not a stack overflow.
 pub const MAX_DEPTH: usize = 512;
 
 /// The most XML nodes a document may have (roxmltree's limit).
-pub const MAX_NODES: u32 = 1 << 20;
+pub(crate) const MAX_NODES: u32 = 1 << 20;
 
 /// What kind of thing a [`Fault`] says.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
