@@ -124,7 +124,7 @@ pub fn compile(db: &dyn Db, file: File) -> Arc<Compiled> {
 
 /// The Instance's Assembly by name.
 #[salsa::tracked]
-pub fn assembly(db: &dyn Db, inst: Instance) -> AssemblyNames {
+pub(crate) fn assembly(db: &dyn Db, inst: Instance) -> AssemblyNames {
     AssemblyNames {
         workflows: inst.workflows(db).iter().map(|(s, _)| s.clone()).collect(),
         charts: inst.charts(db).iter().map(|(w, s, _)| format!("{w}/{s}")).collect(),
@@ -145,7 +145,7 @@ fn plain(files: Vec<CheckedFile>) -> Vec<FileDiagnostics> {
 
 /// A Workflow of the Instance: its files' diagnostics, as `check_instance` gives them.
 #[salsa::tracked]
-pub fn workflow_report(db: &dyn Db, inst: Instance, file: File) -> Arc<Vec<FileDiagnostics>> {
+pub(crate) fn workflow_report(db: &dyn Db, inst: Instance, file: File) -> Arc<Vec<FileDiagnostics>> {
     let path = file.path(db).clone();
     let Some((stem, _)) = inst.workflows(db).iter().find(|(_, f)| *f == file) else { return Arc::default() };
     let compiled = compile(db, file);
@@ -170,7 +170,7 @@ pub fn workflow_report(db: &dyn Db, inst: Instance, file: File) -> Arc<Vec<FileD
 
 /// A named Chart of the Instance, against its wrapper's Open body.
 #[salsa::tracked]
-pub fn chart_report(db: &dyn Db, inst: Instance, file: File) -> Arc<FileDiagnostics> {
+pub(crate) fn chart_report(db: &dyn Db, inst: Instance, file: File) -> Arc<FileDiagnostics> {
     let path = file.path(db).clone();
     let Some((wrapper, stem, _)) = inst.charts(db).iter().find(|(_, _, f)| *f == file) else {
         return Arc::new(FileDiagnostics { path, diagnostics: Vec::new() });
@@ -190,7 +190,7 @@ pub fn chart_report(db: &dyn Db, inst: Instance, file: File) -> Arc<FileDiagnost
 /// by name (each followed by its imported files with a diagnostic), then the Charts by name. A
 /// file two Workflows import gets the diagnostics of both, once each.
 #[salsa::tracked]
-pub fn instance_report(db: &dyn Db, inst: Instance) -> Arc<Vec<FileDiagnostics>> {
+pub(crate) fn instance_report(db: &dyn Db, inst: Instance) -> Arc<Vec<FileDiagnostics>> {
     let mut out: Vec<FileDiagnostics> = Vec::new();
     let mut at: HashMap<PathBuf, usize> = HashMap::new();
     let mut merge = |f: &FileDiagnostics| match at.get(&f.path) {
@@ -220,7 +220,7 @@ pub fn instance_report(db: &dyn Db, inst: Instance) -> Arc<Vec<FileDiagnostics>>
 /// An Instance's `jr2.config.ts`: what reading it finds (the config diagnostics of `jr2 up
 /// --check`), in the config file and the files it imports.
 #[salsa::tracked]
-pub fn config_report(db: &dyn Db, file: File) -> Arc<Vec<FileDiagnostics>> {
+pub(crate) fn config_report(db: &dyn Db, file: File) -> Arc<Vec<FileDiagnostics>> {
     let path = file.path(db).clone();
     let run = || check::preflight::config::read_config_with(&DbSources { db }, &path);
     Arc::new(match std::panic::catch_unwind(std::panic::AssertUnwindSafe(run)) {
@@ -245,7 +245,7 @@ pub fn config_report(db: &dyn Db, file: File) -> Arc<Vec<FileDiagnostics>> {
 /// A file outside any Instance: a Workflow compiled alone, or a Chart admitted with the door's
 /// defaults (no lend manifest, which `chart-without-lends` says), as `jr2 check FILE` does.
 #[salsa::tracked]
-pub fn lone_report(db: &dyn Db, file: File) -> Arc<Vec<FileDiagnostics>> {
+pub(crate) fn lone_report(db: &dyn Db, file: File) -> Arc<Vec<FileDiagnostics>> {
     let path = file.path(db).clone();
     let Some(text) = file.text(db) else { return Arc::default() };
     let is_ts = path.extension().is_some_and(|e| e == "ts");
@@ -279,7 +279,7 @@ pub fn lone_report(db: &dyn Db, file: File) -> Arc<Vec<FileDiagnostics>> {
 /// over the tree the parser recovered (no manifest), except where they land on a JSON error.
 /// Empty for a Chart that parses. For editors, where a Chart is half typed most of the time.
 #[salsa::tracked]
-pub fn recovered_chart(db: &dyn Db, file: File) -> Arc<Vec<Diagnostic>> {
+pub(crate) fn recovered_chart(db: &dyn Db, file: File) -> Arc<Vec<Diagnostic>> {
     let Some(text) = file.text(db) else { return Arc::default() };
     let run = || {
         let arena = syntax::json::arena_for(text);
@@ -305,7 +305,7 @@ type Listing = (Vec<(String, File)>, Vec<(String, String, File)>);
 
 /// Where a file's diagnostics come from.
 #[derive(Clone, Copy, PartialEq, Eq)]
-pub enum Owner {
+pub(crate) enum Owner {
     Instance(Instance),
     Lone(File),
 }
@@ -317,7 +317,8 @@ impl Database {
 
     /// A database that writes the name of every query it executes (not reuses) to `log`, as
     /// `compile(Id(..))`: what the tests of incrementality read.
-    pub fn with_execution_log(log: Arc<Mutex<Vec<String>>>) -> Self {
+    #[cfg(test)]
+    pub(crate) fn with_execution_log(log: Arc<Mutex<Vec<String>>>) -> Self {
         let on_event = move |event: salsa::Event| {
             if let salsa::EventKind::WillExecute { database_key } = event.kind {
                 log.lock().unwrap_or_else(|e| e.into_inner()).push(format!("{database_key:?}"));
@@ -329,7 +330,8 @@ impl Database {
     /// A database that writes, besides every query it executes, every memo it validates
     /// (reuses after checking it), as `validated compile(Id(..))`: what the tests of
     /// durability read.
-    pub fn with_validation_log(log: Arc<Mutex<Vec<String>>>) -> Self {
+    #[cfg(test)]
+    pub(crate) fn with_validation_log(log: Arc<Mutex<Vec<String>>>) -> Self {
         let on_event = move |event: salsa::Event| {
             let line = match event.kind {
                 salsa::EventKind::WillExecute { database_key } => format!("{database_key:?}"),
@@ -468,7 +470,7 @@ impl Database {
     }
 
     /// Where the diagnostics of the file at `path` come from.
-    pub fn owner(&mut self, path: &Path) -> Owner {
+    pub(crate) fn owner(&mut self, path: &Path) -> Owner {
         match self.instance_of(path) {
             Some(inst) => Owner::Instance(inst),
             None => Owner::Lone(self.file(path)),
