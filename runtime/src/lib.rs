@@ -51,11 +51,11 @@ use std::rc::Rc;
 /// How many microsteps (and `foreach` iterations) one macrostep may take before the run ends
 /// `error` (an eventless loop, a self-raising loop, a state that raises its own done event for
 /// ever, a `foreach` over a huge array).
-pub const DEFAULT_STEP_BOUND: usize = 10_000;
+pub(crate) const DEFAULT_STEP_BOUND: usize = 10_000;
 
 /// How deeply named implementations may run inside each other (a guard whose implementation
 /// names a guard, ...) before the run ends `error`: a name that names itself.
-pub const MAX_IMPLEMENTATION_DEPTH: usize = 64;
+pub(crate) const MAX_IMPLEMENTATION_DEPTH: usize = 64;
 
 /// Where a run is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -972,7 +972,7 @@ impl<'m> Runtime<'m> {
 pub(crate) const SCXML_PROCESSOR: &str = "http://www.w3.org/TR/scxml/#SCXMLEventProcessor";
 
 /// xstate v5's event descriptor match: the type itself, `*`, or a prefix ending in `.*`.
-pub fn matches_descriptor(ty: &str, descriptor: &str) -> bool {
+pub(crate) fn matches_descriptor(ty: &str, descriptor: &str) -> bool {
     if descriptor == ty || descriptor == "*" {
         return true;
     }
@@ -984,7 +984,7 @@ pub fn matches_descriptor(ty: &str, descriptor: &str) -> bool {
 
 /// A delay as milliseconds: a number (`5000`, as `after` keys are written) or a CSS-style
 /// duration (`5s`, `500ms`, `2m`, `1h`).
-pub fn delay_ms(delay: &str) -> Option<u64> {
+pub(crate) fn delay_ms(delay: &str) -> Option<u64> {
     let delay = delay.trim();
     if let Ok(ms) = delay.parse::<u64>() {
         return Some(ms);
