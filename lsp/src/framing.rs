@@ -19,18 +19,18 @@ use tower_lsp_server::jsonrpc::{Request, Response};
 
 /// The largest message body read: a larger one is answered with an error and skipped, never
 /// held (64 MiB: a document the editor sends whole is far smaller).
-pub const MAX_MESSAGE: usize = 64 << 20;
+pub(crate) const MAX_MESSAGE: usize = 64 << 20;
 
 /// The largest header block: its lines, up to the blank line that ends it.
-pub const MAX_HEADER: usize = 8 << 10;
+pub(crate) const MAX_HEADER: usize = 8 << 10;
 
 /// How much is asked of the input at a time.
 const CHUNK: usize = 64 << 10;
 
 /// JSON-RPC's Parse error: no JSON text (or no message) could be read.
-pub const PARSE_ERROR: i64 = -32700;
+pub(crate) const PARSE_ERROR: i64 = -32700;
 /// JSON-RPC's Invalid Request: JSON, but not a request, notification or response.
-pub const INVALID_REQUEST: i64 = -32600;
+pub(crate) const INVALID_REQUEST: i64 = -32600;
 
 /// The header name the reader skips to when a header block cannot be used.
 const CONTENT_LENGTH: &[u8] = b"content-length";
@@ -251,7 +251,7 @@ fn content_length(block: &[u8]) -> Result<usize, BadHeader> {
 }
 
 /// What a body is: a message to pass on, written again, or a malformed one's answer.
-pub fn classify(body: &[u8]) -> Incoming {
+pub(crate) fn classify(body: &[u8]) -> Incoming {
     // The common case first: a request or notification, parsed once.
     if let Ok(request) = serde_json::from_slice::<Request>(body) {
         if !request.method().is_empty() {
@@ -328,7 +328,7 @@ fn malformed(code: i64, id: Value, why: String) -> Incoming {
 }
 
 /// A message body with its header.
-pub fn frame(body: &[u8]) -> Vec<u8> {
+pub(crate) fn frame(body: &[u8]) -> Vec<u8> {
     let mut out = format!("Content-Length: {}\r\n\r\n", body.len()).into_bytes();
     out.extend_from_slice(body);
     out

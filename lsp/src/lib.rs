@@ -26,8 +26,7 @@ pub mod framing;
 mod server;
 mod text;
 
-pub use server::{serve, Backend, Ending};
-pub use text::Lines;
+pub use server::{serve, Ending};
 
 /// Runs the server on stdin and stdout until the client says `exit` (or closes stdin).
 pub fn run_stdio() -> Ending {

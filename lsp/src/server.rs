@@ -203,13 +203,13 @@ impl GraphRequest {
 type Publication = (Uri, Vec<LspDiagnostic>, Option<i32>);
 type LspDiagnostic = tower_lsp_server::ls_types::Diagnostic;
 
-pub struct Backend {
+pub(crate) struct Backend {
     client: Client,
     jobs: mpsc::Sender<Job>,
 }
 
 impl Backend {
-    pub fn new(client: Client) -> Self {
+    pub(crate) fn new(client: Client) -> Self {
         let (jobs, queue) = mpsc::channel::<Job>();
         let (publish, mut published) = tmpsc::unbounded_channel::<Publication>();
         // The worker: the database lives on one thread with the evaluator's stack.

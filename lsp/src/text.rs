@@ -6,29 +6,29 @@ use tower_lsp_server::ls_types::{Position, Range, TextDocumentContentChangeEvent
 
 /// A text and its line index (`base::line_index`, the one of every layer), in the LSP's
 /// positions.
-pub struct Lines<'t> {
+pub(crate) struct Lines<'t> {
     text: &'t str,
     index: LineIndex,
 }
 
 impl<'t> Lines<'t> {
-    pub fn new(text: &'t str) -> Self {
+    pub(crate) fn new(text: &'t str) -> Self {
         Lines { text, index: LineIndex::new(text) }
     }
 
     /// The position of a byte offset (clamped to the text; inside a character: that character).
-    pub fn position(&self, offset: usize) -> Position {
+    pub(crate) fn position(&self, offset: usize) -> Position {
         let p = self.index.utf16(self.text, offset);
         Position { line: p.line, character: p.character }
     }
 
-    pub fn range(&self, start: u32, end: u32) -> Range {
+    pub(crate) fn range(&self, start: u32, end: u32) -> Range {
         Range { start: self.position(start as usize), end: self.position(end as usize) }
     }
 
     /// The byte offset of a position: past the line's end it is the line's end, past the last
     /// line the text's end.
-    pub fn offset(&self, p: Position) -> usize {
+    pub(crate) fn offset(&self, p: Position) -> usize {
         self.index.offset_of_utf16(self.text, Utf16Position { line: p.line, character: p.character })
     }
 }
