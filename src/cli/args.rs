@@ -7,11 +7,11 @@ use std::path::PathBuf;
 #[command(name = "jr2", version = env!("JR2_VERSION"), about = "Checks jr2 Machines and Charts", propagate_version = true)]
 pub struct Cli {
     #[command(subcommand)]
-    pub command: Command,
+    pub(crate) command: Command,
 }
 
 #[derive(Debug, Subcommand)]
-pub enum Command {
+pub(crate) enum Command {
     /// Checks Charts (`.json`) and Machines (`.ts`) under the paths; with --fix, applies the
     /// rules' mechanical fixes first, with --diff prints them.
     Check(CheckArgs),
@@ -56,13 +56,13 @@ pub enum Command {
 }
 
 #[derive(Debug, Subcommand)]
-pub enum ChartCommand {
+pub(crate) enum ChartCommand {
     /// Admits or refuses one Chart against one Open body (planner output).
     Check(ChartCheckArgs),
 }
 
 #[derive(Debug, Subcommand)]
-pub enum SchemaCommand {
+pub(crate) enum SchemaCommand {
     /// Prints the Chart grammar (JSON Schema, Draft 2020-12), narrowed to one Open body with --lends.
     Chart(LendsArg),
     /// Prints the Chart briefing text.
@@ -73,201 +73,201 @@ pub enum SchemaCommand {
 
 /// Output options shared by the checking commands.
 #[derive(Debug, Args)]
-pub struct OutputArgs {
+pub(crate) struct OutputArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = FormatArg::Human)]
-    pub format: FormatArg,
+    pub(crate) format: FormatArg,
     /// Exit with 1 on warnings too.
     #[arg(long)]
-    pub deny_warnings: bool,
+    pub(crate) deny_warnings: bool,
     /// When to colour human output (NO_COLOR is honoured with `auto`).
     #[arg(long, value_enum, default_value_t = ColorArg::Auto)]
-    pub color: ColorArg,
+    pub(crate) color: ColorArg,
 }
 
 #[derive(Debug, Args)]
-pub struct CheckArgs {
+pub(crate) struct CheckArgs {
     /// Instance folders, `.json` Chart files or `.ts` Machine files.
     #[arg(default_value = ".")]
-    pub paths: Vec<PathBuf>,
+    pub(crate) paths: Vec<PathBuf>,
     /// The lend manifest of the Open body the Charts are checked against.
     #[arg(long, value_name = "LENDS.json")]
-    pub lends: Option<PathBuf>,
+    pub(crate) lends: Option<PathBuf>,
     /// Read no foreign dispatch target's door (`GET <url>/workflows/<name>`).
     #[arg(long)]
-    pub offline: bool,
+    pub(crate) offline: bool,
     /// Apply the rules' mechanical fixes to the files (edits and renames), then report what
     /// remains. A fix is kept only where checking again finds its diagnostic gone and no new
     /// error (docs/reference/fixes.md).
     #[arg(long)]
-    pub fix: bool,
+    pub(crate) fix: bool,
     /// Print the fixes that --fix would apply, as a unified diff (a rename as git's `rename from`
     /// and `rename to`), and write nothing; exit 1 when there is one.
     #[arg(long)]
-    pub diff: bool,
+    pub(crate) diff: bool,
     #[command(flatten)]
-    pub output: OutputArgs,
+    pub(crate) output: OutputArgs,
 }
 
 #[derive(Debug, Args)]
-pub struct ChartCheckArgs {
+pub(crate) struct ChartCheckArgs {
     /// The Chart file; `-` reads it from stdin.
     #[arg(value_name = "CHART.json")]
-    pub chart: PathBuf,
+    pub(crate) chart: PathBuf,
     /// The lend manifest of the Open body.
     #[arg(long, value_name = "LENDS.json")]
-    pub lends: PathBuf,
+    pub(crate) lends: PathBuf,
     #[command(flatten)]
-    pub output: OutputArgs,
+    pub(crate) output: OutputArgs,
 }
 
 #[derive(Debug, Args)]
-pub struct CompatArgs {
+pub(crate) struct CompatArgs {
     /// The dispatch slot's `input` JSON Schema: what is sent.
     #[arg(long, value_name = "SLOT.json")]
-    pub slot: PathBuf,
+    pub(crate) slot: PathBuf,
     /// The callee's door, its input JSON Schema: what it takes.
     #[arg(long, value_name = "DOOR.json")]
-    pub door: PathBuf,
+    pub(crate) door: PathBuf,
     #[command(flatten)]
-    pub output: OutputArgs,
+    pub(crate) output: OutputArgs,
 }
 
 #[derive(Debug, Args)]
-pub struct LendsArg {
+pub(crate) struct LendsArg {
     /// The lend manifest of one Open body.
     #[arg(long, value_name = "LENDS.json")]
-    pub lends: Option<PathBuf>,
+    pub(crate) lends: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
-pub struct IrArgs {
+pub(crate) struct IrArgs {
     /// The Chart (`.json`; `-` reads it from stdin) or the Machine (`.ts`).
     #[arg(value_name = "FILE")]
-    pub chart: PathBuf,
+    pub(crate) chart: PathBuf,
     /// The lend manifest of the Open body.
     #[arg(long, value_name = "LENDS.json")]
-    pub lends: Option<PathBuf>,
+    pub(crate) lends: Option<PathBuf>,
     /// When to colour the diagnostics of a refused Chart.
     #[arg(long, value_enum, default_value_t = ColorArg::Auto)]
-    pub color: ColorArg,
+    pub(crate) color: ColorArg,
 }
 
 #[derive(Debug, Args)]
-pub struct GraphArgs {
+pub(crate) struct GraphArgs {
     /// The Chart (`.json`; `-` reads it from stdin) or the Machine (`.ts`).
     #[arg(value_name = "FILE")]
-    pub file: PathBuf,
+    pub(crate) file: PathBuf,
     /// The picture's format: Mermaid (`stateDiagram-v2`) and DOT are text; SVG needs Graphviz's
     /// `dot` on the PATH.
     #[arg(long, value_enum, default_value_t = GraphFormat::Mermaid)]
-    pub format: GraphFormat,
+    pub(crate) format: GraphFormat,
     /// Draw only the subtree at this state: its dotted key path (`triaging.ready`), or `#id`.
     #[arg(long, value_name = "PATH")]
-    pub state: Option<String>,
+    pub(crate) state: Option<String>,
     /// The lend manifest of the Open body, for a Chart outside an Instance (a named Chart of an
     /// Instance is admitted against its wrapper's Open body).
     #[arg(long, value_name = "LENDS.json")]
-    pub lends: Option<PathBuf>,
+    pub(crate) lends: Option<PathBuf>,
     /// When to colour the diagnostics.
     #[arg(long, value_enum, default_value_t = ColorArg::Auto)]
-    pub color: ColorArg,
+    pub(crate) color: ColorArg,
 }
 
 #[derive(Debug, Args)]
-pub struct SimArgs {
+pub(crate) struct SimArgs {
     /// The Chart (`.json`; `-` reads it from stdin) or the Machine (`.ts`).
     #[arg(value_name = "FILE")]
-    pub file: PathBuf,
+    pub(crate) file: PathBuf,
     /// The script, one JSON value a line: an event (`{"type": "done", ...}`), `{"after": MS}` (the
     /// clock goes on; due timers fire), or `{"outcome": {"actor": ID, "output": ...}}` (or
     /// `"error"`), an invoked actor settling.
     #[arg(long, value_name = "EVENTS.jsonl")]
-    pub events: Option<PathBuf>,
+    pub(crate) events: Option<PathBuf>,
     /// The run's input (JSON).
     #[arg(long, value_name = "JSON")]
-    pub input: Option<String>,
+    pub(crate) input: Option<String>,
     /// Print only the last macrostep.
     #[arg(long = "final")]
-    pub r#final: bool,
+    pub(crate) r#final: bool,
     /// One JSON line per macrostep, or a line for a person.
     #[arg(long, value_enum, default_value_t = SimFormat::Json)]
-    pub format: SimFormat,
+    pub(crate) format: SimFormat,
     /// How many microsteps one macrostep may take before the run ends `error` (a loop).
     #[arg(long, value_name = "N")]
-    pub step_bound: Option<usize>,
+    pub(crate) step_bound: Option<usize>,
     /// The host's answers to the guards the run cannot decide (a Chart's lent guards, whose code
     /// is the Open body's), as a JSON object: `{"approved": true}`.
     #[arg(long, value_name = "JSON")]
-    pub guards: Option<String>,
+    pub(crate) guards: Option<String>,
     /// The lend manifest of the Open body, for a Chart outside an Instance.
     #[arg(long, value_name = "LENDS.json")]
-    pub lends: Option<PathBuf>,
+    pub(crate) lends: Option<PathBuf>,
     /// When to colour the diagnostics.
     #[arg(long, value_enum, default_value_t = ColorArg::Auto)]
-    pub color: ColorArg,
+    pub(crate) color: ColorArg,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum SimFormat {
+pub(crate) enum SimFormat {
     Json,
     Human,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum GraphFormat {
+pub(crate) enum GraphFormat {
     Mermaid,
     Dot,
     Svg,
 }
 
 #[derive(Debug, Args)]
-pub struct PartsArgs {
+pub(crate) struct PartsArgs {
     /// The Workflow file.
     #[arg(value_name = "WORKFLOW.ts")]
-    pub workflow: PathBuf,
+    pub(crate) workflow: PathBuf,
     /// The Open body slot whose lend manifest to print.
     #[arg(long, value_name = "SLOT")]
-    pub lends: Option<String>,
+    pub(crate) lends: Option<String>,
 }
 
 #[derive(Debug, Args)]
-pub struct UpArgs {
+pub(crate) struct UpArgs {
     /// Run the pre-flight only: check the Instance and list what `jr2 up` would run. (`jr2 up`
     /// itself, the runtime, comes with a later issue.)
     #[arg(long)]
-    pub check: bool,
+    pub(crate) check: bool,
     /// The Instance folder (with `jr2.config.ts` and `workflows/`).
     #[arg(value_name = "DIR", default_value = ".")]
-    pub dir: PathBuf,
+    pub(crate) dir: PathBuf,
     /// Read no foreign dispatch target's door (`GET <url>/workflows/<name>`).
     #[arg(long)]
-    pub offline: bool,
+    pub(crate) offline: bool,
     #[command(flatten)]
-    pub output: OutputArgs,
+    pub(crate) output: OutputArgs,
 }
 
 #[derive(Debug, Args)]
-pub struct ExplainArgs {
+pub(crate) struct ExplainArgs {
     /// A diagnostic code, such as `json-syntax`.
-    pub code: String,
+    pub(crate) code: String,
 }
 
 #[derive(Debug, Args)]
-pub struct RulesArgs {
+pub(crate) struct RulesArgs {
     /// A table for a person, or a JSON array of `{code, severity, rule, summary}`.
     #[arg(long, value_enum, default_value_t = RulesFormat::Human)]
-    pub format: RulesFormat,
+    pub(crate) format: RulesFormat,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum RulesFormat {
+pub(crate) enum RulesFormat {
     Human,
     Json,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum FormatArg {
+pub(crate) enum FormatArg {
     Human,
     Json,
     Sarif,
@@ -275,7 +275,7 @@ pub enum FormatArg {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum ColorArg {
+pub(crate) enum ColorArg {
     Auto,
     Always,
     Never,
@@ -283,7 +283,7 @@ pub enum ColorArg {
 
 impl ColorArg {
     /// Whether to colour a stream: `auto` colours a terminal unless NO_COLOR is set (non-empty).
-    pub fn enabled(self, is_terminal: bool) -> bool {
+    pub(crate) fn enabled(self, is_terminal: bool) -> bool {
         match self {
             ColorArg::Always => true,
             ColorArg::Never => false,

@@ -11,7 +11,7 @@ use std::io::{IsTerminal, Write};
 
 /// `jr2 check [PATH...]`; with `--fix`, the fixes first (then the check of the fixed files), with
 /// `--diff` the fixes alone, printed.
-pub fn check(args: CheckArgs) -> Result<Exit> {
+pub(crate) fn check(args: CheckArgs) -> Result<Exit> {
     let manifest = input::read_optional_lends(args.lends.as_deref())?;
     let mut fix_crashed = false;
     if args.fix || args.diff {
@@ -74,7 +74,7 @@ pub fn check_paths(paths: &[std::path::PathBuf], manifest: Option<&LendManifest>
 /// The paths an Instance check could not read (what the check before it did not catch: a
 /// Workflow that is no UTF-8 text, a file gone or changed since): the run's end, exit 2, one line
 /// each.
-pub fn unreadable(report: &check::instance::InstanceReport) -> Result<()> {
+pub(crate) fn unreadable(report: &check::instance::InstanceReport) -> Result<()> {
     if report.unreadable.is_empty() {
         return Ok(());
     }
@@ -238,7 +238,7 @@ pub(super) fn say_skipped(skipped: usize) {
 }
 
 /// `jr2 chart check CHART.json --lends LENDS.json`.
-pub fn chart_check(args: ChartCheckArgs) -> Result<Exit> {
+pub(crate) fn chart_check(args: ChartCheckArgs) -> Result<Exit> {
     let manifest = input::read_lends(&args.lends)?;
     let text = input::read_chart(&args.chart)?;
     let name = if args.chart.as_os_str() == "-" { "<stdin>".to_string() } else { display(&args.chart) };
@@ -247,7 +247,7 @@ pub fn chart_check(args: ChartCheckArgs) -> Result<Exit> {
 }
 
 /// Admits one Chart text. A panic in the door is a bug; it is reported, not a crash.
-pub fn admit(path: &str, text: &str, manifest: Option<&LendManifest>) -> Option<check::door::Admission> {
+pub(crate) fn admit(path: &str, text: &str, manifest: Option<&LendManifest>) -> Option<check::door::Admission> {
     caught(path, || check::door::admit(text, manifest))
 }
 

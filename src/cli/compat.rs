@@ -13,7 +13,7 @@ use syntax::json::{self, Json};
 
 /// `jr2 schema compat`: exit 0 when the pair is compatible (warnings allowed), 1 on a mismatch,
 /// 2 when a file cannot be read or is not a JSON Schema object.
-pub fn schema_compat(args: CompatArgs) -> Result<Exit> {
+pub(crate) fn schema_compat(args: CompatArgs) -> Result<Exit> {
     let slot = (name(&args.slot), input::read_text(&args.slot)?);
     let door = (name(&args.door), input::read_text(&args.door)?);
     Ok(finish(compat_reports(slot, door)?, &args.output))

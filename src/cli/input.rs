@@ -30,7 +30,7 @@ pub fn display(path: &Path) -> String {
 /// The most `jr2` reads of one input (a Chart, a lend manifest, a schema, stdin): 64 MiB. The
 /// door's own size ceiling is each Open body's (`ceilings.size`, a diagnostic); this bound is
 /// for what no Chart comes near (`/dev/zero` as stdin), so a read ends, and says so.
-pub const MAX_INPUT: u64 = 64 << 20;
+pub(crate) const MAX_INPUT: u64 = 64 << 20;
 
 /// The message for an input past [`MAX_INPUT`].
 fn too_large(what: &str) -> UsageError {
@@ -49,7 +49,7 @@ fn read_bounded(from: impl Read, what: &str) -> Result<Vec<u8>> {
 
 /// The metadata of the regular file at `path` (a symlink followed): anything else is refused
 /// before it is opened, as opening a FIFO waits for a writer.
-pub fn regular_file(path: &Path) -> Result<std::fs::Metadata> {
+pub(crate) fn regular_file(path: &Path) -> Result<std::fs::Metadata> {
     let meta = std::fs::metadata(path).map_err(|e| UsageError(format!("cannot read {}: {e}", display(path))))?;
     if !meta.is_file() {
         let kind = base::read::kind_of(meta.file_type());
@@ -70,7 +70,7 @@ fn read_bytes(path: &Path) -> Result<Vec<u8>> {
 }
 
 /// A file's text, UTF-8; `-` reads stdin.
-pub fn read_text(path: &Path) -> Result<String> {
+pub(crate) fn read_text(path: &Path) -> Result<String> {
     let bytes = read_bytes(path)?;
     if path == Path::new("-") {
         return String::from_utf8(bytes).map_err(|_| UsageError("stdin is not UTF-8 text".to_string()));
@@ -87,7 +87,7 @@ pub enum ChartText {
 
 /// A Chart file for `check`: bounded and regular as [`read_text`], but a text that is not
 /// UTF-8 is the Chart's refusal (a `json-syntax` diagnostic), not the run's end.
-pub fn read_chart(path: &Path) -> Result<ChartText> {
+pub(crate) fn read_chart(path: &Path) -> Result<ChartText> {
     let bytes = read_bytes(path)?;
     Ok(match String::from_utf8(bytes) {
         Ok(text) => ChartText::Text(text),
@@ -104,7 +104,7 @@ pub fn read_chart(path: &Path) -> Result<ChartText> {
 /// socket or device, a file past [`MAX_INPUT`] is the run's end (exit 2), said as the system
 /// says it. The Instance check itself would list nothing of an unreadable folder ("no
 /// problems"), wait forever on a FIFO, and report a file it cannot open as one that is not UTF-8.
-pub fn check_instance_files(root: &Path, config: bool) -> Result<()> {
+pub(crate) fn check_instance_files(root: &Path, config: bool) -> Result<()> {
     let skipped = |name: &str| name.starts_with('.') || name == "node_modules";
     for (name, path, file_type) in listed(&root.join("workflows"))? {
         if skipped(&name) {
@@ -143,7 +143,7 @@ fn listed(dir: &Path) -> Result<Vec<(String, PathBuf, std::fs::FileType)>> {
 /// A file the compiler will read (a Machine, an Instance's file), checked before it does: a
 /// regular file, at most [`MAX_INPUT`] bytes, that opens. A symlink to anything but a file is
 /// skipped by the Instance's listing, so it passes here.
-pub fn check_readable(path: &Path, file_type: std::fs::FileType) -> Result<()> {
+pub(crate) fn check_readable(path: &Path, file_type: std::fs::FileType) -> Result<()> {
     let cannot = |e: std::io::Error| UsageError(format!("cannot read {}: {e}", display(path)));
     let meta = if file_type.is_symlink() {
         match std::fs::metadata(path) {
@@ -164,7 +164,7 @@ pub fn check_readable(path: &Path, file_type: std::fs::FileType) -> Result<()> {
 
 /// A lend manifest; a bad one names the file and serde's line and column. A byte order mark
 /// first is read past, as a Chart's is.
-pub fn read_lends(path: &Path) -> Result<LendManifest> {
+pub(crate) fn read_lends(path: &Path) -> Result<LendManifest> {
     lends_from_text(&read_text(path)?, &display(path))
 }
 
@@ -175,26 +175,26 @@ pub fn lends_from_text(text: &str, shown: &str) -> Result<LendManifest> {
 }
 
 /// An optional lend manifest.
-pub fn read_optional_lends(path: Option<&Path>) -> Result<Option<LendManifest>> {
+pub(crate) fn read_optional_lends(path: Option<&Path>) -> Result<Option<LendManifest>> {
     path.map(read_lends).transpose()
 }
 
 /// What `check` found under its paths.
 #[derive(Debug, Default)]
-pub struct Inputs {
+pub(crate) struct Inputs {
     /// Chart files, in order: each path's files sorted, paths in the order given, no repeats.
-    pub charts: Vec<PathBuf>,
+    pub(crate) charts: Vec<PathBuf>,
     /// Machine files (`.ts`).
-    pub machines: Vec<PathBuf>,
+    pub(crate) machines: Vec<PathBuf>,
     /// Instance folders (a folder with a `workflows/` folder), checked by `check_instance`.
-    pub instances: Vec<PathBuf>,
+    pub(crate) instances: Vec<PathBuf>,
     /// Files of an Instance met without their Instance folder (`jr2 check
     /// workflows/notes/weekly.json`, a helper module `lib/format.ts`), each checked as the
     /// Instance check checks it: a named Chart against its wrapper's Open body, a Workflow with
     /// the Instance rules, a helper module as a module (reported by the Workflows that import
     /// it), `jr2.config.ts` as the config. A named Chart is here only without `--lends`, which
     /// checks it as a plain Chart file.
-    pub in_instance: Vec<PathBuf>,
+    pub(crate) in_instance: Vec<PathBuf>,
     /// `--lends` was given: named Charts are plain Chart files.
     lends: bool,
 }
@@ -216,7 +216,7 @@ impl Inputs {
 /// The Instance a file belongs to, where it is one of its files: a named Chart
 /// (`<root>/workflows/<wrapper>/<chart>.json`), or a `.ts` file anywhere below a folder that has a
 /// `workflows/` folder (a Workflow, a helper module, the config).
-pub fn instance_root_of(path: &Path) -> Option<PathBuf> {
+pub(crate) fn instance_root_of(path: &Path) -> Option<PathBuf> {
     let name = path.file_name()?.to_string_lossy();
     if has_ext(path, "json") {
         let workflows = path.parent()?.parent()?;
@@ -234,7 +234,7 @@ pub fn instance_root_of(path: &Path) -> Option<PathBuf> {
 /// checked as its Instance checks it ([`Inputs::in_instance`]; a named Chart only without `lends`,
 /// `--lends` given), another `.json` file is a Chart, another `.ts` file a Machine, any other
 /// folder is walked.
-pub fn collect(paths: &[PathBuf], lends: bool) -> Result<Inputs> {
+pub(crate) fn collect(paths: &[PathBuf], lends: bool) -> Result<Inputs> {
     let mut inputs = Inputs { lends, ..Inputs::default() };
     for path in paths {
         let meta = std::fs::metadata(path).map_err(|e| UsageError(format!("cannot read {}: {e}", display(path))))?;
