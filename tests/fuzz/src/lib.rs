@@ -16,7 +16,7 @@ use arbitrary::{Result, Unstructured};
 /// (13 s beside another fuzzer; linear: 10 000, 20 000 and 40 000 findings took 4, 7.5 and 19 s)
 /// against 1.1 s in the release `jr2 check`; one of 246 KB with 9 500 findings took 2 s of CPU
 /// and 6 s of wall clock. The sizes past this are the tests' (`tests/it/hostile.rs`).
-pub const MAX_TEXT: usize = 64 << 10;
+pub(crate) const MAX_TEXT: usize = 64 << 10;
 
 /// What a target reads: a text, from the seed (mode 0) or from a generator.
 pub fn text_or(data: &[u8], generate: impl FnOnce(&mut Unstructured<'_>, &mut String) -> Result<()>) -> Option<String> {
@@ -50,7 +50,7 @@ fn floor(s: &str, mut at: usize) -> usize {
 }
 
 /// The words a Chart, a manifest, a schema and a Machine are made of.
-pub const WORDS: &[&str] = &[
+pub(crate) const WORDS: &[&str] = &[
     "id",
     "initial",
     "states",
