@@ -714,12 +714,12 @@ fn check_chart_text(root: &Path, c: &ChartFile, text: String, wrapper: Option<Op
     let name = c.name();
     let Some(wrapper) = wrapper else {
         diagnostics.push(chart_wrapper::diagnostic(Refusal::NoWrapper { name: &name, wrapper: &c.wrapper }));
-        diagnostics.extend(crate::door::admit(&text, None).diagnostics);
+        diagnostics.extend(crate::door::check(&text, None).diagnostics);
         return CheckedFile { path: c.path.clone(), text, diagnostics };
     };
     let Some(value) = wrapper else {
         diagnostics.push(wrapper_not_compiled::diagnostic(&c.wrapper, &name));
-        diagnostics.extend(crate::door::admit(&text, None).diagnostics);
+        diagnostics.extend(crate::door::check(&text, None).diagnostics);
         return CheckedFile { path: c.path.clone(), text, diagnostics };
     };
     let slots: Vec<String> = match machine_parts(value) {
@@ -733,7 +733,7 @@ fn check_chart_text(root: &Path, c: &ChartFile, text: String, wrapper: Option<Op
     };
     if slots.is_empty() {
         diagnostics.push(chart_wrapper::diagnostic(Refusal::NoOpenBody { name: &name, wrapper: &c.wrapper }));
-        diagnostics.extend(crate::door::admit(&text, None).diagnostics);
+        diagnostics.extend(crate::door::check(&text, None).diagnostics);
         return CheckedFile { path: c.path.clone(), text, diagnostics };
     }
     let mut tried: Vec<(String, Result<LendManifest, String>)> =
@@ -741,14 +741,14 @@ fn check_chart_text(root: &Path, c: &ChartFile, text: String, wrapper: Option<Op
     if slots.len() == 1 {
         let (slot, manifest) = tried.pop().expect("one slot");
         match manifest {
-            Ok(m) => diagnostics.extend(crate::door::admit(&text, Some(&m)).diagnostics),
+            Ok(m) => diagnostics.extend(crate::door::check(&text, Some(&m)).diagnostics),
             Err(e) => {
                 diagnostics.push(chart_wrapper::diagnostic(Refusal::NoManifest {
                     slot: &slot,
                     wrapper: &c.wrapper,
                     error: &e,
                 }));
-                diagnostics.extend(crate::door::admit(&text, None).diagnostics);
+                diagnostics.extend(crate::door::check(&text, None).diagnostics);
             }
         }
         return CheckedFile { path: c.path.clone(), text, diagnostics };
@@ -758,7 +758,7 @@ fn check_chart_text(root: &Path, c: &ChartFile, text: String, wrapper: Option<Op
         .into_iter()
         .filter_map(|(slot, m)| m.ok().map(|m| (slot, m)))
         .map(|(slot, m)| {
-            let a = crate::door::admit(&text, Some(&m));
+            let a = crate::door::check(&text, Some(&m));
             let ok = a.admitted();
             (slot, a.diagnostics, ok)
         })
