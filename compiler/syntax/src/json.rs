@@ -453,24 +453,32 @@ fn char_len(b: u8) -> usize {
     }
 }
 
-/// The eight bytes at `at`, if the text has them.
+/// The eight bytes at `at`, if the text has them, the first in the lowest byte of the word.
 #[inline]
 fn word_at(bytes: &[u8], at: usize) -> Option<u64> {
     let chunk: [u8; 8] = bytes.get(at..at + 8)?.try_into().ok()?;
-    Some(u64::from_ne_bytes(chunk))
+    Some(u64::from_le_bytes(chunk))
 }
 
-/// Whether any byte of `w` is `q`, a backslash or below U+0020 (may be true for a byte after
-/// one that is; never false for one that is): eight bytes of a string tested at once.
+/// The high bit of each byte of `w` that is `q`, a backslash or below U+0020, and possibly of
+/// bytes after the first such (a borrow carries upwards), never of one before it: so the lowest
+/// set bit, if any, is the first byte that may end a string's run. Eight bytes tested at once.
 #[inline]
-fn may_end_string(w: u64, q: u8) -> bool {
+fn string_stops(w: u64, q: u8) -> u64 {
     const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
     const HIGH: u64 = u64::from_ne_bytes([0x80; 8]);
     let zero_in = |x: u64| x.wrapping_sub(ONES) & !x & HIGH;
     let quote = zero_in(w ^ ONES.wrapping_mul(q as u64));
     let backslash = zero_in(w ^ ONES.wrapping_mul(b'\\' as u64));
     let control = w.wrapping_sub(ONES.wrapping_mul(0x20)) & !w & HIGH;
-    quote | backslash | control != 0
+    quote | backslash | control
+}
+
+/// How many of the eight bytes of `w` (as [`word_at`] reads them) are spaces before the first
+/// that is not.
+#[inline]
+fn leading_spaces(w: u64) -> usize {
+    ((w ^ u64::from_ne_bytes([b' '; 8])).trailing_zeros() / 8) as usize
 }
 
 fn hex_digit(b: u8) -> Option<u16> {
@@ -576,13 +584,15 @@ impl<'a> Parser<'a> {
             match bytes.get(pos) {
                 Some(b' ' | b'\t') => pos += 1,
                 Some(b'\n' | b'\r') => {
-                    // A pretty-printed text's indentation: spaces eight at a time.
+                    // A pretty-printed text's indentation: spaces eight at a time, up to the
+                    // first that is not one.
                     pos += 1;
                     while let Some(chunk) = word_at(bytes, pos) {
-                        if chunk != u64::from_ne_bytes([b' '; 8]) {
+                        let n = leading_spaces(chunk);
+                        pos += n;
+                        if n < 8 {
                             break;
                         }
-                        pos += 8;
                     }
                 }
                 Some(b'/') if matches!(bytes.get(pos + 1), Some(b'/' | b'*')) => {
@@ -1110,9 +1120,11 @@ impl<'a> Parser<'a> {
         let mut seg = i;
         let (end, terminated) = loop {
             // Eight bytes at a time up to the first that may end the run: the quote, a
-            // backslash or a control character (then byte by byte).
+            // backslash or a control character (then byte by byte, near the end of the text).
             while let Some(w) = word_at(bytes, i) {
-                if may_end_string(w, q) {
+                let stops = string_stops(w, q);
+                if stops != 0 {
+                    i += (stops.trailing_zeros() / 8) as usize;
                     break;
                 }
                 i += 8;
