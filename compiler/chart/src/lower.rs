@@ -167,21 +167,25 @@ fn lower_statechart<'a>(
     purpose: Purpose,
 ) -> (Statechart, Lowered<'a, ()>) {
     let full = purpose == Purpose::Full;
+    // The lists by state are sized once, by a count of the states (a `State` is large: growing
+    // the list by doubling copied it five or six times for a Chart of ~60 states), and the
+    // transitions' for two a state, which a list of more grows from.
+    let states = count_states(chart);
     let mut lw = Lowerer {
         chart,
         manifest,
         full,
-        states: Vec::new(),
-        map: SourceMap::default(),
-        state_json: Vec::new(),
-        transition_json: Vec::new(),
-        invoke_class: Vec::new(),
+        states: Vec::with_capacity(states),
+        map: SourceMap::with_capacity(states, 2 * states),
+        state_json: Vec::with_capacity(states),
+        transition_json: Vec::with_capacity(2 * states),
+        invoke_class: Vec::with_capacity(states),
         faults: Vec::new(),
     };
     lw.add_state(chart, Name::default(), String::new(), None, None);
     let id = chart.get("id").and_then(Json::as_str).unwrap_or("(machine)").to_string();
     lw.resolve_initials();
-    let mut transitions = Vec::new();
+    let mut transitions = Vec::with_capacity(2 * states);
     for sid in 0..lw.states.len() {
         lw.lower_transitions(StateId(sid as u32), &id, &mut transitions);
     }
@@ -230,6 +234,20 @@ fn lower_statechart<'a>(
         faults: lw.faults,
     };
     (statechart, lowered)
+}
+
+/// How many states lowering adds for a Chart: itself and every member of a `states` object, at
+/// every depth (as [`Lowerer::add_state`] walks them).
+fn count_states(chart: &Json) -> usize {
+    let mut count = 1;
+    let mut todo = vec![chart];
+    while let Some(node) = todo.pop() {
+        for state in node.get("states").filter(|s| s.is_object()).into_iter().flat_map(|s| s.entries()) {
+            count += 1;
+            todo.push(&state.value);
+        }
+    }
+    count
 }
 
 /// A place in the Chart, its one file.
