@@ -134,12 +134,22 @@ pub struct DuplicateKey {
 /// ones through a set.
 const SMALL_OBJECT: usize = 16;
 
+/// Whether two keys are the same: `a == b`, with the first bytes compared before the call to
+/// `memcmp` that comparing two slices makes. Keys of one object mostly differ in length or in
+/// their first byte, and every lookup of a member and every walk of an object's members
+/// compares keys (the door reads each Chart's keys a few times over).
+#[inline]
+fn same_key(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    a.len() == b.len() && a.first() == b.first() && a == b
+}
+
 /// Notes each member of an object whose key an earlier member already gave, with that earlier
 /// (first) member.
 fn note_duplicates(members: &[Member<'_>], object: Span, out: &mut Vec<DuplicateKey>) {
     if members.len() <= SMALL_OBJECT {
         for (i, m) in members.iter().enumerate().skip(1) {
-            if let Some(first) = members[..i].iter().position(|o| o.key == m.key) {
+            if let Some(first) = members[..i].iter().position(|o| same_key(o.key, m.key)) {
                 out.push(DuplicateKey { object, again: i as u32, first: first as u32 });
             }
         }
@@ -287,7 +297,7 @@ impl<'a> Json<'a> {
 
     /// The member `key` (the last one, if the key repeats), for an object.
     pub fn member(&self, key: &str) -> Option<&'a Member<'a>> {
-        self.as_object()?.iter().rev().find(|m| m.key == key)
+        self.as_object()?.iter().rev().find(|m| same_key(m.key, key))
     }
 
     /// The members of an object, each key once (its last occurrence), in first-seen order.
@@ -307,7 +317,7 @@ impl<'a> Json<'a> {
             .enumerate()
             .filter(move |(i, m)| match &keep {
                 Some(keep) => keep[*i],
-                None => !members[i + 1..].iter().any(|later| later.key == m.key),
+                None => !members[i + 1..].iter().any(|later| same_key(later.key, m.key)),
             })
             .map(|(_, m)| m)
     }
@@ -1644,6 +1654,15 @@ mod tests {
                     parse(&open, &Arena::new()).errors.iter().any(|e| e.message == "unterminated string"),
                     "{open:?}"
                 );
+            }
+        }
+    }
+
+    #[test]
+    fn same_key_is_string_equality() {
+        for a in ["", "a", "ab", "ba", "on", "id", "type", "typo", "états", "é"] {
+            for b in ["", "a", "ab", "ba", "on", "id", "type", "typo", "états", "é"] {
+                assert_eq!(same_key(a, b), a == b, "{a:?} {b:?}");
             }
         }
     }
