@@ -586,8 +586,21 @@ impl<'a> Parser<'a> {
         (span(at, end), shown)
     }
 
-    /// Skips whitespace, and comments with an error each.
+    /// Skips whitespace, and comments with an error each. Inline for what a parse meets most
+    /// (no whitespace, between a key and its `:` or a value and its `,`; one space, after a `:`),
+    /// [`Parser::skip_ws_run`] for the rest.
+    #[inline]
     fn skip_ws(&mut self) {
+        let ws = |b: Option<&u8>| matches!(b, Some(b' ' | b'\t' | b'\n' | b'\r' | b'/'));
+        match self.bytes.get(self.pos) {
+            Some(b' ') if !ws(self.bytes.get(self.pos + 1)) => self.pos += 1,
+            b if ws(b) => self.skip_ws_run(),
+            _ => {}
+        }
+    }
+
+    /// [`Parser::skip_ws`] from a byte of whitespace or a `/`.
+    fn skip_ws_run(&mut self) {
         let bytes = self.bytes;
         let mut pos = self.pos;
         loop {
