@@ -71,32 +71,35 @@ impl SrcClass {
     }
 }
 
-/// Classifies an invoke's `src`, in the seed's order (`srcKind`).
+/// Classifies an invoke's `src`, in the seed's order (`srcKind`): a name the Open body declares
+/// is lent (of the first list of agents, effects and machines that declares it) if it is lent now,
+/// and `DeclaredNotLent` if not; then the kit's Gate and `fail()`, then the Chart's own Agents.
+/// (Whether the Chart mints it, and whether the body lends it now, are looked up only where the
+/// answer turns on them: the door classifies every invoke.)
 pub fn classify_src(chart: &Json, manifest: Option<&LendManifest>, src: &str) -> SrcClass {
-    let minted = chart.get("agents").and_then(|a| a.member(src)).is_some();
+    let minted = || chart.get("agents").and_then(|a| a.member(src)).is_some();
     let Some(m) = manifest else {
         return match src {
             "gate" => SrcClass::Gate,
             "fail" => SrcClass::Fail,
-            _ if minted => SrcClass::Minted,
+            _ if minted() => SrcClass::Minted,
             _ => SrcClass::Unknown,
         };
     };
     let lends = &m.declaration.lends;
     let lent = &m.lent;
-    let lent_now = lent.agents.contains_key(src) || lent.effects.contains_key(src) || lent.machines.contains_key(src);
-    let declared = lends.agents.iter().chain(&lends.effects).chain(&lends.machines).any(|n| n == src);
-    if declared && !lent_now {
-        return SrcClass::DeclaredNotLent;
-    }
-    if lends.agents.iter().any(|n| n == src) {
-        return SrcClass::Lent(SlotKind::Agent);
-    }
-    if lends.effects.iter().any(|n| n == src) {
-        return SrcClass::Lent(SlotKind::Effect);
-    }
-    if lends.machines.iter().any(|n| n == src) {
-        return SrcClass::Lent(SlotKind::Machine);
+    let declared =
+        [(&lends.agents, SlotKind::Agent), (&lends.effects, SlotKind::Effect), (&lends.machines, SlotKind::Machine)]
+            .into_iter()
+            .find(|(names, _)| names.iter().any(|n| n == src));
+    if let Some((_, kind)) = declared {
+        // Lent now under any of the three kinds; its own kind's map first, the likely one.
+        let lent_now = match kind {
+            SlotKind::Agent => lent.agents.contains_key(src) || lent.effects.contains_key(src),
+            SlotKind::Effect => lent.effects.contains_key(src) || lent.agents.contains_key(src),
+            _ => lent.agents.contains_key(src) || lent.effects.contains_key(src),
+        } || lent.machines.contains_key(src);
+        return if lent_now { SrcClass::Lent(kind) } else { SrcClass::DeclaredNotLent };
     }
     if src == "gate" {
         return if lends.gate { SrcClass::Gate } else { SrcClass::GateNotLent };
@@ -104,7 +107,7 @@ pub fn classify_src(chart: &Json, manifest: Option<&LendManifest>, src: &str) ->
     if src == "fail" {
         return if lends.fail { SrcClass::Fail } else { SrcClass::FailNotLent };
     }
-    if minted {
+    if minted() {
         return SrcClass::Minted;
     }
     SrcClass::Unknown
