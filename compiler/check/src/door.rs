@@ -160,7 +160,7 @@ pub struct InvokeAt<'a> {
     pub index: usize,
     pub json: &'a Json<'a>,
     /// `states.review.invoke.0` (or `states.review.invoke` for a single invoke).
-    pub path: String,
+    pub path: &'a str,
     pub src: &'a str,
     /// What `src` names (rule 3), classified once.
     pub class: SrcClass,
@@ -235,17 +235,19 @@ impl<'a> Chart<'a> {
         self.chart.get("agents").map(|a| a.entries().map(|m| m.key).collect()).unwrap_or_default()
     }
 
-    /// Every invoke, with the class lowering gave its `src` (`classes`, in the same order).
+    /// Every invoke, with the class lowering gave its `src` (`classes`, in the same order) and
+    /// the path lowering gave it (in the source map).
     fn collect_invokes(&self, classes: &[SrcClass]) -> Vec<InvokeAt<'a>> {
+        let map: &'a ir::SourceMap = self.map;
         let mut out: Vec<InvokeAt<'a>> = Vec::with_capacity(classes.len());
         for id in self.machine.ids() {
             let state = self.state_json(id);
             let Some(inv) = state.get("invoke") else { continue };
-            let path = join(self.map.state_path(id), "invoke");
-            for (index, (ipath, json)) in one_or_many(inv, &path).into_iter().enumerate() {
+            for (index, json) in lower::items(inv).enumerate() {
+                let path = map.invoke(id, index).map_or("", |i| &*i.path);
                 let src = json.get("src").and_then(Json::as_str).unwrap_or_default();
                 let class = classes.get(out.len()).copied().unwrap_or_else(|| self.classify(src));
-                out.push(InvokeAt { state: id, index, json, path: ipath, src, class });
+                out.push(InvokeAt { state: id, index, json, path, src, class });
             }
         }
         out

@@ -76,7 +76,7 @@ pub fn inputs<'c, 'a>(cx: &'c Ctx<Chart<'a>>) -> &'c [InputAt<'a>] {
                     return None;
                 }
                 let input = inv.json.get("input");
-                let ipath = join(&inv.path, "input");
+                let ipath = join(inv.path, "input");
                 Some(InputAt { inv: inv.clone(), class, input, ipath })
             })
             .collect()
