@@ -591,7 +591,7 @@ impl Worker {
             return compiled.diagnostics.iter().filter(|d| d.file.0 == 0).map(|d| d.diagnostic.clone()).collect();
         }
         match self.db.text(path) {
-            Some(text) if path.extension().is_some_and(|e| e == "json") => check::door::admit(&text, None).diagnostics,
+            Some(text) if path.extension().is_some_and(|e| e == "json") => check::door::check(&text, None).diagnostics,
             _ => Vec::new(),
         }
     }

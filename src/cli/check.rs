@@ -252,7 +252,7 @@ pub(crate) fn admit(path: &str, text: &str, manifest: Option<&LendManifest>) -> 
 }
 
 /// A door's run over the Chart at `path`; a panic is reported as a bug, not a crash.
-fn caught(path: &str, run: impl FnOnce() -> check::door::Admission) -> Option<check::door::Admission> {
+fn caught<M>(path: &str, run: impl FnOnce() -> check::door::Admission<M>) -> Option<check::door::Admission<M>> {
     match std::panic::catch_unwind(std::panic::AssertUnwindSafe(run)) {
         Ok(admission) => Some(admission),
         Err(_) => {
@@ -264,7 +264,7 @@ fn caught(path: &str, run: impl FnOnce() -> check::door::Admission) -> Option<ch
 
 /// One Chart's report, as `jr2 check` and `jr2 chart check` make it (`false`: the door hit a
 /// bug). `path` is the name the report gives the file. A Chart with no Open body says what was
-/// not checked (`door::admit_lone`).
+/// not checked (`door::check_lone`).
 pub fn check_chart(path: String, text: ChartText, manifest: Option<&LendManifest>) -> (FileReport, bool) {
     let text = match text {
         ChartText::Text(text) => text,
@@ -273,7 +273,7 @@ pub fn check_chart(path: String, text: ChartText, manifest: Option<&LendManifest
             return (FileReport { path, text: lossy, diagnostics }, true);
         }
     };
-    match caught(&path, || check::door::admit_lone(&text, manifest)) {
+    match caught(&path, || check::door::check_lone(&text, manifest)) {
         Some(a) => (FileReport { path, text, diagnostics: a.diagnostics }, true),
         None => (FileReport { path, text, diagnostics: Vec::new() }, false),
     }

@@ -209,7 +209,7 @@ impl Files for DbFiles<'_> {
         for path in &self.inputs.charts {
             let path = self.now(path);
             let text = self.db.text(&path).unwrap_or_default();
-            add(&mut out, path, check::door::admit_lone(&text, self.manifest).diagnostics);
+            add(&mut out, path, check::door::check_lone(&text, self.manifest).diagnostics);
         }
         for path in &self.inputs.in_instance {
             let path = self.now(path);

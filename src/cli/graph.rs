@@ -123,7 +123,7 @@ fn chart(file: &Path, lends: Option<&Path>, color: bool) -> Result<Drawn> {
                     .collect();
                 wrapper_parts = Some(carried);
                 // The Open body the Chart fits; the first where it fits none (its refusals follow).
-                let fits = manifests.iter().position(|m| check::door::admit(&text, Some(m)).admitted());
+                let fits = manifests.iter().position(|m| check::door::check(&text, Some(m)).admitted());
                 fits.or((!manifests.is_empty()).then_some(0)).map(|i| manifests[i].clone())
             }
             None => None,

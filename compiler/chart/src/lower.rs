@@ -9,8 +9,8 @@ use base::path::join;
 use base::{FileId, Loc, Span};
 use ir::expr::{parse_reference, placeholders, TemplatePart};
 use ir::{
-    Action, EventDecl, Expr, FxIndexMap, Guard, Invoke, Machine, Name, NodeSource, Origin, Slot, SlotKind, SourceMap,
-    State, StateId, StateKind, StateSource, Statechart, TargetList, Transition, Trigger,
+    Action, CheckedMachine, EventDecl, Expr, FxIndexMap, Guard, Invoke, Machine, Name, NodeSource, Origin, Slot,
+    SlotKind, SourceMap, State, StateId, StateKind, StateSource, Statechart, TargetList, Transition, Trigger,
 };
 use kit::lends::LendManifest;
 use syntax::json::JsonKind;
@@ -29,9 +29,10 @@ pub enum LowerFault {
 }
 
 /// The IR of a Chart, its source map and the faults of lowering. `state_json[i]` is the JSON of
-/// `StateId(i)`.
-pub struct Lowered<'a> {
-    pub machine: Machine,
+/// `StateId(i)`. The IR is an executable [`Machine`] ([`lower`]), or a [`CheckedMachine`]
+/// lowered for the door's rules only ([`lower_for_check`]).
+pub struct Lowered<'a, M = Machine> {
+    pub machine: M,
     /// Where each state, transition and invoke is (a Chart is one file: `FileId(0)`).
     pub source_map: SourceMap,
     pub state_json: Vec<&'a Json<'a>>,
@@ -70,32 +71,35 @@ impl SrcClass {
     }
 }
 
-/// Classifies an invoke's `src`, in the seed's order (`srcKind`).
+/// Classifies an invoke's `src`, in the seed's order (`srcKind`): a name the Open body declares
+/// is lent (of the first list of agents, effects and machines that declares it) if it is lent now,
+/// and `DeclaredNotLent` if not; then the kit's Gate and `fail()`, then the Chart's own Agents.
+/// (Whether the Chart mints it, and whether the body lends it now, are looked up only where the
+/// answer turns on them: the door classifies every invoke.)
 pub fn classify_src(chart: &Json, manifest: Option<&LendManifest>, src: &str) -> SrcClass {
-    let minted = chart.get("agents").and_then(|a| a.member(src)).is_some();
+    let minted = || chart.get("agents").and_then(|a| a.member(src)).is_some();
     let Some(m) = manifest else {
         return match src {
             "gate" => SrcClass::Gate,
             "fail" => SrcClass::Fail,
-            _ if minted => SrcClass::Minted,
+            _ if minted() => SrcClass::Minted,
             _ => SrcClass::Unknown,
         };
     };
     let lends = &m.declaration.lends;
     let lent = &m.lent;
-    let lent_now = lent.agents.contains_key(src) || lent.effects.contains_key(src) || lent.machines.contains_key(src);
-    let declared = lends.agents.iter().chain(&lends.effects).chain(&lends.machines).any(|n| n == src);
-    if declared && !lent_now {
-        return SrcClass::DeclaredNotLent;
-    }
-    if lends.agents.iter().any(|n| n == src) {
-        return SrcClass::Lent(SlotKind::Agent);
-    }
-    if lends.effects.iter().any(|n| n == src) {
-        return SrcClass::Lent(SlotKind::Effect);
-    }
-    if lends.machines.iter().any(|n| n == src) {
-        return SrcClass::Lent(SlotKind::Machine);
+    let declared =
+        [(&lends.agents, SlotKind::Agent), (&lends.effects, SlotKind::Effect), (&lends.machines, SlotKind::Machine)]
+            .into_iter()
+            .find(|(names, _)| names.iter().any(|n| n == src));
+    if let Some((_, kind)) = declared {
+        // Lent now under any of the three kinds; its own kind's map first, the likely one.
+        let lent_now = match kind {
+            SlotKind::Agent => lent.agents.contains_key(src) || lent.effects.contains_key(src),
+            SlotKind::Effect => lent.effects.contains_key(src) || lent.agents.contains_key(src),
+            _ => lent.agents.contains_key(src) || lent.effects.contains_key(src),
+        } || lent.machines.contains_key(src);
+        return if lent_now { SrcClass::Lent(kind) } else { SrcClass::DeclaredNotLent };
     }
     if src == "gate" {
         return if lends.gate { SrcClass::Gate } else { SrcClass::GateNotLent };
@@ -103,7 +107,7 @@ pub fn classify_src(chart: &Json, manifest: Option<&LendManifest>, src: &str) ->
     if src == "fail" {
         return if lends.fail { SrcClass::Fail } else { SrcClass::FailNotLent };
     }
-    if minted {
+    if minted() {
         return SrcClass::Minted;
     }
     SrcClass::Unknown
@@ -118,7 +122,7 @@ pub fn one_or_many<'a>(value: &'a Json<'a>, path: &str) -> Vec<(String, &'a Json
 }
 
 /// The items of a value that is one item or a list of them, without paths.
-pub(crate) fn items<'a>(value: &'a Json<'a>) -> impl Iterator<Item = &'a Json<'a>> {
+pub fn items<'a>(value: &'a Json<'a>) -> impl Iterator<Item = &'a Json<'a>> {
     let (list, one) = match value.as_array() {
         Some(list) => (list, None),
         None => (&[][..], Some(value)),
@@ -126,27 +130,70 @@ pub(crate) fn items<'a>(value: &'a Json<'a>) -> impl Iterator<Item = &'a Json<'a
     list.iter().chain(one)
 }
 
-/// Lowers a Chart.
+/// What of the IR its caller reads: all of it, or what the door's rules read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Purpose {
+    /// The whole IR, an executable [`Machine`] (`jr2 ir`, `jr2 sim`, `jr2 graph`, the runtime).
+    Full,
+    /// What the door's rules read (`check::door::check`), a [`CheckedMachine`]: the states (keys,
+    /// kinds, parents, children, initials, ids) with their invokes' `src`, kind and `id`, and the
+    /// transitions' sources, triggers and targets, with the same source map and faults as
+    /// [`Purpose::Full`]. Not written, as no rule reads them (each rule reads the Chart's JSON
+    /// for them): the expressions (invokes' inputs, guards, actions, `entry`, `exit`), the
+    /// events' declarations, the context and the slots.
+    Check,
+}
+
+/// Lowers a Chart into an executable IR.
 pub fn lower<'a>(chart: &'a Json<'a>, manifest: Option<&LendManifest>) -> Lowered<'a> {
+    let (chart, lowered) = lower_statechart(chart, manifest, Purpose::Full);
+    lowered.with(Machine::lowered(chart))
+}
+
+/// Lowers a Chart for the door's rules only ([`Purpose::Check`]): a [`CheckedMachine`], with the
+/// same source map and faults as [`lower`].
+pub fn lower_for_check<'a>(chart: &'a Json<'a>, manifest: Option<&LendManifest>) -> Lowered<'a, CheckedMachine> {
+    let (chart, lowered) = lower_statechart(chart, manifest, Purpose::Check);
+    lowered.with(CheckedMachine::lowered_for_check(chart))
+}
+
+impl<'a> Lowered<'a, ()> {
+    fn with<M>(self, machine: M) -> Lowered<'a, M> {
+        let Lowered { machine: (), source_map, state_json, transition_json, invoke_class, faults } = self;
+        Lowered { machine, source_map, state_json, transition_json, invoke_class, faults }
+    }
+}
+
+fn lower_statechart<'a>(
+    chart: &'a Json<'a>,
+    manifest: Option<&LendManifest>,
+    purpose: Purpose,
+) -> (Statechart, Lowered<'a, ()>) {
+    let full = purpose == Purpose::Full;
+    // The lists by state are sized once, by a count of the states (a `State` is large: growing
+    // the list by doubling copied it five or six times for a Chart of ~60 states), and the
+    // transitions' for two a state, which a list of more grows from.
+    let states = count_states(chart);
     let mut lw = Lowerer {
         chart,
         manifest,
-        states: Vec::new(),
-        map: SourceMap::default(),
-        state_json: Vec::new(),
-        transition_json: Vec::new(),
-        invoke_class: Vec::new(),
+        full,
+        states: Vec::with_capacity(states),
+        map: SourceMap::with_capacity(states, 2 * states),
+        state_json: Vec::with_capacity(states),
+        transition_json: Vec::with_capacity(2 * states),
+        invoke_class: Vec::with_capacity(states),
         faults: Vec::new(),
     };
     lw.add_state(chart, Name::default(), String::new(), None, None);
     let id = chart.get("id").and_then(Json::as_str).unwrap_or("(machine)").to_string();
     lw.resolve_initials();
-    let mut transitions = Vec::new();
+    let mut transitions = Vec::with_capacity(2 * states);
     for sid in 0..lw.states.len() {
         lw.lower_transitions(StateId(sid as u32), &id, &mut transitions);
     }
     let mut slots: FxIndexMap<Name, Slot> = FxIndexMap::default();
-    for st in &lw.states {
+    for st in lw.states.iter().filter(|_| full) {
         for inv in &st.invokes {
             let effect = manifest.and_then(|m| m.lent.effects.get(inv.src.as_str())).map(|e| Name::const_new(e.kind()));
             slots.entry(inv.src.clone()).or_insert(Slot { kind: inv.kind, effect });
@@ -154,6 +201,7 @@ pub fn lower<'a>(chart: &'a Json<'a>, manifest: Option<&LendManifest>) -> Lowere
     }
     let events = chart
         .get("events")
+        .filter(|_| full)
         .map(|ev| {
             ev.entries()
                 .map(|m| {
@@ -168,26 +216,41 @@ pub fn lower<'a>(chart: &'a Json<'a>, manifest: Option<&LendManifest>) -> Lowere
                 .collect()
         })
         .unwrap_or_default();
-    let machine = Machine::lowered(Statechart {
+    let statechart = Statechart {
         id,
         origin: Origin::Chart,
         states: lw.states,
         transitions,
         events,
         slots,
-        context: chart.get("context").map(|c| ir::Json::from(c.to_value())),
+        context: chart.get("context").filter(|_| full).map(|c| ir::Json::from(c.to_value())),
         context_expr: None,
         output: None,
         implementations: ir::Implementations::default(),
-    });
-    Lowered {
-        machine,
+    };
+    let lowered = Lowered {
+        machine: (),
         source_map: lw.map,
         state_json: lw.state_json,
         transition_json: lw.transition_json,
         invoke_class: lw.invoke_class,
         faults: lw.faults,
+    };
+    (statechart, lowered)
+}
+
+/// How many states lowering adds for a Chart: itself and every member of a `states` object, at
+/// every depth (as [`Lowerer::add_state`] walks them).
+fn count_states(chart: &Json) -> usize {
+    let mut count = 1;
+    let mut todo = vec![chart];
+    while let Some(node) = todo.pop() {
+        for state in node.get("states").filter(|s| s.is_object()).into_iter().flat_map(|s| s.entries()) {
+            count += 1;
+            todo.push(&state.value);
+        }
     }
+    count
 }
 
 /// A place in the Chart, its one file.
@@ -198,6 +261,8 @@ fn at(span: Span) -> Loc {
 struct Lowerer<'a, 'm> {
     chart: &'a Json<'a>,
     manifest: Option<&'m LendManifest>,
+    /// [`Purpose::Full`]: the expressions are written too.
+    full: bool,
     states: Vec<State>,
     map: SourceMap,
     state_json: Vec<&'a Json<'a>>,
@@ -238,15 +303,15 @@ impl<'a> Lowerer<'a, '_> {
                     kind: class.slot_kind(),
                     src,
                     id: inv.get("id").and_then(Json::as_str).map(Name::from),
-                    input: inv.get("input").map(|i| std::sync::Arc::new(expr(i))),
+                    input: inv.get("input").filter(|_| self.full).map(|i| std::sync::Arc::new(expr(i))),
                     machine: None,
                     autoforward: false,
                     id_location: None,
                 }
             })
             .collect();
-        let entry = actions_of(json.get("entry"));
-        let exit = actions_of(json.get("exit"));
+        let entry = actions_of(json.get("entry").filter(|_| self.full));
+        let exit = actions_of(json.get("exit").filter(|_| self.full));
         self.states.push(State {
             key,
             id: json.get("id").and_then(Json::as_str).map(str::to_string),
@@ -425,8 +490,8 @@ impl<'a> Lowerer<'a, '_> {
                     source: sid,
                     trigger: trigger.clone(),
                     targets,
-                    guard: t.get("guard").map(guard),
-                    actions: actions_of(t.get("actions")),
+                    guard: t.get("guard").filter(|_| self.full).map(guard),
+                    actions: actions_of(t.get("actions").filter(|_| self.full)),
                     reenter: t.get("reenter").and_then(Json::as_bool).unwrap_or(false),
                 });
                 self.map.push_transition(NodeSource { path: tpath.into(), loc: at(t.span) });

@@ -16,39 +16,64 @@ use kit::lends::{LendManifest, Lends};
 use syntax::json::{self, Json};
 
 /// The door's verdict on one Chart text: its diagnostics, and its IR and the IR's source map where
-/// the grammar admitted it.
+/// the grammar admitted it. The IR is an executable [`ir::Machine`] ([`admit`]), or an
+/// [`ir::CheckedMachine`] lowered for the door's rules only ([`check`]: the same diagnostics).
 #[derive(Clone, Debug)]
-pub struct Admission {
+pub struct Admission<M = ir::Machine> {
     pub diagnostics: Vec<Diagnostic>,
-    pub machine: Option<ir::Machine>,
+    pub machine: Option<M>,
     /// Where each node of `machine` is in the Chart (empty without one).
     pub source_map: ir::SourceMap,
 }
 
-impl Admission {
+impl<M> Admission<M> {
     /// Admitted: no error (warnings allowed).
     pub fn admitted(&self) -> bool {
         !self.diagnostics.iter().any(Diagnostic::is_error)
     }
+
+    fn refused(diagnostics: Vec<Diagnostic>) -> Self {
+        Admission { diagnostics, machine: None, source_map: ir::SourceMap::default() }
+    }
 }
 
-/// Admits or refuses a Chart text. With no manifest, the checks that need an Open body (names,
-/// minted Agents, input shapes) are skipped and the rest run.
+/// Admits or refuses a Chart text, and lowers an admitted one into an executable IR (`jr2 ir`,
+/// `jr2 sim`, `jr2 graph`). With no manifest, the checks that need an Open body (names, minted
+/// Agents, input shapes) are skipped and the rest run.
 pub fn admit(text: &str, manifest: Option<&LendManifest>) -> Admission {
+    run(text, manifest, lower::lower)
+}
+
+/// [`admit`] for a check, which reads the diagnostics only: the same diagnostics, over an IR
+/// lowered for the door's rules only ([`lower::lower_for_check`]: no expressions, events or
+/// context, which no rule reads from the IR), which is what `jr2 check`, `jr2 chart check`, the
+/// Node API's `admitChart` and the editor run.
+pub fn check(text: &str, manifest: Option<&LendManifest>) -> Admission<ir::CheckedMachine> {
+    run(text, manifest, lower::lower_for_check)
+}
+
+/// How a door lowers a Chart the grammar admitted: [`lower::lower`] or [`lower::lower_for_check`].
+type Lower<M> = for<'a, 'm> fn(&'a Json<'a>, Option<&'m LendManifest>) -> lower::Lowered<'a, M>;
+
+fn run<M: std::ops::Deref<Target = ir::Statechart>>(
+    text: &str,
+    manifest: Option<&LendManifest>,
+    lower: Lower<M>,
+) -> Admission<M> {
     let arena = json::arena_for(text);
     let parsed = json::parse(text, &arena);
     if !parsed.errors.is_empty() {
-        let diagnostics = parsed.errors.iter().map(crate::rules::chart::json_syntax::diagnostic).collect();
-        return Admission { diagnostics, machine: None, source_map: ir::SourceMap::default() };
+        return Admission::refused(parsed.errors.iter().map(crate::rules::chart::json_syntax::diagnostic).collect());
     }
-    admit_parsed(&parsed.value, &parsed.duplicates, text.len(), manifest)
+    run_parsed(&parsed.value, &parsed.duplicates, text.len(), manifest, lower)
 }
 
-/// Admits or refuses a Chart file checked by itself (`jr2 check FILE`, an editor's Chart outside
-/// any Instance): [`admit`], and with no manifest (and a JSON text) the warning `chart-without-lends`, which says
-/// what was not checked and how to check it, so that a run never passes what it did not look at.
-pub fn admit_lone(text: &str, manifest: Option<&LendManifest>) -> Admission {
-    let mut admission = admit(text, manifest);
+/// Checks a Chart file by itself (`jr2 check FILE`, `jr2 chart check`, an editor's Chart outside
+/// any Instance): [`check`], and with no manifest (and a JSON text) the warning
+/// `chart-without-lends`, which says what was not checked and how to check it, so that a run
+/// never passes what it did not look at.
+pub fn check_lone(text: &str, manifest: Option<&LendManifest>) -> Admission<ir::CheckedMachine> {
+    let mut admission = check(text, manifest);
     // A text that is no JSON was not checked past its syntax at all: its errors say so.
     let parsed = !admission.diagnostics.iter().any(|d| d.code == crate::rules::chart::json_syntax::JSON_SYNTAX.code);
     if manifest.is_none() && parsed {
@@ -57,14 +82,24 @@ pub fn admit_lone(text: &str, manifest: Option<&LendManifest>) -> Admission {
     admission
 }
 
-/// Admits or refuses a parsed Chart with the repeated keys its parse noted
+/// Checks a parsed Chart ([`check`]) with the repeated keys its parse noted
 /// ([`json::Parsed::duplicates`]); `size` is its text's length in bytes.
-pub fn admit_parsed(
+pub fn check_parsed(
     chart: &Json<'_>,
     duplicates: &[json::DuplicateKey],
     size: usize,
     manifest: Option<&LendManifest>,
-) -> Admission {
+) -> Admission<ir::CheckedMachine> {
+    run_parsed(chart, duplicates, size, manifest, lower::lower_for_check)
+}
+
+fn run_parsed<M: std::ops::Deref<Target = ir::Statechart>>(
+    chart: &Json<'_>,
+    duplicates: &[json::DuplicateKey],
+    size: usize,
+    manifest: Option<&LendManifest>,
+    lower: Lower<M>,
+) -> Admission<M> {
     // A Chart is one file: its lines are in the sink's, `FileId(0)`.
     let mut sink = Sink::default();
     let tree = Ctx::new(Tree { chart, duplicates, size, manifest });
@@ -72,14 +107,14 @@ pub fn admit_parsed(
         check(&tree, &mut sink);
     }
     if sink.has_errors() {
-        return Admission { diagnostics: sink.into_diagnostics(), machine: None, source_map: ir::SourceMap::default() };
+        return Admission::refused(sink.into_diagnostics());
     }
     use crate::rules::chart::too_many_states;
     if too_many_states::declared(chart, too_many_states::LOWERED_AT_MOST) > too_many_states::LOWERED_AT_MOST {
         too_many_states::refuse_unlowered(chart, &mut sink);
-        return Admission { diagnostics: sink.into_diagnostics(), machine: None, source_map: ir::SourceMap::default() };
+        return Admission::refused(sink.into_diagnostics());
     }
-    let lowered = lower::lower(chart, manifest);
+    let lowered = lower(chart, manifest);
     let cx = Ctx::new(Chart::new(chart, manifest, &lowered));
     for check in crate::rules::chart::CHECKS {
         check(&cx, &mut sink);
@@ -97,11 +132,13 @@ pub struct Tree<'a> {
 }
 
 /// What the door's rules from rule 2 on read: the Chart's JSON, the Open body, the IR and its
-/// source map.
+/// source map. The IR is the statechart of [`lower::lower_for_check`]'s (or [`lower::lower`]'s):
+/// a rule reads its states, their invokes' `src`, kind and `id`, and its transitions' sources,
+/// and reads the rest (expressions, events) from the JSON.
 pub struct Chart<'a> {
     pub chart: &'a Json<'a>,
     pub manifest: Option<&'a LendManifest>,
-    pub machine: &'a ir::Machine,
+    pub machine: &'a ir::Statechart,
     /// Where each state, transition and invoke of `machine` is.
     pub map: &'a ir::SourceMap,
     /// `state_json[i]` is the JSON of `StateId(i)`.
@@ -123,7 +160,7 @@ pub struct InvokeAt<'a> {
     pub index: usize,
     pub json: &'a Json<'a>,
     /// `states.review.invoke.0` (or `states.review.invoke` for a single invoke).
-    pub path: String,
+    pub path: &'a str,
     pub src: &'a str,
     /// What `src` names (rule 3), classified once.
     pub class: SrcClass,
@@ -138,7 +175,11 @@ pub struct TransitionAt<'a> {
 
 impl<'a> Chart<'a> {
     /// The input of one Chart's rules; what every rule visits is collected once, here.
-    pub fn new(chart: &'a Json<'a>, manifest: Option<&'a LendManifest>, lowered: &'a lower::Lowered<'a>) -> Self {
+    pub fn new<M: std::ops::Deref<Target = ir::Statechart>>(
+        chart: &'a Json<'a>,
+        manifest: Option<&'a LendManifest>,
+        lowered: &'a lower::Lowered<'a, M>,
+    ) -> Self {
         let mut cx = Chart {
             chart,
             manifest,
@@ -194,17 +235,19 @@ impl<'a> Chart<'a> {
         self.chart.get("agents").map(|a| a.entries().map(|m| m.key).collect()).unwrap_or_default()
     }
 
-    /// Every invoke, with the class lowering gave its `src` (`classes`, in the same order).
+    /// Every invoke, with the class lowering gave its `src` (`classes`, in the same order) and
+    /// the path lowering gave it (in the source map).
     fn collect_invokes(&self, classes: &[SrcClass]) -> Vec<InvokeAt<'a>> {
+        let map: &'a ir::SourceMap = self.map;
         let mut out: Vec<InvokeAt<'a>> = Vec::with_capacity(classes.len());
         for id in self.machine.ids() {
             let state = self.state_json(id);
             let Some(inv) = state.get("invoke") else { continue };
-            let path = join(self.map.state_path(id), "invoke");
-            for (index, (ipath, json)) in one_or_many(inv, &path).into_iter().enumerate() {
+            for (index, json) in lower::items(inv).enumerate() {
+                let path = map.invoke(id, index).map_or("", |i| &*i.path);
                 let src = json.get("src").and_then(Json::as_str).unwrap_or_default();
                 let class = classes.get(out.len()).copied().unwrap_or_else(|| self.classify(src));
-                out.push(InvokeAt { state: id, index, json, path: ipath, src, class });
+                out.push(InvokeAt { state: id, index, json, path, src, class });
             }
         }
         out
@@ -311,7 +354,7 @@ pub fn run_check(text: &str, manifest: Option<&LendManifest>, check: fn(&Ctx<Cha
     let arena = json::Arena::new();
     let parsed = json::parse(text, &arena);
     assert!(parsed.errors.is_empty(), "{:?}", parsed.errors);
-    let lowered = lower::lower(&parsed.value, manifest);
+    let lowered = lower::lower_for_check(&parsed.value, manifest);
     let cx = Ctx::new(Chart::new(&parsed.value, manifest, &lowered));
     let mut sink = Sink::default();
     check(&cx, &mut sink);

@@ -653,7 +653,7 @@ fn check_chart_text(root: &Path, c: &ChartFile, text: String, wrapper: Option<Op
     let file = FileName { what: "Chart", stem: &c.stem, shown: &shown, folder: &folder, extension: "json" };
     let mut diagnostics = rules_on(Subject::File(&file));
     let name = c.name();
-    let admit = |m: Option<&LendManifest>| crate::door::admit(&text, m);
+    let admit = |m: Option<&LendManifest>| crate::door::check(&text, m);
     let on_chart =
         |wrapping: Wrapping<'_>| rules_on(Subject::Chart(&ChartSubject { name: &name, wrapper: &c.wrapper, wrapping }));
     let value = match wrapper {

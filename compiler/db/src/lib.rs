@@ -266,7 +266,7 @@ pub(crate) fn lone_report(db: &dyn Db, file: File) -> Arc<Vec<FileDiagnostics>> 
             }
             out
         } else {
-            vec![FileDiagnostics { path: path.clone(), diagnostics: check::door::admit_lone(text, None).diagnostics }]
+            vec![FileDiagnostics { path: path.clone(), diagnostics: check::door::check_lone(text, None).diagnostics }]
         }
     };
     Arc::new(match std::panic::catch_unwind(std::panic::AssertUnwindSafe(run)) {
@@ -291,7 +291,7 @@ pub(crate) fn recovered_chart(db: &dyn Db, file: File) -> Arc<Vec<Diagnostic>> {
         let overlaps = |d: &Diagnostic| {
             errors.iter().any(|e| d.span.start <= e.span.end.max(e.span.start + 1) && e.span.start <= d.span.end)
         };
-        check::door::admit_parsed(&parsed.value, &parsed.duplicates, text.len(), None)
+        check::door::check_parsed(&parsed.value, &parsed.duplicates, text.len(), None)
             .diagnostics
             .into_iter()
             .filter(|d| !overlaps(d))

@@ -178,7 +178,7 @@ fn lone_files_and_half_typed_charts() {
         let text = r#"{ "id": "c", "initial": "nowhere", "states": { "a": { "type": "final" } } }"#;
         db.set_text(&chart, Some(text.to_string()));
         let d = db.diagnostics(&chart);
-        assert_eq!(d, check::door::admit_lone(text, None).diagnostics);
+        assert_eq!(d, check::door::check_lone(text, None).diagnostics);
         assert!(d.iter().any(|d| d.code == "chart-without-lends"), "{d:?}");
         assert!(!d.is_empty());
         // Half typed: a JSON error, and the recovered tree still names the bad initial state.

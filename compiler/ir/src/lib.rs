@@ -460,9 +460,12 @@ impl std::ops::Deref for Machine {
     }
 }
 
-/// An IR lowered for a check only (`machine::lower::lower_parts_for_check`): the events' input
-/// schemas were read, for their faults, and not written ([`EventDecl::input`] is `None`). A type
-/// of its own, so that it is never taken for an executable [`Machine`]: it reads as a statechart
+/// An IR lowered for a check only: what the check reads was written, and the rest was not. A
+/// Machine's (`machine::lower::lower_parts_for_check`) lacks the events' input schemas, read for
+/// their faults ([`EventDecl::input`] is `None`); a Chart's (`chart::lower::lower_for_check`, the
+/// door's) lacks every expression (invokes' inputs, guards, actions, `entry`, `exit`), the events,
+/// the context and the slots, which the door's rules read from the Chart's JSON. A type of its
+/// own, so that it is never taken for an executable [`Machine`]: it reads as a statechart
 /// ([`std::ops::Deref`]) and nothing makes a `Machine` of it; it does not serialize either.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CheckedMachine(Statechart);

@@ -134,12 +134,22 @@ pub struct DuplicateKey {
 /// ones through a set.
 const SMALL_OBJECT: usize = 16;
 
+/// Whether two keys are the same: `a == b`, with the first bytes compared before the call to
+/// `memcmp` that comparing two slices makes. Keys of one object mostly differ in length or in
+/// their first byte, and every lookup of a member and every walk of an object's members
+/// compares keys (the door reads each Chart's keys a few times over).
+#[inline]
+fn same_key(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    a.len() == b.len() && a.first() == b.first() && a == b
+}
+
 /// Notes each member of an object whose key an earlier member already gave, with that earlier
 /// (first) member.
 fn note_duplicates(members: &[Member<'_>], object: Span, out: &mut Vec<DuplicateKey>) {
     if members.len() <= SMALL_OBJECT {
         for (i, m) in members.iter().enumerate().skip(1) {
-            if let Some(first) = members[..i].iter().position(|o| o.key == m.key) {
+            if let Some(first) = members[..i].iter().position(|o| same_key(o.key, m.key)) {
                 out.push(DuplicateKey { object, again: i as u32, first: first as u32 });
             }
         }
@@ -287,7 +297,7 @@ impl<'a> Json<'a> {
 
     /// The member `key` (the last one, if the key repeats), for an object.
     pub fn member(&self, key: &str) -> Option<&'a Member<'a>> {
-        self.as_object()?.iter().rev().find(|m| m.key == key)
+        self.as_object()?.iter().rev().find(|m| same_key(m.key, key))
     }
 
     /// The members of an object, each key once (its last occurrence), in first-seen order.
@@ -307,7 +317,7 @@ impl<'a> Json<'a> {
             .enumerate()
             .filter(move |(i, m)| match &keep {
                 Some(keep) => keep[*i],
-                None => !members[i + 1..].iter().any(|later| later.key == m.key),
+                None => !members[i + 1..].iter().any(|later| same_key(later.key, m.key)),
             })
             .map(|(_, m)| m)
     }
@@ -453,24 +463,32 @@ fn char_len(b: u8) -> usize {
     }
 }
 
-/// The eight bytes at `at`, if the text has them.
+/// The eight bytes at `at`, if the text has them, the first in the lowest byte of the word.
 #[inline]
 fn word_at(bytes: &[u8], at: usize) -> Option<u64> {
     let chunk: [u8; 8] = bytes.get(at..at + 8)?.try_into().ok()?;
-    Some(u64::from_ne_bytes(chunk))
+    Some(u64::from_le_bytes(chunk))
 }
 
-/// Whether any byte of `w` is `q`, a backslash or below U+0020 (may be true for a byte after
-/// one that is; never false for one that is): eight bytes of a string tested at once.
+/// The high bit of each byte of `w` that is `q`, a backslash or below U+0020, and possibly of
+/// bytes after the first such (a borrow carries upwards), never of one before it: so the lowest
+/// set bit, if any, is the first byte that may end a string's run. Eight bytes tested at once.
 #[inline]
-fn may_end_string(w: u64, q: u8) -> bool {
+fn string_stops(w: u64, q: u8) -> u64 {
     const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
     const HIGH: u64 = u64::from_ne_bytes([0x80; 8]);
     let zero_in = |x: u64| x.wrapping_sub(ONES) & !x & HIGH;
     let quote = zero_in(w ^ ONES.wrapping_mul(q as u64));
     let backslash = zero_in(w ^ ONES.wrapping_mul(b'\\' as u64));
     let control = w.wrapping_sub(ONES.wrapping_mul(0x20)) & !w & HIGH;
-    quote | backslash | control != 0
+    quote | backslash | control
+}
+
+/// How many of the eight bytes of `w` (as [`word_at`] reads them) are spaces before the first
+/// that is not.
+#[inline]
+fn leading_spaces(w: u64) -> usize {
+    ((w ^ u64::from_ne_bytes([b' '; 8])).trailing_zeros() / 8) as usize
 }
 
 fn hex_digit(b: u8) -> Option<u16> {
@@ -568,21 +586,36 @@ impl<'a> Parser<'a> {
         (span(at, end), shown)
     }
 
-    /// Skips whitespace, and comments with an error each.
+    /// Skips whitespace, and comments with an error each. Inline for what a parse meets most
+    /// (no whitespace, between a key and its `:` or a value and its `,`; one space, after a `:`),
+    /// [`Parser::skip_ws_run`] for the rest.
+    #[inline]
     fn skip_ws(&mut self) {
+        let ws = |b: Option<&u8>| matches!(b, Some(b' ' | b'\t' | b'\n' | b'\r' | b'/'));
+        match self.bytes.get(self.pos) {
+            Some(b' ') if !ws(self.bytes.get(self.pos + 1)) => self.pos += 1,
+            b if ws(b) => self.skip_ws_run(),
+            _ => {}
+        }
+    }
+
+    /// [`Parser::skip_ws`] from a byte of whitespace or a `/`.
+    fn skip_ws_run(&mut self) {
         let bytes = self.bytes;
         let mut pos = self.pos;
         loop {
             match bytes.get(pos) {
                 Some(b' ' | b'\t') => pos += 1,
                 Some(b'\n' | b'\r') => {
-                    // A pretty-printed text's indentation: spaces eight at a time.
+                    // A pretty-printed text's indentation: spaces eight at a time, up to the
+                    // first that is not one.
                     pos += 1;
                     while let Some(chunk) = word_at(bytes, pos) {
-                        if chunk != u64::from_ne_bytes([b' '; 8]) {
+                        let n = leading_spaces(chunk);
+                        pos += n;
+                        if n < 8 {
                             break;
                         }
-                        pos += 8;
                     }
                 }
                 Some(b'/') if matches!(bytes.get(pos + 1), Some(b'/' | b'*')) => {
@@ -1110,9 +1143,11 @@ impl<'a> Parser<'a> {
         let mut seg = i;
         let (end, terminated) = loop {
             // Eight bytes at a time up to the first that may end the run: the quote, a
-            // backslash or a control character (then byte by byte).
+            // backslash or a control character (then byte by byte, near the end of the text).
             while let Some(w) = word_at(bytes, i) {
-                if may_end_string(w, q) {
+                let stops = string_stops(w, q);
+                if stops != 0 {
+                    i += (stops.trailing_zeros() / 8) as usize;
                     break;
                 }
                 i += 8;
@@ -1632,6 +1667,15 @@ mod tests {
                     parse(&open, &Arena::new()).errors.iter().any(|e| e.message == "unterminated string"),
                     "{open:?}"
                 );
+            }
+        }
+    }
+
+    #[test]
+    fn same_key_is_string_equality() {
+        for a in ["", "a", "ab", "ba", "on", "id", "type", "typo", "états", "é"] {
+            for b in ["", "a", "ab", "ba", "on", "id", "type", "typo", "états", "é"] {
+                assert_eq!(same_key(a, b), a == b, "{a:?} {b:?}");
             }
         }
     }

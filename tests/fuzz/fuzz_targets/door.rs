@@ -1,5 +1,6 @@
 //! The JSON front end and the door: any text through `syntax::json::parse` and `check::door::admit`
-//! (with the fixtures' lend manifest and with none), and its findings through the human
+//! (with the fixtures' lend manifest and with none), `check::door::check` saying the same (its IR
+//! lowered for the rules only), and the findings through the human
 //! renderer. Never a panic; the rendered report stays bounded per finding (issue 16: every
 //! finding on a long line reprinted the whole line).
 #![no_main]
@@ -21,6 +22,8 @@ fuzz_target!(|data: &[u8]| {
     let parsed = syntax::json::parse(&text, &arena);
     let with = check::door::admit(&text, Some(manifest()));
     let without = check::door::admit(&text, None);
+    assert_eq!(check::door::check(&text, Some(manifest())).diagnostics, with.diagnostics);
+    assert_eq!(check::door::check(&text, None).diagnostics, without.diagnostics);
     assert_eq!(parsed.errors.is_empty(), with.diagnostics.iter().all(|d| d.code != "json-syntax"));
     for admission in [with, without] {
         let n = admission.diagnostics.len();

@@ -11,13 +11,15 @@
 //!
 //! A caret line points at the column where a diagnostic's primary span starts on the nearest
 //! line above that is not a comment. `// lends: FILE` names the lend manifest (relative to the
-//! fixtures root; default `lends.json`), `// lends: none` runs the door without one, as on a Chart file checked alone (`admit_lone`). Every
+//! fixtures root; default `lends.json`), `// lends: none` runs the door without one, as on a Chart file checked alone (`check_lone`). Every
 //! diagnostic must be expected and every expectation met; the full lines are in an insta
-//! snapshot beside, reviewed like code.
+//! snapshot beside, reviewed like code. Each fixture goes through both doors: the check's
+//! (`check`, over the IR lowered for the rules only) and the executable IR's (`admit`), whose
+//! diagnostics must be the same.
 
 use super::fixture;
 use base::line_index::LineIndex;
-use check::door::{admit, admit_lone};
+use check::door::{admit, check, check_lone};
 use kit::LendManifest;
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
@@ -28,7 +30,7 @@ fn fixtures_root() -> PathBuf {
 
 /// The grammar as JSON Schema: the door's admitted Charts validate against it, and the door's
 /// grammar refusals fail it (issue 2: "a grammar refusal of the door is a schema failure too").
-fn schema_agrees(clean: &str, admission: &check::door::Admission) -> Result<(), String> {
+fn schema_agrees<M>(clean: &str, admission: &check::door::Admission<M>) -> Result<(), String> {
     thread_local! {
         static VALIDATOR: jsonschema::Validator =
             jsonschema::draft202012::new(&chart::schema::chart_schema()).expect("the grammar compiles");
@@ -59,10 +61,26 @@ fn run_fixture(path: &Path) -> Result<String, String> {
     });
     // Without a manifest the Chart is a file checked alone, as `jr2 check FILE` checks it.
     let admission = match &manifest {
-        Some(m) => admit(&clean, Some(m)),
-        None => admit_lone(&clean, None),
+        Some(m) => check(&clean, Some(m)),
+        None => check_lone(&clean, None),
     };
     schema_agrees(&clean, &admission).map_err(|e| format!("{}: {e}", path.display()))?;
+    // The executable IR's door says the same (`check_lone` adds `chart-without-lends` last).
+    let full = admit(&clean, manifest.as_ref());
+    let lone = usize::from(
+        manifest.is_none() && admission.diagnostics.last().is_some_and(|d| d.code == "chart-without-lends"),
+    );
+    if full.diagnostics[..] != admission.diagnostics[..admission.diagnostics.len() - lone] {
+        return Err(format!(
+            "{}: `admit` and `check` differ: {:?} against {:?}",
+            path.display(),
+            full.diagnostics,
+            admission.diagnostics
+        ));
+    }
+    if full.machine.is_some() != admission.machine.is_some() {
+        return Err(format!("{}: `admit` and `check` differ on lowering it", path.display()));
+    }
     let index = LineIndex::new(&clean);
     let mut got = Vec::new();
     let mut snapshot = String::new();

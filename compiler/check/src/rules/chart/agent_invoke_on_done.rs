@@ -33,7 +33,7 @@ pub(crate) fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
         sink.line(
             &AGENT_INVOKE_ON_DONE,
             m.key_span,
-            &join(&inv.path, "onDone"),
+            &join(inv.path, "onDone"),
             "an Agent's invoke takes no `onDone`: its Turn ends with a pick of one of the Chart's `events`, which `on` routes",
         );
     }

@@ -1,7 +1,7 @@
 use crate::door::Chart;
 use crate::rules::{Ctx, Sink};
 use diagnostics::declare_rule;
-use ir::{Machine, StateId, StateKind};
+use ir::{StateId, StateKind, Statechart};
 
 declare_rule! {
     /// Refuses a Chart that can run more Agent Turns at once than the Open body's `fanOut`.
@@ -24,7 +24,7 @@ declare_rule! {
 }
 
 /// The most Agent invokes that can be active at once at and below a state.
-pub fn fan_out(m: &Machine, id: StateId) -> u64 {
+pub fn fan_out(m: &Statechart, id: StateId) -> u64 {
     let st = m.state(id);
     let own = st.invokes.iter().filter(|i| i.kind.is_agent()).count() as u64;
     let below = st.children.iter().map(|c| fan_out(m, *c));

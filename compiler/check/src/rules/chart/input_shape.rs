@@ -76,7 +76,7 @@ pub fn inputs<'c, 'a>(cx: &'c Ctx<Chart<'a>>) -> &'c [InputAt<'a>] {
                     return None;
                 }
                 let input = inv.json.get("input");
-                let ipath = join(&inv.path, "input");
+                let ipath = join(inv.path, "input");
                 Some(InputAt { inv: inv.clone(), class, input, ipath })
             })
             .collect()
@@ -239,7 +239,7 @@ pub mod testing {
     /// Every line of the door, as `code: message`.
     pub fn door_lines(chart: &str, lends: &str) -> Vec<String> {
         let manifest: kit::lends::LendManifest = serde_json::from_str(lends).expect("a manifest");
-        crate::door::admit(chart, Some(&manifest))
+        crate::door::check(chart, Some(&manifest))
             .diagnostics
             .iter()
             .map(|d| format!("{}: {}", d.code, d.message))

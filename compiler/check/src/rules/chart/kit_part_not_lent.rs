@@ -41,6 +41,6 @@ pub(crate) fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
             ),
             _ => continue,
         };
-        sink.line(&KIT_PART_NOT_LENT, src_json.span, &join(&inv.path, "src"), text);
+        sink.line(&KIT_PART_NOT_LENT, src_json.span, &join(inv.path, "src"), text);
     }
 }

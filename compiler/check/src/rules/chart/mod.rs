@@ -13,7 +13,7 @@ family! {
     duplicate_key::DUPLICATE_KEY,
     grammar::CHART_GRAMMAR,
     too_large::CHART_TOO_LARGE,
-    // a Chart file checked with no Open body (`door::admit_lone`)
+    // a Chart file checked with no Open body (`door::check_lone`)
     chart_without_lends::CHART_WITHOUT_LENDS,
     // rule 2: size and structure
     too_many_states::TOO_MANY_STATES => check,

@@ -133,7 +133,7 @@ pub(crate) fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
     let none = Scope { transition: None };
     for inv in cx.invokes() {
         if let Some(input) = inv.json.get("input") {
-            check_value(&join(&inv.path, "input"), input, &none, sink);
+            check_value(&join(inv.path, "input"), input, &none, sink);
         }
     }
     for id in cx.machine.ids() {

@@ -35,7 +35,7 @@ pub(crate) fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
     }
     for inv in cx.invokes() {
         let Some(src_json) = inv.json.get("src") else { continue };
-        let path = join(&inv.path, "src");
+        let path = join(inv.path, "src");
         let text = match inv.class {
             SrcClass::DeclaredNotLent => format!(
                 "\"{}\" is declared in the Open body's `lends`, but the body does not lend it now; {}",
