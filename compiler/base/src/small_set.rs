@@ -48,9 +48,44 @@ impl<T: Eq + std::hash::Hash> SmallSet<T> {
     }
 }
 
+/// Membership in a list that is already made: the list itself scanned while it is short, a hash
+/// of its items made once past [`SCANNED_SET`] of them.
+pub enum Lookup<'a, S> {
+    Few(&'a [S]),
+    Many(rustc_hash::FxHashSet<&'a str>),
+}
+
+impl<'a, S: AsRef<str>> Lookup<'a, S> {
+    pub fn new(list: &'a [S]) -> Self {
+        if list.len() <= SCANNED_SET {
+            Lookup::Few(list)
+        } else {
+            Lookup::Many(list.iter().map(AsRef::as_ref).collect())
+        }
+    }
+
+    pub fn contains(&self, x: &str) -> bool {
+        match self {
+            Lookup::Few(list) => list.iter().any(|s| s.as_ref() == x),
+            Lookup::Many(set) => set.contains(x),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_lookup_answers_alike_below_and_past_the_scanned_length() {
+        for n in [0, 3, SCANNED_SET, SCANNED_SET + 1, 100] {
+            let list: Vec<String> = (0..n).map(|i| format!("k{i}")).collect();
+            let lookup = Lookup::new(&list);
+            assert_eq!(matches!(lookup, Lookup::Many(_)), n > SCANNED_SET);
+            assert!((0..n).all(|i| lookup.contains(&format!("k{i}"))), "{n}");
+            assert!(!lookup.contains("k-1") && !lookup.contains(&format!("k{n}")), "{n}");
+        }
+    }
 
     #[test]
     fn each_item_once_below_and_past_the_scanned_length() {

@@ -283,11 +283,14 @@ fn schema_shape(schema: &serde_json::Value) -> (Vec<String>, Vec<String>) {
         .and_then(|r| r.as_array())
         .map(|r| r.iter().filter_map(|k| k.as_str().map(str::to_string)).collect())
         .unwrap_or_default();
-    let is_required: std::collections::HashSet<&str> = required.iter().map(String::as_str).collect();
+    // A long `required` through a set, a short one scanned.
+    let set: std::collections::HashSet<&str> =
+        if required.len() > 16 { required.iter().map(String::as_str).collect() } else { Default::default() };
+    let is_required = |k: &str| if required.len() > 16 { set.contains(k) } else { required.iter().any(|r| r == k) };
     let optional = schema
         .get("properties")
         .and_then(|p| p.as_object())
-        .map(|p| p.keys().filter(|k| !is_required.contains(k.as_str())).cloned().collect())
+        .map(|p| p.keys().filter(|k| !is_required(k)).cloned().collect())
         .unwrap_or_default();
     (required, optional)
 }
@@ -321,12 +324,13 @@ impl EffectParts {
                 one_of: Some(strings(&["branch", "detach"])),
             }),
             EffectParts::Command { argv: Some(argv), cut: None } => {
-                // Each slot once, in argv order (a set beside the list: an argv may be long).
+                // Each slot once, in argv order: a short argv scanned, a long one through a set.
                 let mut required: Vec<String> = Vec::new();
                 let mut seen = std::collections::HashSet::new();
                 for part in argv {
                     if let ArgvPart::Arg { arg } = part {
-                        if seen.insert(arg.as_str()) {
+                        let new = if argv.len() <= 16 { !required.contains(arg) } else { seen.insert(arg.as_str()) };
+                        if new {
                             required.push(arg.clone());
                         }
                     }

@@ -3,7 +3,7 @@ use crate::rules::{Ctx, Sink};
 use chart::lower::SrcClass;
 use diagnostics::declare_rule;
 use ir::SlotKind;
-use rustc_hash::FxHashSet;
+use base::small_set::Lookup;
 use kit::lends::EffectParts;
 
 use super::input_shape::{effect_parts, inputs, is_slot_value, shape_here, shape_text, InputAt};
@@ -44,7 +44,7 @@ declare_rule! {
     pub static EFFECT_INPUT = { code: "effect-input", rule: Some(8), severity: Error };
 }
 
-fn slot_values(at: &InputAt, keys: Option<&FxHashSet<&str>>, sink: &mut Sink) {
+fn slot_values(at: &InputAt, keys: Option<&Lookup<String>>, sink: &mut Sink) {
     for (key, v) in at.given_values() {
         if keys.is_some_and(|ks| !ks.contains(key)) {
             continue;
@@ -107,9 +107,9 @@ pub(crate) fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
         }
         // Sets beside the lists, each looked up once per key: both sides may be long.
         let keys = shape.keys();
-        let keys: FxHashSet<&str> = keys.iter().map(String::as_str).collect();
+        let keys = Lookup::new(&keys);
         let given = at.given();
-        let is_given: FxHashSet<&str> = given.iter().copied().collect();
+        let is_given = Lookup::new(&given);
         let missing: Vec<&str> = shape.required.iter().map(String::as_str).filter(|k| !is_given.contains(k)).collect();
         let extra: Vec<&str> = given.iter().copied().filter(|g| !keys.contains(g)).collect();
         let of_one = shape.one_of.as_ref().map_or(1, |one| one.iter().filter(|k| is_given.contains(k.as_str())).count());

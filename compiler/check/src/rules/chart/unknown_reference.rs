@@ -3,7 +3,7 @@ use crate::rules::{Ctx, Sink};
 use base::path::{join, names};
 use diagnostics::declare_rule;
 use ir::expr::{placeholders, Root};
-use rustc_hash::FxHashSet;
+use base::small_set::Lookup;
 use std::cell::OnceCell;
 use syntax::json::{Json, JsonKind};
 
@@ -87,10 +87,10 @@ pub(crate) fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
     // Each list as a set for the lookups and its names made once, for the messages: a Chart may
     // have many keys and many references.
     let context_keys: Vec<&str> = cx.chart.get("context").map(|c| c.entries().map(|m| m.key).collect()).unwrap_or_default();
-    let is_context_key: FxHashSet<&str> = context_keys.iter().copied().collect();
+    let is_context_key = Lookup::new(&context_keys);
     let context_names = OnceCell::new();
     let input_keys = cx.manifest.and_then(|m| m.input_keys.as_ref());
-    let is_input_key: Option<FxHashSet<&str>> = input_keys.map(|keys| keys.iter().map(String::as_str).collect());
+    let is_input_key = input_keys.map(|keys| Lookup::new(keys));
     let input_names = OnceCell::new();
     let mut check_value = |path: &str, v: &Json, scope: &Scope, sink: &mut Sink| {
         references(path, v, &mut |p, at, text| {
