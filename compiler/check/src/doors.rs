@@ -197,12 +197,11 @@ impl Doors<'_> {
         };
         let mut sink = Sink::default();
         let mut door_places = Places::new(callee.files);
-        let mut door_place = |d: &mut Diagnostic, loc: Loc, what: &str| door_places.add(d, loc, what);
         let (key_loc, schema) = match callee.door {
             Door::Unread => return Vec::new(),
             Door::Undeclared(loc) => {
                 if let Some(d) = read(&at, Read::Undeclared { whose: &whose }, &mut sink) {
-                    door_place(d, *loc, &format!("the Workflow {workflow:?}, which declares no input schema"));
+                    door_places.add(d, *loc, &format!("the Workflow {workflow:?}, which declares no input schema"));
                 }
                 return located(sink);
             }
@@ -224,7 +223,7 @@ impl Doors<'_> {
                 let why = faults.first().map_or_else(String::new, |f| f.message.clone());
                 if let Some(d) = read(&at, Read::Unread { what: "the door", why: &why }, &mut sink) {
                     let loc = faults.first().map_or(key_loc, |f| f.loc);
-                    door_place(d, loc, &format!("the door of {whose}"));
+                    door_places.add(d, loc, &format!("the door of {whose}"));
                 }
                 return located(sink);
             }
@@ -242,7 +241,7 @@ impl Doors<'_> {
                 Side::Slot => slot_label(d, &slot.value, finding, &mut caller_places, slot.key_loc.file),
                 Side::Door => {
                     let loc = loc_at(&door_value, &finding.path).unwrap_or(key_loc);
-                    door_place(d, loc, &format!("the door of {whose}"));
+                    door_places.add(d, loc, &format!("the door of {whose}"));
                 }
             }
         }
