@@ -152,11 +152,12 @@ impl std::fmt::Display for Path<'_> {
 /// A list of names as the door's lines write it: comma-separated, or "none"; past
 /// [`crate::list::MAX_LISTED`] names, "and N more" (a manifest lending 200 000 Agents makes no
 /// message of megabytes).
-pub fn names<S: AsRef<str>>(xs: &[S]) -> String {
-    if xs.is_empty() {
+pub fn names<T: std::fmt::Display>(xs: impl IntoIterator<Item = T>) -> String {
+    let mut xs = xs.into_iter().peekable();
+    if xs.peek().is_none() {
         "none".to_string()
     } else {
-        crate::list::listed(xs.iter().map(|s| s.as_ref()))
+        crate::list::listed(xs)
     }
 }
 
@@ -166,8 +167,8 @@ mod tests {
 
     #[test]
     fn names_are_none_or_at_most_twenty_then_how_many_more() {
-        assert_eq!(names::<&str>(&[]), "none");
-        assert_eq!(names(&["a", "b"]), "a, b");
+        assert_eq!(names(Vec::<&str>::new()), "none");
+        assert_eq!(names(["a", "b"]), "a, b");
         let many: Vec<String> = (0..6_000).map(|i| format!("n{i}")).collect();
         let listed = names(&many);
         assert!(listed.starts_with("n0, n1, ") && listed.ends_with(", n19, and 5980 more"), "{listed}");

@@ -343,7 +343,7 @@ impl<'a> Chart<'a> {
             kit.push("fail");
         }
         let kit = if kit.is_empty() { "none".to_string() } else { kit.join(", ") };
-        format!("lent: {}; kit: {kit}; minted: {}", names(&actors), names(&self.minted()))
+        format!("lent: {}; kit: {kit}; minted: {}", names(&actors), names(self.minted()))
     }
 }
 

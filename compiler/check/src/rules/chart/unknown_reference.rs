@@ -118,7 +118,7 @@ pub(crate) fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
                 Some(Root::Event) => match (key, scope.transition.and_then(|t| event_of(cx, t))) {
                     (Some(k), Some((name, fields))) if k != "type" && !fields.iter().any(|f| f == k) => Some(format!(
                         "\"event.{k}\" is not a field of the event \"{name}\"; its fields: {}",
-                        names(&std::iter::once("type".to_string()).chain(fields.iter().cloned()).collect::<Vec<_>>())
+                        names(std::iter::once("type").chain(fields.iter().map(String::as_str)))
                     )),
                     _ => None,
                 },

@@ -1,5 +1,6 @@
 use super::Subject;
 use crate::rules::{Ctx, Sink};
+use base::path::names;
 use diagnostics::declare_rule;
 
 declare_rule! {
@@ -43,7 +44,7 @@ pub(crate) fn check(cx: &Ctx<Subject<'_>>, sink: &mut Sink) {
         None if !workflows.contains(callee) => {
             let message = format!(
                 "dispatch({callee:?}) names no Workflow of this Instance: add workflows/{callee}.ts, or name one of its Workflows ({})",
-                listed(workflows)
+                names(workflows)
             );
             let d = sink.report(&UNKNOWN_CALLEE, value.loc, message);
             d.notes.push(
@@ -53,7 +54,7 @@ pub(crate) fn check(cx: &Ctx<Subject<'_>>, sink: &mut Sink) {
         Some((wrapper, chart)) if !workflows.contains(wrapper) => {
             let message = format!(
                 "dispatch({callee:?}) names the Chart wrapper {wrapper:?}, which this Instance lacks: add workflows/{wrapper}.ts (a Workflow with an Open body) and workflows/{wrapper}/{chart}.json, or name one of its Workflows ({})",
-                listed(workflows)
+                names(workflows)
             );
             sink.report(&UNKNOWN_CALLEE, value.loc, message);
         }
@@ -61,11 +62,3 @@ pub(crate) fn check(cx: &Ctx<Subject<'_>>, sink: &mut Sink) {
     }
 }
 
-/// The names of a list of the Instance's, for a message: `none` where there are none.
-pub(crate) fn listed(names: &std::collections::BTreeSet<String>) -> String {
-    if names.is_empty() {
-        "none".to_string()
-    } else {
-        base::list::listed(names)
-    }
-}

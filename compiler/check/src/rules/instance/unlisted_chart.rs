@@ -52,5 +52,5 @@ pub(crate) fn check(cx: &Ctx<Subject<'_>>, sink: &mut Sink) {
             "dispatch({callee:?}) names a Chart of the wrapper {wrapper:?} that is not among this Instance's Chart files (workflows/{wrapper}/{chart}.json); a runtime Chart lives on the Orchestrator's volume alone, so it is not checked here"
         ),
     );
-    d.notes.push(format!("this Instance's Charts: {}", super::unknown_callee::listed(&assembly.charts)));
+    d.notes.push(format!("this Instance's Charts: {}", base::path::names(&assembly.charts)));
 }
