@@ -5,7 +5,7 @@
 //! without it.
 
 use crate::Json;
-use base::path::join;
+use base::path::{join, push_segment};
 use base::{FileId, Loc, Span};
 use ir::expr::{parse_reference, placeholders, TemplatePart};
 use ir::{
@@ -185,12 +185,13 @@ fn lower_statechart<'a>(
         invoke_class: Vec::with_capacity(states),
         faults: Vec::new(),
     };
-    lw.add_state(chart, Name::default(), String::new(), None, None);
+    let mut path = String::with_capacity(128);
+    lw.add_state(chart, Name::default(), &mut path, None, None);
     let id = chart.get("id").and_then(Json::as_str).unwrap_or("(machine)").to_string();
     lw.resolve_initials();
     let mut transitions = Vec::with_capacity(2 * states);
     for sid in 0..lw.states.len() {
-        lw.lower_transitions(StateId(sid as u32), &id, &mut transitions);
+        lw.lower_transitions(StateId(sid as u32), &id, &mut path, &mut transitions);
     }
     let mut slots: FxIndexMap<Name, Slot> = FxIndexMap::default();
     for st in lw.states.iter().filter(|_| full) {
@@ -272,11 +273,14 @@ struct Lowerer<'a, 'm> {
 }
 
 impl<'a> Lowerer<'a, '_> {
+    /// Adds the state `json` and its descendants; `path` holds the state's dotted path on entry
+    /// and on return, and is the buffer every path below it is built in (a path is copied out
+    /// only into the source map, once).
     fn add_state(
         &mut self,
         json: &'a Json<'a>,
         key: Name,
-        path: String,
+        path: &mut String,
         parent: Option<StateId>,
         key_span: Option<Span>,
     ) -> StateId {
@@ -289,27 +293,27 @@ impl<'a> Lowerer<'a, '_> {
             _ => StateKind::Atomic,
         };
         let first_invoke = self.map.next_invoke();
-        let invokes = json
-            .get("invoke")
-            .map(|v| one_or_many(v, &join(&path, "invoke")))
-            .unwrap_or_default()
-            .into_iter()
-            .map(|(ipath, inv)| {
-                let src = Name::from(inv.get("src").and_then(Json::as_str).unwrap_or_default());
-                self.map.push_invoke(NodeSource { path: ipath.into(), loc: at(inv.span) });
-                let class = classify_src(self.chart, self.manifest, &src);
-                self.invoke_class.push(class);
-                Invoke {
-                    kind: class.slot_kind(),
-                    src,
-                    id: inv.get("id").and_then(Json::as_str).map(Name::from),
-                    input: inv.get("input").filter(|_| self.full).map(|i| std::sync::Arc::new(expr(i))),
-                    machine: None,
-                    autoforward: false,
-                    id_location: None,
-                }
-            })
-            .collect();
+        let invokes: ir::InvokeList = match json.get("invoke") {
+            None => Default::default(),
+            Some(v) => {
+                let len = push_segment(path, "invoke");
+                let invokes = match v.as_array() {
+                    Some(list) => list
+                        .iter()
+                        .enumerate()
+                        .map(|(i, inv)| {
+                            let l = push_segment(path, i);
+                            let invoke = self.add_invoke(inv, path);
+                            path.truncate(l);
+                            invoke
+                        })
+                        .collect(),
+                    None => std::iter::once(self.add_invoke(v, path)).collect(),
+                };
+                path.truncate(len);
+                invokes
+            }
+        };
         let entry = actions_of(json.get("entry").filter(|_| self.full));
         let exit = actions_of(json.get("exit").filter(|_| self.full));
         self.states.push(State {
@@ -332,14 +336,33 @@ impl<'a> Lowerer<'a, '_> {
         );
         self.state_json.push(json);
         if let Some(children) = children_json {
-            let base = join(&path, "states");
+            let len = push_segment(path, "states");
             for m in children.entries() {
-                let child =
-                    self.add_state(&m.value, Name::from(m.key), join(&base, m.key), Some(sid), Some(m.key_span));
+                let l = push_segment(path, m.key);
+                let child = self.add_state(&m.value, Name::from(m.key), path, Some(sid), Some(m.key_span));
+                path.truncate(l);
                 self.states[sid.index()].children.push(child);
             }
+            path.truncate(len);
         }
         sid
+    }
+
+    /// One invoke of the state being added, at `path`.
+    fn add_invoke(&mut self, inv: &'a Json<'a>, path: &str) -> Invoke {
+        let src = Name::from(inv.get("src").and_then(Json::as_str).unwrap_or_default());
+        self.map.push_invoke(NodeSource { path: path.into(), loc: at(inv.span) });
+        let class = classify_src(self.chart, self.manifest, &src);
+        self.invoke_class.push(class);
+        Invoke {
+            kind: class.slot_kind(),
+            src,
+            id: inv.get("id").and_then(Json::as_str).map(Name::from),
+            input: inv.get("input").filter(|_| self.full).map(|i| std::sync::Arc::new(expr(i))),
+            machine: None,
+            autoforward: false,
+            id_location: None,
+        }
     }
 
     fn resolve_initials(&mut self) {
@@ -426,77 +449,114 @@ impl<'a> Lowerer<'a, '_> {
         }
     }
 
-    fn lower_transitions(&mut self, sid: StateId, chart_id: &str, out: &mut Vec<Transition>) {
+    /// The state's transitions, in the order of their fields (`on`, `after`, `always`,
+    /// `onDone`, then each invoke's `onDone` and `onError`); `path` is a buffer for their paths.
+    fn lower_transitions(&mut self, sid: StateId, chart_id: &str, path: &mut String, out: &mut Vec<Transition>) {
         let json = self.state_json[sid.index()];
-        let path = self.map.state(sid).path.clone();
-        let mut groups: Vec<(Trigger, String, &'a Json<'a>)> = Vec::new();
+        path.clear();
+        path.push_str(self.map.state_path(sid));
         for (field, make) in [("on", Trigger::Event as fn(Name) -> Trigger), ("after", Trigger::After)] {
             if let Some(map) = json.get(field) {
-                let base = join(&path, field);
+                let len = push_segment(path, field);
                 for m in map.entries() {
-                    groups.push((make(Name::from(m.key)), join(&base, m.key), &m.value));
+                    let l = push_segment(path, m.key);
+                    self.lower_group(sid, chart_id, make(Name::from(m.key)), &m.value, path, out);
+                    path.truncate(l);
                 }
+                path.truncate(len);
             }
         }
-        if let Some(v) = json.get("always") {
-            groups.push((Trigger::Always, join(&path, "always"), v));
-        }
-        if let Some(v) = json.get("onDone") {
-            groups.push((Trigger::StateDone, join(&path, "onDone"), v));
+        for (field, trigger) in [("always", Trigger::Always), ("onDone", Trigger::StateDone)] {
+            if let Some(v) = json.get(field) {
+                let len = push_segment(path, field);
+                self.lower_group(sid, chart_id, trigger, v, path, out);
+                path.truncate(len);
+            }
         }
         if let Some(inv) = json.get("invoke") {
             // The invokes' paths are the IR's, made when the state was added.
             for (i, inv) in items(inv).enumerate() {
-                let Some(ipath) = self.map.invoke(sid, i).map(|x| &x.path) else { break };
-                if let Some(v) = inv.get("onDone") {
-                    groups.push((Trigger::InvokeDone(i), join(ipath, "onDone"), v));
-                }
-                if let Some(v) = inv.get("onError") {
-                    groups.push((Trigger::InvokeError(i), join(ipath, "onError"), v));
-                }
-            }
-        }
-        for (trigger, gpath, value) in groups {
-            for (tpath, t) in one_or_many(value, &gpath) {
-                let (target, target_span) = match &t.kind {
-                    JsonKind::String(s) => (Some(*s), t.span),
-                    _ => match t.get("target") {
-                        Some(tv) => (tv.as_str(), tv.span),
-                        None => (None, t.span),
-                    },
-                };
-                let mut targets = TargetList::new();
-                if let Some(target) = target {
-                    match self.resolve_target(chart_id, sid, target) {
-                        Ok(s) => targets.push(s),
-                        Err(states) if states.len() > 1 => self.faults.push(LowerFault::AmbiguousTarget {
-                            path: join(&tpath, if t.is_object() { "target" } else { "" })
-                                .trim_end_matches('.')
-                                .to_string(),
-                            span: target_span,
-                            target: target.to_string(),
-                            states,
-                        }),
-                        Err(_) => self.faults.push(LowerFault::UnknownTarget {
-                            path: if t.is_object() { join(&tpath, "target") } else { tpath.clone() },
-                            span: target_span,
-                            target: target.to_string(),
-                            source: sid,
-                        }),
+                let Some(ipath) = self.map.invoke(sid, i) else { break };
+                path.clear();
+                path.push_str(&ipath.path);
+                for (field, trigger) in [("onDone", Trigger::InvokeDone(i)), ("onError", Trigger::InvokeError(i))] {
+                    if let Some(v) = inv.get(field) {
+                        let len = push_segment(path, field);
+                        self.lower_group(sid, chart_id, trigger, v, path, out);
+                        path.truncate(len);
                     }
                 }
-                self.transition_json.push(t);
-                out.push(Transition {
-                    source: sid,
-                    trigger: trigger.clone(),
-                    targets,
-                    guard: t.get("guard").filter(|_| self.full).map(guard),
-                    actions: actions_of(t.get("actions").filter(|_| self.full)),
-                    reenter: t.get("reenter").and_then(Json::as_bool).unwrap_or(false),
-                });
-                self.map.push_transition(NodeSource { path: tpath.into(), loc: at(t.span) });
             }
         }
+    }
+
+    /// The transitions of one trigger, a transition or a list of them, at `path`.
+    fn lower_group(
+        &mut self,
+        sid: StateId,
+        chart_id: &str,
+        trigger: Trigger,
+        value: &'a Json<'a>,
+        path: &mut String,
+        out: &mut Vec<Transition>,
+    ) {
+        match value.as_array() {
+            Some(list) => {
+                for (i, t) in list.iter().enumerate() {
+                    let l = push_segment(path, i);
+                    self.lower_transition(sid, chart_id, trigger.clone(), t, path, out);
+                    path.truncate(l);
+                }
+            }
+            None => self.lower_transition(sid, chart_id, trigger, value, path, out),
+        }
+    }
+
+    /// One transition, at `tpath`.
+    fn lower_transition(
+        &mut self,
+        sid: StateId,
+        chart_id: &str,
+        trigger: Trigger,
+        t: &'a Json<'a>,
+        tpath: &str,
+        out: &mut Vec<Transition>,
+    ) {
+        let (target, target_span) = match &t.kind {
+            JsonKind::String(s) => (Some(*s), t.span),
+            _ => match t.get("target") {
+                Some(tv) => (tv.as_str(), tv.span),
+                None => (None, t.span),
+            },
+        };
+        let mut targets = TargetList::new();
+        if let Some(target) = target {
+            match self.resolve_target(chart_id, sid, target) {
+                Ok(s) => targets.push(s),
+                Err(states) if states.len() > 1 => self.faults.push(LowerFault::AmbiguousTarget {
+                    path: join(tpath, if t.is_object() { "target" } else { "" }).trim_end_matches('.').to_string(),
+                    span: target_span,
+                    target: target.to_string(),
+                    states,
+                }),
+                Err(_) => self.faults.push(LowerFault::UnknownTarget {
+                    path: if t.is_object() { join(tpath, "target") } else { tpath.to_string() },
+                    span: target_span,
+                    target: target.to_string(),
+                    source: sid,
+                }),
+            }
+        }
+        self.transition_json.push(t);
+        out.push(Transition {
+            source: sid,
+            trigger,
+            targets,
+            guard: t.get("guard").filter(|_| self.full).map(guard),
+            actions: actions_of(t.get("actions").filter(|_| self.full)),
+            reenter: t.get("reenter").and_then(Json::as_bool).unwrap_or(false),
+        });
+        self.map.push_transition(NodeSource { path: tpath.into(), loc: at(t.span) });
     }
 }
 
