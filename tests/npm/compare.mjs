@@ -95,6 +95,28 @@ test("admitChart returns `jr2 chart check --format json`'s diagnostics, and the 
   assert.throws(() => api.admitChart("{}", "{\"declaration\": 1}"), /bad lend manifest/);
 });
 
+test("admitChart reads a text of any characters as the CLI reads its file", () => {
+  // The binding sizes its UTF-8 buffer from the string's UTF-16 length with room for a few
+  // characters past ASCII, and reads a text that outgrows it again: both ways, and a surrogate
+  // pair (4 bytes of UTF-8) and a lone surrogate (U+FFFD, as the file would hold it), give the
+  // spans the CLI gives for the same text in a file.
+  const texts = {
+    "ascii.json": '{"states": {"a": {}}, "bad": ',
+    "few.json": '{"description": "caf\u00e9 \u2014 na\u00efve", "states": {"a": {}}, "bad": ',
+    "many.json": `{"description": "${"\u00e9".repeat(4000)}", "states": {"a": {}}, "bad": `,
+    "astral.json": `{"description": "${"\u{1F600}".repeat(3000)}", "bad": 1, }`,
+    "lone.json": '{"description": "\ud800", "bad": ',
+  };
+  for (const [name, text] of Object.entries(texts)) {
+    const file = join(scratch, name);
+    writeFileSync(file, text);
+    const b = cli("check", file, "--format", "json");
+    const a = api.admitChart(text, null, { file });
+    assert.ok(a.diagnostics.length > 0, name);
+    assert.deepEqual(doc(a), JSON.parse(b.stdout), name);
+  }
+});
+
 test("checkFiles is `jr2 check PATH... --lends`", () => {
   const lends = join(doorDir, "lends.json");
   const files = charts.filter((c) => c.lends === lends).map((c) => c.file);
