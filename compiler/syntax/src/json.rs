@@ -134,14 +134,22 @@ pub struct DuplicateKey {
 /// ones through a set.
 const SMALL_OBJECT: usize = 16;
 
-/// Whether two keys are the same: `a == b`, with the first bytes compared before the call to
-/// `memcmp` that comparing two slices makes. Keys of one object mostly differ in length or in
-/// their first byte, and every lookup of a member and every walk of an object's members
-/// compares keys (the door reads each Chart's keys a few times over).
+/// Whether two keys are the same: `a == b`, without the call to `memcmp` that comparing two
+/// slices makes for a short key, and with the first bytes compared before it for a long one.
+/// Keys of one object mostly differ in length or in their first byte, and every lookup of a
+/// member and every walk of an object's members compares keys (the door reads each Chart's keys
+/// a few times over).
 #[inline]
-fn same_key(a: &str, b: &str) -> bool {
+pub fn same_key(a: &str, b: &str) -> bool {
     let (a, b) = (a.as_bytes(), b.as_bytes());
-    a.len() == b.len() && a.first() == b.first() && a == b
+    if a.len() != b.len() {
+        return false;
+    }
+    // A Chart's keys are short: compared here, byte by byte, without the call.
+    if a.len() <= 8 {
+        return a.iter().zip(b).all(|(x, y)| x == y);
+    }
+    a.first() == b.first() && a == b
 }
 
 /// Notes each member of an object whose key an earlier member already gave, with that earlier
@@ -943,9 +951,9 @@ impl<'a> Parser<'a> {
         }
         let (pos, last_end, errors) = (self.pos, self.last_end, self.errors.len());
         let value = self.value();
-        let rest = &self.bytes[self.pos..];
-        let ws = rest.iter().take_while(|c| matches!(c, b' ' | b'\n' | b'\r' | b'\t')).count();
-        if rest.get(ws) != Some(&b':') {
+        // The whitespace after the value is skipped here, once (what reads on skips it first).
+        self.skip_ws();
+        if self.peek() != Some(b':') {
             return (value, false);
         }
         (self.pos, self.last_end) = (pos, last_end);

@@ -5,7 +5,7 @@ use diagnostics::declare_rule;
 use diagnostics::Diagnostic;
 use crate::door::Tree;
 use crate::rules::{Ctx, Sink};
-use syntax::json::{Json, JsonKind};
+use syntax::json::{same_key, Json, JsonKind};
 
 declare_rule! {
     /// Refuses a Chart that is not written in the Chart grammar.
@@ -149,7 +149,7 @@ impl Walker<'_> {
     /// and missing required keys.
     fn keys(&mut self, v: &Json, path: &Path<'_>, what: &str, known: &[&str], required: &[&str]) {
         for m in v.entries() {
-            if known.contains(&m.key) {
+            if known.iter().any(|k| same_key(k, m.key)) {
                 continue;
             }
             let hint = match suggest(m.key, known) {
