@@ -150,7 +150,13 @@ pub struct Chart<'a> {
     /// The invokes rule 8 reads, collected by the first rule that asks
     /// (`rules::chart::input_shape::inputs`).
     pub(crate) inputs: std::cell::OnceCell<Vec<crate::rules::chart::input_shape::InputAt<'a>>>,
+    /// The input shapes of the lent Effects invoked, by `src`, as the first rule that asks for
+    /// one computes it (`rules::chart::input_shape::shape_of`).
+    pub(crate) shapes: std::cell::RefCell<Vec<(Box<str>, ShapeOf)>>,
 }
+
+/// A lent Effect's input shape here, where the door can read one.
+type ShapeOf = Option<std::rc::Rc<crate::rules::chart::input_shape::Shaped>>;
 
 /// One invoke of the Chart, as rules visit it.
 #[derive(Clone)]
@@ -191,6 +197,7 @@ impl<'a> Chart<'a> {
             transitions: Vec::new(),
             all_guards: Vec::new(),
             inputs: std::cell::OnceCell::new(),
+            shapes: Default::default(),
         };
         cx.invokes = cx.collect_invokes(&lowered.invoke_class);
         cx.transitions = cx.collect_transitions(&lowered.transition_json);

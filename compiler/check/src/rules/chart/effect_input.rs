@@ -6,7 +6,7 @@ use ir::SlotKind;
 use base::small_set::Lookup;
 use kit::lends::EffectParts;
 
-use super::input_shape::{effect_parts, inputs, is_slot_value, shape_here, shape_text, InputAt};
+use super::input_shape::{effect_parts, inputs, is_slot_value, shape_of, shape_text, InputAt};
 
 declare_rule! {
     /// Refuses a lent Effect's invoke whose input is not the Effect's input shape.
@@ -61,9 +61,8 @@ pub(crate) fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
             continue;
         }
         let src = at.inv.src;
-        let parts = effect_parts(cx, src);
-        let Some(shape) = parts.and_then(|p| shape_here(cx, p)) else {
-            if let Some(EffectParts::Dispatch { .. }) = parts {
+        let Some(shaped) = shape_of(cx, src) else {
+            if let Some(EffectParts::Dispatch { .. }) = effect_parts(cx, src) {
                 // Its input is the run's body, and the callee's door is the check (ADR-0071).
                 if at.input.is_none() {
                     continue;
@@ -92,29 +91,28 @@ pub(crate) fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
             }
             continue;
         };
+        let shape = &shaped.shape;
         if at.input.is_none() && shape.required.is_empty() && shape.one_of.is_none() {
             continue;
         }
-        let takes = shape_text(&shape);
         if !at.is_object() {
             sink.line(
                 &EFFECT_INPUT,
                 at.span(),
                 &at.ipath,
-                format!("the lent Effect \"{src}\" takes an object: {takes}"),
+                format!("the lent Effect \"{src}\" takes an object: {}", shape_text(shape)),
             );
             continue;
         }
         // Sets beside the lists, each looked up once per key: both sides may be long.
-        let keys = shape.keys();
-        let keys = Lookup::new(&keys);
+        let keys = Lookup::new(&shaped.keys);
         let given = at.given();
         let is_given = Lookup::new(&given);
         let missing: Vec<&str> = shape.required.iter().map(String::as_str).filter(|k| !is_given.contains(k)).collect();
         let extra: Vec<&str> = given.iter().copied().filter(|g| !keys.contains(g)).collect();
         let of_one = shape.one_of.as_ref().map_or(1, |one| one.iter().filter(|k| is_given.contains(k.as_str())).count());
         if !missing.is_empty() || !extra.is_empty() || of_one != 1 {
-            let mut text = format!("the lent Effect \"{src}\" takes {takes}");
+            let mut text = format!("the lent Effect \"{src}\" takes {}", shape_text(shape));
             if !missing.is_empty() {
                 text.push_str(&format!("; missing: {}", base::list::listed(&missing)));
             }

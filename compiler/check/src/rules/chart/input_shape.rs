@@ -8,6 +8,7 @@ use base::Span;
 use chart::lower::{whole_ref, SrcClass};
 use ir::expr::placeholders;
 use kit::lends::{CutExpect, EffectParts, InputShape};
+use std::rc::Rc;
 use syntax::json::Json;
 
 /// One invoke as the rule 8 checks read it.
@@ -130,6 +131,26 @@ pub fn shape_here(cx: &Ctx<Chart>, parts: &EffectParts) -> Option<InputShape> {
     required.push("worktree".to_string());
     let optional = shape.optional.iter().filter(|k| *k != "worktree").cloned().collect();
     Some(InputShape { required, optional, one_of: shape.one_of })
+}
+
+/// A lent Effect's [`shape_here`] and its [`InputShape::keys`].
+pub struct Shaped {
+    pub shape: InputShape,
+    pub keys: Vec<String>,
+}
+
+/// [`shape_here`] of the lent Effect `src`, with its keys, computed once per Chart and `src`: a
+/// Chart invokes a few Effects many times, and a shape is read from the manifest's schemas.
+pub fn shape_of(cx: &Ctx<Chart>, src: &str) -> Option<Rc<Shaped>> {
+    if let Some((_, shaped)) = cx.shapes.borrow().iter().find(|(s, _)| **s == *src) {
+        return shaped.clone();
+    }
+    let shaped = effect_parts(cx, src).and_then(|p| shape_here(cx, p)).map(|shape| {
+        let keys = shape.keys();
+        Rc::new(Shaped { shape, keys })
+    });
+    cx.shapes.borrow_mut().push((src.into(), shaped.clone()));
+    shaped
 }
 
 /// The seed's `shapeText`: what an Effect's input takes, for a line of the door.

@@ -81,6 +81,16 @@ struct Scope<'a> {
     /// The path of the transition being read, if any: in a transition of `on.<event>`, the
     /// event's declared fields are looked up when an `event.*` reference needs them.
     transition: Option<&'a str>,
+    /// That event and its declared fields, looked up by the first `event.*` reference that
+    /// needs them (a transition may hold several).
+    event: OnceCell<Option<(String, Vec<String>)>>,
+}
+
+impl Scope<'_> {
+    fn event(&self, cx: &Ctx<Chart>) -> Option<&(String, Vec<String>)> {
+        let looked_up = || self.transition.and_then(|t| event_of(cx, t)).map(|(name, fields)| (name.to_string(), fields));
+        self.event.get_or_init(looked_up).as_ref()
+    }
 }
 
 pub(crate) fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
@@ -115,7 +125,7 @@ pub(crate) fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
                     }
                     _ => None,
                 },
-                Some(Root::Event) => match (key, scope.transition.and_then(|t| event_of(cx, t))) {
+                Some(Root::Event) => match (key, scope.event(cx)) {
                     (Some(k), Some((name, fields))) if k != "type" && !fields.iter().any(|f| f == k) => Some(format!(
                         "\"event.{k}\" is not a field of the event \"{name}\"; its fields: {}",
                         names(std::iter::once("type").chain(fields.iter().map(String::as_str)))
@@ -130,7 +140,7 @@ pub(crate) fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
             }
         });
     };
-    let none = Scope { transition: None };
+    let none = Scope { transition: None, event: OnceCell::new() };
     for inv in cx.invokes() {
         if let Some(input) = inv.json.get("input") {
             check_value(&join(inv.path, "input"), input, &none, sink);
@@ -146,7 +156,7 @@ pub(crate) fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
         check_action(&path, a, &none, sink, &mut check_value);
     }
     for t in cx.transitions() {
-        let scope = Scope { transition: Some(t.path) };
+        let scope = Scope { transition: Some(t.path), event: OnceCell::new() };
         if let Some(g) = t.json.get("guard") {
             walk_guard(&join(t.path, "guard"), g, &scope, sink, &mut check_value);
         }

@@ -5,7 +5,7 @@ use chart::lower::SrcClass;
 use diagnostics::declare_rule;
 use ir::SlotKind;
 
-use super::input_shape::{effect_parts, has_references, inputs, repo_slots, shape_here, worktree_slot};
+use super::input_shape::{has_references, inputs, repo_slots, shape_of, worktree_slot};
 
 declare_rule! {
     /// Refuses a literal `worktree` or `path` of an Effect that is not `/work/<slot>/<name>` of a Repo Slot.
@@ -39,8 +39,8 @@ pub(crate) fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
         if at.class != SrcClass::Lent(SlotKind::Effect) || !at.is_object() {
             continue;
         }
-        let Some(shape) = effect_parts(cx, at.inv.src).and_then(|p| shape_here(cx, p)) else { continue };
-        let keys = shape.keys();
+        let Some(shaped) = shape_of(cx, at.inv.src) else { continue };
+        let keys = &shaped.keys;
         for key in at.given() {
             if !matches!(key, "worktree" | "path") || !keys.iter().any(|k| k == key) {
                 continue;
