@@ -597,17 +597,24 @@ impl<'a> Parser<'a> {
     /// Skips whitespace, and comments with an error each. Inline for what a parse meets most
     /// (no whitespace, between a key and its `:` or a value and its `,`; one space, after a `:`),
     /// [`Parser::skip_ws_run`] for the rest.
-    #[inline]
+    #[inline(always)]
     fn skip_ws(&mut self) {
-        let ws = |b: Option<&u8>| matches!(b, Some(b' ' | b'\t' | b'\n' | b'\r' | b'/'));
-        match self.bytes.get(self.pos) {
-            Some(b' ') if !ws(self.bytes.get(self.pos + 1)) => self.pos += 1,
-            b if ws(b) => self.skip_ws_run(),
-            _ => {}
+        // Every byte of whitespace is below `!`; `/` may start a comment.
+        let plain = |b: u8| b > b' ' && b != b'/';
+        let Some(&b) = self.bytes.get(self.pos) else { return };
+        if plain(b) {
+            return;
         }
+        if b == b' ' && self.bytes.get(self.pos + 1).is_some_and(|&c| plain(c)) {
+            self.pos += 1;
+            return;
+        }
+        self.skip_ws_run();
     }
 
-    /// [`Parser::skip_ws`] from a byte of whitespace or a `/`.
+    /// [`Parser::skip_ws`] from a byte of whitespace or a `/`, or another byte below `!` (which
+    /// it leaves where it is).
+    #[inline(never)]
     fn skip_ws_run(&mut self) {
         let bytes = self.bytes;
         let mut pos = self.pos;
