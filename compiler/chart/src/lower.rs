@@ -13,7 +13,7 @@ use ir::{
     SlotKind, SourceMap, State, StateId, StateKind, StateSource, Statechart, TargetList, Transition, Trigger,
 };
 use kit::lends::LendManifest;
-use syntax::json::JsonKind;
+use syntax::json::{same_key, JsonKind};
 
 /// What lowering could not resolve.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -411,11 +411,14 @@ impl<'a> Lowerer<'a, '_> {
     }
 
     fn child_by_path(&self, from: StateId, path: &str) -> Option<StateId> {
-        let mut cur = from;
-        for seg in path.split('.') {
-            cur = *self.states[cur.index()].children.iter().find(|c| self.states[c.index()].key == seg)?;
+        let child = |of: StateId, key: &str| {
+            self.states[of.index()].children.iter().copied().find(|c| same_key(&self.states[c.index()].key, key))
+        };
+        // Most targets name a sibling: one key, no split.
+        if !path.contains('.') {
+            return child(from, path);
         }
-        Some(cur)
+        path.split('.').try_fold(from, child)
     }
 
     fn resolve_target(&self, chart_id: &str, source: StateId, target: &str) -> Result<StateId, Vec<StateId>> {
