@@ -48,7 +48,22 @@ pub fn faults(chart: &Json) -> Vec<Diagnostic> {
     sink.into_diagnostics()
 }
 
-const ROOT_KEYS: &[&str] = &[
+/// The keys an object of the grammar takes: the list (for the lines, in the grammar's order) and
+/// a test of one key, a `match` the compiler turns into a switch on the length and compares with
+/// constants, where a search of the list compared each key with every name before it (every key
+/// of every object of a Chart is tested).
+struct KeySet {
+    keys: &'static [&'static str],
+    has: fn(&str) -> bool,
+}
+
+macro_rules! key_set {
+    ($name:ident = [$($key:literal),* $(,)?]) => {
+        const $name: KeySet = KeySet { keys: &[$($key),*], has: |k| matches!(k, $($key)|*) };
+    };
+}
+
+key_set!(ROOT_KEYS = [
     "id",
     "description",
     "initial",
@@ -65,8 +80,8 @@ const ROOT_KEYS: &[&str] = &[
     "entry",
     "exit",
     "output",
-];
-const STATE_KEYS: &[&str] = &[
+]);
+key_set!(STATE_KEYS = [
     "type",
     "id",
     "description",
@@ -80,12 +95,12 @@ const STATE_KEYS: &[&str] = &[
     "exit",
     "onDone",
     "output",
-];
-const EVENT_KEYS: &[&str] = &["description", "input", "audience"];
-const AGENT_KEYS: &[&str] = &["model", "instructions", "workspace"];
-const TRANSITION_KEYS: &[&str] = &["target", "guard", "actions", "reenter", "description"];
-const INVOKE_KEYS: &[&str] = &["src", "id", "input", "onDone", "onError"];
-const PARAM_GUARD_KEYS: &[&str] = &["type", "params"];
+]);
+key_set!(EVENT_KEYS = ["description", "input", "audience"]);
+key_set!(AGENT_KEYS = ["model", "instructions", "workspace"]);
+key_set!(TRANSITION_KEYS = ["target", "guard", "actions", "reenter", "description"]);
+key_set!(INVOKE_KEYS = ["src", "id", "input", "onDone", "onError"]);
+key_set!(PARAM_GUARD_KEYS = ["type", "params"]);
 
 struct Walker<'s> {
     sink: &'s mut Sink,
@@ -148,8 +163,26 @@ impl Walker<'_> {
     /// The object's keys against the known ones: unknown keys (with a close known key, if any)
     /// and missing required keys.
     fn keys(&mut self, v: &Json, path: &Path<'_>, what: &str, known: &[&str], required: &[&str]) {
+        self.keys_by(v, path, what, known, |k| known.iter().any(|x| same_key(x, k)), required);
+    }
+
+    /// [`Walker::keys`] of an object of the grammar, whose keys are a [`KeySet`].
+    fn key_set(&mut self, v: &Json, path: &Path<'_>, what: &str, set: &KeySet, required: &[&str]) {
+        self.keys_by(v, path, what, set.keys, set.has, required);
+    }
+
+    /// [`Walker::keys`], `has` telling a known key.
+    fn keys_by(
+        &mut self,
+        v: &Json,
+        path: &Path<'_>,
+        what: &str,
+        known: &[&str],
+        has: impl Fn(&str) -> bool,
+        required: &[&str],
+    ) {
         for m in v.entries() {
-            if known.iter().any(|k| same_key(k, m.key)) {
+            if has(m.key) {
                 continue;
             }
             let hint = match suggest(m.key, known) {
@@ -231,7 +264,7 @@ impl Walker<'_> {
 
     fn chart(&mut self, v: &Json) {
         let Some(v) = self.object(v, &Path::ROOT, "a Chart object") else { return };
-        self.keys(v, &Path::ROOT, "a Chart", ROOT_KEYS, &["states"]);
+        self.key_set(v, &Path::ROOT, "a Chart", &ROOT_KEYS, &["states"]);
         for m in v.entries() {
             let at = Path::ROOT.child(m.key);
             let x = &m.value;
@@ -273,7 +306,7 @@ impl Walker<'_> {
 
     fn state(&mut self, v: &Json, path: &Path<'_>) {
         let Some(v) = self.object(v, path, "a state object") else { return };
-        self.keys(v, path, "a state", STATE_KEYS, &[]);
+        self.key_set(v, path, "a state", &STATE_KEYS, &[]);
         for m in v.entries() {
             let at = path.child(m.key);
             let x = &m.value;
@@ -295,7 +328,7 @@ impl Walker<'_> {
 
     fn event(&mut self, v: &Json, path: &Path<'_>) {
         let Some(v) = self.object(v, path, "an event object") else { return };
-        self.keys(v, path, "an event", EVENT_KEYS, &["input"]);
+        self.key_set(v, path, "an event", &EVENT_KEYS, &["input"]);
         for m in v.entries() {
             let at = path.child(m.key);
             match m.key {
@@ -311,7 +344,7 @@ impl Walker<'_> {
 
     fn agent(&mut self, v: &Json, path: &Path<'_>) {
         let Some(v) = self.object(v, path, "an Agent object") else { return };
-        self.keys(v, path, "an Agent", AGENT_KEYS, AGENT_KEYS);
+        self.key_set(v, path, "an Agent", &AGENT_KEYS, AGENT_KEYS.keys);
         for m in v.entries() {
             let at = path.child(m.key);
             match m.key {
@@ -380,7 +413,7 @@ impl Walker<'_> {
     }
 
     fn transition_object(&mut self, v: &Json, path: &Path<'_>) {
-        self.keys(v, path, "a transition", TRANSITION_KEYS, &[]);
+        self.key_set(v, path, "a transition", &TRANSITION_KEYS, &[]);
         for m in v.entries() {
             let at = path.child(m.key);
             match m.key {
@@ -412,7 +445,7 @@ impl Walker<'_> {
     }
 
     fn invoke(&mut self, v: &Json, path: &Path<'_>) {
-        self.keys(v, path, "an invoke", INVOKE_KEYS, &["src"]);
+        self.key_set(v, path, "an invoke", &INVOKE_KEYS, &["src"]);
         for m in v.entries() {
             let at = path.child(m.key);
             match m.key {
@@ -467,7 +500,7 @@ impl Walker<'_> {
             );
             return;
         };
-        self.keys(v, path, "a guard", PARAM_GUARD_KEYS, &[]);
+        self.key_set(v, path, "a guard", &PARAM_GUARD_KEYS, &[]);
         let params = v.member("params");
         match kind.as_str() {
             Some(SENT_BY) => match params {
@@ -551,7 +584,7 @@ impl Walker<'_> {
                 self.template(&m.value, &key_at);
             }
         } else if let Some(kind) = v.get("type") {
-            self.keys(v, path, "an action", PARAM_GUARD_KEYS, &[]);
+            self.key_set(v, path, "an action", &PARAM_GUARD_KEYS, &[]);
             self.string(kind, &path.child("type"));
             if let Some(p) = v.get("params") {
                 self.template(p, &path.child("params"));
@@ -786,9 +819,9 @@ mod tests {
 
     #[test]
     fn suggestions() {
-        assert_eq!(suggest("onDon", STATE_KEYS), Some("onDone"));
-        assert_eq!(suggest("Initial", STATE_KEYS), Some("initial"));
-        assert_eq!(suggest("guards", TRANSITION_KEYS), Some("guard"));
-        assert_eq!(suggest("zzz", STATE_KEYS), None);
+        assert_eq!(suggest("onDon", STATE_KEYS.keys), Some("onDone"));
+        assert_eq!(suggest("Initial", STATE_KEYS.keys), Some("initial"));
+        assert_eq!(suggest("guards", TRANSITION_KEYS.keys), Some("guard"));
+        assert_eq!(suggest("zzz", STATE_KEYS.keys), None);
     }
 }
