@@ -36,10 +36,12 @@ pub const READY_GUARD: &str = "jr2.ready";
 
 /// Is `s` a name: `^[A-Za-z_][A-Za-z0-9_-]*$`, at most 64 characters?
 pub fn is_name(s: &str) -> bool {
-    let mut chars = s.chars();
-    matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
-        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
-        && s.chars().count() <= NAME_MAX
+    // Every byte of a name is ASCII: its length in bytes is its length in characters, and a
+    // string of more bytes than that is no name whatever it holds.
+    let bytes = s.as_bytes();
+    bytes.len() <= NAME_MAX
+        && matches!(bytes.first(), Some(c) if c.is_ascii_alphabetic() || *c == b'_')
+        && bytes[1..].iter().all(|c| c.is_ascii_alphanumeric() || *c == b'_' || *c == b'-')
 }
 
 /// Is `s` a duration: digits, then optionally `ms`, `s`, `m` or `h`?
