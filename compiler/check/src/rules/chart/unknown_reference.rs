@@ -1,6 +1,6 @@
 use crate::door::Chart;
 use crate::rules::{Ctx, Sink};
-use base::path::{join, names};
+use base::path::{join, names, push_segment, Segment};
 use diagnostics::declare_rule;
 use ir::expr::{placeholders, Root};
 use base::small_set::Lookup;
@@ -34,11 +34,25 @@ declare_rule! {
     pub static UNKNOWN_REFERENCE = { code: "unknown-reference", rule: Some(7), severity: Error };
 }
 
-/// Calls `f` with each reference text below a template value: its path, the value holding it,
-/// and the reference's text (`context.round`).
+/// Calls `f` with each reference text below a template value at `path`: its path, the value
+/// holding it, and the reference's text (`context.round`).
 pub fn references<'a>(path: &str, v: &'a Json<'a>, f: &mut dyn FnMut(&str, &'a Json<'a>, &str)) {
-    let mut buf = String::with_capacity(path.len() + 32);
-    buf.push_str(path);
+    references_at(path, &[], v, f);
+}
+
+/// [`references`] of the value at `base` and then `segments` (`states.a.invoke` and `input`):
+/// the walk's one buffer starts as that path, made by no `join` of its own.
+fn references_at<'a>(
+    base: &str,
+    segments: &[&dyn base::path::Segment],
+    v: &'a Json<'a>,
+    f: &mut dyn FnMut(&str, &'a Json<'a>, &str),
+) {
+    let mut buf = String::with_capacity(base.len() + 48);
+    buf.push_str(base);
+    for segment in segments {
+        push_segment(&mut buf, segment);
+    }
     walk(&mut buf, v, f);
 }
 
@@ -102,8 +116,8 @@ pub(crate) fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
     let input_keys = cx.manifest.and_then(|m| m.input_keys.as_ref());
     let is_input_key = input_keys.map(|keys| Lookup::new(keys));
     let input_names = OnceCell::new();
-    let mut check_value = |path: &str, v: &Json, scope: &Scope, sink: &mut Sink| {
-        references(path, v, &mut |p, at, text| {
+    let mut check_value = |path: &str, segments: &[&dyn Segment], v: &Json, scope: &Scope, sink: &mut Sink| {
+        references_at(path, segments, v, &mut |p, at, text| {
             let mut segs = text.split('.');
             let root = segs.next().unwrap_or_default();
             let key = segs.next();
@@ -143,13 +157,13 @@ pub(crate) fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
     let none = Scope { transition: None, event: OnceCell::new() };
     for inv in cx.invokes() {
         if let Some(input) = inv.json.get("input") {
-            check_value(&join(inv.path, "input"), input, &none, sink);
+            check_value(inv.path, &[&"input"], input, &none, sink);
         }
     }
     for id in cx.machine.ids() {
         let path = cx.map.state_path(id);
         if let Some(out) = cx.state_json(id).get("output") {
-            check_value(&join(path, "output"), out, &none, sink);
+            check_value(path, &[&"output"], out, &none, sink);
         }
     }
     for (path, a) in cx.entry_exit_actions() {
@@ -168,15 +182,15 @@ pub(crate) fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
     }
 }
 
-type CheckValue<'c> = dyn FnMut(&str, &Json, &Scope, &mut Sink) + 'c;
+type CheckValue<'c> = dyn FnMut(&str, &[&dyn Segment], &Json, &Scope, &mut Sink) + 'c;
 
 fn check_action(path: &str, a: &Json, scope: &Scope, sink: &mut Sink, f: &mut CheckValue) {
     if let Some(params) = a.get("params") {
-        f(&join(path, "params"), params, scope, sink);
+        f(path, &[&"params"], params, scope, sink);
     }
     if let Some(assign) = a.get("assign") {
         for m in assign.entries() {
-            f(&join(&join(path, "assign"), m.key), &m.value, scope, sink);
+            f(path, &[&"assign", &m.key], &m.value, scope, sink);
         }
     }
 }
@@ -194,7 +208,7 @@ fn walk_guard(path: &str, g: &Json, scope: &Scope, sink: &mut Sink, f: &mut Chec
         return;
     }
     if let Some(params) = g.get("params") {
-        f(&join(path, "params"), params, scope, sink);
+        f(path, &[&"params"], params, scope, sink);
     }
 }
 
