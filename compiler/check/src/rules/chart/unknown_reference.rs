@@ -34,17 +34,12 @@ declare_rule! {
     pub static UNKNOWN_REFERENCE = { code: "unknown-reference", rule: Some(7), severity: Error };
 }
 
-/// Calls `f` with each reference text below a template value at `path`: its path, the value
-/// holding it, and the reference's text (`context.round`).
-pub fn references<'a>(path: &str, v: &'a Json<'a>, f: &mut dyn FnMut(&str, &'a Json<'a>, &str)) {
-    references_at(path, &[], v, f);
-}
-
-/// [`references`] of the value at `base` and then `segments` (`states.a.invoke` and `input`):
-/// the walk's one buffer starts as that path, made by no `join` of its own.
-fn references_at<'a>(
+/// Calls `f` with each reference text below the template value at `base` and then `segments`
+/// (`states.a.invoke` and `input`): its path, the value holding it, and the reference's text
+/// (`context.round`). The walk's one buffer starts as that path, made by no `join` of its own.
+fn references<'a>(
     base: &str,
-    segments: &[&dyn base::path::Segment],
+    segments: &[&dyn Segment],
     v: &'a Json<'a>,
     f: &mut dyn FnMut(&str, &'a Json<'a>, &str),
 ) {
@@ -62,12 +57,8 @@ fn walk<'a>(path: &mut String, v: &'a Json<'a>, f: &mut dyn FnMut(&str, &'a Json
         f(path, v, r);
         return;
     }
-    let mut down = |path: &mut String, segment: &dyn base::path::Segment, item: &'a Json<'a>| {
-        let len = path.len();
-        if len > 0 {
-            path.push('.');
-        }
-        segment.push_to(path);
+    let mut down = |path: &mut String, segment: &dyn Segment, item: &'a Json<'a>| {
+        let len = push_segment(path, segment);
         walk(path, item, f);
         path.truncate(len);
     };
@@ -117,7 +108,7 @@ pub(crate) fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
     let is_input_key = input_keys.map(|keys| Lookup::new(keys));
     let input_names = OnceCell::new();
     let mut check_value = |path: &str, segments: &[&dyn Segment], v: &Json, scope: &Scope, sink: &mut Sink| {
-        references_at(path, segments, v, &mut |p, at, text| {
+        references(path, segments, v, &mut |p, at, text| {
             let mut segs = text.split('.');
             let root = segs.next().unwrap_or_default();
             let key = segs.next();
