@@ -439,6 +439,30 @@ struct Parser<'a> {
     stopped: bool,
 }
 
+/// Moves `stack[base..]` into the arena as one slice, in one copy: a container's members or
+/// items, off the parser's stack as it closes. (bumpalo's `alloc_slice_fill_iter` over a `Drain`
+/// moves them one at a time: 4% of the door's time in Node, most of it in this loop.)
+fn move_to_arena<'a, T>(arena: &'a Arena, stack: &mut Vec<T>, base: usize) -> &'a [T] {
+    // What the arena holds is never dropped, and the stack forgets what it gave: sound only for
+    // values that own nothing, as the tree's do (the assertion at the top of this file).
+    const { assert!(!std::mem::needs_drop::<T>()) };
+    let moved = &stack[base..];
+    let n = moved.len();
+    if n == 0 {
+        return &[];
+    }
+    let dst = arena.alloc_layout(std::alloc::Layout::for_value(moved)).cast::<T>();
+    // SAFETY: `dst` is fresh arena memory laid out for `n` values of `T`, apart from `stack`'s
+    // buffer; the `n` values are copied once and `set_len` makes the stack forget them (no drop
+    // is skipped: `T` needs none), so each value has exactly one owner, the arena's slice, which
+    // lives as long as the arena.
+    unsafe {
+        std::ptr::copy_nonoverlapping(moved.as_ptr(), dst.as_ptr(), n);
+        stack.set_len(base);
+        std::slice::from_raw_parts(dst.as_ptr(), n)
+    }
+}
+
 fn span(start: usize, end: usize) -> Span {
     Span::new(start as u32, end as u32)
 }
@@ -902,7 +926,7 @@ impl<'a> Parser<'a> {
         self.open.pop();
         let at = span(open, self.last_end);
         note_duplicates(&self.members[base..], at, &mut self.duplicates);
-        let members: &'a [Member<'a>] = self.arena.alloc_slice_fill_iter(self.members.drain(base..));
+        let members: &'a [Member<'a>] = move_to_arena(self.arena, &mut self.members, base);
         Json { kind: JsonKind::Object(members), span: at }
     }
 
@@ -1079,7 +1103,7 @@ impl<'a> Parser<'a> {
             }
         }
         self.open.pop();
-        let items: &'a [Json<'a>] = self.arena.alloc_slice_fill_iter(self.items.drain(base..));
+        let items: &'a [Json<'a>] = move_to_arena(self.arena, &mut self.items, base);
         Json { kind: JsonKind::Array(items), span: span(open, self.last_end) }
     }
 
