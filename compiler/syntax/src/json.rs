@@ -931,7 +931,9 @@ impl<'a> Parser<'a> {
     }
 
     /// The `: value` after a key. The flag is set when the value was missing and the parser
-    /// recovered in a way that already explains a missing comma.
+    /// recovered in a way that already explains a missing comma. Inline, so that the value
+    /// goes straight onto the members' stack.
+    #[inline(always)]
     fn member_value(&mut self) -> (Json<'a>, bool) {
         self.skip_ws();
         match self.peek() {
@@ -1172,7 +1174,35 @@ impl<'a> Parser<'a> {
     /// A string token at `self.pos`, quoted with `q`: its value and its span (quotes included).
     /// A string without escapes is a slice of the text; one with escapes is unescaped into a
     /// buffer of the parser, then copied into the arena.
+    ///
+    /// Inline for what a Chart holds (a short double-quoted string, no escape, its closing quote
+    /// within the text's last eight bytes), so that its value comes back in registers;
+    /// [`Parser::string_slow`] for the rest, from the start.
+    #[inline(always)]
     fn string(&mut self, q: u8) -> (&'a str, Span) {
+        let start = self.pos;
+        if q == b'"' {
+            let mut i = start + 1;
+            while let Some(w) = word_at(self.bytes, i) {
+                let stops = string_stops(w, q);
+                if stops != 0 {
+                    i += (stops.trailing_zeros() / 8) as usize;
+                    if self.bytes[i] != q {
+                        break;
+                    }
+                    self.bump(i + 1 - start);
+                    return (&self.text[start + 1..i], span(start, i + 1));
+                }
+                i += 8;
+            }
+        }
+        self.string_slow(q)
+    }
+
+    /// [`Parser::string`]'s every case: escapes, control characters, single quotes, no closing
+    /// quote, the end of the text.
+    #[inline(never)]
+    fn string_slow(&mut self, q: u8) -> (&'a str, Span) {
         let bytes = self.bytes;
         let text = self.text;
         let start = self.pos;
