@@ -516,6 +516,20 @@ fn string_stops(w: u64, q: u8) -> u64 {
     quote | backslash | control
 }
 
+/// Past a string's plain bytes from `i`, eight at a time: the first byte that may end the run
+/// (see [`string_stops`]), or where fewer than eight bytes are left.
+#[inline(always)]
+fn plain_run(bytes: &[u8], mut i: usize, q: u8) -> usize {
+    while let Some(w) = word_at(bytes, i) {
+        let stops = string_stops(w, q);
+        if stops != 0 {
+            return i + (stops.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    i
+}
+
 /// How many of the eight bytes of `w` (as [`word_at`] reads them) are spaces before the first
 /// that is not.
 #[inline]
@@ -1175,25 +1189,17 @@ impl<'a> Parser<'a> {
     /// A string without escapes is a slice of the text; one with escapes is unescaped into a
     /// buffer of the parser, then copied into the arena.
     ///
-    /// Inline for what a Chart holds (a short double-quoted string, no escape, its closing quote
-    /// within the text's last eight bytes), so that its value comes back in registers;
-    /// [`Parser::string_slow`] for the rest, from the start.
+    /// Inline for what a Chart holds (a double-quoted string with no escape and no control
+    /// character), so that its value comes back in registers; [`Parser::string_slow`] for the
+    /// rest, from the start.
     #[inline(always)]
     fn string(&mut self, q: u8) -> (&'a str, Span) {
         let start = self.pos;
         if q == b'"' {
-            let mut i = start + 1;
-            while let Some(w) = word_at(self.bytes, i) {
-                let stops = string_stops(w, q);
-                if stops != 0 {
-                    i += (stops.trailing_zeros() / 8) as usize;
-                    if self.bytes[i] != q {
-                        break;
-                    }
-                    self.bump(i + 1 - start);
-                    return (&self.text[start + 1..i], span(start, i + 1));
-                }
-                i += 8;
+            let i = plain_run(self.bytes, start + 1, q);
+            if self.bytes.get(i) == Some(&q) {
+                self.bump(i + 1 - start);
+                return (&self.text[start + 1..i], span(start, i + 1));
             }
         }
         self.string_slow(q)
@@ -1213,14 +1219,7 @@ impl<'a> Parser<'a> {
         let (end, terminated) = loop {
             // Eight bytes at a time up to the first that may end the run: the quote, a
             // backslash or a control character (then byte by byte, near the end of the text).
-            while let Some(w) = word_at(bytes, i) {
-                let stops = string_stops(w, q);
-                if stops != 0 {
-                    i += (stops.trailing_zeros() / 8) as usize;
-                    break;
-                }
-                i += 8;
-            }
+            i = plain_run(bytes, i, q);
             while i < bytes.len() {
                 let c = bytes[i];
                 if c == q || c == b'\\' || c < 0x20 {
