@@ -117,7 +117,7 @@ impl Walk {
                 return;
             }
             (JsonKind::Bool(true), _) => {
-                let any = Json { kind: JsonKind::Object(&[]), span: slot.span };
+                let any = Json { kind: JsonKind::Object(syntax::json::Members::EMPTY), span: slot.span };
                 return self.node(&any, door, at);
             }
             _ => {}
@@ -148,7 +148,7 @@ impl Walk {
                 }
                 // A slot's array with no `items` sends any items: compare them as `{}`.
                 None if may("array") => {
-                    let any = Json { kind: JsonKind::Object(&[]), span: at.slot };
+                    let any = Json { kind: JsonKind::Object(syntax::json::Members::EMPTY), span: at.slot };
                     let sub = At { path, slot: at.slot };
                     self.node(&any, door_items, &sub);
                 }
@@ -403,7 +403,7 @@ impl Walk {
         if door_props.is_none() && !door_types.as_ref().is_some_and(|ts| ts.iter().any(|t| t == "object")) {
             return;
         }
-        let empty = Json { kind: JsonKind::Object(&[]), span: at.slot };
+        let empty = Json { kind: JsonKind::Object(syntax::json::Members::EMPTY), span: at.slot };
         let slot_props = slot.get("properties").filter(|p| p.is_object()).unwrap_or(&empty);
         let door_props = door_props.filter(|p| p.is_object()).unwrap_or(&empty);
         let base = join(&at.path, "properties");

@@ -45,7 +45,7 @@ pub enum JsonKind<'a> {
     Number(serde_json::Number),
     String(&'a str),
     Array(&'a [Json<'a>]),
-    Object(&'a [Member<'a>]),
+    Object(Members<'a>),
     /// A value the parser could not read; its error is in [`Parsed::errors`].
     Error,
 }
@@ -58,6 +58,49 @@ pub struct Member<'a> {
     pub key_span: Span,
     pub value: Json<'a>,
 }
+
+/// An object's members in source order (a slice of them, through `Deref`), and whether a key
+/// repeats among them: [`Json::entries`] reads an object whose keys are all different without
+/// looking for repeats (the parser notes them as each object closes).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Members<'a> {
+    members: &'a [Member<'a>],
+    repeats: bool,
+}
+
+impl<'a> Members<'a> {
+    /// `members`, looked through once for a key given twice.
+    pub fn new(members: &'a [Member<'a>]) -> Self {
+        let mut found = Vec::new();
+        note_duplicates(members, Span::default(), &mut found);
+        Members { members, repeats: !found.is_empty() }
+    }
+
+    /// No members.
+    pub const EMPTY: Members<'static> = Members { members: &[], repeats: false };
+
+    /// The members as a slice, for the text's lifetime.
+    pub fn as_slice(&self) -> &'a [Member<'a>] {
+        self.members
+    }
+
+    /// Whether some key is given more than once.
+    pub fn repeats(&self) -> bool {
+        self.repeats
+    }
+}
+
+impl<'a> std::ops::Deref for Members<'a> {
+    type Target = [Member<'a>];
+
+    fn deref(&self) -> &[Member<'a>] {
+        self.members
+    }
+}
+
+// The flag lives in the slice's shadow: a value is still 32 bytes (the tree's size per value is
+// what `Limits::max_values` budgets).
+const _: () = assert!(std::mem::size_of::<Json<'static>>() == 32);
 
 /// What went wrong while parsing, at its own span.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -217,7 +260,7 @@ impl<'a> Json<'a> {
             let inside = |c: &Json<'_>| !prune || (c.span.start <= span.start && span.end <= c.span.end);
             match v.kind {
                 JsonKind::Object(members) => {
-                    for m in members.iter().filter(|m| inside(&m.value)) {
+                    for m in members.as_slice().iter().filter(|m| inside(&m.value)) {
                         steps.push(PathStep::Key(m.key));
                         if let Some(found) = find(&m.value, span, prune, steps) {
                             return Some(found);
@@ -285,7 +328,7 @@ impl<'a> Json<'a> {
 
     pub fn as_object(&self) -> Option<&'a [Member<'a>]> {
         match self.kind {
-            JsonKind::Object(members) => Some(members),
+            JsonKind::Object(members) => Some(members.as_slice()),
             _ => None,
         }
     }
@@ -310,9 +353,13 @@ impl<'a> Json<'a> {
 
     /// The members of an object, each key once (its last occurrence), in first-seen order.
     pub fn entries(&self) -> impl Iterator<Item = &'a Member<'a>> {
-        let members = self.as_object().unwrap_or(&[]);
+        let (members, repeats) = match self.kind {
+            JsonKind::Object(m) => (m.as_slice(), m.repeats()),
+            _ => (&[][..], false),
+        };
+        // No key given twice (what the parser found as it closed the object): every member.
         // Small objects: compare with the later members; large ones: one pass with a set.
-        let keep: Option<Vec<bool>> = (members.len() > 16).then(|| {
+        let keep: Option<Vec<bool>> = (repeats && members.len() > 16).then(|| {
             let mut seen = std::collections::HashSet::with_capacity(members.len());
             let mut keep = vec![false; members.len()];
             for (i, m) in members.iter().enumerate().rev() {
@@ -325,7 +372,7 @@ impl<'a> Json<'a> {
             .enumerate()
             .filter(move |(i, m)| match &keep {
                 Some(keep) => keep[*i],
-                None => !members[i + 1..].iter().any(|later| same_key(later.key, m.key)),
+                None => !repeats || !members[i + 1..].iter().any(|later| same_key(later.key, m.key)),
             })
             .map(|(_, m)| m)
     }
@@ -939,9 +986,11 @@ impl<'a> Parser<'a> {
         }
         self.open.pop();
         let at = span(open, self.last_end);
+        let noted = self.duplicates.len();
         note_duplicates(&self.members[base..], at, &mut self.duplicates);
+        let repeats = self.duplicates.len() > noted;
         let members: &'a [Member<'a>] = move_to_arena(self.arena, &mut self.members, base);
-        Json { kind: JsonKind::Object(members), span: at }
+        Json { kind: JsonKind::Object(Members { members, repeats }), span: at }
     }
 
     /// The `: value` after a key. The flag is set when the value was missing and the parser
@@ -1766,6 +1815,24 @@ mod tests {
         let mut expected: Vec<String> = (0..10).filter(|&i| i != 3).map(|i| format!("k{i}")).collect();
         expected.push("k3".to_owned());
         assert_eq!(keys, expected);
+    }
+
+    #[test]
+    fn an_object_knows_whether_a_key_repeats() {
+        let arena = Arena::new();
+        let parsed = parse(r#"{"a": {"x": 1, "y": 2}, "b": {"x": 1, "x": 2}, "c": {}}"#, &arena);
+        let repeats = |key: &str| match parsed.value.get(key).map(|v| &v.kind) {
+            Some(JsonKind::Object(m)) => m.repeats(),
+            _ => panic!("{key} is an object"),
+        };
+        assert!(!repeats("a") && repeats("b") && !repeats("c"));
+        assert!(matches!(parsed.value.kind, JsonKind::Object(m) if !m.repeats()));
+        // A tree made by hand finds its repeats as the parser would.
+        let members = parsed.value.get("b").and_then(Json::as_object).unwrap_or_default();
+        assert!(Members::new(members).repeats());
+        assert!(!Members::new(&members[..1]).repeats());
+        let by_hand = Json { kind: JsonKind::Object(Members::new(members)), span: Span::default() };
+        assert_eq!(by_hand.entries().count(), 1);
     }
 
     #[test]
