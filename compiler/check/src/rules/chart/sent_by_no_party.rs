@@ -110,7 +110,7 @@ pub(crate) fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
         sink.line(
             &SENT_BY_NO_PARTY,
             id.span,
-            &path,
+            &super::sent_by_reference::id_path(path),
             format!(
                 "sentBy \"{text}\" names no party of this Chart (Agent slots: {}; Gate invoke ids: {})",
                 names(&agents),

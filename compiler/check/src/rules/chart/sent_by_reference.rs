@@ -22,19 +22,25 @@ declare_rule! {
     pub static SENT_BY_REFERENCE = { code: "sent-by-reference", rule: Some(3), severity: Error };
 }
 
-/// Every `jr2.sentBy` guard's id: its text, its path and its value.
-pub fn sent_bys<'a>(cx: &Ctx<Chart<'a>>) -> Vec<(String, &'a syntax::json::Json<'a>)> {
+/// Every `jr2.sentBy` guard's id: the guard's path (the id's is [`id_path`] of it) and the id's
+/// value. The id's path is made only for a line: most guards have none.
+pub fn sent_bys<'c, 'a>(cx: &'c Ctx<Chart<'a>>) -> Vec<(&'c str, &'a syntax::json::Json<'a>)> {
     cx.all_guards()
         .iter()
         .filter(|(_, g)| g.get("type").and_then(|t| t.as_str()) == Some("jr2.sentBy"))
-        .filter_map(|(path, g)| g.get("params")?.get("id").map(|id| (join(&join(path, "params"), "id"), id)))
+        .filter_map(|(path, g)| g.get("params")?.get("id").map(|id| (path.as_str(), id)))
         .collect()
+}
+
+/// The path of a `jr2.sentBy` guard's id, from the guard's.
+pub fn id_path(guard: &str) -> String {
+    join(&join(guard, "params"), "id")
 }
 
 pub(crate) fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
     for (path, id) in sent_bys(cx) {
         if id.as_str().is_some_and(chart::lower::has_placeholder) || chart::lower::whole_ref(id).is_some() {
-            sink.line(&SENT_BY_REFERENCE, id.span, &path, "a sentBy id is a literal party name, never a reference");
+            sink.line(&SENT_BY_REFERENCE, id.span, &id_path(path), "a sentBy id is a literal party name, never a reference");
         }
     }
 }

@@ -1,6 +1,6 @@
 use crate::door::Chart;
 use crate::rules::{Ctx, Sink};
-use base::path::{join, names, push_segment, Segment};
+use base::path::{names, push_segment, Segment};
 use diagnostics::declare_rule;
 use ir::expr::{placeholders, Root};
 use base::small_set::Lookup;
@@ -36,19 +36,43 @@ declare_rule! {
 
 /// Calls `f` with each reference text below the template value at `base` and then `segments`
 /// (`states.a.invoke` and `input`): its path, the value holding it, and the reference's text
-/// (`context.round`). The walk's one buffer starts as that path, made by no `join` of its own.
+/// (`context.round`). The walk's path is built in `buf` (the rule's one buffer, for every value
+/// it walks), made by no `join` of its own.
 fn references<'a>(
+    buf: &mut String,
     base: &str,
     segments: &[&dyn Segment],
     v: &'a Json<'a>,
     f: &mut dyn FnMut(&str, &'a Json<'a>, &str),
 ) {
-    let mut buf = String::with_capacity(base.len() + 48);
+    buf.clear();
     buf.push_str(base);
     for segment in segments {
-        push_segment(&mut buf, segment);
+        push_segment(&mut *buf, segment);
     }
-    walk(&mut buf, v, f);
+    walk(buf, v, f);
+}
+
+/// `head` and then `tail`, as one list of segments, to `f`: a value's path below an action or a
+/// guard (`actions.0` and `params`) without a `join`.
+fn segments<R>(head: &[&dyn Segment], tail: &[&dyn Segment], f: impl FnOnce(&[&dyn Segment]) -> R) -> R {
+    let mut all: [&dyn Segment; 8] = [&""; 8];
+    let n = head.len() + tail.len();
+    if n > all.len() {
+        return f(&[head, tail].concat());
+    }
+    all[..head.len()].copy_from_slice(head);
+    all[head.len()..n].copy_from_slice(tail);
+    f(&all[..n])
+}
+
+/// `base` and `segments` as one dotted path.
+fn joined(base: &str, segments: &[&dyn Segment]) -> String {
+    let mut path = base.to_string();
+    for segment in segments {
+        push_segment(&mut path, segment);
+    }
+    path
 }
 
 /// One path buffer for the whole walk: a segment is pushed going down and cut coming back.
@@ -107,8 +131,9 @@ pub(crate) fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
     let input_keys = cx.manifest.and_then(|m| m.input_keys.as_ref());
     let is_input_key = input_keys.map(|keys| Lookup::new(keys));
     let input_names = OnceCell::new();
+    let mut buf = String::with_capacity(128);
     let mut check_value = |path: &str, segments: &[&dyn Segment], v: &Json, scope: &Scope, sink: &mut Sink| {
-        references(path, segments, v, &mut |p, at, text| {
+        references(&mut buf, path, segments, v, &mut |p, at, text| {
             let mut segs = text.split('.');
             let root = segs.next().unwrap_or_default();
             let key = segs.next();
@@ -158,16 +183,21 @@ pub(crate) fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
         }
     }
     for (path, a) in cx.entry_exit_actions() {
-        check_action(&path, a, &none, sink, &mut check_value);
+        check_action(&path, &[], a, &none, sink, &mut check_value);
     }
     for t in cx.transitions() {
         let scope = Scope { transition: Some(t.path), event: OnceCell::new() };
         if let Some(g) = t.json.get("guard") {
-            walk_guard(&join(t.path, "guard"), g, &scope, sink, &mut check_value);
+            walk_guard(t.path, &[&"guard"], g, &scope, sink, &mut check_value);
         }
         if let Some(actions) = t.json.get("actions") {
-            for (p, a) in chart::lower::one_or_many(actions, &join(t.path, "actions")) {
-                check_action(&p, a, &scope, sink, &mut check_value);
+            match actions.as_array() {
+                Some(list) => {
+                    for (i, a) in list.iter().enumerate() {
+                        check_action(t.path, &[&"actions", &i], a, &scope, sink, &mut check_value);
+                    }
+                }
+                None => check_action(t.path, &[&"actions"], actions, &scope, sink, &mut check_value),
             }
         }
     }
@@ -175,31 +205,35 @@ pub(crate) fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
 
 type CheckValue<'c> = dyn FnMut(&str, &[&dyn Segment], &Json, &Scope, &mut Sink) + 'c;
 
-fn check_action(path: &str, a: &Json, scope: &Scope, sink: &mut Sink, f: &mut CheckValue) {
+/// The references of the action at `base` and then `head`.
+fn check_action(base: &str, head: &[&dyn Segment], a: &Json, scope: &Scope, sink: &mut Sink, f: &mut CheckValue) {
     if let Some(params) = a.get("params") {
-        f(path, &[&"params"], params, scope, sink);
+        segments(head, &[&"params"], |at| f(base, at, params, scope, sink));
     }
     if let Some(assign) = a.get("assign") {
         for m in assign.entries() {
-            f(path, &[&"assign", &m.key], &m.value, scope, sink);
+            segments(head, &[&"assign", &m.key], |at| f(base, at, &m.value, scope, sink));
         }
     }
 }
 
-fn walk_guard(path: &str, g: &Json, scope: &Scope, sink: &mut Sink, f: &mut CheckValue) {
+/// The references of the guard at `base` and then `head`, and of the guards inside it.
+fn walk_guard(base: &str, head: &[&dyn Segment], g: &Json, scope: &Scope, sink: &mut Sink, f: &mut CheckValue) {
     if let Some(inner) = g.get("not") {
-        walk_guard(&join(path, "not"), inner, scope, sink, f);
+        walk_guard(&joined(base, head), &[&"not"], inner, scope, sink, f);
     }
     for key in ["and", "or"] {
-        for (i, inner) in g.get(key).and_then(Json::as_array).unwrap_or(&[]).iter().enumerate() {
-            walk_guard(&join(&join(path, key), i), inner, scope, sink, f);
+        let Some(list) = g.get(key).and_then(Json::as_array) else { continue };
+        let here = joined(base, head);
+        for (i, inner) in list.iter().enumerate() {
+            walk_guard(&here, &[&key, &i], inner, scope, sink, f);
         }
     }
     if g.get("type").and_then(Json::as_str) == Some("jr2.sentBy") {
         return;
     }
     if let Some(params) = g.get("params") {
-        f(path, &[&"params"], params, scope, sink);
+        segments(head, &[&"params"], |at| f(base, at, params, scope, sink));
     }
 }
 

@@ -35,7 +35,6 @@ pub(crate) fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
     }
     for inv in cx.invokes() {
         let Some(src_json) = inv.json.get("src") else { continue };
-        let path = join(inv.path, "src");
         let text = match inv.class {
             SrcClass::DeclaredNotLent => format!(
                 "\"{}\" is declared in the Open body's `lends`, but the body does not lend it now; {}",
@@ -47,6 +46,7 @@ pub(crate) fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
             }
             _ => continue,
         };
-        sink.line(&UNKNOWN_SRC, src_json.span, &path, text);
+        // The path is made only for a line: most invokes have none.
+        sink.line(&UNKNOWN_SRC, src_json.span, &join(inv.path, "src"), text);
     }
 }
