@@ -5,7 +5,7 @@ use diagnostics::declare_rule;
 use ir::expr::{placeholders, Root};
 use base::small_set::Lookup;
 use std::cell::OnceCell;
-use syntax::json::{Json, JsonKind};
+use syntax::json::{same_key, Json, JsonKind};
 
 declare_rule! {
     /// Refuses a reference that reads nothing: a root or a key that its Chart, input or event lacks.
@@ -110,16 +110,43 @@ struct Scope<'a> {
     /// The path of the transition being read, if any: in a transition of `on.<event>`, the
     /// event's declared fields are looked up when an `event.*` reference needs them.
     transition: Option<&'a str>,
-    /// That event and its declared fields, looked up by the first `event.*` reference that
-    /// needs them (a transition may hold several).
-    event: OnceCell<Option<(String, Vec<String>)>>,
+    /// That event's index in the Chart's declared events, looked up by the first `event.*`
+    /// reference that needs it (a transition may hold several).
+    event: OnceCell<Option<usize>>,
 }
 
 impl Scope<'_> {
-    fn event(&self, cx: &Ctx<Chart>) -> Option<&(String, Vec<String>)> {
-        let looked_up = || self.transition.and_then(|t| event_of(cx, t)).map(|(name, fields)| (name.to_string(), fields));
-        self.event.get_or_init(looked_up).as_ref()
+    fn event(&self, events: &[Event]) -> Option<usize> {
+        *self.event.get_or_init(|| {
+            let name = event_name(self.transition?)?;
+            events.iter().position(|(e, _)| same_key(e, name))
+        })
     }
+}
+
+/// A declared event: its name and its payload's fields (`input.properties`).
+type Event<'a> = (&'a str, Vec<&'a str>);
+
+/// The Chart's declared events, read once for the Chart (when a reference first needs them),
+/// not once for each transition.
+fn declared_events<'a>(chart: &'a Json<'a>) -> Vec<Event<'a>> {
+    let fields = |event: &'a Json<'a>| -> Vec<&'a str> {
+        let properties = event.get("input").and_then(|i| i.get("properties"));
+        properties.map(|p| p.entries().map(|m| m.key).collect()).unwrap_or_default()
+    };
+    chart.get("events").map(|e| e.entries().map(|m| (m.key, fields(&m.value))).collect()).unwrap_or_default()
+}
+
+/// The event of a transition path `….on.<event>…`: the segment after its last `on`.
+fn event_name(path: &str) -> Option<&str> {
+    let mut after = None;
+    for segment in path.rsplit('.') {
+        if segment == "on" {
+            return after;
+        }
+        after = Some(segment);
+    }
+    None
 }
 
 pub(crate) fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
@@ -131,6 +158,7 @@ pub(crate) fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
     let input_keys = cx.manifest.and_then(|m| m.input_keys.as_ref());
     let is_input_key = input_keys.map(|keys| Lookup::new(keys));
     let input_names = OnceCell::new();
+    let events = OnceCell::new();
     let mut buf = String::with_capacity(128);
     let mut check_value = |path: &str, segments: &[&dyn Segment], v: &Json, scope: &Scope, sink: &mut Sink| {
         references(&mut buf, path, segments, v, &mut |p, at, text| {
@@ -155,13 +183,16 @@ pub(crate) fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
                     }
                     _ => None,
                 },
-                Some(Root::Event) => match (key, scope.event(cx)) {
-                    (Some(k), Some((name, fields))) if k != "type" && !fields.iter().any(|f| f == k) => Some(format!(
-                        "\"event.{k}\" is not a field of the event \"{name}\"; its fields: {}",
-                        names(std::iter::once("type").chain(fields.iter().map(String::as_str)))
-                    )),
-                    _ => None,
-                },
+                Some(Root::Event) => {
+                    let events = events.get_or_init(|| declared_events(cx.chart));
+                    match (key, scope.event(events).map(|i| &events[i])) {
+                        (Some(k), Some((name, fields))) if k != "type" && !fields.contains(&k) => Some(format!(
+                            "\"event.{k}\" is not a field of the event \"{name}\"; its fields: {}",
+                            names(std::iter::once("type").chain(fields.iter().copied()))
+                        )),
+                        _ => None,
+                    }
+                }
                 // `Root::parse` reads a Chart's three roots only.
                 Some(Root::Params) => None,
             };
@@ -235,19 +266,4 @@ fn walk_guard(base: &str, head: &[&dyn Segment], g: &Json, scope: &Scope, sink: 
     if let Some(params) = g.get("params") {
         segments(head, &[&"params"], |at| f(base, at, params, scope, sink));
     }
-}
-
-/// For a transition path `….on.<event>…`, the event and its declared payload fields.
-fn event_of<'a>(cx: &Ctx<Chart<'a>>, path: &str) -> Option<(&'a str, Vec<String>)> {
-    let segs: Vec<&str> = path.split('.').collect();
-    let at = segs.iter().rposition(|s| *s == "on")?;
-    let name = segs.get(at + 1)?;
-    let member = cx.chart.get("events")?.member(name)?;
-    let fields = member
-        .value
-        .get("input")
-        .and_then(|i| i.get("properties"))
-        .map(|p| p.entries().map(|m| m.key.to_string()).collect())
-        .unwrap_or_default();
-    Some((member.key, fields))
 }
