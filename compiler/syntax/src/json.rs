@@ -98,8 +98,8 @@ impl<'a> std::ops::Deref for Members<'a> {
     }
 }
 
-// The flag lives in the slice's shadow: a value is still 32 bytes (the tree's size per value is
-// what `Limits::max_values` budgets).
+// The flag takes no room: the enum's tag lives in the bool's unused values, so a value is still
+// 32 bytes (what a tree costs per value is what `Limits::max_values` budgets).
 const _: () = assert!(std::mem::size_of::<Json<'static>>() == 32);
 
 /// What went wrong while parsing, at its own span.

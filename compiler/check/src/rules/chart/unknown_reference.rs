@@ -34,44 +34,34 @@ declare_rule! {
     pub static UNKNOWN_REFERENCE = { code: "unknown-reference", rule: Some(7), severity: Error };
 }
 
-/// Calls `f` with each reference text below the template value at `base` and then `segments`
-/// (`states.a.invoke` and `input`): its path, the value holding it, and the reference's text
-/// (`context.round`). The walk's path is built in `buf` (the rule's one buffer, for every value
-/// it walks), made by no `join` of its own.
+/// Calls `f` with each reference text below the template value at `base`, then `head` and `tail`
+/// (`states.a.on.done.0`, `actions` and `0`, `params`): its path, the value holding it, and the
+/// reference's text (`context.round`). The walk's path is built in `buf` (the rule's one buffer,
+/// for every value it walks), made by no `join` of its own.
 fn references<'a>(
     buf: &mut String,
     base: &str,
-    segments: &[&dyn Segment],
+    [head, tail]: [&[&dyn Segment]; 2],
     v: &'a Json<'a>,
     f: &mut dyn FnMut(&str, &'a Json<'a>, &str),
 ) {
     buf.clear();
+    write_path(buf, base, head.iter().chain(tail));
+    walk(buf, v, f);
+}
+
+/// `base` and then each segment, as a dotted path, onto `buf`.
+fn write_path<'s>(buf: &mut String, base: &str, segments: impl Iterator<Item = &'s &'s dyn Segment>) {
     buf.push_str(base);
     for segment in segments {
         push_segment(&mut *buf, segment);
     }
-    walk(buf, v, f);
 }
 
-/// `head` and then `tail`, as one list of segments, to `f`: a value's path below an action or a
-/// guard (`actions.0` and `params`) without a `join`.
-fn segments<R>(head: &[&dyn Segment], tail: &[&dyn Segment], f: impl FnOnce(&[&dyn Segment]) -> R) -> R {
-    let mut all: [&dyn Segment; 8] = [&""; 8];
-    let n = head.len() + tail.len();
-    if n > all.len() {
-        return f(&[head, tail].concat());
-    }
-    all[..head.len()].copy_from_slice(head);
-    all[head.len()..n].copy_from_slice(tail);
-    f(&all[..n])
-}
-
-/// `base` and `segments` as one dotted path.
+/// `base` and `segments` as one dotted path: where a guard inside a guard starts.
 fn joined(base: &str, segments: &[&dyn Segment]) -> String {
-    let mut path = base.to_string();
-    for segment in segments {
-        push_segment(&mut path, segment);
-    }
+    let mut path = String::new();
+    write_path(&mut path, base, segments.iter());
     path
 }
 
@@ -160,7 +150,7 @@ pub(crate) fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
     let input_names = OnceCell::new();
     let events = OnceCell::new();
     let mut buf = String::with_capacity(128);
-    let mut check_value = |path: &str, segments: &[&dyn Segment], v: &Json, scope: &Scope, sink: &mut Sink| {
+    let mut check_value = |path: &str, segments: [&[&dyn Segment]; 2], v: &Json, scope: &Scope, sink: &mut Sink| {
         references(&mut buf, path, segments, v, &mut |p, at, text| {
             let mut segs = text.split('.');
             let root = segs.next().unwrap_or_default();
@@ -204,13 +194,13 @@ pub(crate) fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
     let none = Scope { transition: None, event: OnceCell::new() };
     for inv in cx.invokes() {
         if let Some(input) = inv.json.get("input") {
-            check_value(inv.path, &[&"input"], input, &none, sink);
+            check_value(inv.path, [&[], &[&"input"]], input, &none, sink);
         }
     }
     for id in cx.machine.ids() {
         let path = cx.map.state_path(id);
         if let Some(out) = cx.state_json(id).get("output") {
-            check_value(path, &[&"output"], out, &none, sink);
+            check_value(path, [&[], &[&"output"]], out, &none, sink);
         }
     }
     for (path, a) in cx.entry_exit_actions() {
@@ -234,16 +224,17 @@ pub(crate) fn check(cx: &Ctx<Chart>, sink: &mut Sink) {
     }
 }
 
-type CheckValue<'c> = dyn FnMut(&str, &[&dyn Segment], &Json, &Scope, &mut Sink) + 'c;
+/// The references of a value at a path, a base and its segments in two parts (see [`references`]).
+type CheckValue<'c> = dyn FnMut(&str, [&[&dyn Segment]; 2], &Json, &Scope, &mut Sink) + 'c;
 
 /// The references of the action at `base` and then `head`.
 fn check_action(base: &str, head: &[&dyn Segment], a: &Json, scope: &Scope, sink: &mut Sink, f: &mut CheckValue) {
     if let Some(params) = a.get("params") {
-        segments(head, &[&"params"], |at| f(base, at, params, scope, sink));
+        f(base, [head, &[&"params"]], params, scope, sink);
     }
     if let Some(assign) = a.get("assign") {
         for m in assign.entries() {
-            segments(head, &[&"assign", &m.key], |at| f(base, at, &m.value, scope, sink));
+            f(base, [head, &[&"assign", &m.key]], &m.value, scope, sink);
         }
     }
 }
@@ -264,6 +255,6 @@ fn walk_guard(base: &str, head: &[&dyn Segment], g: &Json, scope: &Scope, sink: 
         return;
     }
     if let Some(params) = g.get("params") {
-        segments(head, &[&"params"], |at| f(base, at, params, scope, sink));
+        f(base, [head, &[&"params"]], params, scope, sink);
     }
 }
