@@ -10,7 +10,7 @@ use ir::eval::{evaluate, JsValue, Scope};
 use ir::expr::{Expr, Root};
 use ir::{Action, Name, SendTo};
 use serde_json::{json, Value};
-use std::rc::Rc;
+use std::sync::Arc;
 
 /// Why actions stopped.
 pub(crate) enum Stop {
@@ -41,7 +41,7 @@ impl Runtime<'_> {
 
     /// An SCXML event's globals: `_event` (`undefined` where not `bound`), and the session's, made
     /// once per run.
-    pub(crate) fn scxml_globals(&self, q: &Queued, ty: &str, bound: bool) -> Rc<[(Name, JsValue)]> {
+    pub(crate) fn scxml_globals(&self, q: &Queued, ty: &str, bound: bool) -> Arc<[(Name, JsValue)]> {
         let session = self.session_globals.get_or_init(|| {
             let location = JsValue::String(format!("#_scxml_{}", self.session).into());
             let processor = JsValue::object_of(vec![("location".into(), location)]);
@@ -49,7 +49,7 @@ impl Runtime<'_> {
                 ("scxml".into(), processor.clone()),
                 (super::SCXML_PROCESSOR.into(), processor),
             ]);
-            Rc::from(vec![
+            Arc::from(vec![
                 ("_sessionid".into(), JsValue::String(self.session.as_str().into())),
                 ("_name".into(), JsValue::String(self.machine.id.as_str().into())),
                 ("_ioprocessors".into(), processors),
@@ -60,7 +60,7 @@ impl Runtime<'_> {
         let mut globals = Vec::with_capacity(session.len() + 1);
         globals.push(("_event".into(), event));
         globals.extend(session.iter().cloned());
-        Rc::from(globals)
+        Arc::from(globals)
     }
 
     /// SCXML's `_event` of an event: its name, how it came, and what sent it.

@@ -46,7 +46,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use set::StateSet;
 use std::collections::{BTreeMap, VecDeque};
-use std::rc::Rc;
+use std::sync::Arc;
 
 /// How many microsteps (and `foreach` iterations) one macrostep may take before the run ends
 /// `error` (an eventless loop, a self-raising loop, a state that raises its own done event for
@@ -366,7 +366,7 @@ pub struct Runtime<'m> {
     pub session: String,
     /// An SCXML session's globals but `_event` (`_sessionid`, `_name`, `_ioprocessors`), made at
     /// their first read and the same values for the whole run (`_ioprocessors` is one object).
-    session_globals: std::cell::OnceCell<Rc<[(ir::Name, JsValue)]>>,
+    session_globals: std::sync::OnceLock<Arc<[(ir::Name, JsValue)]>>,
     pub step_bound: usize,
     /// The host's answers to the guards it implements (a Chart's lent guards, which its Open
     /// body's code decides): a named guard with no implementation in the IR is its answer here.
@@ -397,7 +397,7 @@ struct Ev<'e> {
     js: std::cell::OnceCell<JsValue>,
     /// The globals its expressions read (an SCXML document's `_event`, `_sessionid`, `_name`,
     /// `_ioprocessors`), made once for the event; none in a Machine.
-    globals: Rc<[(ir::Name, JsValue)]>,
+    globals: Arc<[(ir::Name, JsValue)]>,
     /// Who sent it (the kit's `sentBy` reads it): the invoke id of the child that sent it, or the
     /// party the host names ([`Runtime::send_from`]); `None` for the machine's own events and for
     /// a host's event that names no sender.
@@ -443,7 +443,7 @@ struct Run {
     /// eventless transitions are looked for from the atomic states in this order.
     order: Vec<StateId>,
     /// The active states as the evaluator reads them, made again when the configuration changes.
-    active: Option<Rc<[StateId]>>,
+    active: Option<Arc<[StateId]>>,
     context: JsValue,
     input: JsValue,
     timers: Vec<Timer>,
@@ -483,8 +483,8 @@ impl Run {
         self.active = None;
     }
 
-    fn active(&mut self) -> Rc<[StateId]> {
-        self.active.get_or_insert_with(|| Rc::from(self.config.as_slice())).clone()
+    fn active(&mut self) -> Arc<[StateId]> {
+        self.active.get_or_insert_with(|| Arc::from(self.config.as_slice())).clone()
     }
 }
 
@@ -553,7 +553,7 @@ impl<'m> Runtime<'m> {
             nested,
             eventless: machine.transitions.iter().any(|t| t.trigger == Trigger::Always),
             session,
-            session_globals: std::cell::OnceCell::new(),
+            session_globals: std::sync::OnceLock::new(),
             step_bound: DEFAULT_STEP_BOUND,
             host_guards: std::collections::BTreeMap::new(),
         }
@@ -704,7 +704,7 @@ impl<'m> Runtime<'m> {
             typed: true,
             ty: ir::Name::from(ty),
             js: std::cell::OnceCell::new(),
-            globals: Rc::from([]),
+            globals: Arc::from([]),
             sender: None,
         };
         let result = self.external_ev(run, ev).and_then(|()| self.drain(run));
@@ -942,7 +942,7 @@ impl<'m> Runtime<'m> {
     fn ev_of(&self, q: Queued, bound: bool) -> Ev<'static> {
         let typed = type_of(&q.value);
         let (typed, ty) = (typed.is_some(), ir::Name::from(typed.unwrap_or_default()));
-        let globals = if self.scxml { self.scxml_globals(&q, &ty, bound) } else { Rc::from([]) };
+        let globals = if self.scxml { self.scxml_globals(&q, &ty, bound) } else { Arc::from([]) };
         let sender = q.invokeid.as_deref().map(ir::Name::from);
         Ev {
             value: std::cell::OnceCell::from(q.value),
@@ -1022,3 +1022,14 @@ fn cancel_pairs(requests: Vec<Request>) -> Vec<Request> {
     }
     out
 }
+
+/// A run and the loaded program can move between threads (a host steps each run on whichever
+/// worker is free), and a program is shared by the runs of its Machine.
+const _: () = {
+    const fn send<T: Send>() {}
+    const fn send_sync<T: Send + Sync>() {}
+    send::<Snapshot>();
+    send::<Live>();
+    send::<Step>();
+    send_sync::<Runtime<'static>>();
+};

@@ -27,7 +27,7 @@
 use super::expr::{BinaryOp, Builtin, Expr, LogicalOp, Reference, Root, TemplatePart, UnaryOp};
 use super::{Name, StateId};
 use serde_json::Value as J;
-use std::rc::Rc;
+use std::sync::Arc;
 
 /// How deeply nested an expression may be; deeper is [`EvalError::TooDeep`].
 pub(crate) const MAX_EVAL_DEPTH: usize = 256;
@@ -39,10 +39,10 @@ pub enum JsValue {
     Null,
     Bool(bool),
     Number(f64),
-    String(Rc<str>),
-    Array(Rc<Vec<JsValue>>),
+    String(Arc<str>),
+    Array(Arc<Vec<JsValue>>),
     /// Keys unique, in JavaScript's property order.
-    Object(Rc<Vec<(String, JsValue)>>),
+    Object(Arc<Vec<(String, JsValue)>>),
 }
 
 /// Why an expression has no value.
@@ -80,9 +80,9 @@ pub struct Scope {
     pub params: JsValue,
     /// The run's named values ([`Expr::Global`]), by name: shared, as a run makes them once
     /// (per run or per event) for every expression it evaluates.
-    pub globals: Rc<[(Name, JsValue)]>,
+    pub globals: Arc<[(Name, JsValue)]>,
     /// The active states, ascending, for [`Expr::InState`]; empty outside a run.
-    pub active: Rc<[StateId]>,
+    pub active: Arc<[StateId]>,
 }
 
 impl Scope {
@@ -94,8 +94,8 @@ impl Scope {
             event: js(event),
             input: js(input),
             params: JsValue::Undefined,
-            globals: Rc::from([]),
-            active: Rc::from([]),
+            globals: Arc::from([]),
+            active: Arc::from([]),
         }
     }
 
@@ -147,7 +147,7 @@ fn eval(e: &Expr, scope: &Scope, depth: usize) -> Result<JsValue, EvalError> {
             JsValue::String(out.into())
         }
         Expr::Array(items) => {
-            JsValue::Array(Rc::new(items.iter().map(|x| eval(x, scope, d)).collect::<Result<_, _>>()?))
+            JsValue::Array(Arc::new(items.iter().map(|x| eval(x, scope, d)).collect::<Result<_, _>>()?))
         }
         Expr::Object(fields) => {
             let mut props: Vec<(String, JsValue)> = Vec::with_capacity(fields.len());
@@ -253,7 +253,7 @@ fn call(func: Builtin, args: &[JsValue]) -> Result<JsValue, EvalError> {
                         other => out.push(other.clone()),
                     }
                 }
-                JsValue::Array(Rc::new(out))
+                JsValue::Array(Arc::new(out))
             }
             JsValue::String(s) => {
                 let mut out = s.to_string();
@@ -352,8 +352,8 @@ pub(crate) fn strict_eq(a: &JsValue, b: &JsValue) -> bool {
         (JsValue::Bool(x), JsValue::Bool(y)) => x == y,
         (JsValue::Number(x), JsValue::Number(y)) => x == y,
         (JsValue::String(x), JsValue::String(y)) => x == y,
-        (JsValue::Array(x), JsValue::Array(y)) => Rc::ptr_eq(x, y),
-        (JsValue::Object(x), JsValue::Object(y)) => Rc::ptr_eq(x, y),
+        (JsValue::Array(x), JsValue::Array(y)) => Arc::ptr_eq(x, y),
+        (JsValue::Object(x), JsValue::Object(y)) => Arc::ptr_eq(x, y),
         _ => false,
     }
 }
@@ -396,7 +396,7 @@ impl JsValue {
             J::Bool(b) => JsValue::Bool(*b),
             J::Number(n) => JsValue::Number(n.as_f64().unwrap_or(f64::NAN)),
             J::String(s) => JsValue::String(s.as_str().into()),
-            J::Array(items) => JsValue::Array(Rc::new(items.iter().map(JsValue::from_json).collect())),
+            J::Array(items) => JsValue::Array(Arc::new(items.iter().map(JsValue::from_json).collect())),
             J::Object(m) => JsValue::object(m.iter().map(|(k, v)| (k.clone(), JsValue::from_json(v))).collect()),
         }
     }
@@ -411,7 +411,7 @@ impl JsValue {
             L::Bool(b) => JsValue::Bool(*b),
             L::Number(n) => JsValue::Number(n.as_f64().unwrap_or(f64::NAN)),
             L::String(s) => JsValue::String(s.as_str().into()),
-            L::Array(items) => JsValue::Array(Rc::new(items.iter().map(JsValue::from_literal).collect())),
+            L::Array(items) => JsValue::Array(Arc::new(items.iter().map(JsValue::from_literal).collect())),
             L::Object(m) => JsValue::object(m.iter().map(|(k, v)| (k.to_string(), JsValue::from_literal(v))).collect()),
         }
     }
@@ -427,7 +427,7 @@ impl JsValue {
     pub fn set(&mut self, key: &str, value: JsValue) -> bool {
         match self {
             JsValue::Object(props) => {
-                let props = Rc::make_mut(props);
+                let props = Arc::make_mut(props);
                 match props.iter_mut().find(|(k, _)| k == key) {
                     Some(slot) => slot.1 = value,
                     None => {
@@ -442,7 +442,7 @@ impl JsValue {
             JsValue::Array(items) => match array_index(key) {
                 // A bound on a gap's size: an index far past the end is not made.
                 Some(i) if i <= items.len() + 65_536 => {
-                    let items = Rc::make_mut(items);
+                    let items = Arc::make_mut(items);
                     if i >= items.len() {
                         items.resize(i + 1, JsValue::Undefined);
                     }
@@ -461,7 +461,7 @@ impl JsValue {
             // Stable: the other keys keep their insertion order.
             props.sort_by_key(|(k, _)| array_index(k).map_or((1, 0), |i| (0, i)));
         }
-        JsValue::Object(Rc::new(props))
+        JsValue::Object(Arc::new(props))
     }
 
     /// The value as `JSON.stringify` writes it: `None` for `undefined`; an `undefined` property is
