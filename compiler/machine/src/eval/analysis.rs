@@ -1518,7 +1518,7 @@ export const f = ({{ context, event }}) => [{}];
             let mut scope =
                 ir::eval::Scope::new(Some(&serde_json::json!({ "x": { "a": 2 }, "list": [10, 11] })), None, None);
             let event = JsValue::from_json(&serde_json::json!({ "name": "e", "data": { "k": "v" } }));
-            scope.globals = std::rc::Rc::from(vec![("_event".into(), event)]);
+            scope.globals = std::sync::Arc::from(vec![("_event".into(), event)]);
             let got = ir::eval::evaluate(&e, &scope).expect("a value").to_json();
             assert_eq!(got, Some(want), "{text}: {e:?}");
         }
