@@ -248,7 +248,7 @@ impl Runtime<'_> {
                         invokeid: None,
                     }),
                     (Target::Actor(to), None) if self.is_child(run, &to) => {
-                        self.to_child(run, &to, |rt, s, now| rt.send(s, event, now)).map_err(Stop::Run)?
+                        self.to_child(run, &to, |rt, s, now| rt.deliver(s, event, now)).map_err(Stop::Run)?
                     }
                     (Target::Actor(to), None) => run.requests.push(Request::Send { to, event }),
                 }
@@ -256,8 +256,8 @@ impl Runtime<'_> {
             Action::Cancel { id } => {
                 let id = self.value(run, id, ev)?.to_js_string();
                 if let Some(at) = run.timers.iter().position(|t| t.id == id && t.state.is_none()) {
-                    run.timers.remove(at);
-                    run.requests.push(Request::Cancel { id });
+                    let t = run.timers.remove(at);
+                    run.requests.push(Request::Cancel { id, incarnation: t.incarnation });
                 }
             }
             Action::Emit { event } => {
@@ -326,8 +326,7 @@ impl Runtime<'_> {
                     (None, Some(slot)) => slot.kind,
                     (None, None) => ir::SlotKind::Unknown,
                 };
-                run.requests.push(Request::Start { id: id.clone(), src: src.to_string(), kind, input });
-                run.actors.push(super::Actor { id, src: src.to_string(), kind, state: ir::StateId::ROOT });
+                self.start_actor(run, id, src, kind, ir::StateId::ROOT, input);
             }
             Action::Block { actions } => match self.actions(run, actions, ev) {
                 Err(Stop::Content { kind, message }) if self.scxml => self.raise_platform(run, kind, &message),
@@ -419,9 +418,7 @@ impl Runtime<'_> {
 
     fn schedule(&self, run: &mut Run, id: String, ms: u64, event: Value, to: Option<String>) {
         let deadline = run.now.saturating_add(ms);
-        run.timers.retain(|t| t.id != id);
-        run.requests.push(Request::Schedule { id: id.clone(), deadline });
-        run.timers.push(Timer { id, deadline, state: None, event: Some(event), to, child: None });
+        run.set_timer(Timer { id, incarnation: 0, deadline, state: None, event: Some(event), to, child: None });
     }
 
     /// Where a send goes, by its target's text.

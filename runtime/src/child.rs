@@ -67,23 +67,22 @@ impl<'m> Runtime<'m> {
                     sendid: None,
                     invokeid: Some(id.to_string()),
                 }),
-                Request::Schedule { id: t, deadline } => {
+                // A child's timer is the parent's, under an incarnation of the parent's.
+                Request::Schedule { id: t, deadline, .. } => run.set_timer(Timer {
+                    id: prefixed(&t),
+                    incarnation: 0,
+                    deadline,
+                    state,
+                    event: None,
+                    to: None,
+                    child: Some(id.to_string()),
+                }),
+                Request::Cancel { id: t, .. } => {
                     let pid = prefixed(&t);
-                    run.timers.retain(|x| x.id != pid);
-                    run.requests.push(Request::Schedule { id: pid.clone(), deadline });
-                    run.timers.push(Timer {
-                        id: pid,
-                        deadline,
-                        state,
-                        event: None,
-                        to: None,
-                        child: Some(id.to_string()),
-                    });
-                }
-                Request::Cancel { id: t } => {
-                    let pid = prefixed(&t);
-                    run.timers.retain(|x| x.id != pid);
-                    run.requests.push(Request::Cancel { id: pid });
+                    if let Some(at) = run.timers.iter().position(|x| x.id == pid) {
+                        let gone = run.timers.remove(at);
+                        run.requests.push(Request::Cancel { id: pid, incarnation: gone.incarnation });
+                    }
                 }
                 other => run.requests.push(other),
             }
@@ -102,9 +101,20 @@ impl<'m> Runtime<'m> {
             Status::Done => {
                 json!({ "type": format!("xstate.done.actor.{id}"), "output": snapshot.output.clone().unwrap_or(Value::Null), "actorId": id })
             }
-            Status::Error => {
-                json!({ "type": format!("xstate.error.actor.{id}"), "error": snapshot.error.clone().unwrap_or_default(), "actorId": id })
+            // A Failure passes up unchanged (its brand and payload), a defect as its reason.
+            Status::Failed => {
+                let failure = super::failure_of(snapshot.output.as_ref());
+                json!({ "type": format!("xstate.error.actor.{id}"), "error": failure, "actorId": id })
             }
+            Status::Error => {
+                let error = snapshot
+                    .error
+                    .as_ref()
+                    .map_or(Value::Null, |f| f.error.clone().unwrap_or_else(|| Value::String(f.reason.clone())));
+                json!({ "type": format!("xstate.error.actor.{id}"), "error": error, "actorId": id })
+            }
+            // A child is never cancelled by itself: its parent stops it.
+            Status::Cancelled => return Ok(()),
         };
         self.drop_child(run, id);
         run.external.push_back(Queued {
@@ -140,16 +150,19 @@ impl<'m> Runtime<'m> {
     }
 
     fn drop_child(&self, run: &mut Run, id: &str) {
-        run.children.retain(|c| c.id != id);
+        if let Some(at) = run.children.iter().position(|c| c.id == id) {
+            let child = run.children.remove(at);
+            super::stop_tree(&mut run.requests, &child.snapshot);
+        }
         let mut cancelled = Vec::new();
         run.timers.retain(|t| {
             let mine = t.child.as_deref() == Some(id);
             if mine {
-                cancelled.push(t.id.clone());
+                cancelled.push(Request::Cancel { id: t.id.clone(), incarnation: t.incarnation });
             }
             !mine
         });
-        run.requests.extend(cancelled.into_iter().map(|id| Request::Cancel { id }));
+        run.requests.extend(cancelled);
     }
 
     /// SCXML's `autoforward`: an external event goes to each child that asked for them.
@@ -162,7 +175,7 @@ impl<'m> Runtime<'m> {
             .collect();
         for id in forward {
             let e = event.clone();
-            self.to_child(run, &id, |rt, s, now| rt.send(s, e, now))?;
+            self.to_child(run, &id, |rt, s, now| rt.deliver(s, e, now))?;
         }
         Ok(())
     }

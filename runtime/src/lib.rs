@@ -62,8 +62,82 @@ pub(crate) const MAX_IMPLEMENTATION_DEPTH: usize = 64;
 #[serde(rename_all = "lowercase")]
 pub enum Status {
     Active,
+    /// The root reached a final state: the work succeeded ([`Snapshot::output`] is the Machine's).
     Done,
+    /// A Failure that nothing caught (ADR-0073): the Machine chose this end with the kit's
+    /// `fail()`; [`Snapshot::output`] is the Failure's `{ reason, detail }`.
+    Failed,
+    /// A defect: an error the Machine did not choose ([`Snapshot::error`] says what).
     Error,
+    /// The host cancelled the run ([`Runtime::cancel`]).
+    Cancelled,
+}
+
+impl Status {
+    /// Has the run ended (no more events, timers or outcomes for it)?
+    pub fn is_final(self) -> bool {
+        self != Status::Active
+    }
+}
+
+/// Why a run ended `error`: what went wrong, in which event and in which states. A defect, never a
+/// Failure (a Failure ends the run `failed`, its payload the output).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Fault {
+    /// What went wrong, for a person.
+    pub reason: String,
+    /// The type of the event the run was taking (`None` at start).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub event: Option<String>,
+    /// The active atomic states when it happened, by name ([`Runtime::name`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub states: Vec<String>,
+    /// The error value where the fault is an actor's error that nothing caught (xstate ends the
+    /// parent with the child's error).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<Value>,
+}
+
+impl std::fmt::Display for Fault {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.reason)?;
+        if let Some(e) = &self.event {
+            write!(f, " (event {e:?}")?;
+            if !self.states.is_empty() {
+                write!(f, " in {}", self.states.join(", "))?;
+            }
+            f.write_str(")")?;
+        }
+        Ok(())
+    }
+}
+
+/// Is an error value a Failure, a value the kit's `fail()` made (`isFailure`, `jr2.failure`)?
+pub fn is_failure(error: &Value) -> bool {
+    error.get("jr2").and_then(Value::as_str) == Some("failure")
+}
+
+/// A Failure's payload, the output of a run that ends `failed`: `{ reason, detail }` (`detail`
+/// only where the Failure has one).
+pub fn failure_payload(error: &Value) -> Value {
+    let mut out = serde_json::Map::new();
+    out.insert("reason".into(), error.get("reason").cloned().unwrap_or(Value::Null));
+    if let Some(d) = error.get("detail") {
+        out.insert("detail".into(), d.clone());
+    }
+    Value::Object(out)
+}
+
+/// The Failure `fail()` raises for its input `{ reason, detail? }`: the error value an `onError`
+/// reads, branded as the kit brands it (`isFailure` reads the brand).
+pub fn failure_of(input: Option<&Value>) -> Value {
+    let mut out = serde_json::Map::new();
+    out.insert("jr2".into(), Value::String("failure".into()));
+    out.insert("reason".into(), input.and_then(|i| i.get("reason")).cloned().unwrap_or(Value::Null));
+    if let Some(d) = input.and_then(|i| i.get("detail")) {
+        out.insert("detail".into(), d.clone());
+    }
+    Value::Object(out)
 }
 
 /// A timer the run waits for: its event fires at `deadline` (the host's clock, in ms).
@@ -72,6 +146,11 @@ pub struct Timer {
     /// Its id: an `after` timer's is the event it sends, `xstate.after.<delay>.<state id>`; a
     /// delayed event's is its send id (the one `cancel` names).
     pub id: String,
+    /// Its incarnation: the run's sequence number of the moment it was set. A state entered
+    /// again sets a timer of the same id and a new incarnation; a firing of an old one is stale.
+    /// Timers due at one instant fire in this order, the order they were set.
+    #[serde(default)]
+    pub incarnation: u64,
     pub deadline: u64,
     /// The state whose `after` it is: leaving the state cancels it. `None` for a delayed event.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -99,6 +178,10 @@ impl Timer {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Actor {
     pub id: String,
+    /// Its incarnation: the run's sequence number of its start. An outcome that names another
+    /// incarnation (an actor of this id that a state exited and entered again) is stale.
+    #[serde(default)]
+    pub incarnation: u64,
     pub src: String,
     pub kind: SlotKind,
     /// The state whose invoke it is: leaving it stops the actor.
@@ -192,12 +275,24 @@ pub struct Snapshot {
     /// How many send ids the run has made (`send.<n>`), so that the next one is new.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub sends: u64,
+    /// The last incarnation given to an actor or a timer (each start or schedule takes the next).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub incarnations: u64,
     /// Why the run ended `error`.
-    pub error: Option<String>,
+    pub error: Option<Fault>,
 }
 
 fn is_zero(n: &u64) -> bool {
     *n == 0
+}
+
+/// A `fail()` actor's Failure, waiting for its macrostep to end (xstate delivers an actor's error
+/// after the macrostep that started it).
+#[derive(Clone, Debug, PartialEq)]
+struct Failing {
+    pub actor: String,
+    pub incarnation: u64,
+    pub error: Value,
 }
 
 /// An event waiting on the external queue, with what SCXML's `_event` tells of it.
@@ -216,22 +311,28 @@ pub struct QueuedEvent {
 pub enum Request {
     /// Start the actor of a slot; its outcome comes back as `xstate.done.actor.<id>` (with
     /// `output`) or `xstate.error.actor.<id>` (with `error`).
+    ///
+    /// The host answers with [`Runtime::outcome`], naming the actor and this incarnation.
     Start {
         id: String,
+        incarnation: u64,
         src: String,
         kind: SlotKind,
         input: Option<Value>,
     },
     Stop {
         id: String,
+        incarnation: u64,
     },
-    /// Call [`Runtime::fire`] with the timer `id` at `deadline`.
+    /// Call [`Runtime::fire`] with the timer `id` and this incarnation at `deadline`.
     Schedule {
         id: String,
+        incarnation: u64,
         deadline: u64,
     },
     Cancel {
         id: String,
+        incarnation: u64,
     },
     /// Deliver `event` to the actor `to` (`#_parent`: the machine's parent).
     Send {
@@ -254,6 +355,53 @@ pub enum Request {
 pub struct Step {
     pub snapshot: Snapshot,
     pub requests: Vec<Request>,
+}
+
+/// How an actor the host ran ended ([`Runtime::outcome`]).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Outcome {
+    /// It finished with this output: the run takes `xstate.done.actor.<id>`.
+    Done(Value),
+    /// It failed with this error (a Failure or a defect): the run takes
+    /// `xstate.error.actor.<id>`, and ends where no transition takes it.
+    Error(Value),
+}
+
+/// Why the core took nothing of what the host gave it. The run is as it was.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Refused {
+    /// An event from outside the run whose type starts with `xstate.`: that vocabulary is the
+    /// run's own (an actor's outcome comes through [`Runtime::outcome`], a timer through
+    /// [`Runtime::fire`]), so that no event forges an outcome.
+    Reserved(String),
+    /// An outcome or a timer of an incarnation the run no longer holds (the actor was stopped,
+    /// the timer cancelled or set again since), or of an id it never held: dropped, for the
+    /// host's log.
+    Stale { id: String, incarnation: u64 },
+}
+
+impl std::fmt::Display for Refused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Refused::Reserved(ty) => write!(
+                f,
+                "the event type {ty:?} is reserved: a type that starts with `xstate.` is the run's own, not an event to send it"
+            ),
+            Refused::Stale { id, incarnation } => {
+                write!(f, "{id:?} (incarnation {incarnation}) is not running: its outcome or firing is stale, and dropped")
+            }
+        }
+    }
+}
+
+impl std::error::Error for Refused {}
+
+/// Refuses an event from outside the run whose type is the run's own (`xstate.*`).
+fn outside(ty: &str) -> Result<(), Refused> {
+    if ty.starts_with("xstate.") {
+        return Err(Refused::Reserved(ty.to_string()));
+    }
+    Ok(())
 }
 
 /// A run held in memory between macrosteps: events are applied to it in place
@@ -285,11 +433,14 @@ impl Live {
                 .map(|q| QueuedEvent { event: q.value.clone(), sendid: q.sendid.clone(), invokeid: q.invokeid.clone() })
                 .collect(),
             sends: run.sends,
+            incarnations: run.incarnations,
             error: run.error.clone(),
         }
     }
 
     /// The run's snapshot, the run given up: nothing of it is copied.
+    ///
+    /// (A snapshot is only ever made between calls, so the call's own fields are not in it.)
     pub fn into_snapshot(self) -> Snapshot {
         let run = self.0;
         Snapshot {
@@ -307,6 +458,7 @@ impl Live {
                 .map(|q| QueuedEvent { event: q.value, sendid: q.sendid, invokeid: q.invokeid })
                 .collect(),
             sends: run.sends,
+            incarnations: run.incarnations,
             error: run.error,
         }
     }
@@ -316,8 +468,14 @@ impl Live {
     }
 
     /// Why the run ended `error`.
-    pub fn error(&self) -> Option<&str> {
-        self.0.error.as_deref()
+    pub fn error(&self) -> Option<&Fault> {
+        self.0.error.as_ref()
+    }
+
+    /// The run's output: the Machine's once it is `done`, the Failure's `{ reason, detail }` once
+    /// it is `failed`.
+    pub fn output(&self) -> Option<&Value> {
+        self.0.output.as_ref()
     }
 
     /// The context (shared, not copied).
@@ -336,6 +494,18 @@ impl Live {
     /// The first event of the external queue, the next [`Runtime::take_queued_live`] takes.
     pub fn queued(&self) -> Option<&Value> {
         self.0.external.front().map(|q| &q.value)
+    }
+
+    /// The transitions (indices into the IR's `transitions`) that the last call's event took,
+    /// in the order selected: empty where no transition took it (ADR-0074's unrouted
+    /// `agent.fault`), and after a call that took no event.
+    pub fn taken(&self) -> &[usize] {
+        &self.0.taken
+    }
+
+    /// The run's last incarnation number (each actor start and timer set takes the next).
+    pub fn incarnations(&self) -> u64 {
+        self.0.incarnations
     }
 }
 
@@ -423,6 +593,7 @@ fn type_of(v: &Value) -> Option<&str> {
 }
 
 /// An event waiting on a queue.
+#[derive(Clone)]
 struct Queued {
     value: Value,
     kind: Kind,
@@ -437,6 +608,7 @@ impl Queued {
 }
 
 /// The mutable run inside one call.
+#[derive(Clone)]
 struct Run {
     config: StateSet,
     /// The same states in the order they were entered, as xstate keeps its configuration: its
@@ -451,13 +623,22 @@ struct Run {
     children: Vec<Child>,
     history: BTreeMap<StateId, Vec<StateId>>,
     status: Status,
-    error: Option<String>,
+    error: Option<Fault>,
     output: Option<Value>,
+    /// The type of the event being taken, for a fault's report.
+    event: Option<ir::Name>,
     internal: VecDeque<Queued>,
     external: VecDeque<Queued>,
     requests: Vec<Request>,
     now: u64,
     sends: u64,
+    incarnations: u64,
+    /// The `fail()` actors started in this call, their Failures to raise after the macrostep.
+    failing: Vec<Failing>,
+    /// The transitions the call's event took (the first macrostep's, not the ones after it).
+    taken: Vec<usize>,
+    /// Has the call's event been selected for yet?
+    selected: bool,
     /// Microsteps and `foreach` iterations left in this call.
     budget: usize,
     /// The params of the named implementation being run ([`ir::expr::Root::Params`]), and how
@@ -470,6 +651,32 @@ struct Run {
 }
 
 impl Run {
+    /// The next incarnation, for an actor started or a timer set now.
+    fn incarnation(&mut self) -> u64 {
+        self.incarnations += 1;
+        self.incarnations
+    }
+
+    /// A timer set now: its incarnation given, the host asked to schedule it. One of the same id
+    /// is replaced (its firing, if the host still has it, is stale).
+    fn set_timer(&mut self, mut timer: Timer) {
+        timer.incarnation = self.incarnation();
+        self.timers.retain(|t| t.id != timer.id);
+        self.requests.push(Request::Schedule {
+            id: timer.id.clone(),
+            incarnation: timer.incarnation,
+            deadline: timer.deadline,
+        });
+        self.timers.push(timer);
+    }
+
+    /// The request that stops an actor: none for a `fail()` actor, which the core settles itself.
+    fn stopped(requests: &mut Vec<Request>, a: &Actor) {
+        if a.kind != SlotKind::Fail {
+            requests.push(Request::Stop { id: a.id.clone(), incarnation: a.incarnation });
+        }
+    }
+
     fn insert(&mut self, s: StateId) {
         if self.config.insert(s) {
             self.order.push(s);
@@ -599,11 +806,16 @@ impl<'m> Runtime<'m> {
             status: Status::Active,
             error: None,
             output: None,
+            event: None,
             internal: VecDeque::new(),
             external: VecDeque::new(),
             requests: Vec::new(),
             now,
             sends: 0,
+            incarnations: 0,
+            failing: Vec::new(),
+            taken: Vec::new(),
+            selected: false,
             budget: self.step_bound,
             params: JsValue::Undefined,
             nesting: 0,
@@ -621,6 +833,7 @@ impl<'m> Runtime<'m> {
             run.error = s.error;
             run.output = s.output;
             run.sends = s.sends;
+            run.incarnations = s.incarnations;
             run.external = s
                 .queue
                 .into_iter()
@@ -662,22 +875,59 @@ impl<'m> Runtime<'m> {
     }
 
     /// One macrostep: `event` (an object with a string `type`) and what follows it, then each
-    /// event the machine sent itself meanwhile.
-    pub fn send(&self, snapshot: &Snapshot, event: Value, now: u64) -> Step {
+    /// event the machine sent itself meanwhile. An event typed `xstate.*` is refused.
+    pub fn send(&self, snapshot: &Snapshot, event: Value, now: u64) -> Result<Step, Refused> {
         self.send_owned(snapshot.clone(), event, now)
     }
 
     /// [`Runtime::send`] from a snapshot the host gives up (it keeps the next one): nothing of
     /// it is copied.
-    pub fn send_owned(&self, snapshot: Snapshot, event: Value, now: u64) -> Step {
+    pub fn send_owned(&self, snapshot: Snapshot, event: Value, now: u64) -> Result<Step, Refused> {
         let mut live = self.resume(snapshot);
-        let requests = self.send_live(&mut live, event, now);
-        Step { snapshot: live.into_snapshot(), requests }
+        let requests = self.send_live(&mut live, event, now)?;
+        Ok(Step { snapshot: live.into_snapshot(), requests })
     }
 
     /// [`Runtime::send`] to a live run, in place: what the host is asked to do.
-    pub fn send_live(&self, live: &mut Live, event: Value, now: u64) -> Vec<Request> {
-        self.call_external(&mut live.0, Queued::new(event, Kind::External), now)
+    pub fn send_live(&self, live: &mut Live, event: Value, now: u64) -> Result<Vec<Request>, Refused> {
+        outside(type_of(&event).unwrap_or_default())?;
+        Ok(self.call_external(&mut live.0, Queued::new(event, Kind::External), now))
+    }
+
+    /// An event from inside the run's tree (a parent's to its inline child): taken whatever its
+    /// type, as xstate's own events are.
+    pub(crate) fn deliver(&self, snapshot: &Snapshot, event: Value, now: u64) -> Step {
+        let mut live = self.resume(snapshot.clone());
+        let requests = self.call_external(&mut live.0, Queued::new(event, Kind::External), now);
+        Step { snapshot: live.into_snapshot(), requests }
+    }
+
+    /// An actor's outcome, as the host reports it for the incarnation it started: the actor's
+    /// done or error event, from the actor (an Agent's party is its slot). An incarnation the run
+    /// no longer holds is [`Refused::Stale`] and changes nothing.
+    pub fn outcome(
+        &self,
+        live: &mut Live,
+        actor: &str,
+        incarnation: u64,
+        outcome: Outcome,
+        now: u64,
+    ) -> Result<Vec<Request>, Refused> {
+        let run = &mut live.0;
+        let Some(a) = run.actors.iter().find(|a| a.id == actor && a.incarnation == incarnation) else {
+            return Err(Refused::Stale { id: actor.to_string(), incarnation });
+        };
+        let party = if a.kind.is_agent() { a.src.clone() } else { a.id.clone() };
+        let event = match outcome {
+            Outcome::Done(output) => {
+                json!({ "type": format!("xstate.done.actor.{actor}"), "output": output, "actorId": actor })
+            }
+            Outcome::Error(error) => {
+                json!({ "type": format!("xstate.error.actor.{actor}"), "error": error, "actorId": actor })
+            }
+        };
+        let q = Queued { invokeid: Some(party), ..Queued::new(event, Kind::External) };
+        Ok(self.call_external(run, q, now))
     }
 
     /// One call that takes the queued event `q`: a macrostep, then an inline child's queue.
@@ -690,7 +940,8 @@ impl<'m> Runtime<'m> {
     /// [`Runtime::send_live`] of an event the host has as JSON text (an object whose `type` is
     /// the string `ty`, as the host read it): its tree is made only where something reads the
     /// event's payload.
-    pub fn send_text(&self, live: &mut Live, ty: &str, text: &str, now: u64) -> Vec<Request> {
+    pub fn send_text(&self, live: &mut Live, ty: &str, text: &str, now: u64) -> Result<Vec<Request>, Refused> {
+        outside(ty)?;
         if self.scxml || !live.0.children.is_empty() {
             // `_event` and autoforwarding read the whole event: the tree is made now.
             let event = serde_json::from_str(text).unwrap_or(Value::Null);
@@ -708,54 +959,77 @@ impl<'m> Runtime<'m> {
             sender: None,
         };
         let result = self.external_ev(run, ev).and_then(|()| self.drain(run));
-        self.end_call(run, result)
+        Ok(self.end_call(run, result))
     }
 
     /// [`Runtime::send_owned`] of an event that the party `sender` sent (an Agent slot's key, a
     /// Gate's invoke id): the kit's `sentBy` guards read it.
-    pub fn send_from(&self, snapshot: Snapshot, event: Value, sender: &str, now: u64) -> Step {
+    pub fn send_from(&self, snapshot: Snapshot, event: Value, sender: &str, now: u64) -> Result<Step, Refused> {
         let mut live = self.resume(snapshot);
-        let requests = self.send_from_live(&mut live, event, sender, now);
-        Step { snapshot: live.into_snapshot(), requests }
+        let requests = self.send_from_live(&mut live, event, sender, now)?;
+        Ok(Step { snapshot: live.into_snapshot(), requests })
     }
 
     /// [`Runtime::send_from`] to a live run, in place.
-    pub fn send_from_live(&self, live: &mut Live, event: Value, sender: &str, now: u64) -> Vec<Request> {
+    pub fn send_from_live(
+        &self,
+        live: &mut Live,
+        event: Value,
+        sender: &str,
+        now: u64,
+    ) -> Result<Vec<Request>, Refused> {
+        outside(type_of(&event).unwrap_or_default())?;
         let q = Queued { invokeid: Some(sender.to_string()), ..Queued::new(event, Kind::External) };
-        self.call_external(&mut live.0, q, now)
+        Ok(self.call_external(&mut live.0, q, now))
     }
 
-    /// The timer `id` fires: its event goes to the machine (a macrostep) or, for a delayed send
-    /// to another actor, to the host. A timer the run no longer holds does nothing.
-    pub fn fire(&self, snapshot: &Snapshot, id: &str, now: u64) -> Step {
+    /// The timer `id` of this incarnation fires: its event goes to the machine (a macrostep) or,
+    /// for a delayed send to another actor, to the host. A timer the run no longer holds (or
+    /// holds in another incarnation: cancelled and set again) is [`Refused::Stale`].
+    pub fn fire(&self, snapshot: &Snapshot, id: &str, incarnation: u64, now: u64) -> Result<Step, Refused> {
         let mut live = self.resume(snapshot.clone());
-        let requests = self.fire_live(&mut live, id, now);
-        Step { snapshot: live.into_snapshot(), requests }
+        let requests = self.fire_live(&mut live, id, incarnation, now)?;
+        Ok(Step { snapshot: live.into_snapshot(), requests })
     }
 
     /// [`Runtime::fire`] in a live run, in place.
-    pub fn fire_live(&self, live: &mut Live, id: &str, now: u64) -> Vec<Request> {
+    pub fn fire_live(&self, live: &mut Live, id: &str, incarnation: u64, now: u64) -> Result<Vec<Request>, Refused> {
         let run = &mut live.0;
+        let Some(at) = run.timers.iter().position(|t| t.id == id && t.incarnation == incarnation) else {
+            return Err(Refused::Stale { id: id.to_string(), incarnation });
+        };
+        Ok(self.fire_at(run, at, now))
+    }
+
+    /// The run's timer at index `at` fires.
+    fn fire_at(&self, run: &mut Run, at: usize, now: u64) -> Vec<Request> {
         self.begin_call(run, now);
-        let Some(at) = run.timers.iter().position(|t| t.id == id) else { return self.end_call(run, Ok(())) };
         let timer = run.timers.remove(at);
         if let Some(child) = &timer.child {
             let inner = timer.id.strip_prefix(&format!("{child}::")).unwrap_or(&timer.id).to_string();
-            let result = self.to_child(run, child, |rt, snapshot, now| rt.fire(snapshot, &inner, now));
+            let result = self.to_child(run, child, |rt, snapshot, now| {
+                let mut live = rt.resume(snapshot.clone());
+                // The child's own timer of that id, whichever incarnation it holds now.
+                let requests = match live.0.timers.iter().position(|x| x.id == inner) {
+                    Some(at) => rt.fire_at(&mut live.0, at, now),
+                    None => Vec::new(),
+                };
+                Step { snapshot: live.into_snapshot(), requests }
+            });
             let result = result.and_then(|()| self.drain(run));
             return self.end_call(run, result);
         }
-        let result = match (&timer.to, run.status) {
-            (_, Status::Done | Status::Error) => Ok(()),
-            (Some(to), Status::Active) if self.is_child(run, to) => {
+        let result = match &timer.to {
+            _ if run.status.is_final() => Ok(()),
+            Some(to) if self.is_child(run, to) => {
                 let event = timer.event();
-                self.to_child(run, to, |rt, s, now| rt.send(s, event, now)).and_then(|()| self.drain(run))
+                self.to_child(run, to, |rt, s, now| rt.deliver(s, event, now)).and_then(|()| self.drain(run))
             }
-            (Some(to), Status::Active) => {
+            Some(to) => {
                 run.requests.push(Request::Send { to: to.clone(), event: timer.event() });
                 Ok(())
             }
-            (None, Status::Active) => {
+            None => {
                 let sendid = timer.state.is_none().then(|| timer.id.clone());
                 let kind = if timer.state.is_some() { Kind::Platform } else { Kind::External };
                 let q = Queued { value: timer.event(), kind, sendid, invokeid: None };
@@ -851,9 +1125,70 @@ impl<'m> Runtime<'m> {
                 run.timers.retain(|t| t.id != ty);
             }
         }
+        run.event = Some(ev.ty.clone());
         let ts = self.select(run, &ev)?;
+        if !run.selected {
+            run.selected = true;
+            run.taken.clone_from(&ts);
+        }
+        if ts.is_empty() && !self.scxml && ty.starts_with("xstate.error.actor.") {
+            // xstate's `macrostep`: an actor's error that no transition takes ends the run, with
+            // the actor's error: `failed` with its payload where it is a Failure, else `error`.
+            self.uncaught(run, &ev);
+            return Ok(());
+        }
         self.microstep(run, &ts, &ev)?;
         self.settle(run, ev)
+    }
+
+    /// An actor's error that no transition took: the run ends (ADR-0073). A Failure passes up
+    /// unchanged, so that a parent Machine's `isFailure` reads it as this one's did.
+    fn uncaught(&self, run: &mut Run, ev: &Ev) {
+        let error = ev.value().get("error").cloned().unwrap_or(Value::Null);
+        if is_failure(&error) {
+            run.status = Status::Failed;
+            run.output = Some(failure_payload(&error));
+            return;
+        }
+        let actor = ev.ty.strip_prefix("xstate.error.actor.").unwrap_or_default();
+        let message = match &error {
+            Value::String(s) => s.clone(),
+            v => v.get("message").and_then(Value::as_str).map_or_else(|| v.to_string(), str::to_string),
+        };
+        run.status = Status::Error;
+        run.error = Some(Fault {
+            reason: format!("the actor {actor:?} failed and no transition took its error: {message}"),
+            event: Some(ev.ty.to_string()),
+            states: self.atomic_of(&run.config).into_iter().map(|s| self.name(s)).collect(),
+            error: Some(error),
+        });
+    }
+
+    /// The transitions `event` would take in the live run now (indices into the IR's
+    /// `transitions`), conflicts removed, without taking it: nothing of the run changes. Empty
+    /// where none would (or where a guard cannot be evaluated: taking the event would end the run
+    /// `error`).
+    pub fn takes(&self, live: &Live, event: &Value) -> Vec<usize> {
+        if live.0.status != Status::Active {
+            return Vec::new();
+        }
+        let mut run = live.0.clone();
+        self.begin_call(&mut run, live.0.now);
+        let ev = self.ev(Queued::new(event.clone(), Kind::External));
+        self.select(&mut run, &ev).unwrap_or_default()
+    }
+
+    /// The host cancels the run: it ends `cancelled`, and the host is asked to stop every actor
+    /// it runs for the run's tree and to cancel every timer. No exit action runs (as xstate's
+    /// `stop`). A run that has ended already is left as it is.
+    pub fn cancel(&self, live: &mut Live) -> Vec<Request> {
+        let run = &mut live.0;
+        if run.status != Status::Active {
+            return Vec::new();
+        }
+        self.begin_call(run, run.now);
+        run.status = Status::Cancelled;
+        self.end_call(run, Ok(()))
     }
 
     /// The first event of the run's external queue, taken: its macrostep; `None` where the queue
@@ -904,27 +1239,76 @@ impl<'m> Runtime<'m> {
     fn begin_call(&self, run: &mut Run, now: u64) {
         run.now = now;
         run.budget = self.step_bound;
+        run.taken.clear();
+        run.selected = false;
+    }
+
+    /// An actor the run starts now, under a new incarnation: the host's to run, but for a
+    /// `fail()` actor, which the core settles itself (ADR-0073: `fail()` does no work outside the
+    /// Machine): its Failure is raised once the macrostep is done ([`Runtime::raise_failures`]).
+    pub(crate) fn start_actor(
+        &self,
+        run: &mut Run,
+        id: String,
+        src: &str,
+        kind: SlotKind,
+        state: StateId,
+        input: Option<Value>,
+    ) {
+        let incarnation = run.incarnation();
+        if kind == SlotKind::Fail {
+            run.failing.push(Failing { actor: id.clone(), incarnation, error: failure_of(input.as_ref()) });
+        } else {
+            run.requests.push(Request::Start { id: id.clone(), incarnation, src: src.to_string(), kind, input });
+        }
+        run.actors.push(Actor { id, incarnation, src: src.to_string(), kind, state });
+    }
+
+    /// The Failures of the `fail()` actors the call started, each its own macrostep after the
+    /// one that started it (as xstate delivers a promise actor's rejection), while the actor is
+    /// still there: a state exited in the macrostep that entered it raises nothing. Each is an
+    /// event the run sends itself, within the call's bound.
+    fn raise_failures(&self, run: &mut Run) -> Result<(), String> {
+        while run.status == Status::Active && !run.failing.is_empty() {
+            let f = run.failing.remove(0);
+            if !run.actors.iter().any(|a| a.id == f.actor && a.incarnation == f.incarnation) {
+                continue;
+            }
+            self.spend(run, "Failures the run raises itself")?;
+            let event =
+                json!({ "type": format!("xstate.error.actor.{}", f.actor), "error": f.error, "actorId": f.actor });
+            let q = Queued { invokeid: Some(f.actor), ..Queued::new(event, Kind::External) };
+            self.external(run, q)?;
+            self.drain(run)?;
+        }
+        Ok(())
     }
 
     /// A call's end: an error ends the run, a run that ended stops what it started; what the
     /// host is asked to do. What lives only within a call is cleared, so that the live run is
     /// what a snapshot of it would restore.
     fn end_call(&self, run: &mut Run, result: Result<(), String>) -> Vec<Request> {
-        if let Err(e) = result {
+        let result = result.and_then(|()| self.raise_failures(run));
+        if let Err(reason) = result {
             run.status = Status::Error;
-            run.error = Some(e);
+            let states = self.atomic_of(&run.config).into_iter().map(|s| self.name(s)).collect();
+            run.error = Some(Fault { reason, event: run.event.as_ref().map(ToString::to_string), states, error: None });
         }
         if run.status != Status::Active {
             // A run that ended stops what it started and waits for nothing.
             for a in std::mem::take(&mut run.actors) {
-                run.requests.push(Request::Stop { id: a.id });
+                Run::stopped(&mut run.requests, &a);
             }
             for t in std::mem::take(&mut run.timers) {
-                run.requests.push(Request::Cancel { id: t.id });
+                run.requests.push(Request::Cancel { id: t.id, incarnation: t.incarnation });
             }
-            run.children.clear();
+            run.failing.clear();
+            for c in std::mem::take(&mut run.children) {
+                stop_tree(&mut run.requests, &c.snapshot);
+            }
         }
         run.internal.clear();
+        run.event = None;
         run.input = JsValue::Undefined;
         run.params = JsValue::Undefined;
         run.nesting = 0;
@@ -1003,14 +1387,28 @@ pub(crate) fn delay_ms(delay: &str) -> Option<u64> {
     (ms.is_finite() && ms >= 0.0 && ms < u64::MAX as f64).then_some(ms.round() as u64)
 }
 
+/// The host's actors of an inline child's tree, stopped (its timers are its parent's).
+pub(crate) fn stop_tree(requests: &mut Vec<Request>, snapshot: &Snapshot) {
+    for a in &snapshot.actors {
+        Run::stopped(requests, a);
+    }
+    for c in &snapshot.children {
+        stop_tree(requests, &c.snapshot);
+    }
+}
+
 /// A start and a stop of one actor (or a schedule and a cancel of one timer) in one macrostep ask
 /// the host for nothing: both go.
 fn cancel_pairs(requests: Vec<Request>) -> Vec<Request> {
     let mut out: Vec<Request> = Vec::with_capacity(requests.len());
     for r in requests {
         let undone = match &r {
-            Request::Stop { id } => out.iter().rposition(|x| matches!(x, Request::Start { id: i, .. } if i == id)),
-            Request::Cancel { id } => out.iter().rposition(|x| matches!(x, Request::Schedule { id: i, .. } if i == id)),
+            Request::Stop { id, incarnation } => out.iter().rposition(
+                |x| matches!(x, Request::Start { id: i, incarnation: n, .. } if i == id && n == incarnation),
+            ),
+            Request::Cancel { id, incarnation } => out.iter().rposition(
+                |x| matches!(x, Request::Schedule { id: i, incarnation: n, .. } if i == id && n == incarnation),
+            ),
             _ => None,
         };
         match undone {

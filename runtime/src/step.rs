@@ -3,7 +3,7 @@
 //! say so.
 
 use super::set::StateSet;
-use super::{Actor, Ev, Kind, Queued, Request, Run, Runtime, Status, Timer};
+use super::{Ev, Kind, Queued, Request, Run, Runtime, Status, Timer};
 use ir::{Guard, StateId, StateKind, Trigger};
 
 /// Where a transition exits and enters (xstate's transition domain).
@@ -44,6 +44,7 @@ impl Runtime<'_> {
             if ts.is_empty() {
                 let Some(next) = run.internal.pop_front() else { break };
                 ev = self.ev(next);
+                run.event = Some(ev.ty.clone());
                 ts = self.select(run, &ev)?;
             }
             if run.budget == 0 {
@@ -653,11 +654,11 @@ impl Runtime<'_> {
         for &s in exit.iter().rev() {
             self.block(run, &self.machine.state(s).exit, ev)?;
             for a in run.actors.iter().filter(|a| a.state == s) {
-                run.requests.push(Request::Stop { id: a.id.clone() });
+                Run::stopped(&mut run.requests, a);
             }
             run.actors.retain(|a| a.state != s);
             for t in run.timers.iter().filter(|t| t.state == Some(s)) {
-                run.requests.push(Request::Cancel { id: t.id.clone() });
+                run.requests.push(Request::Cancel { id: t.id.clone(), incarnation: t.incarnation });
             }
             run.timers.retain(|t| t.state != Some(s));
             if !self.machine.state(s).invokes.is_empty() {
@@ -728,8 +729,7 @@ impl Runtime<'_> {
                 if self.start_child(run, s, i, input.clone(), ev)? {
                     continue;
                 }
-                run.requests.push(Request::Start { id: id.clone(), src: inv.src.to_string(), kind: inv.kind, input });
-                run.actors.push(Actor { id, src: inv.src.to_string(), kind: inv.kind, state: s });
+                self.start_actor(run, id, &inv.src, inv.kind, s, input);
             }
             for &t in &self.by_source[s.index()] {
                 if let Trigger::After(delay) = &self.machine.transitions[t].trigger {
@@ -744,8 +744,15 @@ impl Runtime<'_> {
                         })?,
                     };
                     let deadline = run.now.saturating_add(ms);
-                    run.requests.push(Request::Schedule { id: id.clone(), deadline });
-                    run.timers.push(Timer { id, deadline, state: Some(s), event: None, to: None, child: None });
+                    run.set_timer(Timer {
+                        id,
+                        incarnation: 0,
+                        deadline,
+                        state: Some(s),
+                        event: None,
+                        to: None,
+                        child: None,
+                    });
                 }
             }
             if st.kind == StateKind::Final {

@@ -16,6 +16,20 @@ fn ev(ty: &str) -> Value {
     json!({ "type": ty })
 }
 
+/// The actor `id`'s outcome, for the incarnation the snapshot runs.
+fn settle(rt: &Runtime, s: &Snapshot, id: &str, outcome: Outcome) -> Step {
+    let mut live = rt.resume(s.clone());
+    let n = live.actors().iter().find(|a| a.id == id).unwrap_or_else(|| panic!("no actor {id}")).incarnation;
+    let requests = rt.outcome(&mut live, id, n, outcome, 0).unwrap();
+    Step { snapshot: live.into_snapshot(), requests }
+}
+
+/// The timer `id` fires, in the incarnation the snapshot holds.
+fn fire(rt: &Runtime, s: &Snapshot, id: &str, now: u64) -> Step {
+    let n = s.timers.iter().find(|t| t.id == id).unwrap_or_else(|| panic!("no timer {id}")).incarnation;
+    rt.fire(s, id, n, now).unwrap()
+}
+
 /// The active atomic states by name.
 fn at(rt: &Runtime, step: &Step) -> Vec<String> {
     rt.atomic(&step.snapshot).into_iter().map(|s| rt.name(s)).collect()
@@ -29,11 +43,11 @@ fn a_toggle_goes_back_and_forth_and_ignores_what_it_does_not_take() {
     let rt = Runtime::new(&m);
     let s0 = rt.start(None, 0);
     assert_eq!(at(&rt, &s0), ["off"]);
-    let s1 = rt.send(&s0.snapshot, ev("flip"), 0);
+    let s1 = rt.send(&s0.snapshot, ev("flip"), 0).unwrap();
     assert_eq!(at(&rt, &s1), ["on"]);
-    let s2 = rt.send(&s1.snapshot, ev("nothing"), 0);
+    let s2 = rt.send(&s1.snapshot, ev("nothing"), 0).unwrap();
     assert_eq!(s2.snapshot, s1.snapshot);
-    assert_eq!(at(&rt, &rt.send(&s2.snapshot, ev("flip"), 0)), ["off"]);
+    assert_eq!(at(&rt, &rt.send(&s2.snapshot, ev("flip"), 0).unwrap()), ["off"]);
 }
 
 /// Entering a compound state enters its initial child, down to an atomic state; a transition to a
@@ -49,10 +63,10 @@ fn compound_states_enter_their_initial_child_and_exit_their_subtree() {
     let s0 = rt.start(None, 0);
     assert_eq!(at(&rt, &s0), ["a.a1.deep"]);
     assert_eq!(s0.snapshot.configuration.len(), 4, "root, a, a1, deep");
-    let s1 = rt.send(&s0.snapshot, ev("go"), 0);
+    let s1 = rt.send(&s0.snapshot, ev("go"), 0).unwrap();
     assert_eq!(at(&rt, &s1), ["b"]);
     assert_eq!(s1.snapshot.configuration.len(), 2);
-    assert_eq!(at(&rt, &rt.send(&s1.snapshot, ev("back"), 0)), ["a.a2"]);
+    assert_eq!(at(&rt, &rt.send(&s1.snapshot, ev("back"), 0).unwrap()), ["a.a2"]);
 }
 
 /// A parallel state has every region active; one event moves each region that takes it; when every
@@ -69,10 +83,10 @@ fn parallel_regions_move_together_and_are_done_together() {
     let rt = Runtime::new(&m);
     let s0 = rt.start(None, 0);
     assert_eq!(at(&rt, &s0), ["work.left.l1", "work.right.r1"]);
-    let s1 = rt.send(&s0.snapshot, ev("step"), 0);
+    let s1 = rt.send(&s0.snapshot, ev("step"), 0).unwrap();
     assert_eq!(at(&rt, &s1), ["work.left.l2", "work.right.r2"]);
     assert_eq!(s1.snapshot.status, Status::Active);
-    let s2 = rt.send(&s1.snapshot, ev("finish"), 0);
+    let s2 = rt.send(&s1.snapshot, ev("finish"), 0).unwrap();
     assert_eq!(at(&rt, &s2), ["after"]);
     assert_eq!(s2.snapshot.status, Status::Done, "a final state of the root ends the run");
 }
@@ -89,7 +103,7 @@ fn conflicting_transitions_keep_the_first_in_document_order() {
             "out": {}, "other": {} } }"##,
     );
     let rt = Runtime::new(&m);
-    let s1 = rt.send(&rt.start(None, 0).snapshot, ev("go"), 0);
+    let s1 = rt.send(&rt.start(None, 0).snapshot, ev("go"), 0).unwrap();
     assert_eq!(at(&rt, &s1), ["out"]);
 }
 
@@ -102,7 +116,7 @@ fn the_deepest_state_that_takes_an_event_takes_it() {
             "b": {}, "c": {} } }"##,
     );
     let rt = Runtime::new(&m);
-    assert_eq!(at(&rt, &rt.send(&rt.start(None, 0).snapshot, ev("go"), 0)), ["b"]);
+    assert_eq!(at(&rt, &rt.send(&rt.start(None, 0).snapshot, ev("go"), 0).unwrap()), ["b"]);
 }
 
 /// `after` schedules a timer with a deadline on the host's clock when its state is entered, and
@@ -115,14 +129,17 @@ fn after_schedules_a_deadline_and_cancels_it_on_exit() {
     );
     let rt = Runtime::new(&m);
     let s0 = rt.start(None, 1_000);
-    assert_eq!(s0.requests, [Request::Schedule { id: "xstate.after.5000.w.wait".into(), deadline: 6_000 }]);
+    assert_eq!(
+        s0.requests,
+        [Request::Schedule { id: "xstate.after.5000.w.wait".into(), incarnation: 1, deadline: 6_000 }]
+    );
     assert_eq!(s0.snapshot.timers[0].deadline, 6_000);
-    let fired = rt.send(&s0.snapshot, ev("xstate.after.5000.w.wait"), 6_000);
+    let fired = fire(&rt, &s0.snapshot, "xstate.after.5000.w.wait", 6_000);
     assert_eq!(at(&rt, &fired), ["late"]);
     assert!(fired.snapshot.timers.is_empty());
-    let hurried = rt.send(&s0.snapshot, ev("hurry"), 2_000);
+    let hurried = rt.send(&s0.snapshot, ev("hurry"), 2_000).unwrap();
     assert_eq!(at(&rt, &hurried), ["early"]);
-    assert_eq!(hurried.requests, [Request::Cancel { id: "xstate.after.5000.w.wait".into() }]);
+    assert_eq!(hurried.requests, [Request::Cancel { id: "xstate.after.5000.w.wait".into(), incarnation: 1 }]);
     assert_eq!(delay_ms("2s"), Some(2_000));
     assert_eq!(delay_ms("10m"), Some(600_000));
     assert_eq!(delay_ms("soon"), None);
@@ -144,19 +161,20 @@ fn invokes_start_on_entry_settle_by_outcome_and_stop_on_exit() {
         s0.requests,
         [Request::Start {
             id: id.clone(),
+            incarnation: 1,
             src: "tests".into(),
             kind: SlotKind::Unknown,
             input: Some(json!({ "name": "ada" }))
         }]
     );
-    let done = rt.send(&s0.snapshot, json!({ "type": format!("xstate.done.actor.{id}"), "output": 0 }), 0);
+    let done = settle(&rt, &s0.snapshot, &id, Outcome::Done(json!(0)));
     assert_eq!(at(&rt, &done), ["ok"]);
     assert_eq!(done.snapshot.status, Status::Done);
     assert!(done.requests.is_empty(), "a settled actor is not stopped: {:?}", done.requests);
-    let failed = rt.send(&s0.snapshot, json!({ "type": format!("xstate.error.actor.{id}"), "error": "boom" }), 0);
+    let failed = settle(&rt, &s0.snapshot, &id, Outcome::Error(json!("boom")));
     assert_eq!(at(&rt, &failed), ["bad"]);
-    let cancelled = rt.send(&s0.snapshot, ev("cancel"), 0);
-    assert_eq!(cancelled.requests, [Request::Stop { id }]);
+    let cancelled = rt.send(&s0.snapshot, ev("cancel"), 0).unwrap();
+    assert_eq!(cancelled.requests, [Request::Stop { id, incarnation: 1 }]);
     assert!(cancelled.snapshot.actors.is_empty());
 }
 
@@ -171,7 +189,7 @@ fn always_runs_to_completion_within_the_macrostep() {
             "c": { "always": { "target": "d" } }, "d": {} } }"##,
     );
     let rt = Runtime::new(&m);
-    let s = rt.send(&rt.start(None, 0).snapshot, ev("go"), 0);
+    let s = rt.send(&rt.start(None, 0).snapshot, ev("go"), 0).unwrap();
     assert_eq!(at(&rt, &s), ["d"]);
     assert!(s.requests.is_empty(), "{:?}", s.requests);
 }
@@ -185,7 +203,7 @@ fn an_eventless_loop_ends_the_run_at_the_step_bound() {
     let s = rt.start(None, 0);
     assert_eq!(s.snapshot.status, Status::Error);
     let error = s.snapshot.error.unwrap();
-    assert!(error.contains("more than 100 microsteps"), "{error}");
+    assert!(error.reason.contains("more than 100 microsteps"), "{error:?}");
 }
 
 /// `assign` writes the context from the event; a re-entering self-transition exits and enters.
@@ -200,14 +218,15 @@ fn assign_reads_the_event_and_reenter_reenters() {
     );
     let rt = Runtime::new(&m);
     let s0 = rt.start(None, 0);
-    let s1 = rt.send(&s0.snapshot, json!({ "type": "set", "n": 7 }), 0);
+    let s1 = rt.send(&s0.snapshot, json!({ "type": "set", "n": 7 }), 0).unwrap();
     assert_eq!(s1.snapshot.context, json!({ "n": 7 }));
     assert!(s1.requests.is_empty(), "a targetless transition exits nothing");
     let id = "0.a.idle".to_string();
-    let again = rt.send(&s1.snapshot, ev("again"), 0);
+    let again = rt.send(&s1.snapshot, ev("again"), 0).unwrap();
     assert_eq!(again.requests.len(), 2, "stopped and started again: {:?}", again.requests);
-    assert!(matches!(&again.requests[0], Request::Stop { id: i } if *i == id));
-    let stay = rt.send(&s1.snapshot, ev("stay"), 0);
+    assert!(matches!(&again.requests[0], Request::Stop { id: i, incarnation: 1 } if *i == id));
+    assert!(matches!(&again.requests[1], Request::Start { id: i, incarnation: 2, .. } if *i == id));
+    let stay = rt.send(&s1.snapshot, ev("stay"), 0).unwrap();
     assert!(stay.requests.is_empty(), "a transition to itself without reenter exits nothing: {:?}", stay.requests);
 }
 
@@ -218,9 +237,11 @@ fn a_named_guard_ends_the_run_error_naming_it() {
         r##"{ "id": "g", "initial": "a", "states": { "a": { "on": { "go": { "target": "b", "guard": "isReady" } } }, "b": {} } }"##,
     );
     let rt = Runtime::new(&m);
-    let s = rt.send(&rt.start(None, 0).snapshot, ev("go"), 0);
+    let s = rt.send(&rt.start(None, 0).snapshot, ev("go"), 0).unwrap();
     assert_eq!(s.snapshot.status, Status::Error);
-    assert!(s.snapshot.error.unwrap().contains("\"isReady\""));
+    let fault = s.snapshot.error.unwrap();
+    assert!(fault.reason.contains("\"isReady\""), "{fault:?}");
+    assert_eq!((fault.event.as_deref(), fault.states.as_slice()), (Some("go"), ["a".to_string()].as_slice()));
 }
 
 #[test]
@@ -243,7 +264,7 @@ fn a_snapshot_round_trips_through_json() {
     let s0 = rt.start(None, 0);
     let copy: Snapshot = serde_json::from_str(&serde_json::to_string(&s0.snapshot).unwrap()).unwrap();
     assert_eq!(copy, s0.snapshot);
-    assert_eq!(at(&rt, &rt.send(&copy, ev("xstate.after.10.s.wait"), 10)), ["next"]);
+    assert_eq!(at(&rt, &fire(&rt, &copy, "xstate.after.10.s.wait", 10)), ["next"]);
 }
 
 /// A Chart's IR, changed by `edit` into what Charts cannot write (history states, raise, ...).
@@ -282,13 +303,13 @@ fn shallow_history_enters_the_remembered_child_again() {
     let m = edited(REMEMBERS, |c| history(c, "a.hist", ir::HistoryKind::Shallow));
     let rt = Runtime::new(&m);
     let s0 = rt.start(None, 0);
-    let first = rt.send(&rt.send(&s0.snapshot, ev("out"), 0).snapshot, ev("back"), 0);
+    let first = rt.send(&rt.send(&s0.snapshot, ev("out"), 0).unwrap().snapshot, ev("back"), 0).unwrap();
     assert_eq!(at(&rt, &first), ["a.a1"], "no history yet: the parent's initial state");
     let mut s = s0.snapshot;
     for e in ["next", "deeper", "out"] {
-        s = rt.send(&s, ev(e), 0).snapshot;
+        s = rt.send(&s, ev(e), 0).unwrap().snapshot;
     }
-    assert_eq!(at(&rt, &rt.send(&s, ev("back"), 0)), ["a.a2.x"], "shallow: a2 again, from its initial");
+    assert_eq!(at(&rt, &rt.send(&s, ev("back"), 0).unwrap()), ["a.a2.x"], "shallow: a2 again, from its initial");
 }
 
 /// A deep history state enters again the atomic states its parent had.
@@ -298,10 +319,10 @@ fn deep_history_enters_the_remembered_atomic_states_again() {
     let rt = Runtime::new(&m);
     let mut s = rt.start(None, 0).snapshot;
     for e in ["next", "deeper", "out"] {
-        s = rt.send(&s, ev(e), 0).snapshot;
+        s = rt.send(&s, ev(e), 0).unwrap().snapshot;
     }
     assert_eq!(s.history.len(), 1);
-    let back = rt.send(&s, ev("back"), 0);
+    let back = rt.send(&s, ev("back"), 0).unwrap();
     assert_eq!(at(&rt, &back), ["a.a2.y"]);
     assert!(!back.snapshot.configuration.contains(&sid(&m, "a.hist")), "a history state is never active");
 }
@@ -326,7 +347,7 @@ fn raised_events_are_taken_in_order_within_the_macrostep() {
         },
     );
     let rt = Runtime::new(&m);
-    let s = rt.send(&rt.start(None, 0).snapshot, ev("go"), 0);
+    let s = rt.send(&rt.start(None, 0).snapshot, ev("go"), 0).unwrap();
     assert_eq!(at(&rt, &s), ["d"]);
 }
 
@@ -350,12 +371,16 @@ fn a_delayed_raise_is_a_timer_that_cancel_drops() {
     );
     let rt = Runtime::new(&m);
     let s0 = rt.start(None, 100);
-    assert_eq!(s0.requests, [Request::Schedule { id: "t1".into(), deadline: 2_100 }]);
-    assert_eq!(at(&rt, &rt.fire(&s0.snapshot, "t1", 2_100)), ["b"]);
-    let stopped = rt.send(&s0.snapshot, ev("stop"), 500);
-    assert_eq!(stopped.requests, [Request::Cancel { id: "t1".into() }]);
+    assert_eq!(s0.requests, [Request::Schedule { id: "t1".into(), incarnation: 1, deadline: 2_100 }]);
+    assert_eq!(at(&rt, &fire(&rt, &s0.snapshot, "t1", 2_100)), ["b"]);
+    let stopped = rt.send(&s0.snapshot, ev("stop"), 500).unwrap();
+    assert_eq!(stopped.requests, [Request::Cancel { id: "t1".into(), incarnation: 1 }]);
     assert!(stopped.snapshot.timers.is_empty());
-    assert_eq!(at(&rt, &rt.fire(&stopped.snapshot, "t1", 2_100)), ["c"], "a cancelled timer does nothing");
+    assert_eq!(
+        rt.fire(&stopped.snapshot, "t1", 1, 2_100),
+        Err(Refused::Stale { id: "t1".into(), incarnation: 1 }),
+        "a cancelled timer is stale"
+    );
 }
 
 /// An expression guard reads the context and the event; `InState` reads the configuration.
@@ -382,11 +407,11 @@ fn expression_guards_read_context_event_and_the_configuration() {
     });
     let rt = Runtime::new(&m);
     let s0 = rt.start(None, 0).snapshot;
-    let small = rt.send(&s0, json!({ "type": "go", "n": 50 }), 0);
+    let small = rt.send(&s0, json!({ "type": "go", "n": 50 }), 0).unwrap();
     assert_eq!(at(&rt, &small), ["left.off", "right.small"], "left is not on");
-    let on = rt.send(&s0, ev("flip"), 0).snapshot;
-    assert_eq!(at(&rt, &rt.send(&on, json!({ "type": "go", "n": 50 }), 0)), ["left.on", "right.big"]);
-    assert_eq!(at(&rt, &rt.send(&on, json!({ "type": "go", "n": 5 }), 0)), ["left.on", "right.small"]);
+    let on = rt.send(&s0, ev("flip"), 0).unwrap().snapshot;
+    assert_eq!(at(&rt, &rt.send(&on, json!({ "type": "go", "n": 50 }), 0).unwrap()), ["left.on", "right.big"]);
+    assert_eq!(at(&rt, &rt.send(&on, json!({ "type": "go", "n": 5 }), 0).unwrap()), ["left.on", "right.small"]);
 }
 
 /// In an SCXML document an action that cannot run raises `error.execution` and stops its
@@ -410,7 +435,7 @@ fn an_action_error_is_error_execution_in_scxml_and_ends_a_machine() {
     let rt = Runtime::new(&m);
     let s = rt.start(None, 0);
     assert_eq!(s.snapshot.status, Status::Error);
-    assert_eq!(s.snapshot.error.as_deref(), Some("a script"));
+    assert_eq!(s.snapshot.error.map(|f| f.reason).as_deref(), Some("a script"));
 }
 
 /// A `foreach` over a huge array, or a state that raises its own event for ever, ends the run at
@@ -426,7 +451,7 @@ fn foreach_and_self_raising_loops_end_at_the_step_bound() {
     rt.step_bound = 50;
     let s = rt.start(None, 0);
     assert_eq!(s.snapshot.status, Status::Error);
-    assert!(s.snapshot.error.as_deref().unwrap().contains("more than 50 microsteps"), "{:?}", s.snapshot.error);
+    assert!(s.snapshot.error.as_ref().unwrap().reason.contains("more than 50 microsteps"), "{:?}", s.snapshot.error);
     let m = edited(r##"{ "id": "f", "initial": "a", "context": { "n": 0 }, "states": { "a": {} } }"##, |c| {
         let items =
             ir::Expr::Literal(ir::Json::Array((0..1000).map(|i| ir::Json::Number((i as u64).into())).collect()));
@@ -437,7 +462,7 @@ fn foreach_and_self_raising_loops_end_at_the_step_bound() {
     rt.step_bound = 100;
     let s = rt.start(None, 0);
     assert_eq!(s.snapshot.status, Status::Error);
-    assert!(s.snapshot.error.as_deref().unwrap().contains("a foreach over 1000 items"), "{:?}", s.snapshot.error);
+    assert!(s.snapshot.error.as_ref().unwrap().reason.contains("a foreach over 1000 items"), "{:?}", s.snapshot.error);
 }
 
 /// An inline child statechart runs in the run: it starts on entry, its events to `#_parent` come
@@ -497,7 +522,7 @@ fn an_inline_child_runs_in_the_run_and_its_end_is_the_invokes_done() {
     assert_eq!(s0.snapshot.children[0].id, "kid2");
     assert!(s0.requests.is_empty(), "the host is asked nothing: {:?}", s0.requests);
     assert!(s0.snapshot.queue.is_empty());
-    let sent = rt.send(&s0.snapshot, ev("poke"), 0);
+    let sent = rt.send(&s0.snapshot, ev("poke"), 0).unwrap();
     assert_eq!(sent.snapshot.queue.len(), 1, "kid2's end waits on the parent's queue");
     let poked = rt.take_queued(&sent.snapshot, 0).unwrap();
     assert_eq!(at(&rt, &poked), ["b"], "kid2 reached its final state: the invoke's onDone");
@@ -517,12 +542,12 @@ fn the_kits_guards_read_the_outcome() {
     );
     let rt = Runtime::new(&m);
     let s0 = rt.start(None, 0).snapshot;
-    let done = |output: Value| json!({ "type": "xstate.done.actor.cut", "output": output });
-    let error = |error: Value| json!({ "type": "xstate.error.actor.cut", "error": error });
-    assert_eq!(at(&rt, &rt.send(&s0, done(json!({ "ready": true })), 0)), ["coding"]);
-    assert_eq!(at(&rt, &rt.send(&s0, done(json!({ "ready": false })), 0)), ["notCut"]);
-    assert_eq!(at(&rt, &rt.send(&s0, error(json!({ "jr2": "failure", "reason": "no" })), 0)), ["failed"]);
-    assert_eq!(at(&rt, &rt.send(&s0, error(json!("boom")), 0)), ["defect"]);
+    let done = |output: Value| settle(&rt, &s0, "cut", Outcome::Done(output));
+    let error = |error: Value| settle(&rt, &s0, "cut", Outcome::Error(error));
+    assert_eq!(at(&rt, &done(json!({ "ready": true }))), ["coding"]);
+    assert_eq!(at(&rt, &done(json!({ "ready": false }))), ["notCut"]);
+    assert_eq!(at(&rt, &error(json!({ "jr2": "failure", "reason": "no" }))), ["failed"]);
+    assert_eq!(at(&rt, &error(json!("boom"))), ["defect"]);
 }
 
 /// The kit's `sentBy` (the seeds' party.ts): true for the party's event and for one with no
@@ -539,14 +564,14 @@ fn sent_by_reads_the_sender_and_a_lent_guard_the_hosts_answer() {
     );
     let mut rt = Runtime::new(&m);
     let s0 = rt.start(None, 0).snapshot;
-    assert_eq!(at(&rt, &rt.send_from(s0.clone(), ev("done"), "writer", 0)), ["review"]);
-    assert_eq!(at(&rt, &rt.send_from(s0.clone(), ev("done"), "editor", 0)), ["skipped"]);
-    assert_eq!(at(&rt, &rt.send(&s0, ev("done"), 0)), ["review"], "no sender: the machine's own");
-    let unanswered = rt.send(&s0, ev("answer"), 0).snapshot;
+    assert_eq!(at(&rt, &rt.send_from(s0.clone(), ev("done"), "writer", 0).unwrap()), ["review"]);
+    assert_eq!(at(&rt, &rt.send_from(s0.clone(), ev("done"), "editor", 0).unwrap()), ["skipped"]);
+    assert_eq!(at(&rt, &rt.send(&s0, ev("done"), 0).unwrap()), ["review"], "no sender: the machine's own");
+    let unanswered = rt.send(&s0, ev("answer"), 0).unwrap().snapshot;
     assert_eq!(unanswered.status, Status::Error);
-    assert!(unanswered.error.unwrap().contains("\"approved\""));
+    assert!(unanswered.error.unwrap().reason.contains("\"approved\""));
     rt.host_guards.insert("approved".into(), false);
-    assert_eq!(at(&rt, &rt.send(&s0, ev("answer"), 0)), ["skipped"]);
+    assert_eq!(at(&rt, &rt.send(&s0, ev("answer"), 0).unwrap()), ["skipped"]);
 }
 
 /// `root.a.b` as an expression.
@@ -589,12 +614,12 @@ fn named_guards_and_actions_run_their_implementations_with_params() {
     );
     let rt = Runtime::new(&m);
     let s0 = rt.start(None, 0).snapshot;
-    assert_eq!(at(&rt, &rt.send(&s0, ev("go"), 0)), ["a"], "1 >= 3 is false");
-    let s1 = rt.send(&s0, ev("bump"), 0).snapshot;
+    assert_eq!(at(&rt, &rt.send(&s0, ev("go"), 0).unwrap()), ["a"], "1 >= 3 is false");
+    let s1 = rt.send(&s0, ev("bump"), 0).unwrap().snapshot;
     assert_eq!(s1.context, json!({ "n": 3 }));
-    assert_eq!(at(&rt, &rt.send(&s1, ev("go"), 0)), ["b"], "3 >= 3");
+    assert_eq!(at(&rt, &rt.send(&s1, ev("go"), 0).unwrap()), ["b"], "3 >= 3");
     // No params: `params.by` is undefined, and 3 + undefined is NaN (JSON's null).
-    let s2 = rt.send(&s1, ev("plain"), 0).snapshot;
+    let s2 = rt.send(&s1, ev("plain"), 0).unwrap().snapshot;
     assert_eq!(s2.status, Status::Active);
     assert_eq!(s2.context, json!({ "n": null }));
 }
@@ -620,7 +645,7 @@ fn named_delays_are_their_implementations_milliseconds() {
     let s0 = rt.start(None, 0);
     assert_eq!(s0.snapshot.timers.len(), 1);
     assert_eq!(s0.snapshot.timers[0].deadline, 300);
-    let fired = rt.fire(&s0.snapshot, &s0.snapshot.timers[0].id, 300);
+    let fired = fire(&rt, &s0.snapshot, &s0.snapshot.timers[0].id, 300);
     assert_eq!(at(&rt, &fired), ["next"]);
     // With no implementation, the run ends `error`, naming the delay.
     let bare = machine(
@@ -629,7 +654,7 @@ fn named_delays_are_their_implementations_milliseconds() {
     let rt = Runtime::new(&bare);
     let s = rt.start(None, 0).snapshot;
     assert_eq!(s.status, Status::Error);
-    assert!(s.error.unwrap().contains("\"backoff\""));
+    assert!(s.error.unwrap().reason.contains("\"backoff\""));
 }
 
 /// A guard whose implementation names itself ends the run `error` at the nesting bound, not in a
@@ -643,9 +668,9 @@ fn a_guard_that_names_itself_ends_the_run_error() {
         },
     );
     let rt = Runtime::new(&m);
-    let s = rt.send(&rt.start(None, 0).snapshot, ev("go"), 0).snapshot;
+    let s = rt.send(&rt.start(None, 0).snapshot, ev("go"), 0).unwrap().snapshot;
     assert_eq!(s.status, Status::Error);
-    assert!(s.error.unwrap().contains("\"loop\""));
+    assert!(s.error.unwrap().reason.contains("\"loop\""));
 }
 
 /// Reaching a final state of the root runs the exit actions of every state still active, the
@@ -667,7 +692,7 @@ fn reaching_the_roots_final_state_runs_the_active_states_exit_actions() {
         },
     );
     let rt = Runtime::new(&m);
-    let s = rt.send(&rt.start(None, 0).snapshot, ev("go"), 0);
+    let s = rt.send(&rt.start(None, 0).snapshot, ev("go"), 0).unwrap();
     assert_eq!(s.snapshot.status, Status::Done);
     assert_eq!(at(&rt, &s), ["end"], "the final configuration stays");
     assert_eq!(
@@ -735,10 +760,176 @@ fn a_history_entered_beside_an_exit_of_its_parallel_state_reads_as_xstate_does()
         let rt = Runtime::new(&m);
         let mut s = rt.start(None, 0).snapshot;
         for e in ["leave", "enter"] {
-            s = rt.send(&s, ev(e), 0).snapshot;
+            s = rt.send(&s, ev(e), 0).unwrap().snapshot;
         }
         assert_eq!(s.history.len(), 1, "the deep history remembers y");
-        let go = rt.send(&s, ev("go"), 0);
+        let go = rt.send(&s, ev("go"), 0).unwrap();
         assert_eq!(at(&rt, &go), expected, "{out}");
     }
+}
+
+/// The invoke of state `path` made the kit's `fail()` (a Chart lends it; here the IR is edited).
+fn failing(chart: &mut ir::Statechart, path: &str) {
+    let s = sid(chart, path);
+    chart.states[s.index()].invokes[0].kind = SlotKind::Fail;
+}
+
+/// ADR-0073: `fail()` does no work outside the Machine, so the core settles it: its Failure is
+/// the actor's error one macrostep later, with no request to the host; uncaught, the run ends
+/// `failed` with the Failure's `{ reason, detail }` as its output, stopping nothing it need not.
+#[test]
+fn an_uncaught_failure_ends_the_run_failed_with_its_payload() {
+    let m = edited(
+        r##"{ "id": "f", "initial": "work", "states": {
+            "work": { "invoke": { "src": "tests" }, "on": { "give-up": "giving-up" } },
+            "giving-up": { "invoke": { "src": "fail", "input": { "reason": "no luck", "detail": { "tries": 3 } } } } } }"##,
+        |c| failing(c, "giving-up"),
+    );
+    let rt = Runtime::new(&m);
+    let s0 = rt.start(None, 0);
+    let s1 = rt.send(&s0.snapshot, ev("give-up"), 0).unwrap();
+    assert_eq!(s1.snapshot.status, Status::Failed);
+    assert_eq!(s1.snapshot.output, Some(json!({ "reason": "no luck", "detail": { "tries": 3 } })));
+    assert_eq!(s1.snapshot.error, None, "a Failure is no fault");
+    // The host's actor of `work` was stopped on exit; `fail()` never reached the host.
+    assert_eq!(s1.requests, [Request::Stop { id: "0.f.work".into(), incarnation: 1 }]);
+    assert!(s1.snapshot.actors.is_empty());
+}
+
+/// A Failure an `onError` catches is a route like any other (`jr2.failure` tells it from a
+/// defect); a defect nothing catches ends the run `error`, its fault naming the actor, the event,
+/// the state and carrying the error.
+#[test]
+fn a_caught_failure_routes_and_an_uncaught_defect_ends_the_run_error() {
+    let m = edited(
+        r##"{ "id": "c", "initial": "a", "states": {
+            "a": { "invoke": { "src": "fail", "id": "f", "input": { "reason": "bad plan" },
+                   "onError": [ { "guard": { "type": "jr2.failure" }, "target": "replan" }, { "target": "defect" } ] } },
+            "replan": { "invoke": { "src": "tests", "id": "t" } }, "defect": {} } }"##,
+        |c| failing(c, "a"),
+    );
+    let rt = Runtime::new(&m);
+    let s0 = rt.start(None, 0);
+    assert_eq!(at(&rt, &s0), ["replan"], "the Failure was raised and caught within the start");
+    assert_eq!(s0.snapshot.status, Status::Active);
+    let e = settle(&rt, &s0.snapshot, "t", Outcome::Error(json!({ "message": "exit 3" })));
+    assert_eq!(e.snapshot.status, Status::Error);
+    let fault = e.snapshot.error.unwrap();
+    assert_eq!(fault.event.as_deref(), Some("xstate.error.actor.t"));
+    assert_eq!(fault.states, ["replan"]);
+    assert!(fault.reason.contains("\"t\"") && fault.reason.contains("exit 3"), "{fault:?}");
+    assert_eq!(fault.error, Some(json!({ "message": "exit 3" })));
+}
+
+/// A `fail()` state left in the macrostep that entered it raises nothing: its actor is gone
+/// before the macrostep ends (xstate never starts it).
+#[test]
+fn a_fail_state_passed_through_raises_nothing() {
+    let m = edited(
+        r##"{ "id": "p", "initial": "a", "states": {
+            "a": { "on": { "go": "f" } },
+            "f": { "invoke": { "src": "fail", "input": { "reason": "x" } }, "always": "b" }, "b": {} } }"##,
+        |c| failing(c, "f"),
+    );
+    let rt = Runtime::new(&m);
+    let s = rt.send(&rt.start(None, 0).snapshot, ev("go"), 0).unwrap();
+    assert_eq!((s.snapshot.status, at(&rt, &s)), (Status::Active, vec!["b".to_string()]));
+}
+
+/// Incarnations: a state entered again starts its actor and sets its timer under new
+/// incarnations; a late outcome of the stopped actor, or a firing of the cancelled timer, is
+/// stale and changes nothing.
+#[test]
+fn a_stale_outcome_or_timer_of_a_state_entered_again_is_dropped() {
+    let m = machine(
+        r##"{ "id": "soak", "initial": "calling", "states": {
+            "calling": { "invoke": { "src": "tests", "onDone": "done" }, "after": { "300": "late" },
+                         "on": { "again": { "target": "calling", "reenter": true } } },
+            "late": {}, "done": { "type": "final" } } }"##,
+    );
+    let rt = Runtime::new(&m);
+    let s0 = rt.start(None, 0).snapshot;
+    let (actor, timer) = (s0.actors[0].clone(), s0.timers[0].clone());
+    let s1 = rt.send(&s0, ev("again"), 100).unwrap().snapshot;
+    assert_eq!((s1.actors[0].id.as_str(), s1.timers[0].id.as_str()), (actor.id.as_str(), timer.id.as_str()));
+    assert!(s1.actors[0].incarnation > actor.incarnation && s1.timers[0].incarnation > timer.incarnation);
+    let mut live = rt.resume(s1.clone());
+    let stale = rt.outcome(&mut live, &actor.id, actor.incarnation, Outcome::Done(json!(1)), 200);
+    assert_eq!(stale, Err(Refused::Stale { id: actor.id.clone(), incarnation: actor.incarnation }));
+    assert_eq!(
+        rt.fire_live(&mut live, &timer.id, timer.incarnation, 300),
+        Err(Refused::Stale { id: timer.id.clone(), incarnation: timer.incarnation })
+    );
+    assert_eq!(live.snapshot(), s1, "nothing changed");
+    // The new incarnation's outcome is taken.
+    let n = s1.actors[0].incarnation;
+    rt.outcome(&mut live, &actor.id, n, Outcome::Done(json!(1)), 250).unwrap();
+    assert_eq!(live.status(), Status::Done);
+}
+
+/// An event from outside typed `xstate.*` is refused: it would forge an outcome or a timer.
+#[test]
+fn an_outside_event_typed_xstate_is_refused() {
+    let m = machine(
+        r##"{ "id": "x", "initial": "a", "states": { "a": { "invoke": { "src": "tests", "id": "x", "onDone": "b" } }, "b": {} } }"##,
+    );
+    let rt = Runtime::new(&m);
+    let s0 = rt.start(None, 0).snapshot;
+    let forged = json!({ "type": "xstate.done.actor.x", "output": 1 });
+    assert_eq!(rt.send(&s0, forged.clone(), 0), Err(Refused::Reserved("xstate.done.actor.x".into())));
+    let mut live = rt.resume(s0.clone());
+    assert!(rt.send_text(&mut live, "xstate.done.actor.x", &forged.to_string(), 0).is_err());
+    assert!(rt.send_from_live(&mut live, forged, "x", 0).is_err());
+    assert_eq!(live.into_snapshot(), s0);
+}
+
+/// Timers due at the same instant carry the order they were set in (their incarnations), which
+/// is the order a host fires them in (`docs/reference/semantics.md`), whatever their ids.
+#[test]
+fn timers_of_one_deadline_are_ordered_as_they_were_set() {
+    let m = machine(
+        r##"{ "id": "o", "type": "parallel", "states": {
+            "z": { "initial": "w", "states": { "w": { "after": { "100": "x" } }, "x": {} } },
+            "a": { "initial": "w", "states": { "w": { "after": { "100": "x" } }, "x": {} } } } }"##,
+    );
+    let rt = Runtime::new(&m);
+    let s0 = rt.start(None, 0).snapshot;
+    let mut due: Vec<&Timer> = s0.timers.iter().collect();
+    due.sort_by_key(|t| (t.deadline, t.incarnation));
+    let ids: Vec<&str> = due.iter().map(|t| t.id.as_str()).collect();
+    assert_eq!(ids, ["xstate.after.100.o.z.w", "xstate.after.100.o.a.w"], "document order, not the ids' order");
+}
+
+/// What a host asks of a run without stepping it (`takes`), the transitions an event took
+/// (`taken`: empty for an unrouted `agent.fault`), and `cancel`, which ends the run `cancelled`
+/// and stops the whole tree.
+#[test]
+fn takes_taken_and_cancel() {
+    let m = machine(
+        r##"{ "id": "t", "initial": "a", "states": {
+            "a": { "invoke": { "src": "tests" }, "after": { "50": "b" }, "on": { "go": [ { "guard": "never", "target": "b" }, { "target": "b" } ] } },
+            "b": {} } }"##,
+    );
+    let mut rt = Runtime::new(&m);
+    rt.host_guards.insert("never".into(), false);
+    let (mut live, _) = rt.start_live(None, 0);
+    let before = live.snapshot();
+    assert_eq!(rt.takes(&live, &ev("go")), [1], "the second candidate");
+    assert!(rt.takes(&live, &ev("agent.fault")).is_empty());
+    assert_eq!(live.snapshot(), before, "takes steps nothing");
+    rt.send_live(&mut live, ev("agent.fault"), 0).unwrap();
+    assert!(live.taken().is_empty(), "no transition took it");
+    let requests = rt.cancel(&mut live);
+    assert_eq!(live.status(), Status::Cancelled);
+    assert_eq!(
+        requests,
+        [
+            Request::Stop { id: "0.t.a".into(), incarnation: 1 },
+            Request::Cancel { id: "xstate.after.50.t.a".into(), incarnation: 2 }
+        ]
+    );
+    assert!(rt.cancel(&mut live).is_empty(), "once");
+    let (mut live, _) = rt.start_live(None, 0);
+    rt.send_live(&mut live, ev("go"), 0).unwrap();
+    assert_eq!(live.taken(), [1]);
 }

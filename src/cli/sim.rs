@@ -12,7 +12,7 @@
 use super::args::{SimArgs, SimFormat};
 use super::input::{self, display};
 use super::{Exit, Result, UsageError};
-use runtime::{Live, Request, Runtime, Status};
+use runtime::{Live, Outcome, Refused, Request, Runtime, Status};
 use serde_json::{json, Value};
 use std::io::IsTerminal;
 
@@ -68,58 +68,63 @@ pub(super) fn sim(args: SimArgs) -> Result<Exit> {
         idle(&mut live, &mut out, now);
         // Most lines are an event: its `type` is read without making the line's tree, which
         // the run makes only where an expression reads the event.
+        let at = || format!("{} line {}", display(args.events.as_deref().unwrap_or(std::path::Path::new("-"))), i + 1);
+        // An event typed `xstate.*` is the run's own: a script gives an outcome or `after`.
+        let refused = |e: Refused| UsageError(format!("{}: {e}", at()));
         if let Some(ty) = event_type(line) {
-            let requests = rt.send_text(&mut live, ty, line, now);
+            let requests = rt.send_text(&mut live, ty, line, now).map_err(refused)?;
             out.push(Event::Text(line), &live, requests);
             continue;
         }
-        let at = || format!("{} line {}", display(args.events.as_deref().unwrap_or(std::path::Path::new("-"))), i + 1);
         let v: Value = serde_json::from_str(line).map_err(|e| UsageError(format!("{}: not JSON: {e}", at())))?;
         if let Some(ms) = v.get("after") {
             let ms = ms.as_u64().ok_or_else(|| UsageError(format!("{}: `after` is a number of milliseconds", at())))?;
             now = now.saturating_add(ms);
             // Every timer due by now, earliest first; one that a fired timer schedules and that is
             // due too fires after it.
+            // Those due at one instant fire in the order they were set (their incarnations).
             while let Some(t) =
-                live.timers().iter().filter(|t| t.deadline <= now).min_by_key(|t| (t.deadline, t.id.clone())).cloned()
+                live.timers().iter().filter(|t| t.deadline <= now).min_by_key(|t| (t.deadline, t.incarnation)).cloned()
             {
-                let requests = rt.fire_live(&mut live, &t.id, t.deadline);
+                let requests = rt.fire_live(&mut live, &t.id, t.incarnation, t.deadline).map_err(refused)?;
                 out.origin = Some(("timer", Value::String(t.id.clone())));
                 out.push(Event::Value(t.event()), &live, requests);
                 idle(&mut live, &mut out, t.deadline);
             }
             continue;
         }
-        // An outcome is its actor's event: an Agent's party is its slot, any other's its id.
-        let party = v.get("outcome").and_then(|o| o.get("actor")).and_then(Value::as_str).map(|actor| {
-            match live.actors().iter().find(|a| a.id == actor) {
-                Some(a) if matches!(a.kind, ir::SlotKind::Agent | ir::SlotKind::Minted) => a.src.clone(),
-                _ => actor.to_string(),
-            }
-        });
-        let event = if let Some(outcome) = v.get("outcome") {
+        // An outcome settles the running actor of that id (the core reads its party and checks
+        // its incarnation); one of an actor not running is dropped, as a host drops it.
+        if let Some(outcome) = v.get("outcome") {
             let Some(actor) = outcome.get("actor").and_then(Value::as_str) else {
                 return Err(UsageError(format!("{}: an outcome names its `actor`", at())));
             };
-            if !live.actors().iter().any(|a| a.id == actor) {
+            let Some(incarnation) = live.actors().iter().find(|a| a.id == actor).map(|a| a.incarnation) else {
                 let running: Vec<&str> = live.actors().iter().map(|a| a.id.as_str()).collect();
                 eprintln!(
-                    "jr2: {}: no actor {actor:?} is running (running: {})",
+                    "jr2: {}: no actor {actor:?} is running (running: {}); its outcome is dropped",
                     at(),
                     if running.is_empty() { "none".to_string() } else { running.join(", ") }
                 );
-            }
-            match (outcome.get("output"), outcome.get("error")) {
-                (_, Some(error)) => {
-                    json!({ "type": format!("xstate.error.actor.{actor}"), "error": error, "actorId": actor })
+                continue;
+            };
+            let (settled, event) = match (outcome.get("output"), outcome.get("error")) {
+                (_, Some(error)) => (
+                    Outcome::Error(error.clone()),
+                    json!({ "type": format!("xstate.error.actor.{actor}"), "error": error, "actorId": actor }),
+                ),
+                (output, None) => {
+                    let output = output.cloned().unwrap_or(Value::Null);
+                    let event =
+                        json!({ "type": format!("xstate.done.actor.{actor}"), "output": output, "actorId": actor });
+                    (Outcome::Done(output), event)
                 }
-                (output, None) => json!({
-                    "type": format!("xstate.done.actor.{actor}"),
-                    "output": output.cloned().unwrap_or(Value::Null),
-                    "actorId": actor,
-                }),
-            }
-        } else if v.get("type").is_some_and(Value::is_string) {
+            };
+            let requests = rt.outcome(&mut live, actor, incarnation, settled, now).map_err(refused)?;
+            out.push(Event::Value(event), &live, requests);
+            continue;
+        }
+        let event = if v.get("type").is_some_and(Value::is_string) {
             v
         } else if let (Some(from), Some(event), 2) =
             (v.get("from"), v.get("event"), v.as_object().map_or(0, |o| o.len()))
@@ -132,7 +137,7 @@ pub(super) fn sim(args: SimArgs) -> Result<Exit> {
                 )));
             };
             let event = event.clone();
-            let requests = rt.send_from_live(&mut live, event.clone(), from, now);
+            let requests = rt.send_from_live(&mut live, event.clone(), from, now).map_err(refused)?;
             out.origin = Some(("from", Value::String(from.to_string())));
             out.push(Event::Value(event), &live, requests);
             continue;
@@ -142,16 +147,14 @@ pub(super) fn sim(args: SimArgs) -> Result<Exit> {
                 at()
             )));
         };
-        let requests = match party {
-            Some(party) => rt.send_from_live(&mut live, event.clone(), &party, now),
-            None => rt.send_live(&mut live, event.clone(), now),
-        };
+        let requests = rt.send_live(&mut live, event.clone(), now).map_err(refused)?;
         out.push(Event::Value(event), &live, requests);
     }
     idle(&mut live, &mut out, now);
     out.flush(&live);
+    // As `jr2 run`: only a run that did not end (the script's end) or ended `done` is not 1.
     Ok(match live.status() {
-        Status::Error => Exit::Refused,
+        Status::Error | Status::Failed | Status::Cancelled => Exit::Refused,
         Status::Active | Status::Done => exit,
     })
 }
@@ -330,7 +333,7 @@ impl<'t> Lines<'_, '_, 't> {
         let stopped: Vec<&str> = requests
             .iter()
             .filter_map(|r| match r {
-                Request::Stop { id } => Some(id.as_str()),
+                Request::Stop { id, .. } => Some(id.as_str()),
                 _ => None,
             })
             .collect();
@@ -351,6 +354,9 @@ impl<'t> Lines<'_, '_, 't> {
                 if let Some(e) = error {
                     line["error"] = json!(e);
                 }
+                if let Some(output) = live.output() {
+                    line["output"] = output.clone();
+                }
                 if let Some((key, value)) = origin {
                     line[key] = value;
                 }
@@ -369,7 +375,13 @@ impl<'t> Lines<'_, '_, 't> {
                 match status {
                     Status::Active => {}
                     Status::Done => line += "  (done)",
-                    Status::Error => line += &format!("  (error: {})", error.unwrap_or("")),
+                    Status::Failed => {
+                        line += &format!("  (failed: {})", live.output().map_or(Value::Null, Value::clone))
+                    }
+                    Status::Cancelled => line += "  (cancelled)",
+                    Status::Error => {
+                        line += &format!("  (error: {})", error.map_or_else(String::new, ToString::to_string))
+                    }
                 }
                 super::terminal::printable(&line).into_owned()
             }

@@ -180,3 +180,35 @@ fn sent_by_reads_the_sender_and_lent_guards_take_the_hosts_answer() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("a boolean"), "{err}");
 }
+
+/// ADR-0073: a Machine that invokes `fail()` ends `failed` with no script line (the core settles
+/// `fail()` itself), its output the Failure's payload, and `jr2 sim` exits 1 as `jr2 run` will.
+#[test]
+fn a_machine_that_fails_ends_failed_with_its_payload() {
+    let (out, err, code) = sim(&["fails.ts"]);
+    assert_eq!(code, 1, "{out}{err}");
+    let last: serde_json::Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
+    assert_eq!(last["status"], "failed", "{out}");
+    assert_eq!(last["output"], serde_json::json!({ "reason": "too few tries", "detail": { "tries": 2 } }));
+    assert!(last.get("error").is_none(), "a Failure is no fault: {out}");
+    let (human, _, _) = sim(&["fails.ts", "--format", "human"]);
+    assert!(human.lines().last().unwrap().contains("(failed: {"), "{human}");
+}
+
+/// An event line typed `xstate.*` would forge an outcome: a usage error naming the line; an
+/// outcome for an actor that is not running is dropped with a word on stderr.
+#[test]
+fn a_forged_xstate_event_is_refused_and_a_stale_outcome_dropped() {
+    let dir = tempdir();
+    let forged = dir.join("forged.jsonl");
+    std::fs::write(&forged, "{\"type\": \"xstate.done.actor.0.checks.testing\", \"output\": 1}\n").unwrap();
+    let (out, err, code) = sim(&["invoke.json", "--events", forged.to_str().unwrap()]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(err.contains("line 1") && err.contains("reserved"), "{err}");
+    let stale = dir.join("stale.jsonl");
+    std::fs::write(&stale, "{\"outcome\": {\"actor\": \"nobody\", \"output\": 1}}\n").unwrap();
+    let (out, err, code) = sim(&["invoke.json", "--events", stale.to_str().unwrap()]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(err.contains("no actor \"nobody\" is running") && err.contains("dropped"), "{err}");
+    assert_eq!(out.lines().count(), 1, "only the start: {out}");
+}

@@ -115,7 +115,7 @@ async function runCase(c, scratch) {
       return { pass: false, cause: `jr2 printed no step for event ${i} (exit ${r.code}): ${firstLine(r.stderr)}`, faults: faults(r.stderr), at: i };
     }
     if (line.status === "error") {
-      return { pass: false, cause: `the run ended in error: ${line.error ?? ""}`, faults: faults(r.stderr), at: i };
+      return { pass: false, cause: `the run ended in error: ${line.error?.reason ?? line.error ?? ""}`, faults: faults(r.stderr), at: i };
     }
     if (!sameSet(line.configuration, expected[i])) {
       const when = i === 0 ? "initially" : `after event ${i} (${spec.events[i - 1].event.name})`;
