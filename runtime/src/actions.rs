@@ -152,6 +152,15 @@ impl Runtime<'_> {
         }
     }
 
+    /// The context within its bounds ([`crate::Bounds`]), else the run ends `error` naming the
+    /// bound (in an SCXML document too: a bound is the run's, not executable content's).
+    pub(crate) fn bound_context(&self, run: &Run) -> Result<(), Stop> {
+        match self.bounds.check(&run.context) {
+            Some(reason) => Err(Stop::Run(reason)),
+            None => Ok(()),
+        }
+    }
+
     fn value(&self, run: &mut Run, e: &Expr, ev: &Ev) -> Result<JsValue, Stop> {
         self.eval(run, e, ev).map_err(content)
     }
@@ -191,6 +200,7 @@ impl Runtime<'_> {
                 for (key, v) in values {
                     run.context.set(key, v);
                 }
+                self.bound_context(run)?;
             }
             Action::AssignContext { value } => {
                 let v = self.value(run, value, ev)?;
@@ -198,6 +208,7 @@ impl Runtime<'_> {
                     return Err(content(format!("assign gave the context a {}, not an object", v.type_of())));
                 }
                 run.context = v;
+                self.bound_context(run)?;
             }
             Action::AssignTo { location, value } => {
                 let path = self.location(run, location, ev)?;
@@ -209,6 +220,7 @@ impl Runtime<'_> {
                 } else {
                     return Err(content(format!("{} is not declared in the data model", path[0])));
                 }
+                self.bound_context(run)?;
             }
             Action::Raise { event, delay, id } => {
                 let event = self.event(run, event, ev)?;

@@ -34,12 +34,14 @@
 //! and is not run here.
 
 mod actions;
+mod bounds;
 mod child;
 mod set;
 mod step;
 #[cfg(test)]
 mod tests;
 
+pub use bounds::Bounds;
 use ir::eval::JsValue;
 use ir::{Expr, Machine, Origin, SlotKind, StateId, StateKind, Statechart, Trigger};
 use serde::{Deserialize, Serialize};
@@ -538,6 +540,8 @@ pub struct Runtime<'m> {
     /// their first read and the same values for the whole run (`_ioprocessors` is one object).
     session_globals: std::sync::OnceLock<Arc<[(ir::Name, JsValue)]>>,
     pub step_bound: usize,
+    /// The bounds of a run's context, past which the run ends `error`.
+    pub bounds: Bounds,
     /// The host's answers to the guards it implements (a Chart's lent guards, which its Open
     /// body's code decides): a named guard with no implementation in the IR is its answer here.
     pub host_guards: std::collections::BTreeMap<String, bool>,
@@ -762,6 +766,7 @@ impl<'m> Runtime<'m> {
             session,
             session_globals: std::sync::OnceLock::new(),
             step_bound: DEFAULT_STEP_BOUND,
+            bounds: Bounds::default(),
             host_guards: std::collections::BTreeMap::new(),
         }
     }
@@ -1093,7 +1098,10 @@ impl<'m> Runtime<'m> {
             }
         }
         run.context = context;
-        Ok(())
+        match self.bounds.check(&run.context) {
+            Some(reason) => Err(reason),
+            None => Ok(()),
+        }
     }
 
     /// An event from outside (or the external queue): one macrostep.

@@ -2,6 +2,7 @@
 //! the semantic rule of xstate v5 it pins.
 
 use super::*;
+use ir::expr::{BinaryOp, Root};
 
 fn machine(text: &str) -> Machine {
     let arena = syntax::json::Arena::new();
@@ -932,4 +933,74 @@ fn takes_taken_and_cancel() {
     let (mut live, _) = rt.start_live(None, 0);
     rt.send_live(&mut live, ev("go"), 0).unwrap();
     assert_eq!(live.taken(), [1]);
+}
+
+/// A context is bounded: an `assign` of `s + s` on every event (SCXML's `<assign location="s"
+/// expr="s + s"/>`) ends the run `error` naming the bound once it passes 16 MiB, in bounded time
+/// and memory; so does a context nested in itself on every event, at the depth bound.
+#[test]
+fn a_context_that_doubles_or_nests_ends_the_run_at_its_bound() {
+    let text = r##"{ "id": "d", "initial": "a", "context": { "s": "ab" }, "states": { "a": { "on": { "grow": { "actions": [] } } } } }"##;
+    let grow = |value: ir::Expr| {
+        edited(text, move |c| {
+            let t = c.transitions.iter().position(|t| t.trigger == Trigger::Event("grow".into())).unwrap();
+            c.transitions[t].actions =
+                vec![ir::Action::Assign { updates: [("s".into(), std::sync::Arc::new(value))].into_iter().collect() }];
+        })
+    };
+    let doubled = grow(ir::Expr::Binary {
+        op: BinaryOp::Add,
+        left: Box::new(path_ref(Root::Context, &["s"])),
+        right: Box::new(path_ref(Root::Context, &["s"])),
+    });
+    let rt = Runtime::new(&doubled);
+    let (mut live, _) = rt.start_live(None, 0);
+    let mut events = 0;
+    while live.status() == Status::Active && events < 100 {
+        rt.send_live(&mut live, ev("grow"), 0).unwrap();
+        events += 1;
+    }
+    assert_eq!(live.status(), Status::Error);
+    assert!(events < 30, "ended after {events} events");
+    let fault = live.error().unwrap();
+    assert!(fault.reason.contains("past its bound of 16777216 bytes"), "{fault:?}");
+    assert_eq!(fault.event.as_deref(), Some("grow"));
+    // `{ s: { inner: context } }` nests one level deeper on each event.
+    let nested = grow(ir::Expr::Object(vec![("inner".into(), path_ref(Root::Context, &[]))]));
+    let rt = Runtime::new(&nested);
+    let (mut live, _) = rt.start_live(None, 0);
+    let mut events = 0;
+    while live.status() == Status::Active && events < 1_000 {
+        rt.send_live(&mut live, ev("grow"), 0).unwrap();
+        events += 1;
+    }
+    assert_eq!(live.status(), Status::Error);
+    assert!(live.error().unwrap().reason.contains("deeper than its bound of 64 levels"), "{:?}", live.error());
+    assert_eq!(events, 32, "two levels an event (`s`, `inner`), 64 levels");
+}
+
+/// A context that shares one value in many places is measured as it is written out: doubling by
+/// sharing (`{ l: x, r: x }` on each event) is caught as doubling by copying is.
+#[test]
+fn a_context_doubling_by_sharing_is_caught_too() {
+    let text = r##"{ "id": "d", "initial": "a", "context": { "s": "abcdefgh" }, "states": { "a": { "on": { "grow": { "actions": [] } } } } }"##;
+    let m = edited(text, |c| {
+        let t = c.transitions.iter().position(|t| t.trigger == Trigger::Event("grow".into())).unwrap();
+        let pair = ir::Expr::Object(vec![
+            ("l".into(), path_ref(Root::Context, &["s"])),
+            ("r".into(), path_ref(Root::Context, &["s"])),
+        ]);
+        c.transitions[t].actions =
+            vec![ir::Action::Assign { updates: [("s".into(), std::sync::Arc::new(pair))].into_iter().collect() }];
+    });
+    let mut rt = Runtime::new(&m);
+    rt.bounds.context_depth = 1_000;
+    let (mut live, _) = rt.start_live(None, 0);
+    let mut events = 0;
+    while live.status() == Status::Active && events < 200 {
+        rt.send_live(&mut live, ev("grow"), 0).unwrap();
+        events += 1;
+    }
+    assert_eq!(live.status(), Status::Error, "after {events} events");
+    assert!(live.error().unwrap().reason.contains("bytes"), "{:?}", live.error());
 }
