@@ -11,7 +11,7 @@ use serde_json::{json, Value};
 
 impl<'m> Runtime<'m> {
     /// The runtime of the inline child of invoke `i` of state `s`.
-    fn inline(&self, s: StateId, i: usize) -> Option<&Runtime<'m>> {
+    pub(crate) fn inline(&self, s: StateId, i: usize) -> Option<&Runtime<'m>> {
         self.inline.iter().find(|(st, k, _)| *st == s && *k == i).map(|(_, _, rt)| rt)
     }
 

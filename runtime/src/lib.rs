@@ -36,12 +36,14 @@
 mod actions;
 mod bounds;
 mod child;
+mod encode;
 mod set;
 mod step;
 #[cfg(test)]
 mod tests;
 
 pub use bounds::Bounds;
+pub use encode::{read_value, write_value, Invalid, FORMAT};
 use ir::eval::JsValue;
 use ir::{Expr, Machine, Origin, SlotKind, StateId, StateKind, Statechart, Trigger};
 use serde::{Deserialize, Serialize};
@@ -249,7 +251,9 @@ pub struct Child {
     pub snapshot: Box<Snapshot>,
 }
 
-/// A run at a macrostep's end.
+/// A run at a macrostep's end. Its serde form is for people (`jr2 sim`, tests): the context as
+/// `JSON.stringify` writes it. What a host stores is [`Runtime::encode`]'s, which loses nothing
+/// and is checked against the IR when read back ([`Runtime::decode`]).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Snapshot {
     pub status: Status,

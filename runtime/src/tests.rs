@@ -2,6 +2,7 @@
 //! the semantic rule of xstate v5 it pins.
 
 use super::*;
+use ir::eval::JsValue;
 use ir::expr::{BinaryOp, Root};
 
 fn machine(text: &str) -> Machine {
@@ -1003,4 +1004,105 @@ fn a_context_doubling_by_sharing_is_caught_too() {
     }
     assert_eq!(live.status(), Status::Error, "after {events} events");
     assert!(live.error().unwrap().reason.contains("bytes"), "{:?}", live.error());
+}
+
+/// The stored form loses nothing JSON cannot say: `undefined`, NaN, ±Infinity, -0, an object
+/// with a `$js` key of its own, and which parts of the context are one value (`===`).
+#[test]
+fn the_stored_form_keeps_every_javascript_value_and_shared_identity() {
+    let shared = JsValue::object_of(vec![("k".into(), JsValue::Number(1.0))]);
+    let context = JsValue::object_of(vec![
+        ("u".into(), JsValue::Undefined),
+        ("nan".into(), JsValue::Number(f64::NAN)),
+        ("inf".into(), JsValue::Number(f64::INFINITY)),
+        ("ninf".into(), JsValue::Number(f64::NEG_INFINITY)),
+        ("nz".into(), JsValue::Number(-0.0)),
+        ("big".into(), JsValue::Number(1e300)),
+        ("third".into(), JsValue::Number(1.0 / 3.0)),
+        ("tagged".into(), JsValue::object_of(vec![("$js".into(), JsValue::String("ref".into()))])),
+        ("a".into(), shared.clone()),
+        ("b".into(), JsValue::Array(std::sync::Arc::new(vec![shared.clone(), JsValue::Undefined]))),
+        ("copy".into(), JsValue::object_of(vec![("k".into(), JsValue::Number(1.0))])),
+    ]);
+    let text = write_value(&context).to_string();
+    let back = read_value(&serde_json::from_str(&text).unwrap()).unwrap();
+    assert_eq!(write_value(&back).to_string(), text, "the same form again");
+    let m = |k: &str| back.member(k);
+    assert!(matches!(m("u"), JsValue::Undefined));
+    assert!(matches!(m("nan"), JsValue::Number(n) if n.is_nan()));
+    assert!(matches!(m("nz"), JsValue::Number(n) if n == 0.0 && n.is_sign_negative()));
+    assert!(matches!(m("inf"), JsValue::Number(n) if n == f64::INFINITY));
+    assert!(matches!(m("ninf"), JsValue::Number(n) if n == f64::NEG_INFINITY));
+    assert!(matches!(m("third"), JsValue::Number(n) if n == 1.0 / 3.0));
+    assert!(matches!(m("big"), JsValue::Number(n) if n == 1e300));
+    assert!(matches!(m("tagged").member("$js"), JsValue::String(s) if &*s == "ref"));
+    let (JsValue::Object(a), JsValue::Object(b0), JsValue::Object(copy)) = (m("a"), m("b").member("0"), m("copy"))
+    else {
+        panic!("{back:?}")
+    };
+    assert!(std::sync::Arc::ptr_eq(&a, &b0), "one value, as it was");
+    assert!(!std::sync::Arc::ptr_eq(&a, &copy), "an equal copy stays a copy");
+    // Malformed stored values are errors, never panics.
+    for bad in [
+        json!({ "$js": "ref", "id": 0 }),
+        json!({ "$js": "what" }),
+        json!({ "$js": 1 }),
+        json!({ "$js": "object" }),
+        json!({ "$js": "def", "id": 0, "value": { "$js": "ref", "id": 0 } }),
+        json!([{ "$js": "def", "id": 0, "value": 1 }, { "$js": "def", "id": 0, "value": 2 }]),
+    ] {
+        assert!(read_value(&bad).is_err(), "{bad}");
+    }
+}
+
+/// A run encoded at any macrostep and decoded goes on as the live one does; a stored form that
+/// does not fit the IR (another format, a state that moved or is not there, a configuration no
+/// run can be in, an actor of an inactive state) is an error naming why, never a panic.
+#[test]
+fn a_stored_run_goes_on_as_the_live_one_and_one_that_does_not_fit_is_refused() {
+    let m = edited(REMEMBERS, |c| history(c, "a.hist", ir::HistoryKind::Deep));
+    let rt = Runtime::new(&m);
+    let script = ["next", "deeper", "out", "back", "out"];
+    for cut in 0..=script.len() {
+        let (mut live, _) = rt.start_live(None, 0);
+        for e in &script[..cut] {
+            rt.send_live(&mut live, ev(e), 0).unwrap();
+        }
+        let text = rt.encode(&live.snapshot()).to_string();
+        let mut restored = rt.restore(&serde_json::from_str(&text).unwrap()).unwrap();
+        for e in &script[cut..] {
+            let a = rt.send_live(&mut live, ev(e), 0).unwrap();
+            let b = rt.send_live(&mut restored, ev(e), 0).unwrap();
+            assert_eq!(a, b);
+            assert_eq!(live.snapshot(), restored.snapshot(), "cut at {cut}, then {e}");
+        }
+    }
+    let s0 = rt.start(None, 0).snapshot;
+    let good = rt.encode(&s0);
+    assert_eq!(rt.decode(&good).unwrap(), s0);
+    let broken = |edit: &dyn Fn(&mut Value)| {
+        let mut v = good.clone();
+        edit(&mut v);
+        rt.decode(&v).unwrap_err().0
+    };
+    assert!(broken(&|v| v["format"] = json!(99)).contains("format is 99"));
+    assert!(broken(&|v| v["configuration"][1]["path"] = json!("b")).contains("not \"b\""));
+    assert!(broken(&|v| v["configuration"][1] = json!({ "id": 999, "path": "x" })).contains("no state 999"));
+    assert!(broken(&|v| {
+        v["configuration"].as_array_mut().unwrap().pop();
+    })
+    .contains("active children"));
+    assert!(broken(&|v| v["status"] = json!("paused")).contains("status"));
+    assert!(broken(&|v| v["context"] = json!({ "$js": "ref", "id": 3 })).contains("shared value 3"));
+    let b = sid(&m, "b");
+    assert!(broken(&|v| v["actors"] =
+        json!([{ "id": "x", "incarnation": 1, "src": "s", "kind": "effect", "state": { "id": b.0, "path": "b" } }]))
+    .contains("not active"));
+    assert!(broken(&|v| v["actors"] =
+        json!([{ "id": "x", "incarnation": 7, "src": "s", "kind": "effect", "state": { "id": 0, "path": "" } }]))
+    .contains("past the run's count"));
+    // A snapshot made by hand that names a state the IR lacks: validate, not a panic.
+    let mut wrong = s0.clone();
+    wrong.configuration.push(StateId(4_000));
+    assert!(rt.validate(&wrong).is_err());
 }

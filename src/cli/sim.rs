@@ -6,7 +6,9 @@
 //! goes on by MS; every timer due by then fires, in deadline order, each its own macrostep), or
 //! `{"outcome": {"actor": ID, "output": ...}}` / `{"outcome": {"actor": ID, "error": ...}}` (an
 //! actor the run invoked settles), or `{"from": PARTY, "event": {...}}` (an event a party sent,
-//! which the kit's `sentBy` reads). Blank lines are skipped. `--guards` answers the guards the
+//! which the kit's `sentBy` reads), or `{"restore": true}` (the run is stored as a host stores it,
+//! `Runtime::encode`, and read back, `Runtime::restore`, before the next line; it prints no line).
+//! Blank lines are skipped. `--guards` answers the guards the
 //! host decides (a Chart's lent guards).
 
 use super::args::{SimArgs, SimFormat};
@@ -77,6 +79,15 @@ pub(super) fn sim(args: SimArgs) -> Result<Exit> {
             continue;
         }
         let v: Value = serde_json::from_str(line).map_err(|e| UsageError(format!("{}: not JSON: {e}", at())))?;
+        if v.get("restore") == Some(&Value::Bool(true)) {
+            // The run as a host stores it: encoded, written out, read back against the IR, and
+            // made live again. What follows must be what the live run would have done.
+            let stored = rt.encode(&live.snapshot()).to_string();
+            let read: Value =
+                serde_json::from_str(&stored).map_err(|e| UsageError(format!("{}: the stored run: {e}", at())))?;
+            live = rt.restore(&read).map_err(|e| UsageError(format!("{}: {e}", at())))?;
+            continue;
+        }
         if let Some(ms) = v.get("after") {
             let ms = ms.as_u64().ok_or_else(|| UsageError(format!("{}: `after` is a number of milliseconds", at())))?;
             now = now.saturating_add(ms);

@@ -212,3 +212,26 @@ fn a_forged_xstate_event_is_refused_and_a_stale_outcome_dropped() {
     assert!(err.contains("no actor \"nobody\" is running") && err.contains("dropped"), "{err}");
     assert_eq!(out.lines().count(), 1, "only the start: {out}");
 }
+
+/// `{"restore": true}` stores the run as a host does (encoded, written out, read back against the
+/// IR) wherever it stands in the script: with a timer pending, an actor running, a parallel state
+/// half done. What follows is what the live run prints.
+#[test]
+fn a_run_restored_anywhere_goes_on_as_the_live_one() {
+    let dir = tempdir();
+    for (file, events) in [("counter.ts", "counter.events.jsonl"), ("invoke.json", "invoke.events.jsonl")] {
+        let (live, _, code) = sim(&[file, "--events", events]);
+        assert_eq!(code, 0, "{live}");
+        let script = std::fs::read_to_string(fixtures().join(events)).unwrap();
+        let lines: Vec<&str> = script.lines().collect();
+        for cut in 0..=lines.len() {
+            let mut with = lines.clone();
+            with.insert(cut, r#"{"restore": true}"#);
+            let path = dir.join(format!("restore-{cut}.jsonl"));
+            std::fs::write(&path, with.join("\n")).unwrap();
+            let (restored, err, code) = sim(&[file, "--events", path.to_str().unwrap()]);
+            assert_eq!((code, err.as_str()), (0, ""), "{file} cut at {cut}");
+            assert_eq!(restored, live, "{file} cut at {cut}");
+        }
+    }
+}
