@@ -87,7 +87,7 @@ pub(super) fn ir(path: &Path, color: bool) -> Result<(Option<serde_json::Value>,
     }
     let exit = if compiled.has_errors() { Exit::Refused } else { Exit::Clean };
     let value = match compiled.machine.as_ref().and_then(|m| m.executable()) {
-        Some(m) => Some(serde_json::to_value(m).map_err(|e| UsageError(format!("cannot write the IR: {e}")))?),
+        Some(m) => Some(super::other::ir_document(m)?),
         None => None,
     };
     Ok((value, exit))

@@ -41,14 +41,25 @@ pub(super) fn schema_briefing(args: LendsArg) -> Result<Exit> {
     Ok(Exit::Clean)
 }
 
+/// The JSON `jr2 ir` prints of an IR: its identity (`ir::Machine::identity`) first, then the
+/// IR's own fields, so that the document still reads as the IR.
+pub(super) fn ir_document(machine: &ir::Machine) -> Result<serde_json::Value> {
+    let value = serde_json::to_value(machine).map_err(|e| UsageError(format!("cannot write the IR: {e}")))?;
+    let mut doc = serde_json::Map::new();
+    doc.insert("identity".into(), serde_json::Value::String(machine.identity().to_string()));
+    if let serde_json::Value::Object(fields) = value {
+        doc.extend(fields);
+    }
+    Ok(serde_json::Value::Object(doc))
+}
+
 /// `jr2 ir CHART.json [--lends L]`: the IR of an admitted Chart; a refused one's diagnostics go
 /// to stderr.
 pub(super) fn ir(args: IrArgs) -> Result<Exit> {
     if super::scxml::is_scxml(&args.chart) {
         let (machine, exit) = super::scxml::load(&args.chart)?;
         let Some(machine) = machine else { return Ok(Exit::Refused) };
-        let value = serde_json::to_value(&machine).map_err(|e| UsageError(format!("cannot write the IR: {e}")))?;
-        print_out(&(pretty(&value)? + "\n"));
+        print_out(&(pretty(&ir_document(&machine)?)? + "\n"));
         return Ok(exit);
     }
     if args.chart.extension().is_some_and(|e| e == "ts") {
@@ -77,8 +88,7 @@ pub(super) fn ir(args: IrArgs) -> Result<Exit> {
     }
     match admission.machine {
         Some(machine) => {
-            let value = serde_json::to_value(&machine).map_err(|e| UsageError(format!("cannot write the IR: {e}")))?;
-            print_out(&(pretty(&value)? + "\n"));
+            print_out(&(pretty(&ir_document(&machine)?)? + "\n"));
             Ok(Exit::Clean)
         }
         None => {

@@ -147,6 +147,16 @@ fn ir_and_parts_of_a_machine() {
     let ir = json(&o);
     assert_eq!(ir["id"], "fix-tests");
     assert_eq!(ir["origin"], "machine");
+    // Its identity first, 64 hex digits; the same again for the same file.
+    let identity = ir["identity"].as_str().expect("an identity");
+    assert!(identity.len() == 64 && identity.bytes().all(|b| b.is_ascii_hexdigit()), "{identity}");
+    assert_eq!(ir.as_object().and_then(|o| o.keys().next()).map(String::as_str), Some("identity"));
+    assert_eq!(json(&jr2(&["ir", "instance/workflows/fix-tests.ts"]))["identity"], identity);
+    // Each slot's definition: the Agent's model, the command's argv, the cut.
+    let slots = &ir["slots"];
+    assert_eq!(slots["coder"]["definition"]["agent"]["model"]["value"], "anthropic/claude-haiku-5-5", "{slots}");
+    assert_eq!(slots["test"]["definition"]["effect"]["run"]["argv"]["list"][2], serde_json::json!({ "arg": "file" }));
+    assert_eq!(slots["cut"]["definition"]["effect"]["run"]["kind"], "worktree", "{slots}");
     let o = jr2(&["parts", "instance/workflows/fix-tests.ts"]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     let parts = json(&o);

@@ -9,8 +9,8 @@ use base::path::{join, push_segment};
 use base::{FileId, Loc, Span};
 use ir::expr::{parse_reference, placeholders, TemplatePart};
 use ir::{
-    Action, CheckedMachine, EventDecl, Expr, FxIndexMap, Guard, Invoke, Machine, Name, NodeSource, Origin, Slot,
-    SlotKind, SourceMap, State, StateId, StateKind, StateSource, Statechart, TargetList, Transition, Trigger,
+    Action, CheckedMachine, Definition, EventDecl, Expr, FxIndexMap, Guard, Invoke, Machine, Name, NodeSource, Origin,
+    Slot, SlotKind, SourceMap, State, StateId, StateKind, StateSource, Statechart, TargetList, Transition, Trigger,
 };
 use kit::lends::LendManifest;
 use syntax::json::{same_key, JsonKind};
@@ -193,12 +193,17 @@ fn lower_statechart<'a>(
     for sid in 0..lw.states.len() {
         lw.lower_transitions(StateId(sid as u32), &id, &mut path, &mut transitions);
     }
+    // The slots the Chart invokes, each with its definition: a lent part's as its lend manifest
+    // gives it, a minted Agent's from the Chart's `agents`.
     let mut slots: FxIndexMap<Name, Slot> = FxIndexMap::default();
-    for st in lw.states.iter().filter(|_| full) {
-        for inv in &st.invokes {
-            let effect = manifest.and_then(|m| m.lent.effects.get(inv.src.as_str())).map(|e| Name::const_new(e.kind()));
-            slots.entry(inv.src.clone()).or_insert(Slot { kind: inv.kind, effect });
+    let invokes = lw.states.iter().filter(|_| full).flat_map(|st| st.invokes.iter());
+    for (inv, class) in invokes.zip(lw.invoke_class.iter()) {
+        if slots.contains_key(inv.src.as_str()) {
+            continue;
         }
+        let effect = manifest.and_then(|m| m.lent.effects.get(inv.src.as_str())).map(|e| Name::const_new(e.kind()));
+        let definition = Some(definition(chart, manifest, &inv.src, *class));
+        slots.insert(inv.src.clone(), Slot { kind: inv.kind, effect, definition });
     }
     let events = chart
         .get("events")
@@ -228,6 +233,7 @@ fn lower_statechart<'a>(
         context_expr: None,
         output: None,
         implementations: ir::Implementations::default(),
+        workspace: None,
     };
     let lowered = Lowered {
         machine: (),
@@ -238,6 +244,127 @@ fn lower_statechart<'a>(
         faults: lw.faults,
     };
     (statechart, lowered)
+}
+
+/// What the slot `src` (of class `class`) runs: a lent part as the lend manifest says it (an
+/// Agent's model, instructions and workspace; an Effect's parts), the kit's Gate and `fail()`, an
+/// Agent the Chart mints as its `agents` entry says it. What the manifest does not carry (a lent
+/// Effect's `idempotent`, timeout and secrets; a lent Machine's IR: the Open body's own slots hold
+/// them) is said in the definition, never made up.
+fn definition(chart: &Json, manifest: Option<&LendManifest>, src: &str, class: SrcClass) -> Definition {
+    use ir::slot::{Agent, Part};
+    let text = |s: &Option<String>| s.as_deref().map(|s| Part::Value(ir::Json::String(s.into())));
+    let lent = manifest.map(|m| &m.lent);
+    match class {
+        SrcClass::Lent(_) => {
+            if let Some(a) = lent.and_then(|l| l.agents.get(src)) {
+                return Definition::Agent(Agent {
+                    model: text(&a.model),
+                    instructions: text(&a.instructions),
+                    workspace: text(&a.workspace),
+                    options: Default::default(),
+                });
+            }
+            if let Some(e) = lent.and_then(|l| l.effects.get(src)) {
+                return Definition::Effect(lent_effect(e));
+            }
+            Definition::Unknown {
+                reason: format!(
+                    "{src:?} is a lent Machine: the lend manifest holds no IR of it (the Open body's own slot does)"
+                ),
+            }
+        }
+        SrcClass::Gate => Definition::Gate(Default::default()),
+        SrcClass::Fail => Definition::Fail(Default::default()),
+        SrcClass::Minted => {
+            let minted = chart.get("agents").and_then(|a| a.member(src));
+            let field =
+                |k: &str| minted.and_then(|m| m.value.get(k)).map(|v| Part::Value(ir::Json::from(v.to_value())));
+            Definition::Agent(Agent {
+                model: field("model"),
+                instructions: field("instructions"),
+                workspace: field("workspace"),
+                options: Default::default(),
+            })
+        }
+        SrcClass::DeclaredNotLent => {
+            Definition::Unknown { reason: format!("{src:?} is declared in `lends` and not lent now") }
+        }
+        SrcClass::GateNotLent => Definition::Unknown { reason: "the Open body does not lend `gate`".into() },
+        SrcClass::FailNotLent => Definition::Unknown { reason: "the Open body does not lend `fail`".into() },
+        SrcClass::Unknown => {
+            Definition::Unknown { reason: format!("{src:?} names no lent part and no Agent of the Chart") }
+        }
+    }
+}
+
+/// A lent Effect's definition from its lend manifest's parts.
+fn lent_effect(e: &kit::lends::EffectParts) -> ir::slot::Effect {
+    use ir::slot::{Argv, ArgvItem, Effect, EffectRun, Part};
+    use kit::lends::{ArgvPart, CutExpect, EffectParts};
+    let text = |s: &Option<String>| s.as_deref().map(|s| Part::Value(ir::Json::String(s.into())));
+    let schema = |s: &Option<serde_json::Value>| s.clone().map(|s| Part::Value(ir::Json::from(s)));
+    let run = match e {
+        EffectParts::Command { cut: Some(cut), .. } => EffectRun::Worktree {
+            expect: cut.expect.map(|x| {
+                Part::Value(ir::Json::String(match x {
+                    CutExpect::New => "new".into(),
+                    CutExpect::Existing => "existing".into(),
+                }))
+            }),
+        },
+        EffectParts::Command { argv, cut: None } => EffectRun::Command {
+            argv: match argv {
+                Some(items) => Argv::List(
+                    items
+                        .iter()
+                        .map(|p| match p {
+                            ArgvPart::Literal(s) => ArgvItem::Literal(s.clone()),
+                            ArgvPart::Arg { arg } => ArgvItem::Arg { arg: arg.as_str().into() },
+                        })
+                        .collect(),
+                ),
+                None => Argv::Unknown("an Open argv nobody bound".into()),
+            },
+            pin: false,
+        },
+        EffectParts::Http { method, url, input } => EffectRun::Http {
+            method: text(method).unwrap_or_else(|| Part::Value(ir::Json::String("GET".into()))),
+            url: text(url),
+            input: schema(input),
+            auth: None,
+            request: None,
+        },
+        EffectParts::Push { force } => {
+            EffectRun::Push { slot: None, sign: false, squash: false, force: *force, pin: false }
+        }
+        EffectParts::Dispatch { workflow, input } => EffectRun::Dispatch {
+            workflow: text(workflow).unwrap_or_else(|| Part::Unknown("the lend manifest names no Workflow".into())),
+            input: schema(input),
+            wait: false,
+            target: None,
+        },
+        EffectParts::Mcp { op, server, tool, input } => EffectRun::Mcp {
+            op: text(op).unwrap_or_else(|| Part::Value(ir::Json::String("call".into()))),
+            server: text(server),
+            tool: text(tool),
+            input: schema(input),
+        },
+    };
+    // What a lend manifest does not carry: the Open body's own slot of this name holds it.
+    let mut unread = FxIndexMap::default();
+    let not_carried = "the lend manifest does not carry it (the Open body's own slot holds it)";
+    let parts: &[&str] = match e {
+        EffectParts::Http { .. } => &["idempotent", "timeout", "secrets", "auth", "request"],
+        EffectParts::Push { .. } => &["idempotent", "timeout", "secrets", "slot", "sign", "squash", "pin"],
+        EffectParts::Dispatch { .. } => &["idempotent", "timeout", "secrets", "wait", "target"],
+        EffectParts::Command { cut: None, .. } => &["idempotent", "timeout", "secrets", "pin"],
+        _ => &["idempotent", "timeout", "secrets"],
+    };
+    for part in parts {
+        unread.insert(Name::from(*part), not_carried.to_string());
+    }
+    Effect { run, idempotent: false, timeout: None, secrets: Vec::new(), options: Default::default(), unread }
 }
 
 /// How many states lowering adds for a Chart: itself and every member of a `states` object, at
@@ -708,4 +835,79 @@ pub fn whole_ref<'a>(v: &Json<'a>) -> Option<&'a str> {
         return None;
     }
     members[0].value.as_str()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ir::slot::{Argv, EffectRun, Part};
+
+    /// A Chart that invokes every kind of part an Open body lends (an Agent, each Effect kind, a
+    /// Machine, `gate`, `fail`) and an Agent it mints, against the door fixtures' lend manifest.
+    const CHART: &str = r#"{
+      "id": "everything",
+      "initial": "writing",
+      "agents": { "helper": { "model": "anthropic/claude-haiku-5-5", "instructions": "You help.", "workspace": "read" } },
+      "states": {
+        "writing": { "invoke": [{ "src": "writer", "input": { "prompt": "Write." } }, { "src": "helper", "input": { "prompt": "Help." } }] },
+        "testing": { "invoke": { "src": "tests", "onDone": "checking" } },
+        "checking": { "invoke": { "src": "check", "input": { "file": "a.js" }, "onDone": "cutting" } },
+        "cutting": { "invoke": { "src": "cut", "input": { "path": "/work/app/x", "branch": "x" }, "onDone": "posting" } },
+        "posting": { "invoke": { "src": "post", "input": { "text": "hi" }, "onDone": "publishing" } },
+        "publishing": { "invoke": { "src": "publish", "onDone": "reviewing" } },
+        "reviewing": { "invoke": { "src": "review", "onDone": "looking" } },
+        "looking": { "invoke": { "src": "lookup", "onDone": "sub" } },
+        "sub": { "invoke": { "src": "subtask", "onDone": "waiting" } },
+        "waiting": { "invoke": { "src": "gate", "id": "editor" } },
+        "failed": { "invoke": { "src": "fail", "input": { "reason": "no" } } },
+        "odd": { "invoke": { "src": "nobody" } }
+      }
+    }"#;
+
+    fn manifest() -> LendManifest {
+        let path = base::workspace::root().join("compiler/check/tests/fixtures/door/lends.json");
+        serde_json::from_str(&std::fs::read_to_string(path).expect("the door's lend manifest")).expect("a manifest")
+    }
+
+    #[test]
+    fn each_slot_holds_what_its_lend_manifest_says() {
+        let arena = syntax::json::Arena::new();
+        let parsed = syntax::json::parse(CHART, &arena);
+        assert!(parsed.errors.is_empty(), "{:?}", parsed.errors);
+        let manifest = manifest();
+        let lowered = lower(&parsed.value, Some(&manifest));
+        let m = &lowered.machine;
+        let def = |slot: &str| m.slots[slot].definition.clone().unwrap_or_else(|| panic!("{slot}"));
+        let Definition::Agent(writer) = def("writer") else { panic!("{:?}", def("writer")) };
+        assert_eq!(writer.model.as_ref().and_then(Part::as_str), Some("anthropic/claude-haiku-5-5"));
+        let Definition::Agent(helper) = def("helper") else { panic!("{:?}", def("helper")) };
+        assert_eq!(helper.workspace.as_ref().and_then(Part::as_str), Some("read"), "a minted Agent's own entry");
+        let Definition::Effect(check) = def("check") else { panic!("{:?}", def("check")) };
+        assert!(matches!(&check.run, EffectRun::Command { argv: Argv::List(items), .. } if items.len() == 3));
+        assert!(check.unread.contains_key("timeout"), "what the manifest does not carry is said: {:?}", check.unread);
+        assert!(
+            matches!(def("cut"), Definition::Effect(e) if matches!(e.run, EffectRun::Worktree { expect: Some(_) }))
+        );
+        assert!(matches!(def("gate"), Definition::Gate(_)));
+        assert!(matches!(def("fail"), Definition::Fail(_)));
+        assert!(matches!(def("subtask"), Definition::Unknown { reason } if reason.contains("lent Machine")));
+        assert!(matches!(def("nobody"), Definition::Unknown { .. }));
+        insta::assert_json_snapshot!(
+            "everything_chart_slots",
+            serde_json::json!({ "identity": m.identity(), "slots": m.slots })
+        );
+    }
+
+    /// The Chart's whitespace does not change its identity; a target does.
+    #[test]
+    fn a_chart_identity_follows_what_runs() {
+        let identity = |text: &str| {
+            let arena = syntax::json::Arena::new();
+            let parsed = syntax::json::parse(text, &arena);
+            lower(&parsed.value, Some(&manifest())).machine.identity()
+        };
+        let base = identity(CHART);
+        assert_eq!(identity(&CHART.replace(",\n", ",\n\n   ")), base);
+        assert_ne!(identity(&CHART.replace("\"onDone\": \"checking\"", "\"onDone\": \"cutting\"")), base);
+    }
 }

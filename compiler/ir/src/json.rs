@@ -59,6 +59,17 @@ impl JsonMap {
         self.0.iter().find(|(k, _)| k == key).map(|(_, v)| v)
     }
 
+    /// Removes `key`'s entry, keeping the others' order; its value, where it was there.
+    pub fn remove(&mut self, key: &str) -> Option<Json> {
+        let i = self.0.iter().position(|(k, _)| k == key)?;
+        Some(self.0.remove(i).1)
+    }
+
+    /// The entries, their values writable.
+    pub fn iter_mut(&mut self) -> impl Iterator<Item = (&Name, &mut Json)> {
+        self.0.iter_mut().map(|(k, v)| (&*k, v))
+    }
+
     pub fn contains_key(&self, key: &str) -> bool {
         self.get(key).is_some()
     }

@@ -19,12 +19,16 @@
 pub mod eval;
 pub mod expr;
 mod graph;
+pub mod identity;
 pub mod json;
+pub mod slot;
 pub mod source_map;
 pub mod targets;
 
 pub use expr::{Builtin, Expr};
+pub use identity::{Identity, IDENTITY_FORMAT};
 pub use json::{Json, JsonMap};
+pub use slot::Definition;
 pub use source_map::{NodeSource, SourceMap, StateSource};
 
 use indexmap::IndexMap;
@@ -103,6 +107,10 @@ pub struct Statechart {
     /// name lent by the host (a Chart's, an Open body's) is not here.
     #[serde(default, skip_serializing_if = "Implementations::is_empty")]
     pub implementations: Implementations,
+    /// The `workspace(body, options)` the Machine is the body of (the innermost, with any
+    /// `customize()` layered over its options); `None` for a Machine that composes no Sandbox.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub workspace: Option<slot::Workspace>,
 }
 
 /// The named implementations of a Machine, lowered ([`Statechart::implementations`]). Each is
@@ -394,12 +402,18 @@ impl SlotKind {
     }
 }
 
-/// An actor slot: a `src` and its kind.
+/// An actor slot: a `src`, its kind, and what it runs.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Slot {
     pub kind: SlotKind,
-    /// The Effect's kind (`command`, `http`, ...) where the slot is an Effect.
+    /// The Effect's kind (`command`, `http`, ...) where the slot is an Effect (`command` for a
+    /// `worktree()` cut too: its [`slot::EffectRun::Worktree`] tells it apart).
     pub effect: Option<Name>,
+    /// Its definition ([`slot`]): an Effect's parts, an Agent's model, a child Machine's IR, ...
+    /// `None` where the front end gives none: an IR lowered for a check only, an SCXML document's
+    /// slot (its child is the invoke's inline [`Invoke::machine`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub definition: Option<Definition>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -450,6 +464,14 @@ impl Machine {
     /// The statechart it is.
     pub fn statechart(&self) -> &Statechart {
         &self.0
+    }
+
+    /// Its identity: a hash of a versioned canonical form of everything that changes how it runs
+    /// (its child Machines' IRs too), not its descriptions and not where it was written
+    /// ([`identity`](crate::identity) says the form). Equal IRs have equal identities; an edit of
+    /// whitespace, comments or descriptions keeps it.
+    pub fn identity(&self) -> Identity {
+        identity::of(&self.0)
     }
 }
 

@@ -38,7 +38,9 @@
 //!   `not-lowered` warning); `fromPick(def, fill?)` → an object of `{ param: event.param }` for each
 //!   key of the pick's `z.object({...})`, then `fill`'s lowered object fields.
 //! - `slots`: every actor of the setup, in the setup's order, then the names that invokes use and
-//!   the setup does not declare (the kit's implicit `gate`, unknown names).
+//!   the setup does not declare (the kit's implicit `gate`, unknown names); each with its
+//!   definition, read by [`crate::slots`] (a child Machine lowered whole into it), and the
+//!   Machine's `workspace()` options beside them (`Statechart::workspace`).
 //! - `implementations`: the setup's `guards`, `actions` and `delays` (then the implementations'
 //!   given outside it, a later name replacing an earlier one), each lowered where pure: a guard
 //!   function whose body lowered → its `Expr` (its second parameter is `params`, `Root::Params`),
@@ -350,7 +352,7 @@ impl ActorClass {
             ActorClass::Machine | ActorClass::Open => (SlotKind::Machine, None),
             ActorClass::Unknown => (SlotKind::Unknown, None),
         };
-        Slot { kind, effect }
+        Slot { kind, effect, definition: None }
     }
 }
 
@@ -385,7 +387,8 @@ pub enum Purpose {
     /// What `jr2 check` reads, an [`ir::CheckedMachine`]: the same IR but for the events' input
     /// schemas, which are read (a schema with no JSON Schema reading is the same `event-schema`
     /// warning) and not written, as no check reads them ([`EventDecl::input`] is `None`). Writing
-    /// them was ~2.4% of a check's cost (docs/benchmarks.md).
+    /// them was ~2.4% of a check's cost (docs/benchmarks.md). Nor are the slots' definitions
+    /// ([`ir::Slot::definition`] is `None`) or the `workspace()` options, which no check reads.
     Check,
 }
 
@@ -411,13 +414,19 @@ pub fn lower_machine<'v>(value: &'v Value<'v>) -> Lowered<'v> {
 
 /// Lowers a Machine already taken apart.
 pub fn lower_parts<'v>(parts: &MachineParts<'v>) -> Lowered<'v> {
-    lower_statechart(parts, Purpose::Full).map(ir::Machine::lowered)
+    lower_statechart(parts, Purpose::Full, 0).map(ir::Machine::lowered)
 }
 
 /// Lowers a Machine already taken apart for a check only ([`Purpose::Check`]): an
 /// [`ir::CheckedMachine`], with the same faults as [`lower_parts`].
 pub fn lower_parts_for_check<'v>(parts: &MachineParts<'v>) -> Lowered<'v, ir::CheckedMachine> {
-    lower_statechart(parts, Purpose::Check).map(ir::CheckedMachine::lowered_for_check)
+    lower_statechart(parts, Purpose::Check, 0).map(ir::CheckedMachine::lowered_for_check)
+}
+
+/// Lowers a child Machine whole, `depth` Machines below a Workflow's root, for its parent's slot
+/// ([`crate::slots`]).
+pub(crate) fn lower_child<'v>(parts: &MachineParts<'v>, depth: usize) -> Lowered<'v, ir::Statechart> {
+    lower_statechart(parts, Purpose::Full, depth)
 }
 
 impl<'v, M> Lowered<'v, M> {
@@ -432,14 +441,16 @@ impl<'v, M> Lowered<'v, M> {
     }
 }
 
-/// Lowers a Machine already taken apart, for `purpose`, into a statechart.
-fn lower_statechart<'v>(parts: &MachineParts<'v>, purpose: Purpose) -> Lowered<'v, ir::Statechart> {
+/// Lowers a Machine already taken apart, for `purpose`, into a statechart; `depth` is how many
+/// Machines it is below a Workflow's root (its slots' child Machines are lowered one deeper).
+fn lower_statechart<'v>(parts: &MachineParts<'v>, purpose: Purpose, depth: usize) -> Lowered<'v, ir::Statechart> {
     let config = parts.config;
     // The state vectors are allocated once, at their size (about one invoke a state).
     let n = if config.props().is_some() { count_states(config) } else { 0 };
     let mut lw = Lowerer {
         parts,
         purpose,
+        depth,
         states: Vec::with_capacity(n),
         map: SourceMap::with_capacity(n, 0),
         values: Vec::with_capacity(n),
@@ -541,18 +552,34 @@ fn lower_statechart<'v>(parts: &MachineParts<'v>, purpose: Purpose) -> Lowered<'
     drop(targets);
     lw.states = states;
 
+    // Each slot with its definition (`crate::slots`), as `customize()` leaves its actor; an IR for
+    // a check holds none (no check reads them).
+    let full = purpose == Purpose::Full;
+    let custom = full.then(|| crate::parts::Customized::new(parts));
     let mut slots: FxIndexMap<Name, Slot> = FxIndexMap::with_capacity_and_hasher(actors.len() + 1, Default::default());
     for (k, c) in &actors {
-        slots.insert(Name::from(*k), c.slot());
+        let mut slot = c.slot();
+        slot.definition = custom.as_ref().map(|custom| crate::slots::definition(parts, custom, k, c, depth));
+        slots.insert(Name::from(*k), slot);
     }
     // The invokes whose src names no setup actor (`invokes` listed them, in order): the others
     // have their slot already.
     for &(sid, i) in &lw.undeclared_srcs {
         let inv = &lw.states[sid.index()].invokes[i];
         if !slots.contains_key(inv.src.as_str()) {
-            slots.insert(inv.src.clone(), Slot { kind: inv.kind, effect: None });
+            // The `src` as written, where it is no name (an actor written in place).
+            let written = lw
+                .map
+                .invoke_index(sid, i)
+                .and_then(|k| lw.invoke_values.get(k))
+                .and_then(|v| v.get("src"))
+                .filter(|v| v.as_str().is_none());
+            let definition = full.then(|| crate::slots::undeclared(&inv.src, written, depth));
+            slots.insert(inv.src.clone(), Slot { kind: inv.kind, effect: None, definition });
         }
     }
+    let workspace = custom.as_ref().and_then(|custom| crate::slots::workspace(parts, custom));
+    drop(custom);
 
     let events = lw.events();
     let context_value = config.get("context");
@@ -575,6 +602,7 @@ fn lower_statechart<'v>(parts: &MachineParts<'v>, purpose: Purpose) -> Lowered<'
         context_expr,
         output,
         implementations,
+        workspace,
     };
     let values = NodeValues {
         states: lw.values.iter().map(|(v, _, _)| *v).collect(),
@@ -696,6 +724,8 @@ object_fields! {
 struct Lowerer<'p, 'v> {
     parts: &'p MachineParts<'v>,
     purpose: Purpose,
+    /// How many Machines this one is below a Workflow's root (its inline children are one deeper).
+    depth: usize,
     states: Vec<State>,
     /// Where each state, invoke and transition was written, as they are added.
     map: SourceMap,
@@ -1265,7 +1295,13 @@ impl<'p, 'v> Lowerer<'p, 'v> {
         let Ok(parts) = machine_parts(logic) else {
             return Ok(Action::Spawn { src, id, input, machine: None });
         };
-        let child = lower_statechart(&parts, self.purpose)
+        if self.depth + 1 >= crate::slots::MAX_NESTING {
+            return Err(format!(
+                "the Machine `spawnChild()` spawns is nested more than {} Machines deep",
+                crate::slots::MAX_NESTING
+            ));
+        }
+        let child = lower_statechart(&parts, self.purpose, self.depth + 1)
             .machine
             .ok_or_else(|| "the Machine `spawnChild()` spawns does not lower".to_string())?;
         Ok(Action::Spawn { src, id, input, machine: Some(Box::new(child)) })

@@ -24,8 +24,8 @@
 //! Where the seed does not show a field's exact form, the choice is documented at the field.
 
 use crate::lower::{
-    arg, classify_actor, is_call, kit_name, lower_parts, machine_parts, zod_object_keys, ActorClass, MachineParts,
-    WrapperKind,
+    arg, classify_actor, is_call, kit_name, lower_parts_for_check, machine_parts, zod_object_keys, ActorClass,
+    MachineParts, WrapperKind,
 };
 use crate::value::{Arena, Call, Prop, Value, ValueKind};
 use ir::targets::Targets;
@@ -238,12 +238,14 @@ pub fn parts_of(root: &Value) -> CarriedParts {
 /// Visits every Machine of the tree in pre-order, with its lowered IR (when it lowers), its parts
 /// and its slot path.
 /// What [`walk`] calls for each Machine: its IR (when it lowers), its parts, its slot path.
-pub(crate) type Visit<'a> = dyn FnMut(Option<&ir::Machine>, &MachineParts<'_>, &[String]) + 'a;
+pub(crate) type Visit<'a> = dyn FnMut(Option<&ir::Statechart>, &MachineParts<'_>, &[String]) + 'a;
 
 pub fn walk(v: &Value, path: &[String], visit: &mut Visit<'_>) {
     let Ok(parts) = machine_parts(v) else { return };
-    let lowered = lower_parts(&parts);
-    visit(lowered.machine.as_ref(), &parts, path);
+    // Lowered for a check: the visits read the states and invokes, and each child Machine is
+    // walked (and lowered) once, here, not again inside its parent's slot.
+    let lowered = lower_parts_for_check(&parts);
+    visit(lowered.machine.as_deref(), &parts, path);
     for (name, actor) in parts.setup_entries("actors") {
         if classify_actor(actor) == ActorClass::Machine {
             let mut p = path.to_vec();
@@ -255,7 +257,7 @@ pub fn walk(v: &Value, path: &[String], visit: &mut Visit<'_>) {
 
 /// `failingStatesOf`: every state of the Machine's own tree that invokes a `fail()` slot, in
 /// document order, with the slot key. A state is named by its xstate id.
-pub(crate) fn failing_states_of(m: &ir::Machine) -> Vec<(String, String)> {
+pub(crate) fn failing_states_of(m: &ir::Statechart) -> Vec<(String, String)> {
     let targets = Targets::new(&m.states, &m.id);
     let mut out = Vec::new();
     for sid in m.ids() {
@@ -376,7 +378,7 @@ pub(crate) fn agent_definition(actor: &Value) -> J {
 }
 
 /// The strings of a list of names or `secret(name)` calls.
-fn string_list(v: &Value) -> Vec<String> {
+pub(crate) fn string_list(v: &Value) -> Vec<String> {
     v.as_array()
         .unwrap_or(&[])
         .iter()
@@ -394,7 +396,7 @@ fn secret_name(v: &Value) -> Option<String> {
 
 /// Every `secret(name)` named anywhere inside `v`, in order, deduped; and whether a `secret(open)`
 /// is among them.
-fn secrets_in(v: &Value, out: &mut Vec<String>, open: &mut bool) {
+pub(crate) fn secrets_in(v: &Value, out: &mut Vec<String>, open: &mut bool) {
     match &v.kind {
         ValueKind::Call(c) => {
             if is_call(v, "secret") {
@@ -421,7 +423,7 @@ fn secrets_in(v: &Value, out: &mut Vec<String>, open: &mut bool) {
     }
 }
 
-fn opt<'v>(actor: &Value<'v>, i: usize, key: &str) -> Option<&'v Value<'v>> {
+pub(crate) fn opt<'v>(actor: &Value<'v>, i: usize, key: &str) -> Option<&'v Value<'v>> {
     arg(actor, i).and_then(|o| o.get(key))
 }
 
@@ -576,7 +578,7 @@ pub(crate) fn carried_effect(name: &str, path: &[String], actor: &Value) -> J {
 }
 
 /// One argv element: a string, or `arg(name)`.
-fn argv_part(v: &Value) -> Option<ArgvPart> {
+pub(crate) fn argv_part(v: &Value) -> Option<ArgvPart> {
     if let Some(s) = v.as_str() {
         return Some(ArgvPart::Literal(s.to_string()));
     }
@@ -737,7 +739,15 @@ pub fn declaration_of(v: &Value) -> Result<Declaration, String> {
 /// - `repoSlots`: the keys of the enclosing `workspace(body, { repos })`; absent without one.
 pub fn lend_manifest(machine_value: &Value, slot: &str) -> Result<LendManifest, String> {
     let parts = machine_parts(machine_value).map_err(|f| f.message)?;
-    let custom = Customized::new(&parts);
+    lend_manifest_of(&parts, &Customized::new(&parts), slot)
+}
+
+/// [`lend_manifest`] of a Machine already taken apart, with its `customize()` layers.
+pub(crate) fn lend_manifest_of(
+    parts: &MachineParts<'_>,
+    custom: &Customized<'_, '_>,
+    slot: &str,
+) -> Result<LendManifest, String> {
     let Some(actor) = parts.actor(slot) else {
         let names: Vec<&str> = parts.setup_entries("actors").into_iter().map(|(n, _)| n).collect();
         return Err(format!("no actor \"{slot}\" in the Machine's setup (actors: {})", base::path::names(&names)));
@@ -779,7 +789,7 @@ pub fn lend_manifest(machine_value: &Value, slot: &str) -> Result<LendManifest, 
     lent.actions = l.actions.iter().filter(|g| actions.contains(g)).cloned().collect();
     lent.delays = l.delays.iter().filter(|g| delays.contains(g)).cloned().collect();
 
-    let input_keys = opt(actor, 1, "input").and_then(zod_object_keys).or_else(|| invoke_input_keys(&parts, slot));
+    let input_keys = opt(actor, 1, "input").and_then(zod_object_keys).or_else(|| invoke_input_keys(parts, slot));
     let workspace = custom.workspace();
     let repo_slots = workspace
         .as_ref()
@@ -916,7 +926,9 @@ fn with_arg<'a>(v: &Value<'a>, i: usize, new: Value<'a>, arena: &'a Arena) -> Va
 
 /// The keys of the input that every invoke of `slot` in the Machine gives, when they agree.
 fn invoke_input_keys(parts: &MachineParts<'_>, slot: &str) -> Option<Vec<String>> {
-    let lowered = lower_parts(parts);
+    // Lowered for a check: its invokes' inputs are there, and no slot's definition is read (an
+    // Open body's definition is this manifest: reading it here would go round for ever).
+    let lowered = lower_parts_for_check(parts);
     let m = lowered.machine?;
     let mut found: Option<Vec<String>> = None;
     for st in &m.states {

@@ -271,6 +271,7 @@ impl<'a, 'i, 'f> Lowerer<'a, 'i, 'f> {
             context_expr,
             output: None,
             implementations: ir::Implementations::default(),
+            workspace: None,
         }
     }
 
@@ -599,7 +600,7 @@ impl<'a, 'i, 'f> Lowerer<'a, 'i, 'f> {
         let input = self.fields(n);
         let id = n.attribute("id").map(Name::from);
         let id_location = if n.attribute("idlocation").is_some() { self.location(n, "idlocation") } else { None };
-        self.slots.insert("scxml".into(), Slot { kind: SlotKind::Machine, effect: None });
+        self.slots.insert("scxml".into(), Slot { kind: SlotKind::Machine, effect: None, definition: None });
         self.states[s.index()].invokes.push(Invoke {
             src: "scxml".into(),
             id,

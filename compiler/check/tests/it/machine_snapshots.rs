@@ -1,5 +1,6 @@
 //! Each seed example Workflow (`tests/xstate/fixtures/*.ts`) compiles with no error, and a
-//! reviewed snapshot shows its IR and what it carries (`jr2 parts`).
+//! reviewed snapshot shows its IR (each slot's definition too) with its identity, and what it
+//! carries (`jr2 parts`).
 
 #[test]
 fn seed_workflows_ir_and_parts() {
@@ -26,6 +27,7 @@ fn seed_workflows_ir_and_parts() {
         let machine = machine.unwrap_or_else(|| panic!("{name}: no Machine"));
         let value = compiled.value().expect("a Machine has its value");
         let doc = serde_json::json!({
+            "identity": machine.identity(),
             "ir": machine,
             "parts": machine::parts::parts_of(value),
             "workspacePods": machine::parts::workspace_pods_of(value),
