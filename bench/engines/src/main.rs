@@ -51,6 +51,8 @@ fn design(name: &str) -> (Mode, bool) {
     (d.1, d.2)
 }
 
+// One value a run, never in a collection that the size difference would matter to.
+#[allow(clippy::large_enum_variant)]
 enum Run {
     Q(qjs::Run),
     B(boa::Run),
@@ -223,7 +225,7 @@ fn bench(args: &[String]) {
                 let mut run = Run::new(engine, mode, hooks, &todos::initial_context());
                 let c0 = thread_cpu();
                 let t0 = Instant::now();
-                let end = drive(&mut run, &events);
+                let end = drive(&mut run, events);
                 wall = wall.min(t0.elapsed());
                 cpu = cpu.min(thread_cpu() - c0);
                 digest = todos::digest(&end);
