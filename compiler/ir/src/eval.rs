@@ -23,6 +23,11 @@
 //!   items or a string's characters (code points), and any other value is an evaluation error
 //!   (JavaScript's TypeError: it is not iterable). A literal that would hold more than
 //!   [`MAX_SPREAD`] items or properties is an evaluation error, a bound JavaScript does not have;
+//! - the builtins as ECMAScript defines them: `Math.max`/`Math.min` (ToNumber of every argument,
+//!   `NaN` if any, `+0` above `-0`), `startsWith`/`endsWith`/`includes` of a string (positions
+//!   in UTF-16 code units, ToIntegerOrInfinity and clamped), `includes` of an array
+//!   (SameValueZero, a negative `fromIndex` from the end), `join` (`null`/`undefined` items
+//!   empty); a receiver that has no such method is an evaluation error (JavaScript's TypeError);
 //! - a reference reads members leniently: a missing key is `undefined`, and so is any member of
 //!   `undefined` or `null` (where JavaScript's `a.b` would throw; `a?.b` would not); arrays and
 //!   strings have `length` and index members.
@@ -388,6 +393,82 @@ fn call(func: Builtin, args: &[JsValue]) -> Result<JsValue, EvalError> {
         Builtin::Number => JsValue::Number(if args.is_empty() { 0.0 } else { arg(0).to_number() }),
         Builtin::Boolean => JsValue::Bool(arg(0).truthy()),
         Builtin::MathPow => JsValue::Number(pow(arg(0).to_number(), arg(1).to_number())),
+        Builtin::MathMax | Builtin::MathMin => {
+            // Every argument is made a number (in order) before any is compared.
+            let ns: Vec<f64> = args.iter().map(JsValue::to_number).collect();
+            let max = func == Builtin::MathMax;
+            let mut out = if max { f64::NEG_INFINITY } else { f64::INFINITY };
+            for n in ns {
+                if n.is_nan() {
+                    out = f64::NAN;
+                    break;
+                }
+                // `+0` is above `-0` (`f64`'s comparison holds them equal).
+                let above = n > out || (n == 0.0 && out == 0.0 && n.is_sign_positive() && out.is_sign_negative());
+                let below = n < out || (n == 0.0 && out == 0.0 && n.is_sign_negative() && out.is_sign_positive());
+                if (max && above) || (!max && below) {
+                    out = n;
+                }
+            }
+            JsValue::Number(out)
+        }
+        Builtin::StartsWith | Builtin::EndsWith => {
+            let JsValue::String(s) = arg(0) else {
+                return Err(EvalError::Call(format!("{} has no {}", describe(&arg(0)), builtin_name(func))));
+            };
+            let units: Vec<u16> = s.encode_utf16().collect();
+            let search: Vec<u16> = arg(1).to_js_string().encode_utf16().collect();
+            let len = units.len();
+            let at = |v: JsValue, default: usize| match v {
+                JsValue::Undefined => default,
+                v => clamp_index(v.to_number(), len),
+            };
+            JsValue::Bool(if func == Builtin::StartsWith {
+                let start = at(arg(2), 0);
+                units[start..].starts_with(&search)
+            } else {
+                let end = at(arg(2), len);
+                units[..end].ends_with(&search)
+            })
+        }
+        Builtin::Includes => match arg(0) {
+            JsValue::Array(items) => {
+                let len = items.len();
+                let from = relative_start(arg(2).to_number(), len);
+                let x = arg(1);
+                JsValue::Bool(items[from..].iter().any(|v| same_value_zero(v, &x)))
+            }
+            JsValue::String(s) => {
+                let units: Vec<u16> = s.encode_utf16().collect();
+                let search: Vec<u16> = arg(1).to_js_string().encode_utf16().collect();
+                let start = match arg(2) {
+                    JsValue::Undefined => 0,
+                    v => clamp_index(v.to_number(), units.len()),
+                };
+                let found = search.is_empty() || units[start..].windows(search.len()).any(|w| w == search.as_slice());
+                JsValue::Bool(found)
+            }
+            other => return Err(EvalError::Call(format!("{} has no includes", describe(&other)))),
+        },
+        Builtin::Join => match arg(0) {
+            JsValue::Array(items) => {
+                let sep = match arg(1) {
+                    JsValue::Undefined => ",".to_string(),
+                    v => v.to_js_string(),
+                };
+                let mut out = String::new();
+                for (i, x) in items.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(&sep);
+                    }
+                    if !matches!(x, JsValue::Undefined | JsValue::Null) {
+                        out.push_str(&x.to_js_string());
+                    }
+                }
+                JsValue::String(out.into())
+            }
+            other => return Err(EvalError::Call(format!("{} has no join", describe(&other)))),
+        },
         Builtin::Concat => match arg(0) {
             JsValue::Array(items) => {
                 let mut out: Vec<JsValue> = items.as_ref().clone();
@@ -409,6 +490,54 @@ fn call(func: Builtin, args: &[JsValue]) -> Result<JsValue, EvalError> {
             other => return Err(EvalError::Call(format!("a {} has no concat", other.type_of()))),
         },
     })
+}
+
+/// A method's name as JavaScript writes it, for an error.
+fn builtin_name(func: Builtin) -> &'static str {
+    match func {
+        Builtin::StartsWith => "startsWith",
+        Builtin::EndsWith => "endsWith",
+        _ => "such method",
+    }
+}
+
+/// ToIntegerOrInfinity of a position, clamped to `0..=len` (`String.prototype.startsWith`'s and
+/// `includes`'s position, `endsWith`'s end): `NaN` is 0.
+fn clamp_index(n: f64, len: usize) -> usize {
+    if n.is_nan() || n <= 0.0 {
+        0
+    } else if n >= len as f64 {
+        len
+    } else {
+        n.trunc() as usize
+    }
+}
+
+/// `Array.prototype.includes`'s `fromIndex` (ToIntegerOrInfinity, `undefined` and `NaN` 0): a
+/// negative one counts from the end; clamped to `0..=len`.
+fn relative_start(n: f64, len: usize) -> usize {
+    if n.is_nan() {
+        return 0;
+    }
+    let k = n.trunc();
+    if k < 0.0 {
+        let from_end = len as f64 + k;
+        if from_end <= 0.0 {
+            0
+        } else {
+            from_end as usize
+        }
+    } else {
+        clamp_index(k, len)
+    }
+}
+
+/// SameValueZero: `===`, except that `NaN` is itself.
+fn same_value_zero(a: &JsValue, b: &JsValue) -> bool {
+    match (a, b) {
+        (JsValue::Number(x), JsValue::Number(y)) if x.is_nan() && y.is_nan() => true,
+        _ => strict_eq(a, b),
+    }
 }
 
 /// ECMAScript's `HasProperty` for `key in object`: an object's own keys, an array's indices and

@@ -132,6 +132,23 @@ pub enum Builtin {
     Boolean,
     /// `Math.pow(x, y)`.
     MathPow,
+    /// `Math.max(a, ...)`: each argument's ToNumber; `NaN` if any is, `-Infinity` of none, `+0`
+    /// above `-0`.
+    MathMax,
+    /// `Math.min(a, ...)`: as [`Builtin::MathMax`], the least; `Infinity` of none.
+    MathMin,
+    /// `s.startsWith(search, position?)`, the receiver first: a string receiver only (any other
+    /// is an evaluation error: it has no such method), positions in UTF-16 code units.
+    StartsWith,
+    /// `s.endsWith(search, end?)`, the receiver first, as [`Builtin::StartsWith`].
+    EndsWith,
+    /// `a.includes(x, from?)`, the receiver first: an array's (SameValueZero: `NaN` finds `NaN`)
+    /// or a string's (`search` made a string); any other receiver is an evaluation error.
+    Includes,
+    /// `a.join(separator?)`, the receiver first: an array's items as `String` makes them
+    /// (`null`/`undefined` empty), between separators (`,` by default); any other receiver is an
+    /// evaluation error.
+    Join,
     /// `a.concat(b, ...)`, the receiver first: an array's items, then each argument's (an
     /// array's items, any other value itself); a string receiver's strings joined. Any other
     /// receiver is an evaluation error (it has no `concat`).

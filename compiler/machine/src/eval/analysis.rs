@@ -1007,6 +1007,48 @@ impl<'a, 'g, 's, 'v> Cx<'a, 'g, 's, 'v> {
                 return Fv::Opaque;
             }
         }
+        // The string and array methods the run has (`s.startsWith(x)`, `list.includes(x)`,
+        // `list.join(", ")`), over the lowered receiver and arguments, and `Math.max`/`Math.min`
+        // where `Math` is the global. Not an optional call (`a?.includes(x)`: `undefined` of a
+        // missing receiver, where the builtin would be an error).
+        if let Expression::StaticMemberExpression(m) = callee {
+            let name = m.property.name.as_str();
+            let math = matches!(strip(&m.object), Expression::Identifier(i) if i.name == "Math")
+                && self.local("Math").is_none()
+                && !self.bindings.contains_key("Math");
+            let func = match name {
+                "max" if math => Some(ir::Builtin::MathMax),
+                "min" if math => Some(ir::Builtin::MathMin),
+                "startsWith" if !math => Some(ir::Builtin::StartsWith),
+                "endsWith" if !math => Some(ir::Builtin::EndsWith),
+                "includes" if !math => Some(ir::Builtin::Includes),
+                "join" if !math => Some(ir::Builtin::Join),
+                _ => None,
+            };
+            if let Some(func) = func.filter(|_| !m.optional && !c.optional) {
+                let mut args = Vec::with_capacity(c.arguments.len() + 1);
+                let mut ok = true;
+                if !math {
+                    let receiver = self.fexpr(&m.object);
+                    ok = self.lower(receiver).map(|r| args.push(r)).is_some();
+                }
+                for a in &c.arguments {
+                    let fv = self.farg(a);
+                    if matches!(fv, Fv::Pick(..)) {
+                        self.facts.complete = false;
+                    }
+                    match self.lower(fv) {
+                        Some(e) if ok => args.push(e),
+                        _ => ok = false,
+                    }
+                }
+                if ok {
+                    return Fv::Lowered(Expr::Call { func, args });
+                }
+                self.facts.complete = false;
+                return Fv::Opaque;
+            }
+        }
         // Anything else: a method, a global, an unknown function.
         match callee {
             Expression::StaticMemberExpression(m) => {

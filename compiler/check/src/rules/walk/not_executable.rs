@@ -48,7 +48,7 @@ declare_rule! {
     /// ## Example
     /// ```ts
     /// jr2Setup({
-    ///   guards: { ready: ({ context }) => context.tags.includes("ready") },
+    ///   guards: { ready: ({ context }) => context.tags.some((t) => t === "ready") },
     /// }).createMachine({
     ///   initial: "waiting",
     ///   context: { tags: [] },
