@@ -109,6 +109,54 @@ fn named_implementations_run_with_their_params() {
     assert_eq!(lines[5]["status"], "done");
 }
 
+/// Issue 34: a context factory that spreads its input (`({ input }) => ({ ...input, ticks: 0 })`)
+/// makes the context from `--input` (it was dropped, and the run's context was `{}`), and the
+/// `assign`s that spread lists and objects, with a computed key, give what xstate gives.
+#[test]
+fn a_spread_context_and_spreading_assigns_run() {
+    let input = r#"{"name":"first","ticks":9,"seen":{"z":0}}"#;
+    let (out, err, code) = sim(&["ticks.ts", "--input", input, "--events", "ticks.events.jsonl"]);
+    assert_eq!((code, err.as_str()), (0, ""), "{out}");
+    snapshot("ticks", &out);
+    let lines: Vec<serde_json::Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    // The input's keys, then `ticks` (given again, it keeps its place and takes 0).
+    assert_eq!(lines[0]["context"], serde_json::json!({ "name": "first", "ticks": 0, "seen": { "z": 0 } }));
+    assert_eq!(lines[2]["context"]["ticks"], 2);
+    let last = lines.last().unwrap();
+    assert_eq!(last["status"], "done");
+    assert_eq!(
+        last["context"],
+        serde_json::json!({
+            "name": "later", "ticks": 3, "seen": { "z": 0, "a": 2, "b": 3 }, "tags": ["a", "b"]
+        })
+    );
+}
+
+/// A context factory jr2 cannot lower is refused for a run, at the factory (it was dropped with
+/// no line, and the run went on with `{}`).
+#[test]
+fn a_context_factory_that_does_not_lower_is_refused() {
+    let dir = tempdir();
+    let path = dir.join("factory.ts");
+    std::fs::write(
+        &path,
+        r#"import { setup } from "xstate";
+export const machine = setup({}).createMachine({
+  id: "factory",
+  initial: "a",
+  context: ({ input }) => ({ ticks: input.list.map((x) => x + 1) }),
+  states: { a: {} },
+});
+"#,
+    )
+    .unwrap();
+    let (out, err, code) = sim(&[path.to_str().unwrap(), "--input", r#"{"list":[1]}"#]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.is_empty(), "nothing runs: {out}");
+    assert!(err.contains("error[not-executable]"), "{err}");
+    assert!(err.contains("the context cannot be made: its factory is a function jr2 cannot lower"), "{err}");
+}
+
 /// A part the run needs that the IR does not hold is refused for a run: the `not-executable` lines
 /// as errors on stderr, nothing run, exit 1 (`jr2 check` keeps them warnings).
 #[test]
@@ -118,7 +166,7 @@ fn a_machine_the_ir_cannot_run_is_refused() {
     std::fs::write(
         &path,
         r#"import { setup } from "xstate";
-export const machine = setup({ guards: { ready: ({ context }) => context.tags.includes("ready") } }).createMachine({
+export const machine = setup({ guards: { ready: ({ context }) => context.tags.some((t) => t === "ready") } }).createMachine({
   id: "opaque",
   initial: "a",
   context: { tags: [] },

@@ -16,7 +16,7 @@
 // a TypeScript Machine that `jr2 sim` reads through the Machine front end while xstate builds the
 // same source text: history states (shallow and deep, with and without a default target, and
 // transitions into them), guards over the context and the event (arrow functions), `assign` from
-// the context, `raise`, guarded `always` transitions, and invokes of an actor that never settles
+// the context and with spreads of lists and objects and a computed key, `raise`, guarded `always` transitions, and invokes of an actor that never settles
 // (with and without an `id`): after every step the ids of the running actors (xstate's
 // `snapshot.children`, jr2's `started` less its `stopped`) must be equal too.
 import { createActor, createMachine, assign, fromPromise, raise, SimulatedClock } from "xstate";
@@ -191,6 +191,20 @@ function invokesOf(seed, id) {
   return h < 0.12 ? 1 : h < 0.2 ? 2 : 0;
 }
 
+/**
+ * Whether the `k`-th transition of a state also assigns with spreads and a computed key: drawn
+ * from a stream of its own (as `invokesOf`), so that a seed's statecharts, guards and events are
+ * those it gave before spreads were written.
+ */
+function spreadsOf(seed, id, k) {
+  return rng((seed ^ 0x85ebca6b) + Number(id.slice(1)) * 7919 + k * 104729)() < 0.2;
+}
+
+/** The assign with spreads a transition may add: a list grown by the event, an object keyed by it. */
+const SPREAD_ASSIGN =
+  "assign({ seen: ({ context, event }) => [...(context.seen ?? []), event.n], " +
+  "byType: ({ context, event }) => ({ ...context.byType, [event.type]: event.n, total: (context.byType?.total ?? 0) + 1 }) })";
+
 /** The statechart as the source text of an xstate config (for `--machines`). */
 function source(root, seed) {
   const q = JSON.stringify;
@@ -210,7 +224,9 @@ function source(root, seed) {
       if (s.kind === "compound") f.push(`initial: ${q(s.children[0].id)}`);
       f.push(`states: { ${s.children.map((c) => `${c.id}: ${x(c, false)}`).join(", ")} }`);
     }
+    let k = 0;
     const transition = (t) => {
+      const spreads = spreadsOf(seed, s.id, k++);
       const g = [];
       if (t.target) g.push(`target: ${q("#" + t.target)}`);
       if (t.reenter) g.push(`reenter: true`);
@@ -219,6 +235,7 @@ function source(root, seed) {
       if (t.assign) actions.push(`assign({ last: ({ event }) => event.n })`);
       if (t.count) actions.push(`assign({ count: ({ context }) => context.count + 1 })`);
       if (t.raise) actions.push(`raise({ type: ${q(t.raise)}, n: 0 })`);
+      if (spreads) actions.push(SPREAD_ASSIGN);
       if (actions.length) g.push(`actions: [${actions.join(", ")}]`);
       return `{ ${g.join(", ")} }`;
     };

@@ -15,6 +15,19 @@
 //! - stringification as `String(x)` and templates do it: numbers as `Number.prototype.toString`
 //!   (shortest round-trip digits, exponent past 1e21 and below 1e-6), `undefined`, `null`,
 //!   arrays joined by `,` (`null`/`undefined` items empty), objects `[object Object]`;
+//! - an object literal with spreads and computed keys (`{ ...a, [k]: v }`) is built in order as
+//!   JavaScript builds it: a spread copies its value's own properties (an object's in their
+//!   order, an array's and a string's indices; `undefined`, `null`, booleans and numbers add
+//!   nothing), a computed key is its value's ToString, and a later key replaces an earlier
+//!   one's value where that one stands; an array literal's spread (`[...a, x]`) takes an array's
+//!   items or a string's characters (code points), and any other value is an evaluation error
+//!   (JavaScript's TypeError: it is not iterable). A literal that would hold more than
+//!   [`MAX_SPREAD`] items or properties is an evaluation error, a bound JavaScript does not have;
+//! - the builtins as ECMAScript defines them: `Math.max`/`Math.min` (ToNumber of every argument,
+//!   `NaN` if any, `+0` above `-0`), `startsWith`/`endsWith`/`includes` of a string (positions
+//!   in UTF-16 code units, ToIntegerOrInfinity and clamped), `includes` of an array
+//!   (SameValueZero, a negative `fromIndex` from the end), `join` (`null`/`undefined` items
+//!   empty); a receiver that has no such method is an evaluation error (JavaScript's TypeError);
 //! - a reference reads members leniently: a missing key is `undefined`, and so is any member of
 //!   `undefined` or `null` (where JavaScript's `a.b` would throw; `a?.b` would not); arrays and
 //!   strings have `length` and index members.
@@ -22,15 +35,22 @@
 //! Identity: an object or array read from the arguments is the same value each time it is read
 //! (`context.a === context.a`); a literal makes a new one at each evaluation, as code does. A
 //! module constant inlined as a literal is therefore a new object at each read, where JavaScript
-//! would share one (`X === X`): the one known difference.
+//! would share one (`X === X`). The other known difference: a string's UTF-16 code units are
+//! read as strings of their own (`s[i]`, `{ ...s }`), and a lone surrogate is U+FFFD, where
+//! JavaScript keeps it.
 
-use super::expr::{BinaryOp, Builtin, Expr, LogicalOp, Reference, Root, TemplatePart, UnaryOp};
+use super::expr::{ArrayPart, BinaryOp, Builtin, Expr, LogicalOp, ObjectPart, Reference, Root, TemplatePart, UnaryOp};
 use super::{Name, StateId};
 use serde_json::Value as J;
 use std::sync::Arc;
 
 /// How deeply nested an expression may be; deeper is [`EvalError::TooDeep`].
 pub(crate) const MAX_EVAL_DEPTH: usize = 256;
+
+/// How many items an array literal with spreads, or properties an object literal with spreads,
+/// may hold: past it, the literal is an evaluation error (spreads copy, and a context that
+/// spreads itself into itself on every event would otherwise double without end).
+pub const MAX_SPREAD: usize = 1 << 20;
 
 /// A JavaScript value.
 #[derive(Clone, Debug)]
@@ -160,6 +180,10 @@ fn eval(e: &Expr, scope: &Scope, depth: usize) -> Result<JsValue, EvalError> {
             }
             JsValue::object(props)
         }
+        // Each in a function of its own, so that `eval`'s frame, which every level of nesting
+        // takes, stays small.
+        Expr::ObjectSpread(parts) => object_spread(parts, scope, d)?,
+        Expr::ArraySpread(parts) => array_spread(parts, scope, d)?,
         Expr::Unary { op, arg } => {
             let v = eval(arg, scope, d)?;
             match op {
@@ -214,6 +238,131 @@ fn eval(e: &Expr, scope: &Scope, depth: usize) -> Result<JsValue, EvalError> {
     })
 }
 
+/// An [`Expr::ObjectSpread`]'s object.
+#[inline(never)]
+fn object_spread(parts: &[ObjectPart], scope: &Scope, d: usize) -> Result<JsValue, EvalError> {
+    let mut out = Props::default();
+    for p in parts {
+        match p {
+            ObjectPart::Field { key, value } => {
+                let v = eval(value, scope, d)?;
+                out.put(key.as_str(), v)?;
+            }
+            ObjectPart::Computed { key, value } => {
+                // The key is evaluated (and made a string) before the value, as in
+                // JavaScript.
+                let k = eval(key, scope, d)?.to_js_string();
+                let v = eval(value, scope, d)?;
+                out.put(&k, v)?;
+            }
+            ObjectPart::Spread(x) => match eval(x, scope, d)? {
+                JsValue::Object(props) => {
+                    for (k, v) in props.iter() {
+                        out.put(k, v.clone())?;
+                    }
+                }
+                JsValue::Array(items) => {
+                    for (i, v) in items.iter().enumerate() {
+                        out.put(&i.to_string(), v.clone())?;
+                    }
+                }
+                JsValue::String(s) => {
+                    for (i, unit) in s.encode_utf16().enumerate() {
+                        out.put(&i.to_string(), JsValue::String(String::from_utf16_lossy(&[unit]).into()))?;
+                    }
+                }
+                // `undefined`, `null`, a boolean, a number: no own enumerable property.
+                _ => {}
+            },
+        }
+    }
+    Ok(JsValue::object(out.list))
+}
+
+/// An [`Expr::ArraySpread`]'s array.
+#[inline(never)]
+fn array_spread(parts: &[ArrayPart], scope: &Scope, d: usize) -> Result<JsValue, EvalError> {
+    let mut out: Vec<JsValue> = Vec::with_capacity(parts.len());
+    for p in parts {
+        match p {
+            ArrayPart::Item(x) => {
+                let v = eval(x, scope, d)?;
+                out.push(v);
+            }
+            ArrayPart::Spread(x) => match eval(x, scope, d)? {
+                JsValue::Array(items) => {
+                    spread_fits(out.len() + items.len())?;
+                    out.extend(items.iter().cloned());
+                }
+                JsValue::String(s) => {
+                    spread_fits(out.len() + s.chars().count())?;
+                    out.extend(s.chars().map(|c| JsValue::String(c.to_string().into())));
+                }
+                other => {
+                    return Err(EvalError::Call(format!("{} is not iterable", describe(&other))));
+                }
+            },
+        }
+        spread_fits(out.len())?;
+    }
+    Ok(JsValue::Array(Arc::new(out)))
+}
+
+/// The properties of an object being built by an [`Expr::ObjectSpread`]: a key set again keeps
+/// its place and takes the new value. Keys are found by a scan while there are few, then through
+/// an index, so that spreading a large object stays linear.
+#[derive(Default)]
+struct Props {
+    list: Vec<(String, JsValue)>,
+    index: Option<rustc_hash::FxHashMap<String, usize>>,
+}
+
+impl Props {
+    /// Past this many properties, keys are found through the index.
+    const SCANNED: usize = 16;
+
+    fn put(&mut self, key: &str, value: JsValue) -> Result<(), EvalError> {
+        let at = match &self.index {
+            Some(index) => index.get(key).copied(),
+            None => self.list.iter().position(|(k, _)| k == key),
+        };
+        if let Some(i) = at {
+            self.list[i].1 = value;
+            return Ok(());
+        }
+        spread_fits(self.list.len() + 1)?;
+        self.list.push((key.to_string(), value));
+        match &mut self.index {
+            Some(index) => {
+                index.insert(key.to_string(), self.list.len() - 1);
+            }
+            None if self.list.len() > Self::SCANNED => {
+                self.index = Some(self.list.iter().enumerate().map(|(i, (k, _))| (k.clone(), i)).collect());
+            }
+            None => {}
+        }
+        Ok(())
+    }
+}
+
+/// An evaluation error where a literal with spreads would hold more than [`MAX_SPREAD`] items.
+fn spread_fits(len: usize) -> Result<(), EvalError> {
+    if len > MAX_SPREAD {
+        return Err(EvalError::Call(format!("a spread literal would hold more than {MAX_SPREAD} items")));
+    }
+    Ok(())
+}
+
+/// A value as an error message names it: `undefined`, `null`, `a number`, ...
+fn describe(v: &JsValue) -> String {
+    match v {
+        JsValue::Undefined => "undefined".into(),
+        JsValue::Null => "null".into(),
+        JsValue::Object(_) => "an object".into(),
+        other => format!("a {}", other.type_of()),
+    }
+}
+
 /// A builtin's value. The kit's brands are the runtime's convention (the host writes them):
 /// a Failure is an error object whose `"jr2"` member is `"failure"`; a ready output is an object
 /// whose `ready` member is `true`.
@@ -244,6 +393,82 @@ fn call(func: Builtin, args: &[JsValue]) -> Result<JsValue, EvalError> {
         Builtin::Number => JsValue::Number(if args.is_empty() { 0.0 } else { arg(0).to_number() }),
         Builtin::Boolean => JsValue::Bool(arg(0).truthy()),
         Builtin::MathPow => JsValue::Number(pow(arg(0).to_number(), arg(1).to_number())),
+        Builtin::MathMax | Builtin::MathMin => {
+            // Every argument is made a number (in order) before any is compared.
+            let ns: Vec<f64> = args.iter().map(JsValue::to_number).collect();
+            let max = func == Builtin::MathMax;
+            let mut out = if max { f64::NEG_INFINITY } else { f64::INFINITY };
+            for n in ns {
+                if n.is_nan() {
+                    out = f64::NAN;
+                    break;
+                }
+                // `+0` is above `-0` (`f64`'s comparison holds them equal).
+                let above = n > out || (n == 0.0 && out == 0.0 && n.is_sign_positive() && out.is_sign_negative());
+                let below = n < out || (n == 0.0 && out == 0.0 && n.is_sign_negative() && out.is_sign_positive());
+                if (max && above) || (!max && below) {
+                    out = n;
+                }
+            }
+            JsValue::Number(out)
+        }
+        Builtin::StartsWith | Builtin::EndsWith => {
+            let JsValue::String(s) = arg(0) else {
+                return Err(EvalError::Call(format!("{} has no {}", describe(&arg(0)), builtin_name(func))));
+            };
+            let units: Vec<u16> = s.encode_utf16().collect();
+            let search: Vec<u16> = arg(1).to_js_string().encode_utf16().collect();
+            let len = units.len();
+            let at = |v: JsValue, default: usize| match v {
+                JsValue::Undefined => default,
+                v => clamp_index(v.to_number(), len),
+            };
+            JsValue::Bool(if func == Builtin::StartsWith {
+                let start = at(arg(2), 0);
+                units[start..].starts_with(&search)
+            } else {
+                let end = at(arg(2), len);
+                units[..end].ends_with(&search)
+            })
+        }
+        Builtin::Includes => match arg(0) {
+            JsValue::Array(items) => {
+                let len = items.len();
+                let from = relative_start(arg(2).to_number(), len);
+                let x = arg(1);
+                JsValue::Bool(items[from..].iter().any(|v| same_value_zero(v, &x)))
+            }
+            JsValue::String(s) => {
+                let units: Vec<u16> = s.encode_utf16().collect();
+                let search: Vec<u16> = arg(1).to_js_string().encode_utf16().collect();
+                let start = match arg(2) {
+                    JsValue::Undefined => 0,
+                    v => clamp_index(v.to_number(), units.len()),
+                };
+                let found = search.is_empty() || units[start..].windows(search.len()).any(|w| w == search.as_slice());
+                JsValue::Bool(found)
+            }
+            other => return Err(EvalError::Call(format!("{} has no includes", describe(&other)))),
+        },
+        Builtin::Join => match arg(0) {
+            JsValue::Array(items) => {
+                let sep = match arg(1) {
+                    JsValue::Undefined => ",".to_string(),
+                    v => v.to_js_string(),
+                };
+                let mut out = String::new();
+                for (i, x) in items.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(&sep);
+                    }
+                    if !matches!(x, JsValue::Undefined | JsValue::Null) {
+                        out.push_str(&x.to_js_string());
+                    }
+                }
+                JsValue::String(out.into())
+            }
+            other => return Err(EvalError::Call(format!("{} has no join", describe(&other)))),
+        },
         Builtin::Concat => match arg(0) {
             JsValue::Array(items) => {
                 let mut out: Vec<JsValue> = items.as_ref().clone();
@@ -265,6 +490,54 @@ fn call(func: Builtin, args: &[JsValue]) -> Result<JsValue, EvalError> {
             other => return Err(EvalError::Call(format!("a {} has no concat", other.type_of()))),
         },
     })
+}
+
+/// A method's name as JavaScript writes it, for an error.
+fn builtin_name(func: Builtin) -> &'static str {
+    match func {
+        Builtin::StartsWith => "startsWith",
+        Builtin::EndsWith => "endsWith",
+        _ => "such method",
+    }
+}
+
+/// ToIntegerOrInfinity of a position, clamped to `0..=len` (`String.prototype.startsWith`'s and
+/// `includes`'s position, `endsWith`'s end): `NaN` is 0.
+fn clamp_index(n: f64, len: usize) -> usize {
+    if n.is_nan() || n <= 0.0 {
+        0
+    } else if n >= len as f64 {
+        len
+    } else {
+        n.trunc() as usize
+    }
+}
+
+/// `Array.prototype.includes`'s `fromIndex` (ToIntegerOrInfinity, `undefined` and `NaN` 0): a
+/// negative one counts from the end; clamped to `0..=len`.
+fn relative_start(n: f64, len: usize) -> usize {
+    if n.is_nan() {
+        return 0;
+    }
+    let k = n.trunc();
+    if k < 0.0 {
+        let from_end = len as f64 + k;
+        if from_end <= 0.0 {
+            0
+        } else {
+            from_end as usize
+        }
+    } else {
+        clamp_index(k, len)
+    }
+}
+
+/// SameValueZero: `===`, except that `NaN` is itself.
+fn same_value_zero(a: &JsValue, b: &JsValue) -> bool {
+    match (a, b) {
+        (JsValue::Number(x), JsValue::Number(y)) if x.is_nan() && y.is_nan() => true,
+        _ => strict_eq(a, b),
+    }
 }
 
 /// ECMAScript's `HasProperty` for `key in object`: an object's own keys, an array's indices and
@@ -846,6 +1119,87 @@ mod tests {
         let keys: Vec<&str> = props.iter().map(|(k, _)| k.as_str()).collect();
         assert_eq!(keys, ["1", "2", "10", "b", "a"]);
         assert_eq!(v.to_json(), Some(json!({ "1": "y", "10": "x", "b": 1, "a": 2 })));
+    }
+
+    /// Object spreads copy own properties in order (a key set again keeps its first place, integer
+    /// keys first), spread nothing of `null`, numbers and booleans, and a string's and an array's
+    /// indices; computed keys are strings; array spreads take arrays' items and strings' code
+    /// points, and a non-iterable is an error.
+    #[test]
+    fn spreads_and_computed_keys_build_as_javascript_does() {
+        use crate::expr::{ArrayPart, ObjectPart};
+        let scope = Scope::from_json(&json!({
+            "context": { "o": { "b": 1, "a": 2, "5": "five" }, "list": ["x", "y"], "n": 3, "s": "h\u{e9}\u{1F600}" },
+            "event": { "key": "b", "k": 2 }
+        }));
+        let eval = |e: Expr| evaluate(&e, &scope).map(|v| v.to_json());
+        let field = |k: &str, v: Box<Expr>| ObjectPart::Field { key: k.into(), value: *v };
+        let spread = |v: Box<Expr>| ObjectPart::Spread(*v);
+        let obj = |parts: Vec<ObjectPart>| Expr::ObjectSpread(parts);
+        // `{ z: 0, ...o, a: 9, [event.key]: 7, [event.k]: "two" }`
+        let e = obj(vec![
+            field("z", lit(json!(0))),
+            spread(r("context.o")),
+            field("a", lit(json!(9))),
+            ObjectPart::Computed { key: *r("event.key"), value: *lit(json!(7)) },
+            ObjectPart::Computed { key: *r("event.k"), value: *lit(json!("two")) },
+        ]);
+        let v = evaluate(&e, &scope).expect("evaluates");
+        let JsValue::Object(props) = &v else { panic!("an object") };
+        let keys: Vec<&str> = props.iter().map(|(k, _)| k.as_str()).collect();
+        assert_eq!(keys, ["2", "5", "z", "b", "a"]);
+        assert_eq!(v.to_json(), Some(json!({ "2": "two", "5": "five", "z": 0, "b": 7, "a": 9 })));
+        // Spreads of values with no own properties add nothing; an array and a string their indices.
+        let e = obj(vec![
+            spread(lit(json!(null))),
+            spread(Box::new(Expr::Undefined)),
+            spread(r("context.n")),
+            spread(lit(json!(true))),
+            spread(r("context.list")),
+        ]);
+        assert_eq!(eval(e), Ok(Some(json!({ "0": "x", "1": "y" }))));
+        assert_eq!(eval(obj(vec![spread(lit(json!("ab")))])), Ok(Some(json!({ "0": "a", "1": "b" }))));
+        // A computed key of an object or an array is its string.
+        let e = obj(vec![ObjectPart::Computed { key: *r("context.list"), value: *lit(json!(1)) }]);
+        assert_eq!(eval(e), Ok(Some(json!({ "x,y": 1 }))));
+        // `[...list, n, ...s]`: a string spreads its code points.
+        let e = Expr::ArraySpread(vec![
+            ArrayPart::Spread(*r("context.list")),
+            ArrayPart::Item(*r("context.n")),
+            ArrayPart::Spread(*r("context.s")),
+        ]);
+        assert_eq!(eval(e), Ok(Some(json!(["x", "y", 3, "h", "\u{e9}", "\u{1F600}"]))));
+        for bad in [r("context.n"), r("context.o"), lit(json!(null)), Box::new(Expr::Undefined)] {
+            assert!(eval(Expr::ArraySpread(vec![ArrayPart::Spread(*bad)])).is_err());
+        }
+        // The form is its own kind, its parts tagged as the other forms are.
+        let text = serde_json::to_value(obj(vec![field("a", lit(json!(1))), spread(r("context.o"))])).expect("json");
+        assert_eq!(
+            text,
+            json!({ "kind": "objectSpread", "value": [
+                { "kind": "field", "value": { "key": "a", "value": { "kind": "literal", "value": 1 } } },
+                { "kind": "spread", "value": { "kind": "ref", "value": { "root": "context", "path": ["o"] } } }
+            ] })
+        );
+        assert_eq!(
+            serde_json::from_value::<Expr>(text).ok(),
+            Some(obj(vec![field("a", lit(json!(1))), spread(r("context.o"))]))
+        );
+    }
+
+    /// A spread that would build more than [`MAX_SPREAD`] items is an error, not a large value;
+    /// a large object spread is built in linear time (through the index).
+    #[test]
+    fn spreads_are_bounded() {
+        use crate::expr::{ArrayPart, ObjectPart};
+        let big: Vec<u32> = (0..(MAX_SPREAD as u32 / 2 + 1)).collect();
+        let scope = Scope::from_json(&json!({ "context": { "big": big } }));
+        let twice = Expr::ArraySpread(vec![ArrayPart::Spread(*r("context.big")), ArrayPart::Spread(*r("context.big"))]);
+        assert!(matches!(evaluate(&twice, &scope), Err(EvalError::Call(_))));
+        let once = Expr::ObjectSpread(vec![ObjectPart::Spread(*r("context.big"))]);
+        let JsValue::Object(props) = evaluate(&once, &scope).expect("fits") else { panic!("an object") };
+        assert_eq!(props.len(), MAX_SPREAD / 2 + 1);
+        assert_eq!(props.last().map(|(k, _)| k.as_str()), Some((MAX_SPREAD / 2).to_string().as_str()));
     }
 
     #[test]

@@ -5,6 +5,15 @@
 //!
 //! Every form serializes as `{ "kind": ..., "value": ... }`; an operator's `value` is an object
 //! that names its operator as JavaScript writes it (`"==="`, `"??"`, `"typeof"`).
+//!
+//! An object or array literal with a spread or a computed key is a form of its own, so that the
+//! plain literals (`Object`, `Array`) keep their serialized form:
+//! - `{ ...a, k: v, [key]: w }` is `{ "kind": "objectSpread", "value": [parts] }`, each part
+//!   `{ "kind": "field", "value": { "key": "k", "value": <expr> } }`,
+//!   `{ "kind": "computed", "value": { "key": <expr>, "value": <expr> } }` or
+//!   `{ "kind": "spread", "value": <expr> }`, in the order written;
+//! - `[...a, x]` is `{ "kind": "arraySpread", "value": [parts] }`, each part
+//!   `{ "kind": "item", "value": <expr> }` or `{ "kind": "spread", "value": <expr> }`.
 
 use super::Name;
 use serde::{Deserialize, Serialize};
@@ -26,6 +35,11 @@ pub enum Expr {
     Array(Vec<Expr>),
     /// Its fields in order, each key a [`Name`] (inline up to 24 bytes: no block per key).
     Object(Vec<(Name, Expr)>),
+    /// An object literal with a spread or a computed key (`{ ...context, [event.id]: 1 }`): its
+    /// parts in the order written, evaluated as JavaScript builds the object.
+    ObjectSpread(Vec<ObjectPart>),
+    /// An array literal with a spread (`[...context.list, event.item]`): its parts in order.
+    ArraySpread(Vec<ArrayPart>),
     /// `!x`, `typeof x`, `-x`, `+x`.
     Unary {
         op: UnaryOp,
@@ -72,6 +86,28 @@ pub enum Expr {
     Error(String),
 }
 
+/// A part of an [`Expr::ObjectSpread`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", content = "value", rename_all = "camelCase")]
+pub enum ObjectPart {
+    /// `key: value`.
+    Field { key: Name, value: Expr },
+    /// `[key]: value`: the key's value made a property key (ToPropertyKey: its string).
+    Computed { key: Expr, value: Expr },
+    /// `...value`: its own enumerable properties, in their order.
+    Spread(Expr),
+}
+
+/// A part of an [`Expr::ArraySpread`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", content = "value", rename_all = "camelCase")]
+pub enum ArrayPart {
+    /// One item.
+    Item(Expr),
+    /// `...value`: the items it iterates (an array's, a string's characters).
+    Spread(Expr),
+}
+
 /// The functions an expression may call: the kit's predicates, and what xstate's and
 /// ECMAScript's pure surface give that the front ends lower.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -96,6 +132,23 @@ pub enum Builtin {
     Boolean,
     /// `Math.pow(x, y)`.
     MathPow,
+    /// `Math.max(a, ...)`: each argument's ToNumber; `NaN` if any is, `-Infinity` of none, `+0`
+    /// above `-0`.
+    MathMax,
+    /// `Math.min(a, ...)`: as [`Builtin::MathMax`], the least; `Infinity` of none.
+    MathMin,
+    /// `s.startsWith(search, position?)`, the receiver first: a string receiver only (any other
+    /// is an evaluation error: it has no such method), positions in UTF-16 code units.
+    StartsWith,
+    /// `s.endsWith(search, end?)`, the receiver first, as [`Builtin::StartsWith`].
+    EndsWith,
+    /// `a.includes(x, from?)`, the receiver first: an array's (SameValueZero: `NaN` finds `NaN`)
+    /// or a string's (`search` made a string); any other receiver is an evaluation error.
+    Includes,
+    /// `a.join(separator?)`, the receiver first: an array's items as `String` makes them
+    /// (`null`/`undefined` empty), between separators (`,` by default); any other receiver is an
+    /// evaluation error.
+    Join,
     /// `a.concat(b, ...)`, the receiver first: an array's items, then each argument's (an
     /// array's items, any other value itself); a string receiver's strings joined. Any other
     /// receiver is an evaluation error (it has no `concat`).
@@ -190,6 +243,25 @@ impl Expr {
             }
             Expr::Array(items) => items.iter().for_each(|x| x.for_each_ref(f)),
             Expr::Object(fields) => fields.iter().for_each(|(_, x)| x.for_each_ref(f)),
+            Expr::ObjectSpread(parts) => {
+                for p in parts {
+                    match p {
+                        ObjectPart::Field { value, .. } => value.for_each_ref(f),
+                        ObjectPart::Computed { key, value } => {
+                            key.for_each_ref(f);
+                            value.for_each_ref(f);
+                        }
+                        ObjectPart::Spread(x) => x.for_each_ref(f),
+                    }
+                }
+            }
+            Expr::ArraySpread(parts) => {
+                for p in parts {
+                    match p {
+                        ArrayPart::Item(x) | ArrayPart::Spread(x) => x.for_each_ref(f),
+                    }
+                }
+            }
             Expr::Unary { arg, .. } => arg.for_each_ref(f),
             Expr::Binary { left, right, .. } | Expr::Logical { left, right, .. } => {
                 left.for_each_ref(f);

@@ -27,9 +27,10 @@
 //!   body lowered → `Expr` of its lowering, any other → `Named { name: "inline" }` with no params.
 //! - An action: `"name"` → `Named`; `assign({ k: v })` → `Assign` where each `v` is a literal or a
 //!   function whose body lowered (others are dropped with a `not-lowered` warning); `assign(fn)`
-//!   whose body lowered to an object → `Assign` of its fields (any other `assign(fn)` → `Opaque`);
+//!   whose body lowered to an object → `Assign` of its fields, or to `{ ...context, k: v }` → `Assign`
+//!   of the fields after the context's spread (any other `assign(fn)` → `Opaque`);
 //!   `answer(fn)` → `Named { name: "jr2.answer", params: fn's lowering }`; `{ type, params }` →
-//!   `Named`; an inline function whose body lowered (a pure expression, `() => {}`) has no effect
+//!   `Named` (params written that do not lower → `Opaque`); an inline function whose body lowered (a pure expression, `() => {}`) has no effect
 //!   and is no action, any other → `Named { name: "inline" }`; xstate's `raise`, `sendTo`, `sendParent`, `cancel`,
 //!   `emit` and `log` → `Raise`, `Send`, `Cancel`, `Emit`, `Log` where each argument is a literal
 //!   or a function whose body lowered, else `Opaque` with the reason; another xstate action creator
@@ -48,7 +49,10 @@
 //!   action creator's call → its action; a delay's number or a function whose body lowered → its
 //!   `Expr`. A reference keeps its name; a name whose implementation is other code is left out.
 //! - `context`: its JSON when it is a literal; a function (`({ input }) => input`) gives `None`, and
-//!   its lowering, where its body lowered, is `context_expr`. The root's `output` is the Machine's
+//!   its lowering, where its body lowered, is `context_expr`. A mapper (the context factory, an
+//!   `output`, an invoke's `input`) that does not lower leaves its place in the IR empty: the
+//!   walk's `not-executable` finds it written and missing, and refuses a run (nothing is dropped
+//!   silently; a function carried as JavaScript would fill the place, a third outcome). The root's `output` is the Machine's
 //!   `output`; a final state's `output` (a literal or a lowered function) its own; `tags` a state's.
 //! - An invoke's `onSnapshot` is not lowered (the IR has no snapshot events): an `unsupported`
 //!   warning.
@@ -1101,6 +1105,10 @@ impl<'p, 'v> Lowerer<'p, 'v> {
             ValueKind::Function(_) => return Some(Action::Named { name: "inline".into(), params: None }),
             ValueKind::Object { .. } => {
                 return match a.get("type").and_then(Value::as_str) {
+                    // Params written that do not lower: a run would call the action without them.
+                    Some(name) if params_not_lowered(a) => Some(Action::Opaque {
+                        reason: format!("the params of the action `{name}` are code jr2 cannot lower"),
+                    }),
                     Some(name) => {
                         Some(Action::Named { name: Name::from(name), params: a.get("params").and_then(value_expr) })
                     }
@@ -1150,6 +1158,21 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                     Some(Expr::Literal(ir::Json::Object(m))) => Some(Action::Assign {
                         updates: m.iter().map(|(k, x)| (k.clone(), Arc::new(Expr::Literal(x.clone())))).collect(),
                     }),
+                    // `({ context }) => ({ ...context, k: v })`: xstate merges the object into the
+                    // context, so a leading spread of the context itself changes nothing, and the
+                    // fields after it are the updates. Any other spread or a computed key makes
+                    // keys only the run knows, which an `Assign`'s updates cannot name.
+                    Some(Expr::ObjectSpread(parts)) => match context_spread_updates(parts) {
+                        Some(updates) => Some(Action::Assign { updates }),
+                        None => {
+                            self.not_lowered(arg0, path, "this `assign`");
+                            Some(Action::Opaque {
+                                reason: "this `assign` stays code: its object has keys only the run knows (a spread \
+                                         of a value other than the context, first, or a computed key)"
+                                    .into(),
+                            })
+                        }
+                    },
                     _ => {
                         self.not_lowered(arg0, path, "this `assign`");
                         Some(Action::Opaque {
@@ -1948,6 +1971,30 @@ pub(crate) fn value_expr(v: &Value) -> Option<Expr> {
             .map(Expr::Object),
         _ => None,
     }
+}
+
+/// The updates of an `assign(fn)` whose body lowered to an object with a spread: its fields, where
+/// the object is a spread of the whole context (`...context`, first) then fields, as xstate's
+/// merge of `{ ...context, k: v }` into the context changes only `k`; `None` for any other
+/// object (another spread, a computed key: keys only the run knows).
+fn context_spread_updates(parts: &[ir::expr::ObjectPart]) -> Option<FxIndexMap<Name, Arc<Expr>>> {
+    use ir::expr::ObjectPart;
+    let (first, rest) = parts.split_first()?;
+    if !matches!(first, ObjectPart::Spread(Expr::Ref(Reference { root: Root::Context, path })) if path.is_empty()) {
+        return None;
+    }
+    let mut updates = FxIndexMap::with_capacity_and_hasher(rest.len(), Default::default());
+    for p in rest {
+        let ObjectPart::Field { key, value } = p else { return None };
+        updates.insert(key.clone(), Arc::new(value.clone()));
+    }
+    Some(updates)
+}
+
+/// Does an action or a guard written as `{ type, params }` have `params` that do not lower (a
+/// function whose body is other code, a value not known)? A run would call it without them.
+pub fn params_not_lowered(v: &Value) -> bool {
+    v.get("params").is_some_and(|p| !matches!(p.kind, ValueKind::Undefined) && value_expr(p).is_none())
 }
 
 /// The updates of an `assign({ k: v, ... })` call that do not lower (each key with its value,

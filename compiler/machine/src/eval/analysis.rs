@@ -13,10 +13,10 @@
 //! work per expression too: a chain of names on a local (`context.ticket.id`, the commonest
 //! expression) is read in one step ([`Cx::member_chain`]), a mapper's destructured arguments are
 //! bound without copies, a called name is looked up once, and an object's keys are checked for
-//! duplicates by a 64-bit filter, not a scan per key ([`keep_last`]).
+//! duplicates by a 64-bit filter, not a scan per key ([`keep_first_place`]).
 
 use super::*;
-use ir::expr::RefPath;
+use ir::expr::{ArrayPart, ObjectPart, RefPath};
 
 /// What a function's analysis knows of a value.
 #[derive(Clone, Debug)]
@@ -629,107 +629,164 @@ impl<'a, 'g, 's, 'v> Cx<'a, 'g, 's, 'v> {
         }
     }
 
-    /// An object literal, as a lowered object where every field lowers.
+    /// An object literal, as a lowered object where every field lowers: an [`Expr::Object`] where
+    /// every key is known (a spread of a known object gives its fields), else an
+    /// [`Expr::ObjectSpread`] of its parts (a spread of a value of the run, a computed key).
     fn fobject(&mut self, o: &'a ObjectExpression<'a>) -> Fv<'a, 'v> {
-        // One field per property (a spread may add more). A later key replaces an earlier
-        // one and takes the last place. Keys are pushed as they come, through the evaluator's
-        // [`KeyFilter`]: only an object where two keys may be the same is deduplicated, at the
-        // end ([`keep_last`]), so that a large object stays linear.
+        // One field per property (a spread may add more). A later key replaces an earlier one's
+        // value where that one stands (JavaScript's order). Keys are pushed as they come,
+        // through the evaluator's [`KeyFilter`]: only an object where two keys may be the same
+        // is deduplicated, at the end ([`keep_first_place`]), so that a large object stays
+        // linear. The first part whose keys only the run knows makes the whole a list of parts.
         let mut props: Vec<(Name, Expr)> = Vec::with_capacity(o.properties.len());
+        let mut parts: Option<Vec<ObjectPart>> = None;
         let mut keys = KeyFilter::default();
-        let mut put = |props: &mut Vec<(Name, Expr)>, k: Name, v: Expr| {
-            keys.add(&k);
-            props.push((k, v));
+        let mut put = |props: &mut Vec<(Name, Expr)>, parts: &mut Option<Vec<ObjectPart>>, k: Name, v: Expr| match parts
+        {
+            Some(parts) => parts.push(ObjectPart::Field { key: k, value: v }),
+            None => {
+                keys.add(&k);
+                props.push((k, v));
+            }
+        };
+        // Moves the fields so far into a list of parts, where the object has a part the run builds.
+        let to_parts = |props: &mut Vec<(Name, Expr)>, parts: &mut Option<Vec<ObjectPart>>| {
+            parts.get_or_insert_with(|| props.drain(..).map(|(key, value)| ObjectPart::Field { key, value }).collect());
         };
         let mut ok = true;
         for p in &o.properties {
             match p {
                 ObjectPropertyKind::SpreadProperty(sp) => {
                     let fv = self.fexpr(&sp.argument);
-                    let pick = matches!(fv, Fv::Pick(..));
-                    match self.lower(fv) {
-                        Some(Expr::Object(more)) => {
-                            for (k, v) in more {
-                                put(&mut props, k, v);
-                            }
-                        }
-                        Some(Expr::Literal(ir::Json::Object(m))) => {
-                            for (k, v) in m {
-                                put(&mut props, k, Expr::Literal(v));
-                            }
-                        }
-                        _ => {
-                            if pick {
-                                self.facts.complete = false;
-                            }
-                            ok = false;
-                        }
-                    }
-                }
-                ObjectPropertyKind::ObjectProperty(p) => {
-                    let key = match &p.key {
-                        PropertyKey::StaticIdentifier(i) if !p.computed => Some(Name::from(i.name.as_str())),
-                        PropertyKey::StringLiteral(x) => Some(Name::from(x.value.as_str())),
-                        PropertyKey::NumericLiteral(n) => Some(Name::from(js_number(n.value))),
-                        other => {
-                            if let Some(x) = other.as_expression() {
-                                self.fexpr(x);
-                            }
-                            None
-                        }
-                    };
-                    let fv = self.fexpr(&p.value);
-                    let pick = matches!(fv, Fv::Pick(..));
-                    match (key, self.lower(fv)) {
-                        (Some(k), Some(v)) if p.kind == PropertyKind::Init => put(&mut props, k, v),
-                        _ => {
-                            if pick {
-                                self.facts.complete = false;
-                            }
-                            ok = false;
-                        }
-                    }
-                }
-            }
-        }
-        if ok {
-            if keys.may_repeat() {
-                keep_last(&mut props);
-            }
-            Fv::Lowered(simplify(Expr::Object(props)))
-        } else {
-            Fv::Opaque
-        }
-    }
-
-    /// An array literal, as a lowered array where every item lowers.
-    fn farray(&mut self, a: &'a ArrayExpression<'a>) -> Fv<'a, 'v> {
-        let mut items = Vec::new();
-        let mut ok = true;
-        for el in &a.elements {
-            match el.as_expression() {
-                Some(x) => {
-                    let fv = self.fexpr(x);
+                    // A whole pick's params spread: which ones are read is not seen.
                     if matches!(fv, Fv::Pick(..)) {
                         self.facts.complete = false;
                     }
                     match self.lower(fv) {
-                        Some(v) => items.push(v),
+                        Some(Expr::Object(more)) => {
+                            for (k, v) in more {
+                                put(&mut props, &mut parts, k, v);
+                            }
+                        }
+                        Some(Expr::Literal(ir::Json::Object(m))) => {
+                            for (k, v) in m {
+                                put(&mut props, &mut parts, k, Expr::Literal(v));
+                            }
+                        }
+                        // `...null`, `...undefined`: nothing.
+                        Some(Expr::Literal(ir::Json::Null) | Expr::Undefined) => {}
+                        Some(e) => {
+                            to_parts(&mut props, &mut parts);
+                            if let Some(parts) = &mut parts {
+                                parts.push(ObjectPart::Spread(e));
+                            }
+                        }
                         None => ok = false,
                     }
                 }
-                None => {
-                    if let ArrayExpressionElement::SpreadElement(sp) = el {
-                        self.fexpr(&sp.argument);
+                ObjectPropertyKind::ObjectProperty(p) => {
+                    // A key, or `[key]`'s expression (evaluated before the value, as here).
+                    let key = match &p.key {
+                        PropertyKey::StaticIdentifier(i) if !p.computed => Ok(Name::from(i.name.as_str())),
+                        PropertyKey::StringLiteral(x) => Ok(Name::from(x.value.as_str())),
+                        PropertyKey::NumericLiteral(n) => Ok(Name::from(js_number(n.value))),
+                        other => match other.as_expression() {
+                            Some(x) => {
+                                let fv = self.fexpr(x);
+                                match self.lower(fv) {
+                                    // A key known now (`["a"]`, `[1]`, a module's constant): a field.
+                                    Some(Expr::Literal(ir::Json::String(k))) => Ok(k),
+                                    Some(Expr::Literal(
+                                        l @ (ir::Json::Number(_) | ir::Json::Bool(_) | ir::Json::Null),
+                                    )) => Ok(Name::from(JsValue::from_literal(&l).to_js_string())),
+                                    Some(e) => Err(Some(e)),
+                                    None => Err(None),
+                                }
+                            }
+                            None => Err(None),
+                        },
+                    };
+                    let fv = self.fexpr(&p.value);
+                    let pick = matches!(fv, Fv::Pick(..));
+                    match (key, self.lower(fv)) {
+                        (Ok(k), Some(v)) if p.kind == PropertyKind::Init => put(&mut props, &mut parts, k, v),
+                        (Err(Some(k)), Some(v)) if p.kind == PropertyKind::Init => {
+                            to_parts(&mut props, &mut parts);
+                            if let Some(parts) = &mut parts {
+                                parts.push(ObjectPart::Computed { key: k, value: v });
+                            }
+                        }
+                        _ => {
+                            if pick {
+                                self.facts.complete = false;
+                            }
+                            ok = false;
+                        }
                     }
-                    ok = false;
                 }
             }
         }
-        if ok {
-            Fv::Lowered(simplify(Expr::Array(items)))
-        } else {
-            Fv::Opaque
+        if !ok {
+            return Fv::Opaque;
+        }
+        match parts {
+            Some(parts) => Fv::Lowered(Expr::ObjectSpread(parts)),
+            None => {
+                if keys.may_repeat() {
+                    keep_first_place(&mut props);
+                }
+                Fv::Lowered(simplify(Expr::Object(props)))
+            }
+        }
+    }
+
+    /// An array literal, as a lowered array where every item lowers: an [`Expr::Array`], or an
+    /// [`Expr::ArraySpread`] where it spreads a value of the run (a spread of a known array gives
+    /// its items).
+    fn farray(&mut self, a: &'a ArrayExpression<'a>) -> Fv<'a, 'v> {
+        let mut items = Vec::new();
+        let mut parts: Option<Vec<ArrayPart>> = None;
+        let mut ok = true;
+        for el in &a.elements {
+            let (fv, spread) = match el {
+                ArrayExpressionElement::SpreadElement(sp) => (self.fexpr(&sp.argument), true),
+                other => match other.as_expression() {
+                    Some(x) => (self.fexpr(x), false),
+                    // A hole (`[1, , 2]`): not lowered.
+                    None => {
+                        ok = false;
+                        continue;
+                    }
+                },
+            };
+            if matches!(fv, Fv::Pick(..)) {
+                self.facts.complete = false;
+            }
+            let Some(v) = self.lower(fv) else {
+                ok = false;
+                continue;
+            };
+            let known: Option<Vec<Expr>> = match (spread, v) {
+                (false, v) => Some(vec![v]),
+                (true, Expr::Array(more)) => Some(more),
+                (true, Expr::Literal(ir::Json::Array(more))) => Some(more.into_iter().map(Expr::Literal).collect()),
+                (true, v) => {
+                    let parts = parts.get_or_insert_with(|| items.drain(..).map(ArrayPart::Item).collect());
+                    parts.push(ArrayPart::Spread(v));
+                    None
+                }
+            };
+            if let Some(known) = known {
+                match &mut parts {
+                    Some(parts) => parts.extend(known.into_iter().map(ArrayPart::Item)),
+                    None => items.extend(known),
+                }
+            }
+        }
+        match (ok, parts) {
+            (false, _) => Fv::Opaque,
+            (true, Some(parts)) => Fv::Lowered(Expr::ArraySpread(parts)),
+            (true, None) => Fv::Lowered(simplify(Expr::Array(items))),
         }
     }
 
@@ -950,6 +1007,48 @@ impl<'a, 'g, 's, 'v> Cx<'a, 'g, 's, 'v> {
                 return Fv::Opaque;
             }
         }
+        // The string and array methods the run has (`s.startsWith(x)`, `list.includes(x)`,
+        // `list.join(", ")`), over the lowered receiver and arguments, and `Math.max`/`Math.min`
+        // where `Math` is the global. Not an optional call (`a?.includes(x)`: `undefined` of a
+        // missing receiver, where the builtin would be an error).
+        if let Expression::StaticMemberExpression(m) = callee {
+            let name = m.property.name.as_str();
+            let math = matches!(strip(&m.object), Expression::Identifier(i) if i.name == "Math")
+                && self.local("Math").is_none()
+                && !self.bindings.contains_key("Math");
+            let func = match name {
+                "max" if math => Some(ir::Builtin::MathMax),
+                "min" if math => Some(ir::Builtin::MathMin),
+                "startsWith" if !math => Some(ir::Builtin::StartsWith),
+                "endsWith" if !math => Some(ir::Builtin::EndsWith),
+                "includes" if !math => Some(ir::Builtin::Includes),
+                "join" if !math => Some(ir::Builtin::Join),
+                _ => None,
+            };
+            if let Some(func) = func.filter(|_| !m.optional && !c.optional) {
+                let mut args = Vec::with_capacity(c.arguments.len() + 1);
+                let mut ok = true;
+                if !math {
+                    let receiver = self.fexpr(&m.object);
+                    ok = self.lower(receiver).map(|r| args.push(r)).is_some();
+                }
+                for a in &c.arguments {
+                    let fv = self.farg(a);
+                    if matches!(fv, Fv::Pick(..)) {
+                        self.facts.complete = false;
+                    }
+                    match self.lower(fv) {
+                        Some(e) if ok => args.push(e),
+                        _ => ok = false,
+                    }
+                }
+                if ok {
+                    return Fv::Lowered(Expr::Call { func, args });
+                }
+                self.facts.complete = false;
+                return Fv::Opaque;
+            }
+        }
         // Anything else: a method, a global, an unknown function.
         match callee {
             Expression::StaticMemberExpression(m) => {
@@ -1035,32 +1134,36 @@ fn single_return<'a>(stmts: &'a oxc_allocator::Vec<'a, Statement<'a>>) -> Option
     }
 }
 
-/// Leaves a lowered object's fields with each key once: its last field, in the order of the last
-/// fields (as if each field had removed an earlier one of its key before it was pushed). A scan
-/// for a small object (the filter's false alarms: nothing moves, nothing is allocated), a set for
-/// a large one, so it stays linear in the keys.
-fn keep_last(props: &mut Vec<(Name, Expr)>) {
+/// Leaves a lowered object's fields with each key once, as JavaScript builds the object: where
+/// the key first stands, with its last value. A scan for a small object (the filter's false
+/// alarms: nothing moves, nothing is allocated), a map for a large one, so it stays linear in
+/// the keys. (An earlier value that is replaced is not evaluated: a lowered expression has no
+/// effect, so only an evaluation error of it is lost.)
+fn keep_first_place(props: &mut Vec<(Name, Expr)>) {
+    let mut out: Vec<(Name, Expr)> = Vec::with_capacity(props.len());
     if props.len() <= 64 {
-        // Bit i: field i has a later one of its key.
-        let mut dropped = 0u64;
-        for (i, (k, _)) in props.iter().enumerate() {
-            if props[i + 1..].iter().any(|(q, _)| q == k) {
-                dropped |= 1 << i;
+        if !props.iter().enumerate().any(|(i, (k, _))| props[i + 1..].iter().any(|(q, _)| q == k)) {
+            return;
+        }
+        for (k, v) in props.drain(..) {
+            match out.iter_mut().find(|(q, _)| *q == k) {
+                Some(slot) => slot.1 = v,
+                None => out.push((k, v)),
             }
         }
-        if dropped != 0 {
-            let mut i = 0;
-            props.retain(|_| {
-                i += 1;
-                dropped & (1 << (i - 1)) == 0
-            });
-        }
     } else {
-        let mut later: rustc_hash::FxHashSet<&str> = rustc_hash::FxHashSet::default();
-        let keep: Vec<bool> = props.iter().rev().map(|(k, _)| later.insert(k.as_str())).collect();
-        let mut keep = keep.into_iter().rev();
-        props.retain(|_| keep.next().unwrap_or(true));
+        let mut at: rustc_hash::FxHashMap<Name, usize> = rustc_hash::FxHashMap::default();
+        for (k, v) in props.drain(..) {
+            match at.get(&k) {
+                Some(&i) => out[i].1 = v,
+                None => {
+                    at.insert(k.clone(), out.len());
+                    out.push((k, v));
+                }
+            }
+        }
     }
+    *props = out;
 }
 
 /// An object or array of literals as one literal.
@@ -1070,7 +1173,7 @@ fn simplify(e: Expr) -> Expr {
             let mut m = ir::JsonMap::with_capacity(props.len());
             for (k, v) in props {
                 if let Expr::Literal(v) = v {
-                    // A lowered object's keys are unique (a later one replaced an earlier one).
+                    // A lowered object's keys are unique (a later one replaced an earlier one's value).
                     m.push(k, v);
                 }
             }
@@ -1461,23 +1564,62 @@ export const f = ({{ context, event }}) => [{}];
         assert_eq!(got_params, want_params);
     }
 
-    /// In a lowered object a later key replaces an earlier one and takes the last place (a spread's
-    /// keys too); keys that only share a length and first letter both stay; and a large object
-    /// (a set, not a scan) does the same.
+    /// In a lowered object a later key replaces an earlier one's value where that one stands, as
+    /// JavaScript builds the object (a spread's keys too); keys that only share a length and first
+    /// letter both stay; and a large object (a map, not a scan) does the same.
     #[test]
-    fn a_later_key_of_a_lowered_object_takes_the_last_place() {
+    fn a_later_key_of_a_lowered_object_keeps_the_first_place() {
         let e = lowered(
-            "export const f = ({ context }) => ({ a: context.x, b: 1, ab: 2, ac: 3, a: context.y, ...{ b: 4 }, ab: 5 });",
+            "export const f = ({ context }) => ({ a: context.x, b: context.z, ab: 2, ac: 3, a: context.y, ...{ b: 4 }, ab: 5 });",
         );
-        assert_eq!(keys(&e), ["ac", "a", "b", "ab"]);
+        assert_eq!(keys(&e), ["a", "b", "ab", "ac"]);
         let Expr::Object(fields) = &e else { unreachable!() };
-        assert!(matches!(&fields[1].1, Expr::Ref(r) if r.path.as_slice() == ["y"]));
+        assert!(matches!(&fields[0].1, Expr::Ref(r) if r.path.as_slice() == ["y"]));
+        assert_eq!(fields[1].1, Expr::Literal(ir::Json::from(serde_json::json!(4))));
 
         let many: Vec<String> = (0..70).map(|i| format!("k{i}: context.k{i}")).collect();
         let e = lowered(&format!("export const f = ({{ context }}) => ({{ {}, k5: 1, k69: 2 }});", many.join(", ")));
-        let mut want: Vec<String> = (0..70).filter(|i| *i != 5 && *i != 69).map(|i| format!("k{i}")).collect();
-        want.extend(["k5".to_string(), "k69".to_string()]);
+        let want: Vec<String> = (0..70).map(|i| format!("k{i}")).collect();
         assert_eq!(keys(&e), want);
+        let Expr::Object(fields) = &e else { unreachable!() };
+        assert_eq!(fields[5].1, Expr::Literal(ir::Json::from(serde_json::json!(1))));
+    }
+
+    /// Spreads of values of the run and computed keys lower to the forms that build them; a
+    /// spread of a known object or array gives its fields or items; each evaluates as
+    /// JavaScript does.
+    #[test]
+    fn spreads_and_computed_keys_lower() {
+        let args = serde_json::json!({
+            "context": { "list": [1, 2], "o": { "a": 1, "b": 2 }, "n": 0 },
+            "event": { "key": "b", "item": 3 }
+        });
+        let cases = [
+            ("({ context, event }) => [...context.list, event.item]", "arraySpread", serde_json::json!([1, 2, 3])),
+            (
+                "({ context }) => ({ ...context, n: context.n + 1 })",
+                "objectSpread",
+                serde_json::json!({ "list": [1, 2], "o": { "a": 1, "b": 2 }, "n": 1 }),
+            ),
+            (
+                "({ context, event }) => ({ ...context.o, [event.key]: 5, c: 3 })",
+                "objectSpread",
+                serde_json::json!({ "a": 1, "b": 5, "c": 3 }),
+            ),
+            ("({ event }) => ({ [event.key]: event.item })", "objectSpread", serde_json::json!({ "b": 3 })),
+            (
+                "({ event }) => ({ ...{ x: 1 }, ...null, [\"y\"]: event.item, [2]: 0 })",
+                "object",
+                serde_json::json!({ "2": 0, "x": 1, "y": 3 }),
+            ),
+            ("({ event }) => [...[1, 2], event.item]", "array", serde_json::json!([1, 2, 3])),
+        ];
+        for (f, kind, want) in cases {
+            let e = lowered(&format!("export const f = {f};"));
+            let text = serde_json::to_value(&e).expect("serializes");
+            assert_eq!(text["kind"], kind, "{f}: {text}");
+            assert_eq!(ir::eval::evaluate_json(&e, &args), Ok(Some(want)), "{f}");
+        }
     }
 
     /// A resolver as the SCXML front end's: `x`, `list` are the context's, any other free name a

@@ -1,11 +1,16 @@
 //! The rule `not-executable`: a part a run needs that the IR does not hold.
+//!
+//! It reads what lowering left: a guard or an action the IR names as code (`inline`, `Opaque`),
+//! a name with no implementation, and a mapper written in the config whose place in the IR is
+//! empty (lowering leaves it empty where the function did not lower). Each function a run calls
+//! is lowered or refused here (`tests/it/executable.rs` checks it over the corpus).
 
 use super::Walk;
 use crate::rules::{Ctx, Sink};
 use diagnostics::declare_rule;
 use base::Loc;
 use ir::{Action, Guard, Trigger};
-use machine::value::Value;
+use machine::value::{Value, ValueKind};
 
 declare_rule! {
     /// Warns of a part of the Machine that a run needs and the IR does not hold: a guard, an action or a delay written as code jr2 cannot lower, or named with no implementation.
@@ -29,6 +34,10 @@ declare_rule! {
     ///   implement is the host's, and no warning);
     /// - an `answer(...)`, an `assign(...)` whose function jr2 cannot lower, or one of xstate's
     ///   action creators that jr2 does not lower (`stopChild`, `enqueueActions`, ...);
+    /// - a mapper a run calls that jr2 cannot lower: the `context` factory, the Machine's `output`,
+    ///   a final state's `output`, an invoke's `input` (a run would go on without it: a context of
+    ///   `{}`, no output, no input), at the function;
+    /// - params of a guard or an action (`{ type, params }`) that jr2 cannot lower;
     /// - an `assign({ ... })` with an update that jr2 cannot lower, though the others lower: a run
     ///   takes none of an `assign` or all of it, never a part, so the line is at that update (in
     ///   the setup, for a named action, the line naming the action).
@@ -39,7 +48,7 @@ declare_rule! {
     /// ## Example
     /// ```ts
     /// jr2Setup({
-    ///   guards: { ready: ({ context }) => context.tags.includes("ready") },
+    ///   guards: { ready: ({ context }) => context.tags.some((t) => t === "ready") },
     /// }).createMachine({
     ///   initial: "waiting",
     ///   context: { tags: [] },
@@ -72,10 +81,16 @@ const MAX_DEPTH: usize = 16;
 /// The walk runs this over each Machine.
 pub(crate) fn check(cx: &Ctx<Walk>, sink: &mut Sink) {
     let m = cx.machine;
+    mapper_faults(cx, sink);
     for (ti, t) in m.transitions.iter().enumerate() {
         let mut why = Vec::new();
         if let Some(g) = &t.guard {
             guard_faults(cx, g, 0, &mut why);
+        }
+        // A guard `{ type, params }` whose params do not lower (the IR keeps its name alone).
+        let guard_value = cx.values.transition(ti).and_then(|v| v.get("guard"));
+        if guard_value.is_some_and(machine::lower::params_not_lowered) {
+            push(&mut why, "the params of its guard are code jr2 cannot lower".into());
         }
         action_faults(cx, &t.actions, 0, &mut why);
         if let Trigger::After(delay) = &t.trigger {
@@ -103,6 +118,71 @@ pub(crate) fn check(cx: &Ctx<Walk>, sink: &mut Sink) {
                 .unwrap_or_else(|| cx.state_at(s));
             sink.at_path(&NOT_EXECUTABLE, at, cx.map.state_path(s), message);
         }
+    }
+}
+
+/// The mappers a run calls, each where it is written: a Machine's `context` factory and `output`,
+/// a final state's `output`, an invoke's `input`. Lowering leaves the IR's place empty where a
+/// function did not lower (the IR holds what a run evaluates, nothing else), so a mapper written
+/// and missing from the IR is one a run would drop: the line is at the function, naming the part.
+fn mapper_faults(cx: &Ctx<Walk>, sink: &mut Sink) {
+    let m = cx.machine;
+    let config = cx.parts.config;
+    if let Some(v) = written(config.get("context")) {
+        if m.context.is_none() && m.context_expr.is_none() {
+            sink.at_path(
+                &NOT_EXECUTABLE,
+                v.loc,
+                "context",
+                format!("the context cannot be made: {}", why_not(v, "its factory")),
+            );
+        }
+    }
+    if let Some(v) = written(config.get("output")) {
+        if m.output.is_none() {
+            sink.at_path(&NOT_EXECUTABLE, v.loc, "output", format!("the Machine's output cannot be made: {}", why_not(v, "its `output`")));
+        }
+    }
+    for s in m.ids() {
+        let st = m.state(s);
+        let Some(value) = cx.state_value(s) else { continue };
+        if s != ir::StateId::ROOT && st.kind == ir::StateKind::Final {
+            if let Some(v) = written(value.get("output")) {
+                if st.output.is_none() {
+                    let path = base::path::join(cx.map.state_path(s), "output");
+                    let message = format!("the output of {} cannot be made: {}", cx.name(s), why_not(v, "its `output`"));
+                    sink.at_path(&NOT_EXECUTABLE, v.loc, &path, message);
+                }
+            }
+        }
+        for (k, inv) in st.invokes.iter().enumerate() {
+            let Some(v) = cx.values.invoke(cx.map, s, k).and_then(|iv| written(iv.get("input"))) else { continue };
+            if inv.input.is_none() {
+                let path = base::path::join(cx.map.invoke_path(s, k), "input");
+                let message = format!(
+                    "the input of the invoke of `{}` in {} cannot be made: {}",
+                    inv.src,
+                    cx.name(s),
+                    why_not(v, "its `input`")
+                );
+                sink.at_path(&NOT_EXECUTABLE, v.loc, &path, message);
+            }
+        }
+    }
+}
+
+/// A field as written: present and not `undefined`.
+fn written<'a, 'v>(v: Option<&'a Value<'v>>) -> Option<&'a Value<'v>> {
+    v.filter(|v| !matches!(v.kind, ValueKind::Undefined))
+}
+
+/// Why a mapper as written has no IR: a function whose body jr2 does not lower (`what` names
+/// it), or a value that is not known or holds something that is not (a call, a global).
+fn why_not(v: &Value, what: &str) -> String {
+    match &v.kind {
+        ValueKind::Function(_) => format!("{what} is a function jr2 cannot lower (not one pure expression)"),
+        ValueKind::Unknown { reason } => format!("its value is not known statically ({reason})"),
+        _ => "its value holds what jr2 cannot lower (a value not known statically, a call)".into(),
     }
 }
 
