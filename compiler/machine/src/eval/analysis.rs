@@ -983,34 +983,11 @@ impl<'a, 'g, 's, 'v> Cx<'a, 'g, 's, 'v> {
             self.facts.complete = false;
             return Fv::Opaque;
         }
-        // `a.concat(b, ...)`: the run's `concat`, over its lowered receiver and arguments (a
-        // JSON value with a `concat` is an array or a string).
-        if let Expression::StaticMemberExpression(m) = callee {
-            if m.property.name == "concat" {
-                let receiver = self.fexpr(&m.object);
-                let mut args = Vec::with_capacity(c.arguments.len() + 1);
-                let mut ok = self.lower(receiver).map(|r| args.push(r)).is_some();
-                for a in &c.arguments {
-                    let fv = self.farg(a);
-                    if matches!(fv, Fv::Pick(..)) {
-                        self.facts.complete = false;
-                    }
-                    match self.lower(fv) {
-                        Some(e) if ok => args.push(e),
-                        _ => ok = false,
-                    }
-                }
-                if ok {
-                    return Fv::Lowered(Expr::Call { func: ir::Builtin::Concat, args });
-                }
-                self.facts.complete = false;
-                return Fv::Opaque;
-            }
-        }
         // The string and array methods the run has (`s.startsWith(x)`, `list.includes(x)`,
-        // `list.join(", ")`), over the lowered receiver and arguments, and `Math.max`/`Math.min`
-        // where `Math` is the global. Not an optional call (`a?.includes(x)`: `undefined` of a
-        // missing receiver, where the builtin would be an error).
+        // `list.join(", ")`, `a.concat(b, ...)`), over the lowered receiver and arguments, and
+        // `Math.max`/`Math.min` where `Math` is the global. Not an optional call
+        // (`a?.includes(x)`: `undefined` of a missing receiver, where the builtin would be an
+        // error), but for `concat`, which lowered so before the others came.
         if let Expression::StaticMemberExpression(m) = callee {
             let name = m.property.name.as_str();
             let math = matches!(strip(&m.object), Expression::Identifier(i) if i.name == "Math")
@@ -1023,9 +1000,11 @@ impl<'a, 'g, 's, 'v> Cx<'a, 'g, 's, 'v> {
                 "endsWith" if !math => Some(ir::Builtin::EndsWith),
                 "includes" if !math => Some(ir::Builtin::Includes),
                 "join" if !math => Some(ir::Builtin::Join),
+                "concat" if !math => Some(ir::Builtin::Concat),
                 _ => None,
             };
-            if let Some(func) = func.filter(|_| !m.optional && !c.optional) {
+            let optional = m.optional || c.optional;
+            if let Some(func) = func.filter(|&f| f == ir::Builtin::Concat || !optional) {
                 let mut args = Vec::with_capacity(c.arguments.len() + 1);
                 let mut ok = true;
                 if !math {
