@@ -373,6 +373,20 @@ pub enum Outcome {
     Error(Value),
 }
 
+impl Outcome {
+    /// The event the run takes for the actor `actor`'s outcome, as xstate writes it.
+    pub fn event(self, actor: &str) -> Value {
+        match self {
+            Outcome::Done(output) => {
+                json!({ "type": format!("xstate.done.actor.{actor}"), "output": output, "actorId": actor })
+            }
+            Outcome::Error(error) => {
+                json!({ "type": format!("xstate.error.actor.{actor}"), "error": error, "actorId": actor })
+            }
+        }
+    }
+}
+
 /// Why the core took nothing of what the host gave it. The run is as it was.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Refused {
@@ -927,14 +941,7 @@ impl<'m> Runtime<'m> {
             return Err(Refused::Stale { id: actor.to_string(), incarnation });
         };
         let party = if a.kind.is_agent() { a.src.clone() } else { a.id.clone() };
-        let event = match outcome {
-            Outcome::Done(output) => {
-                json!({ "type": format!("xstate.done.actor.{actor}"), "output": output, "actorId": actor })
-            }
-            Outcome::Error(error) => {
-                json!({ "type": format!("xstate.error.actor.{actor}"), "error": error, "actorId": actor })
-            }
-        };
+        let event = outcome.event(actor);
         let q = Queued { invokeid: Some(party), ..Queued::new(event, Kind::External) };
         Ok(self.call_external(run, q, now))
     }
@@ -1287,8 +1294,7 @@ impl<'m> Runtime<'m> {
                 continue;
             }
             self.spend(run, "Failures the run raises itself")?;
-            let event =
-                json!({ "type": format!("xstate.error.actor.{}", f.actor), "error": f.error, "actorId": f.actor });
+            let event = Outcome::Error(f.error).event(&f.actor);
             let q = Queued { invokeid: Some(f.actor), ..Queued::new(event, Kind::External) };
             self.external(run, q)?;
             self.drain(run)?;

@@ -119,18 +119,12 @@ pub(super) fn sim(args: SimArgs) -> Result<Exit> {
                 );
                 continue;
             };
-            let (settled, event) = match (outcome.get("output"), outcome.get("error")) {
-                (_, Some(error)) => (
-                    Outcome::Error(error.clone()),
-                    json!({ "type": format!("xstate.error.actor.{actor}"), "error": error, "actorId": actor }),
-                ),
-                (output, None) => {
-                    let output = output.cloned().unwrap_or(Value::Null);
-                    let event =
-                        json!({ "type": format!("xstate.done.actor.{actor}"), "output": output, "actorId": actor });
-                    (Outcome::Done(output), event)
-                }
+            let settled = match (outcome.get("output"), outcome.get("error")) {
+                (_, Some(error)) => Outcome::Error(error.clone()),
+                (output, None) => Outcome::Done(output.cloned().unwrap_or(Value::Null)),
             };
+            // The line shows the event the run takes for it.
+            let event = settled.clone().event(actor);
             let requests = rt.outcome(&mut live, actor, incarnation, settled, now).map_err(refused)?;
             out.push(Event::Value(event), &live, requests);
             continue;
