@@ -137,9 +137,8 @@ pub fn failure_payload(error: &Value) -> Value {
 pub fn failure_of(input: Option<&Value>) -> Value {
     let mut out = serde_json::Map::new();
     out.insert("jr2".into(), Value::String("failure".into()));
-    out.insert("reason".into(), input.and_then(|i| i.get("reason")).cloned().unwrap_or(Value::Null));
-    if let Some(d) = input.and_then(|i| i.get("detail")) {
-        out.insert("detail".into(), d.clone());
+    if let Value::Object(payload) = failure_payload(input.unwrap_or(&Value::Null)) {
+        out.extend(payload);
     }
     Value::Object(out)
 }
