@@ -35,6 +35,7 @@ impl Runtime<'_> {
             params: run.params.clone(),
             globals: ev.globals.clone(),
             active: run.active(),
+            engine: None,
         };
         evaluate(e, &scope).map_err(|e| e.to_string())
     }

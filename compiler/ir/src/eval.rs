@@ -75,6 +75,21 @@ pub enum EvalError {
     /// A call whose arguments the function does not take (`paramsOf` of an event of another
     /// pick, say), with the reason.
     Call(String),
+    /// A function carried as JavaScript ([`Expr::Js`]) threw, or gave what a run cannot hold (a
+    /// Promise, a symbol, a cycle), or passed a bound of the engine: the reason, as the engine
+    /// words it (a thrown error's `name: message`).
+    Threw(String),
+    /// A function carried as JavaScript, with no engine to run it (an evaluation outside a run).
+    NoEngine,
+}
+
+/// What runs a function carried as JavaScript ([`Expr::Js`]): the runtime's embedded engine.
+/// It is given the script and the scope the expression is evaluated in, and gives the
+/// function's return value; anything the engine keeps between calls must not change what a
+/// later call gives (the run's state is the scope's, and the engine's per-run state, such as
+/// its random generator, the implementation's to keep in the run).
+pub trait Engine: Send + Sync {
+    fn call(&self, script: &super::expr::Script, scope: &Scope) -> Result<JsValue, EvalError>;
 }
 
 impl std::fmt::Display for EvalError {
@@ -82,7 +97,8 @@ impl std::fmt::Display for EvalError {
         match self {
             EvalError::TooDeep => write!(f, "the expression is nested deeper than {MAX_EVAL_DEPTH}"),
             EvalError::Unbound(name) => write!(f, "`{name}` is not defined"),
-            EvalError::Call(reason) => f.write_str(reason),
+            EvalError::Call(reason) | EvalError::Threw(reason) => f.write_str(reason),
+            EvalError::NoEngine => f.write_str("a function carried as JavaScript has no engine to run it here"),
         }
     }
 }
@@ -103,6 +119,15 @@ pub struct Scope {
     pub globals: Arc<[(Name, JsValue)]>,
     /// The active states, ascending, for [`Expr::InState`]; empty outside a run.
     pub active: Arc<[StateId]>,
+    /// What runs [`Expr::Js`]; `None` outside a run (such an expression is then
+    /// [`EvalError::NoEngine`]).
+    pub engine: Option<Arc<dyn Engine>>,
+}
+
+impl std::fmt::Debug for dyn Engine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Engine")
+    }
 }
 
 impl Scope {
@@ -116,6 +141,7 @@ impl Scope {
             params: JsValue::Undefined,
             globals: Arc::from([]),
             active: Arc::from([]),
+            engine: None,
         }
     }
 
@@ -231,6 +257,10 @@ fn eval(e: &Expr, scope: &Scope, depth: usize) -> Result<JsValue, EvalError> {
         },
         Expr::InState(id) => JsValue::Bool(scope.active.binary_search(id).is_ok()),
         Expr::Error(reason) => return Err(EvalError::Call(reason.clone())),
+        Expr::Js(script) => match &scope.engine {
+            Some(engine) => engine.call(script, scope)?,
+            None => return Err(EvalError::NoEngine),
+        },
         Expr::Call { func, args } => {
             let args = args.iter().map(|x| eval(x, scope, d)).collect::<Result<Vec<_>, _>>()?;
             call(*func, &args)?

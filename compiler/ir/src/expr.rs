@@ -84,6 +84,28 @@ pub enum Expr {
     /// does not parse (`expr="return"`), which the run meets as `error.execution`, not as a
     /// document it refuses.
     Error(String),
+    /// A function the front end could not lower into the forms above, carried as JavaScript and
+    /// run by the runtime's embedded engine ([`super::eval::Engine`]): its value is the
+    /// function's return value, called as xstate calls it ([`Script`]).
+    Js(std::sync::Arc<Script>),
+}
+
+/// A function carried as JavaScript (issue 34: every function runs).
+///
+/// `code` is one JavaScript expression, closed (it names no free variable but the engine's
+/// standard globals), whose value is the function: the front end strips its TypeScript types and
+/// puts before it everything it closes over (module `const`s and functions, helpers of the
+/// Instance's own files), as `(() => { "use strict"; const H = ...; return (<fn>); })()`. The
+/// engine evaluates it once and calls the function as xstate calls the one written:
+/// `f(args, params)`, where `args` is an object holding the roots `args` names (`context` and
+/// `event` for a guard, an action, an `assign`'s update, a delay, an `input` or `output` mapper;
+/// `input` for the `context` factory), each the run's value, and `params` the reference's params
+/// ([`Root::Params`], `undefined` outside a named implementation).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Script {
+    pub code: String,
+    /// The roots the function's first argument holds, in order.
+    pub args: Vec<Root>,
 }
 
 /// A part of an [`Expr::ObjectSpread`].
@@ -276,14 +298,15 @@ impl Expr {
                 object.for_each_ref(f);
                 property.for_each_ref(f);
             }
-            Expr::Global(_) | Expr::InState(_) | Expr::Error(_) => {}
+            // A script's reads are its own: the IR does not see into it.
+            Expr::Global(_) | Expr::InState(_) | Expr::Error(_) | Expr::Js(_) => {}
             Expr::Call { args, .. } => args.iter().for_each(|x| x.for_each_ref(f)),
         }
     }
 }
 
 /// The root a reference reads from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Root {
     Context,
