@@ -273,6 +273,9 @@ impl Runtime<'_> {
                     run.requests.push(Request::Cancel { id, incarnation: t.incarnation });
                 }
             }
+            Action::Run { value } => {
+                self.value(run, value, ev)?;
+            }
             Action::Emit { event } => {
                 let event = self.event(run, event, ev)?;
                 run.requests.push(Request::Emit { event });

@@ -351,6 +351,10 @@ pub enum Action {
     /// One block of SCXML executable content among several (one `<onentry>` or `<onexit>` of a
     /// state that has more than one): an error in it stops the rest of it, not the blocks after.
     Block { actions: Vec<Action> },
+    /// An action written as a function (`({ context }) => { ... }`) that is none of xstate's
+    /// action creators: it is called for what it does and its value is dropped, as xstate drops
+    /// it (a run's only effect of one is an error it throws; the engine gives it no I/O).
+    Run { value: Expr },
     /// An action the IR cannot run, kept with the reason (a run refuses the Machine; a check
     /// reads past it).
     Opaque { reason: String },
