@@ -35,7 +35,7 @@ impl Runtime<'_> {
             params: run.params.clone(),
             globals: ev.globals.clone(),
             active: run.active(),
-            engine: None,
+            engine: Some(run.js.0.clone()),
         };
         evaluate(e, &scope).map_err(|e| e.to_string())
     }

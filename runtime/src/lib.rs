@@ -37,6 +37,7 @@ mod actions;
 mod bounds;
 mod child;
 mod encode;
+mod js;
 mod set;
 mod step;
 #[cfg(test)]
@@ -283,6 +284,10 @@ pub struct Snapshot {
     /// The last incarnation given to an actor or a timer (each start or schedule takes the next).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub incarnations: u64,
+    /// The state of the run's `Math.random()` (mulberry32, for its functions carried as
+    /// JavaScript), so that a restored run draws the numbers the live one would have.
+    #[serde(default)]
+    pub random: u32,
     /// Why the run ended `error`.
     pub error: Option<Fault>,
 }
@@ -453,6 +458,7 @@ impl Live {
                 .collect(),
             sends: run.sends,
             incarnations: run.incarnations,
+            random: run.js.0.random.load(std::sync::atomic::Ordering::Relaxed),
             error: run.error.clone(),
         }
     }
@@ -478,6 +484,7 @@ impl Live {
                 .collect(),
             sends: run.sends,
             incarnations: run.incarnations,
+            random: run.js.0.random.load(std::sync::atomic::Ordering::Relaxed),
             error: run.error,
         }
     }
@@ -669,6 +676,19 @@ struct Run {
     /// The inline children started in this call (a state exited in the call that entered it
     /// takes none of its children's events, as xstate never starts them).
     started: Vec<String>,
+    /// The run's handle on the JavaScript engine (its clock and its generator).
+    js: JsHandle,
+}
+
+/// A run's [`js::Js`], shared by the scopes of one call; a copy of a run gets a copy of it (its
+/// generator goes on apart from the original's).
+struct JsHandle(Arc<js::Js>);
+
+impl Clone for JsHandle {
+    fn clone(&self) -> JsHandle {
+        use std::sync::atomic::Ordering::Relaxed;
+        JsHandle(Arc::new(js::Js::new(self.0.now.load(Relaxed), self.0.random.load(Relaxed))))
+    }
 }
 
 impl Run {
@@ -842,6 +862,7 @@ impl<'m> Runtime<'m> {
             params: JsValue::Undefined,
             nesting: 0,
             started: Vec::new(),
+            js: JsHandle(Arc::new(js::Js::new(now, js::seed(&self.session)))),
         };
         if let Some(s) = snapshot {
             run.config = s.configuration.iter().copied().collect();
@@ -856,6 +877,7 @@ impl<'m> Runtime<'m> {
             run.output = s.output;
             run.sends = s.sends;
             run.incarnations = s.incarnations;
+            run.js.0.random.store(s.random, std::sync::atomic::Ordering::Relaxed);
             run.external = s
                 .queue
                 .into_iter()
@@ -1256,6 +1278,7 @@ impl<'m> Runtime<'m> {
     /// A call's start on a live run: the host's clock, a new budget.
     fn begin_call(&self, run: &mut Run, now: u64) {
         run.now = now;
+        run.js.0.now.store(now, std::sync::atomic::Ordering::Relaxed);
         run.budget = self.step_bound;
         run.taken.clear();
         run.selected = false;

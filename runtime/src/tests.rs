@@ -1106,3 +1106,55 @@ fn a_stored_run_goes_on_as_the_live_one_and_one_that_does_not_fit_is_refused() {
     wrong.configuration.push(StateId(4_000));
     assert!(rt.validate(&wrong).is_err());
 }
+
+fn carried(code: &str) -> ir::Expr {
+    ir::Expr::Js(Arc::new(ir::expr::Script { code: code.into(), args: vec![Root::Context, Root::Event] }))
+}
+
+/// Issue 34: a function carried as JavaScript runs in the engine as a guard, an `assign`'s update
+/// and an action; its `Math.random()` is the run's (the snapshot keeps the generator, so a
+/// restored run draws what the live one draws); a throwing guard ends the run `error` with the
+/// thrown error's text, as xstate ends an actor whose guard throws.
+#[test]
+fn carried_functions_run_in_the_engine_and_their_randomness_is_the_runs() {
+    let text = r##"{ "id": "c", "initial": "idle", "context": { "items": [] }, "states": {
+        "idle": { "on": { "add": { "target": "idle" }, "boom": "idle", "done": "over" } }, "over": {} } }"##;
+    let m = edited(text, |c| {
+        let on = |c: &ir::Statechart, ty: &str| {
+            c.transitions.iter().position(|t| t.trigger == Trigger::Event(ty.into())).unwrap()
+        };
+        let (add, boom) = (on(c, "add"), on(c, "boom"));
+        c.transitions[add].guard = Some(ir::Guard::Expr {
+            expr: carried("({ context, event }) => !context.items.some((i) => i.name === event.name)"),
+        });
+        let mut updates = ir::FxIndexMap::default();
+        updates.insert(
+            "items".into(),
+            Arc::new(carried("({ context, event }) => [...context.items, { name: event.name, roll: Math.random() }]")),
+        );
+        c.transitions[add].actions =
+            vec![ir::Action::Assign { updates }, ir::Action::Run { value: carried("() => { console.log('x'); }") }];
+        c.transitions[boom].guard =
+            Some(ir::Guard::Expr { expr: carried("({ event }) => event.payload.missing.deeper") });
+    });
+    let rt = Runtime::new(&m);
+    let s0 = rt.start(None, 0).snapshot;
+    let s1 = rt.send(&s0, json!({ "type": "add", "name": "a" }), 0).unwrap().snapshot;
+    let s2 = rt.send(&s1, json!({ "type": "add", "name": "a" }), 0).unwrap().snapshot;
+    assert_eq!(s2.context.0.to_json(), s1.context.0.to_json(), "the guard refused a second `a`");
+    let live = rt.send(&s2, json!({ "type": "add", "name": "b" }), 0).unwrap().snapshot;
+    let items = live.context.0.to_json().unwrap()["items"].clone();
+    assert_eq!(items.as_array().map(Vec::len), Some(2));
+    assert_ne!(items[0]["roll"], items[1]["roll"]);
+    assert_ne!(s0.random, s1.random, "the generator moved on");
+    // The same run restored from its snapshot draws the same next number.
+    let encoded = rt.encode(&s1);
+    let restored = rt.decode(&encoded).unwrap();
+    let again = rt.send(&restored, json!({ "type": "add", "name": "b" }), 0).unwrap().snapshot;
+    assert_eq!(again.context.0.to_json(), live.context.0.to_json());
+    // A guard that throws ends the run `error`, with the thrown error.
+    let broken = rt.send(&s1, ev("boom"), 0).unwrap().snapshot;
+    assert_eq!(broken.status, Status::Error);
+    let reason = broken.error.map(|f| f.reason).unwrap_or_default();
+    assert!(reason.contains("TypeError"), "{reason}");
+}
