@@ -37,7 +37,12 @@ impl Runtime<'_> {
             active: run.active(),
             engine: Some(run.js.0.clone()),
         };
-        evaluate(e, &scope).map_err(|e| e.to_string())
+        let value = evaluate(e, &scope).map_err(|e| e.to_string());
+        // A script of SCXML's data model may have changed it in place.
+        if let Some(context) = run.js.0.take_written() {
+            run.context = context;
+        }
+        value
     }
 
     /// An SCXML event's globals: `_event` (`undefined` where not `bound`), and the session's, made

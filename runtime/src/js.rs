@@ -27,18 +27,24 @@
 //! object with a `toJSON` method, such as a `Date`, as `JSON.stringify` writes it; a function, a
 //! symbol, a bigint or a Promise refused, as a run cannot keep one).
 //!
+//! Code is compiled as a script, sloppy unless it says `"use strict"` (a Machine's functions do,
+//! as their modules are strict; SCXML's scripts read the data model through `with`). A script may
+//! ask for the run's globals and active states as a third argument ([`Script::run`]) and have the
+//! context it changed in place taken back ([`Script::writes`], [`Js::take_written`]).
+//!
 //! A function that throws is an [`EvalError::Threw`] with the error's `name: message`, which the
 //! run meets as any evaluation error of its kind (xstate's: a throwing guard or action ends the
 //! actor `error`; SCXML's: `error.execution`).
 
 use ir::eval::{Engine, EvalError, JsValue, Scope};
 use ir::expr::{Root, Script};
+use rquickjs::context::EvalOptions;
 use rquickjs::{Array, Context, Ctx, Function, Object, Persistent, Runtime, Type, Value};
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::rc::Rc;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 /// How many times QuickJS may poll the interrupt handler in one call (about 10 000 instructions
 /// a poll: some 0.3 s of a tight loop here) before the call is stopped.
@@ -62,11 +68,19 @@ pub(crate) struct Js {
     pub(crate) now: AtomicU64,
     /// mulberry32's state.
     pub(crate) random: AtomicU32,
+    /// The context a script that `writes` left (SCXML's data model changed in place), for the
+    /// run to take after the evaluation.
+    written: Mutex<Option<JsValue>>,
 }
 
 impl Js {
     pub(crate) fn new(now: u64, random: u32) -> Js {
-        Js { now: AtomicU64::new(now), random: AtomicU32::new(random) }
+        Js { now: AtomicU64::new(now), random: AtomicU32::new(random), written: Mutex::new(None) }
+    }
+
+    /// The context the last evaluation's scripts wrote, if any did.
+    pub(crate) fn take_written(&self) -> Option<JsValue> {
+        self.written.lock().ok().and_then(|mut w| w.take())
     }
 }
 
@@ -105,6 +119,12 @@ impl Engine for Js {
             q.hooks.polls.set(0);
             let out = q.call(script, scope);
             self.random.store(q.hooks.random.get(), Relaxed);
+            let out = out.map(|(value, written)| {
+                if let (Some(w), Ok(mut slot)) = (written, self.written.lock()) {
+                    *slot = Some(w);
+                }
+                value
+            });
             // An engine stopped by a bound may be left half way through something: start again.
             if let Err(Failed::Fatal(_)) = &out {
                 *slot = None;
@@ -217,14 +237,19 @@ impl Quick {
         Ok(Quick { functions: HashMap::new(), ctx, _rt: rt, hooks })
     }
 
-    fn call(&mut self, script: &Script, scope: &Scope) -> Result<JsValue, Failed> {
+    /// The function's value, and the context it left where the script `writes`.
+    fn call(&mut self, script: &Script, scope: &Scope) -> Result<(JsValue, Option<JsValue>), Failed> {
         let hooks = self.hooks.clone();
         let functions = &mut self.functions;
         self.ctx.with(|ctx| {
             let f = match functions.get(&script.code) {
                 Some(f) => f.clone().restore(&ctx).map_err(|e| Failed::Fatal(e.to_string()))?,
                 None => {
-                    let f: Function = match ctx.eval::<Value, _>(script.code.as_str()) {
+                    // Sloppy unless the code says "use strict" (a Machine's functions do: their
+                    // modules are strict); SCXML's scripts read the data model through `with`.
+                    let mut options = EvalOptions::default();
+                    options.strict = false;
+                    let f: Function = match ctx.eval_with_options::<Value, _>(script.code.as_str(), options) {
                         Ok(v) => match v.into_function() {
                             Some(f) => f,
                             None => return Err(Failed::Threw("the carried code is not a function".into())),
@@ -247,12 +272,25 @@ impl Quick {
                 args.set(name, v).map_err(|e| caught(&ctx, e, &hooks))?;
             }
             let params = to_js(&ctx, &scope.params).map_err(|e| caught(&ctx, e, &hooks))?;
-            let out: Value = f.call((args, params)).map_err(|e| caught(&ctx, e, &hooks))?;
-            let mut nodes = 0;
-            from_js(&out, 0, &mut nodes).map_err(|e| match e {
-                Convert::Threw(e) => caught(&ctx, e, &hooks),
-                Convert::Refused(m) => Failed::Threw(m),
-            })
+            let run = if script.run {
+                run_arg(&ctx, scope).map_err(|e| caught(&ctx, e, &hooks))?
+            } else {
+                Value::new_undefined(ctx.clone())
+            };
+            let out: Value = f.call((args.clone(), params, run)).map_err(|e| caught(&ctx, e, &hooks))?;
+            let back = |v: &Value| {
+                from_js(v, 0, &mut 0).map_err(|e| match e {
+                    Convert::Threw(e) => caught(&ctx, e, &hooks),
+                    Convert::Refused(m) => Failed::Threw(m),
+                })
+            };
+            let written = if script.writes {
+                let context: Value = args.get("context").map_err(|e| caught(&ctx, e, &hooks))?;
+                Some(back(&context)?)
+            } else {
+                None
+            };
+            Ok((back(&out)?, written))
         })
     }
 }
@@ -294,6 +332,22 @@ fn caught(ctx: &Ctx<'_>, e: rquickjs::Error, hooks: &Hooks) -> Failed {
     } else {
         Failed::Threw(message)
     }
+}
+
+/// A script's third argument: `{ globals, active }` ([`Script::run`]).
+fn run_arg<'js>(ctx: &Ctx<'js>, scope: &Scope) -> rquickjs::Result<Value<'js>> {
+    let globals = Object::new(ctx.clone())?;
+    for (name, value) in scope.globals.iter() {
+        globals.set(name.as_str(), to_js(ctx, value)?)?;
+    }
+    let active = Array::new(ctx.clone())?;
+    for (i, s) in scope.active.iter().enumerate() {
+        active.set(i, s.0)?;
+    }
+    let run = Object::new(ctx.clone())?;
+    run.set("globals", globals)?;
+    run.set("active", active)?;
+    Ok(run.into_value())
 }
 
 /// A run's value in the engine.

@@ -1108,7 +1108,11 @@ fn a_stored_run_goes_on_as_the_live_one_and_one_that_does_not_fit_is_refused() {
 }
 
 fn carried(code: &str) -> ir::Expr {
-    ir::Expr::Js(Arc::new(ir::expr::Script { code: code.into(), args: vec![Root::Context, Root::Event] }))
+    ir::Expr::Js(Arc::new(ir::expr::Script {
+        code: code.into(),
+        args: vec![Root::Context, Root::Event],
+        ..ir::expr::Script::default()
+    }))
 }
 
 /// Issue 34: a function carried as JavaScript runs in the engine as a guard, an `assign`'s update

@@ -6,7 +6,7 @@ use ir::eval::Scope;
 use serde_json::json;
 
 fn script(code: &str) -> Script {
-    Script { code: code.into(), args: vec![Root::Context, Root::Event] }
+    Script { code: code.into(), args: vec![Root::Context, Root::Event], ..Script::default() }
 }
 
 fn scope(context: serde_json::Value) -> Scope {
@@ -40,12 +40,12 @@ fn a_function_gets_its_arguments_and_gives_its_value() {
         json!(true)
     );
     // `params` is the second argument.
-    let s = Script { code: "(_, params) => params.k + 1".into(), args: vec![] };
+    let s = Script { code: "(_, params) => params.k + 1".into(), args: vec![], ..Script::default() };
     let mut sc = scope(json!({}));
     sc.params = JsValue::from_json(&json!({ "k": 41 }));
     assert_eq!(js.call(&s, &sc).unwrap().to_json(), Some(json!(42)));
     // Only the roots the script names are in its first argument.
-    let s = Script { code: "(args) => Object.keys(args)".into(), args: vec![Root::Input] };
+    let s = Script { code: "(args) => Object.keys(args)".into(), args: vec![Root::Input], ..Script::default() };
     assert_eq!(js.call(&s, &sc).unwrap().to_json(), Some(json!(["input"])));
 }
 
@@ -63,6 +63,7 @@ fn values_cross_without_loss() {
     let s = Script {
         code: "({ context }) => [Object.is(context.z, -0), context.u === undefined, 'u' in context]".into(),
         args: vec![Root::Context],
+        ..Script::default()
     };
     let mut sc = scope(json!({}));
     sc.context = JsValue::object_of(vec![("z".into(), JsValue::Number(-0.0)), ("u".into(), JsValue::Undefined)]);
@@ -123,9 +124,11 @@ fn nothing_escapes_and_nothing_stays() {
     // The standard library is frozen: a change is refused (strict) or has no effect (sloppy), so a
     // later call, of this run or another, sees the standard one.
     assert!(threw(&js, "() => { 'use strict'; Array.prototype.sneaky = 1; }").starts_with("TypeError"));
-    // A carried function is strict, as the module it came from is: each change throws.
-    assert!(threw(&js, "() => { Math.random = () => 0; }").starts_with("TypeError"));
-    assert!(threw(&js, "() => { globalThis.leak = 1; }").starts_with("TypeError"));
+    // Strict code (a Machine's: its wrapper says "use strict") throws at each change; sloppy code
+    // (SCXML's scripts) changes nothing.
+    assert!(threw(&js, "(() => { 'use strict'; return () => { Math.random = () => 0; }; })()").starts_with("TypeError"));
+    assert!(threw(&js, "(() => { 'use strict'; return () => { globalThis.leak = 1; }; })()").starts_with("TypeError"));
+    value(&js, "() => { Math.random = () => 0; globalThis.leak = 1; Array.prototype.sneaky = 2; return 0; }");
     assert_eq!(
         value(&js, "() => [typeof globalThis.leak, Math.random() !== 0, [].sneaky]"),
         json!(["undefined", true, null])
@@ -156,4 +159,23 @@ fn a_run_moves_between_threads() {
     };
     let again = Js::new(0, 3);
     assert_eq!(value(&again, "() => [Math.random(), Math.random()]"), json!([here, there]));
+}
+
+/// SCXML's scripts: the run's globals and active states as a third argument, and the context
+/// they change in place taken back.
+#[test]
+fn a_script_of_the_data_model_reads_the_run_and_writes_the_context() {
+    let js = Js::new(0, 1);
+    let s = Script {
+        code: "(function (args, params, run) { with (run.globals) with (args.context) { x = x + 1; return _sessionid + ':' + run.active.join(','); } })".into(),
+        args: vec![Root::Context],
+        run: true,
+        writes: true,
+    };
+    let mut sc = scope(json!({ "x": 1 }));
+    sc.globals = Arc::from(vec![("_sessionid".into(), JsValue::String("s1".into()))]);
+    sc.active = Arc::from(vec![ir::StateId(0), ir::StateId(3)]);
+    assert_eq!(js.call(&s, &sc).unwrap().to_json(), Some(json!("s1:0,3")));
+    assert_eq!(js.take_written().and_then(|c| c.to_json()), Some(json!({ "x": 2 })));
+    assert!(js.take_written().is_none(), "taken once");
 }
