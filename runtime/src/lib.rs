@@ -780,10 +780,17 @@ impl<'m> Runtime<'m> {
                 (None, Some(_)) => format!("{}.{p}", machine.id),
             })
             .collect();
+        // The children the run runs itself, in its own snapshot (one snapshot for the run's whole
+        // tree, so that one commit covers a macrostep): an SCXML `<invoke><content>`, and an invoke
+        // of a slot whose definition is a child Machine (its IR in the slot, imported or not).
         let mut inline = Vec::new();
         for (i, s) in machine.states.iter().enumerate() {
             for (k, inv) in s.invokes.iter().enumerate() {
-                if let Some(child) = &inv.machine {
+                let of_slot = || match machine.slots.get(inv.src.as_str()).and_then(|slot| slot.definition.as_ref()) {
+                    Some(ir::slot::Definition::Machine(child)) => Some(&**child),
+                    _ => None,
+                };
+                if let Some(child) = inv.machine.as_deref().or_else(of_slot) {
                     let name = inv.id.as_ref().map_or_else(|| format!("{i}.{k}"), ToString::to_string);
                     inline.push((StateId(i as u32), k, Runtime::of(child, format!("{session}.{name}"), true)));
                 }
