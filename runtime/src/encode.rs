@@ -108,6 +108,7 @@ impl Runtime<'_> {
         out.insert("sends".into(), json!(s.sends));
         out.insert("incarnations".into(), json!(s.incarnations));
         out.insert("random".into(), json!(s.random));
+        out.insert("chained".into(), json!(s.chained));
         out.insert("error".into(), serde_json::to_value(&s.error).unwrap_or(Value::Null));
         out
     }
@@ -216,6 +217,10 @@ impl Runtime<'_> {
                     .as_u64()
                     .and_then(|n| u32::try_from(n).ok())
                     .ok_or_else(|| Invalid("`random` is not a generator's state".into()))?,
+            },
+            chained: match field("chained") {
+                Err(_) => 0,
+                Ok(v) => v.as_u64().ok_or_else(|| Invalid("`chained` is not a count".into()))?,
             },
             error,
         })

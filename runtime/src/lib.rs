@@ -57,6 +57,10 @@ use std::sync::Arc;
 /// `error` (an eventless loop, a self-raising loop, a state that raises its own done event for
 /// ever, a `foreach` over a huge array).
 pub(crate) const DEFAULT_STEP_BOUND: usize = 10_000;
+/// How many events of its own external queue a run may take ([`Runtime::take_queued`]) after
+/// one event from outside, by default: an SCXML document that sends itself an event for each one
+/// it takes would otherwise keep its host busy for ever.
+pub(crate) const DEFAULT_QUEUE_BOUND: u64 = 10_000;
 
 /// How deeply named implementations may run inside each other (a guard whose implementation
 /// names a guard, ...) before the run ends `error`: a name that names itself.
@@ -288,6 +292,10 @@ pub struct Snapshot {
     /// JavaScript), so that a restored run draws the numbers the live one would have.
     #[serde(default)]
     pub random: u32,
+    /// How many events of its own queue the run has taken since the last event from outside
+    /// ([`Runtime::queue_bound`]).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub chained: u64,
     /// Why the run ended `error`.
     pub error: Option<Fault>,
 }
@@ -459,6 +467,7 @@ impl Live {
             sends: run.sends,
             incarnations: run.incarnations,
             random: run.js.0.random.load(std::sync::atomic::Ordering::Relaxed),
+            chained: run.chained,
             error: run.error.clone(),
         }
     }
@@ -485,6 +494,7 @@ impl Live {
             sends: run.sends,
             incarnations: run.incarnations,
             random: run.js.0.random.load(std::sync::atomic::Ordering::Relaxed),
+            chained: run.chained,
             error: run.error,
         }
     }
@@ -564,6 +574,9 @@ pub struct Runtime<'m> {
     /// their first read and the same values for the whole run (`_ioprocessors` is one object).
     session_globals: std::sync::OnceLock<Arc<[(ir::Name, JsValue)]>>,
     pub step_bound: usize,
+    /// How many events of its own queue a run may take after one from outside
+    /// ([`Runtime::take_queued`]); past it the run ends `error`.
+    pub queue_bound: u64,
     /// The bounds of a run's context, past which the run ends `error`.
     pub bounds: Bounds,
     /// The host's answers to the guards it implements (a Chart's lent guards, which its Open
@@ -661,6 +674,8 @@ struct Run {
     now: u64,
     sends: u64,
     incarnations: u64,
+    /// Events of its own queue taken since the last from outside.
+    chained: u64,
     /// The `fail()` actors started in this call, their Failures to raise after the macrostep.
     failing: Vec<Failing>,
     /// The transitions the call's event took (the first macrostep's, not the ones after it).
@@ -810,6 +825,7 @@ impl<'m> Runtime<'m> {
             session,
             session_globals: std::sync::OnceLock::new(),
             step_bound: DEFAULT_STEP_BOUND,
+            queue_bound: DEFAULT_QUEUE_BOUND,
             bounds: Bounds::default(),
             host_guards: std::collections::BTreeMap::new(),
         }
@@ -862,6 +878,7 @@ impl<'m> Runtime<'m> {
             now,
             sends: 0,
             incarnations: 0,
+            chained: 0,
             failing: Vec::new(),
             taken: Vec::new(),
             selected: false,
@@ -884,6 +901,7 @@ impl<'m> Runtime<'m> {
             run.output = s.output;
             run.sends = s.sends;
             run.incarnations = s.incarnations;
+            run.chained = s.chained;
             run.js.0.random.store(s.random, std::sync::atomic::Ordering::Relaxed);
             run.external = s
                 .queue
@@ -1255,8 +1273,19 @@ impl<'m> Runtime<'m> {
         if run.external.is_empty() || run.status != Status::Active {
             return None;
         }
+        let chained = run.chained + 1;
+        if chained > self.queue_bound {
+            self.begin_call(run, now);
+            let reason = format!(
+                "the run took more than {} events it sent itself after one event from outside (a loop of sends)",
+                self.queue_bound
+            );
+            return Some(self.end_call(run, Err(reason)));
+        }
         let q = run.external.pop_front()?;
-        Some(self.call_external(run, q, now))
+        let requests = self.call_external(run, q, now);
+        run.chained = chained;
+        Some(requests)
     }
 
     /// An inline child's queue, each event its own macrostep (a top-level run leaves its queue
@@ -1285,6 +1314,8 @@ impl<'m> Runtime<'m> {
     /// A call's start on a live run: the host's clock, a new budget.
     fn begin_call(&self, run: &mut Run, now: u64) {
         run.now = now;
+        // Any call but a queued event's own (which sets it again after) starts the count anew.
+        run.chained = 0;
         run.js.0.now.store(now, std::sync::atomic::Ordering::Relaxed);
         run.budget = self.step_bound;
         run.taken.clear();

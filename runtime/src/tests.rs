@@ -1162,3 +1162,45 @@ fn carried_functions_run_in_the_engine_and_their_randomness_is_the_runs() {
     let reason = broken.error.map(|f| f.reason).unwrap_or_default();
     assert!(reason.contains("TypeError"), "{reason}");
 }
+
+/// Issue 34 item 8: a run that sends itself an event for each one it takes (SCXML's `<send>` with
+/// no target) ends `error` at the queue bound after one event from outside, instead of keeping
+/// its host busy for ever; the count is in the snapshot (a host may store the run between two
+/// queued events) and an event from outside starts it anew.
+#[test]
+fn a_run_that_feeds_its_own_queue_ends_at_the_queue_bound() {
+    let text =
+        r##"{ "id": "q", "initial": "a", "states": { "a": { "on": { "ping": { "target": "a" }, "poke": {} } } } }"##;
+    let m = edited(text, |c| {
+        c.origin = ir::Origin::Scxml;
+        let ping = c.transitions.iter().position(|t| t.trigger == Trigger::Event("ping".into())).unwrap();
+        c.transitions[ping].actions = vec![ir::Action::Send {
+            to: ir::SendTo::Own,
+            event: ir::Expr::Literal(ir::Json::String("ping".into())),
+            delay: None,
+            id: None,
+            id_location: None,
+        }];
+    });
+    let mut rt = Runtime::new(&m);
+    rt.queue_bound = 50;
+    let s0 = rt.start(None, 0).snapshot;
+    let mut s = rt.send(&s0, ev("ping"), 0).unwrap().snapshot;
+    let mut taken = 0;
+    while let Some(step) = rt.take_queued(&s, 0) {
+        s = step.snapshot;
+        taken += 1;
+        if taken == 20 {
+            // Stored and read back between two queued events: the count goes on.
+            s = rt.decode(&rt.encode(&s)).unwrap();
+            assert_eq!(s.chained, 20);
+            // An event from outside starts it anew.
+            s = rt.send(&s, ev("poke"), 0).unwrap().snapshot;
+            assert_eq!(s.chained, 0);
+        }
+        assert!(taken < 1000, "the queue never ended");
+    }
+    assert_eq!(s.status, Status::Error);
+    assert_eq!(taken, 20 + 51, "50 taken after the poke, the 51st refused");
+    assert!(s.error.unwrap().reason.contains("more than 50 events it sent itself"));
+}
