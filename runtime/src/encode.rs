@@ -109,6 +109,7 @@ impl Runtime<'_> {
         out.insert("incarnations".into(), json!(s.incarnations));
         out.insert("random".into(), json!(s.random));
         out.insert("chained".into(), json!(s.chained));
+        out.insert("session".into(), json!(s.session));
         out.insert("error".into(), serde_json::to_value(&s.error).unwrap_or(Value::Null));
         out
     }
@@ -217,6 +218,10 @@ impl Runtime<'_> {
                     .as_u64()
                     .and_then(|n| u32::try_from(n).ok())
                     .ok_or_else(|| Invalid("`random` is not a generator's state".into()))?,
+            },
+            session: match field("session") {
+                Err(_) => super::DEFAULT_SESSION.to_string(),
+                Ok(v) => v.as_str().ok_or_else(|| Invalid("`session` is not a string".into()))?.to_string(),
             },
             chained: match field("chained") {
                 Err(_) => 0,

@@ -38,6 +38,7 @@ mod bounds;
 mod child;
 mod encode;
 mod js;
+mod program;
 mod set;
 mod step;
 #[cfg(test)]
@@ -47,6 +48,7 @@ pub use bounds::Bounds;
 pub use encode::{read_value, write_value, Invalid, FORMAT};
 use ir::eval::JsValue;
 use ir::{Expr, Machine, Origin, SlotKind, StateId, StateKind, Statechart, Trigger};
+pub use program::{Program, Programs};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use set::StateSet;
@@ -57,6 +59,9 @@ use std::sync::Arc;
 /// `error` (an eventless loop, a self-raising loop, a state that raises its own done event for
 /// ever, a `foreach` over a huge array).
 pub(crate) const DEFAULT_STEP_BOUND: usize = 10_000;
+/// The session id of a run started with none ([`Runtime::start`]; [`Runtime::start_session`]
+/// names one).
+pub const DEFAULT_SESSION: &str = "jr2";
 /// How many events of its own external queue a run may take ([`Runtime::take_queued`]) after
 /// one event from outside, by default: an SCXML document that sends itself an event for each one
 /// it takes would otherwise keep its host busy for ever.
@@ -292,6 +297,10 @@ pub struct Snapshot {
     /// JavaScript), so that a restored run draws the numbers the live one would have.
     #[serde(default)]
     pub random: u32,
+    /// The run's session id: the host's name for it ([`Runtime::start_session`]), SCXML's
+    /// `_sessionid`; an inline child's is its parent's, a dot, and its invoke's id.
+    #[serde(default = "default_session", skip_serializing_if = "is_default_session")]
+    pub session: String,
     /// How many events of its own queue the run has taken since the last event from outside
     /// ([`Runtime::queue_bound`]).
     #[serde(default, skip_serializing_if = "is_zero")]
@@ -302,6 +311,14 @@ pub struct Snapshot {
 
 fn is_zero(n: &u64) -> bool {
     *n == 0
+}
+
+fn default_session() -> String {
+    DEFAULT_SESSION.to_string()
+}
+
+fn is_default_session(s: &str) -> bool {
+    s == DEFAULT_SESSION
 }
 
 /// A `fail()` actor's Failure, waiting for its macrostep to end (xstate delivers an actor's error
@@ -468,6 +485,7 @@ impl Live {
             incarnations: run.incarnations,
             random: run.js.0.random.load(std::sync::atomic::Ordering::Relaxed),
             chained: run.chained,
+            session: run.session.to_string(),
             error: run.error.clone(),
         }
     }
@@ -495,6 +513,7 @@ impl Live {
             incarnations: run.incarnations,
             random: run.js.0.random.load(std::sync::atomic::Ordering::Relaxed),
             chained: run.chained,
+            session: run.session.to_string(),
             error: run.error,
         }
     }
@@ -568,20 +587,31 @@ pub struct Runtime<'m> {
     /// Has the machine any eventless transition? (Most have none: no search for one after each
     /// microstep.)
     eventless: bool,
-    /// The session's id, for SCXML's `_sessionid` and its `#_scxml_<id>` target.
-    pub session: String,
-    /// An SCXML session's globals but `_event` (`_sessionid`, `_name`, `_ioprocessors`), made at
-    /// their first read and the same values for the whole run (`_ioprocessors` is one object).
-    session_globals: std::sync::OnceLock<Arc<[(ir::Name, JsValue)]>>,
     pub step_bound: usize,
     /// How many events of its own queue a run may take after one from outside
     /// ([`Runtime::take_queued`]); past it the run ends `error`.
     pub queue_bound: u64,
     /// The bounds of a run's context, past which the run ends `error`.
     pub bounds: Bounds,
-    /// The host's answers to the guards it implements (a Chart's lent guards, which its Open
-    /// body's code decides): a named guard with no implementation in the IR is its answer here.
-    pub host_guards: std::collections::BTreeMap<String, bool>,
+    /// What the host answers for its runs: a named guard with no implementation in the IR (a
+    /// Chart's lent guards, which its Open body's code decides) is asked of it.
+    pub host: Option<Arc<dyn Host>>,
+}
+
+/// What a run asks of its host while it steps: the answers to what the IR holds no code for.
+/// Called inside a step (the host answers at once, from what it has: the Open body's code, say);
+/// the same question in the same run must get the same answer, or a restored run may differ.
+pub trait Host: Send + Sync {
+    /// The answer of the named guard `name` (with the reference's params, evaluated) in the run
+    /// `session`; `None` where the host has none (the run ends `error`, naming the guard).
+    fn guard(&self, session: &str, name: &str, params: Option<&JsValue>) -> Option<bool>;
+}
+
+/// Fixed answers by name (`jr2 sim --guards`): every evaluation of a guard is its one answer.
+impl Host for std::collections::BTreeMap<String, bool> {
+    fn guard(&self, _session: &str, name: &str, _params: Option<&JsValue>) -> Option<bool> {
+        self.get(name).copied()
+    }
 }
 
 /// How an event came (SCXML's `_event.type`).
@@ -693,6 +723,12 @@ struct Run {
     started: Vec<String>,
     /// The run's handle on the JavaScript engine (its clock and its generator).
     js: JsHandle,
+    /// The run's session id (the host's name for the run), for SCXML's `_sessionid` and its
+    /// `#_scxml_<id>` target, and the seed of its generator.
+    session: Arc<str>,
+    /// An SCXML session's globals but `_event` (`_sessionid`, `_name`, `_ioprocessors`), made at
+    /// their first read and the same values for the whole run (`_ioprocessors` is one object).
+    session_globals: std::sync::OnceLock<Arc<[(ir::Name, JsValue)]>>,
 }
 
 /// A run's [`js::Js`], shared by the scopes of one call; a copy of a run gets a copy of it (its
@@ -753,10 +789,10 @@ impl Run {
 
 impl<'m> Runtime<'m> {
     pub fn new(machine: &'m Machine) -> Self {
-        Runtime::of(machine.statechart(), "jr2".to_string(), false)
+        Runtime::of(machine.statechart(), false)
     }
 
-    fn of(machine: &'m Statechart, session: String, nested: bool) -> Self {
+    fn of(machine: &'m Statechart, nested: bool) -> Self {
         let n = machine.states.len();
         let mut by_source = vec![Vec::new(); n];
         let mut defaults = vec![None; n];
@@ -806,8 +842,7 @@ impl<'m> Runtime<'m> {
                     _ => None,
                 };
                 if let Some(child) = inv.machine.as_deref().or_else(of_slot) {
-                    let name = inv.id.as_ref().map_or_else(|| format!("{i}.{k}"), ToString::to_string);
-                    inline.push((StateId(i as u32), k, Runtime::of(child, format!("{session}.{name}"), true)));
+                    inline.push((StateId(i as u32), k, Runtime::of(child, true)));
                 }
             }
         }
@@ -822,12 +857,10 @@ impl<'m> Runtime<'m> {
             scxml: machine.origin == Origin::Scxml,
             nested,
             eventless: machine.transitions.iter().any(|t| t.trigger == Trigger::Always),
-            session,
-            session_globals: std::sync::OnceLock::new(),
             step_bound: DEFAULT_STEP_BOUND,
             queue_bound: DEFAULT_QUEUE_BOUND,
             bounds: Bounds::default(),
-            host_guards: std::collections::BTreeMap::new(),
+            host: None,
         }
     }
 
@@ -886,7 +919,9 @@ impl<'m> Runtime<'m> {
             params: JsValue::Undefined,
             nesting: 0,
             started: Vec::new(),
-            js: JsHandle(Arc::new(js::Js::new(now, js::seed(&self.session)))),
+            js: JsHandle(Arc::new(js::Js::new(now, js::seed(DEFAULT_SESSION)))),
+            session: Arc::from(DEFAULT_SESSION),
+            session_globals: std::sync::OnceLock::new(),
         };
         if let Some(s) = snapshot {
             run.config = s.configuration.iter().copied().collect();
@@ -902,6 +937,7 @@ impl<'m> Runtime<'m> {
             run.sends = s.sends;
             run.incarnations = s.incarnations;
             run.chained = s.chained;
+            run.session = Arc::from(s.session);
             run.js.0.random.store(s.random, std::sync::atomic::Ordering::Relaxed);
             run.external = s
                 .queue
@@ -921,11 +957,25 @@ impl<'m> Runtime<'m> {
     /// [`Runtime::start`], the run kept live: events go to it in place ([`Runtime::send_live`])
     /// and a snapshot is made only where the host asks for one ([`Live::snapshot`]).
     pub fn start_live(&self, input: Option<Value>, now: u64) -> (Live, Vec<Request>) {
+        self.start_session_live(DEFAULT_SESSION, input, now)
+    }
+
+    /// [`Runtime::start`] of a run the host names: `session` is SCXML's `_sessionid` and seeds the
+    /// run's `Math.random()` (two runs of one program draw different numbers).
+    pub fn start_session(&self, session: &str, input: Option<Value>, now: u64) -> Step {
+        let (live, requests) = self.start_session_live(session, input, now);
+        Step { snapshot: live.into_snapshot(), requests }
+    }
+
+    /// [`Runtime::start_session`], the run kept live.
+    pub fn start_session_live(&self, session: &str, input: Option<Value>, now: u64) -> (Live, Vec<Request>) {
         let mut run = self.run(None, now);
+        run.session = Arc::from(session);
+        run.js.0.random.store(js::seed(session), std::sync::atomic::Ordering::Relaxed);
         run.input = input.as_ref().map_or(JsValue::Undefined, JsValue::from_json);
         let event = json!({ "type": "xstate.init", "input": input.clone().unwrap_or(Value::Null) });
         // SCXML's `_event` is not bound before the first event (its initial entry is no event's).
-        let ev = self.ev_of(Queued::new(event, Kind::Platform), false);
+        let ev = self.ev_of(&run, Queued::new(event, Kind::Platform), false);
         let result = self.initial_context(&mut run, &ev, input.as_ref()).and_then(|()| {
             let mut enter = [StateId::ROOT].into_iter().collect::<StateSet>();
             let mut defaults = Vec::new();
@@ -1170,7 +1220,7 @@ impl<'m> Runtime<'m> {
         if !run.children.is_empty() {
             self.autoforward(run, &q.value)?;
         }
-        self.external_ev(run, self.ev(q))
+        self.external_ev(run, self.ev(run, q))
     }
 
     /// An external event's macrostep, its event made.
@@ -1239,7 +1289,7 @@ impl<'m> Runtime<'m> {
         }
         let mut run = live.0.clone();
         self.begin_call(&mut run, live.0.now);
-        let ev = self.ev(Queued::new(event.clone(), Kind::External));
+        let ev = self.ev(&run, Queued::new(event.clone(), Kind::External));
         self.select(&mut run, &ev).unwrap_or_default()
     }
 
@@ -1395,16 +1445,16 @@ impl<'m> Runtime<'m> {
     }
 
     /// An event as the evaluator reads it.
-    fn ev(&self, q: Queued) -> Ev<'static> {
-        self.ev_of(q, true)
+    fn ev(&self, run: &Run, q: Queued) -> Ev<'static> {
+        self.ev_of(run, q, true)
     }
 
     /// An event as the evaluator reads it; `bound`: SCXML's `_event` is bound to it (it is not
     /// before the run's first event).
-    fn ev_of(&self, q: Queued, bound: bool) -> Ev<'static> {
+    fn ev_of(&self, run: &Run, q: Queued, bound: bool) -> Ev<'static> {
         let typed = type_of(&q.value);
         let (typed, ty) = (typed.is_some(), ir::Name::from(typed.unwrap_or_default()));
-        let globals = if self.scxml { self.scxml_globals(&q, &ty, bound) } else { Arc::from([]) };
+        let globals = if self.scxml { self.scxml_globals(run, &q, &ty, bound) } else { Arc::from([]) };
         let sender = q.invokeid.as_deref().map(ir::Name::from);
         Ev {
             value: std::cell::OnceCell::from(q.value),

@@ -572,7 +572,7 @@ fn sent_by_reads_the_sender_and_a_lent_guard_the_hosts_answer() {
     let unanswered = rt.send(&s0, ev("answer"), 0).unwrap().snapshot;
     assert_eq!(unanswered.status, Status::Error);
     assert!(unanswered.error.unwrap().reason.contains("\"approved\""));
-    rt.host_guards.insert("approved".into(), false);
+    rt.host = Some(Arc::new(std::collections::BTreeMap::from([("approved".to_string(), false)])));
     assert_eq!(at(&rt, &rt.send(&s0, ev("answer"), 0).unwrap()), ["skipped"]);
 }
 
@@ -913,7 +913,7 @@ fn takes_taken_and_cancel() {
             "b": {} } }"##,
     );
     let mut rt = Runtime::new(&m);
-    rt.host_guards.insert("never".into(), false);
+    rt.host = Some(Arc::new(std::collections::BTreeMap::from([("never".to_string(), false)])));
     let (mut live, _) = rt.start_live(None, 0);
     let before = live.snapshot();
     assert_eq!(rt.takes(&live, &ev("go")), [1], "the second candidate");
@@ -1203,4 +1203,57 @@ fn a_run_that_feeds_its_own_queue_ends_at_the_queue_bound() {
     assert_eq!(s.status, Status::Error);
     assert_eq!(taken, 20 + 51, "50 taken after the poke, the 51st refused");
     assert!(s.error.unwrap().reason.contains("more than 50 events it sent itself"));
+}
+
+/// Issue 34 item 7: one program, loaded once by identity, drives runs on several threads; what
+/// belongs to a run (its session, SCXML's `_sessionid`, its generator's seed) is in its snapshot,
+/// and a lent guard is asked of the host with the run's session.
+#[test]
+fn a_program_is_loaded_once_and_shared_by_runs_on_any_thread() {
+    let text = r##"{ "id": "p", "initial": "a", "states": { "a": { "on": { "go": { "target": "b", "guard": "lent" } } }, "b": {} } }"##;
+    struct Asked(std::sync::Mutex<Vec<String>>);
+    impl Host for Asked {
+        fn guard(&self, session: &str, name: &str, _params: Option<&JsValue>) -> Option<bool> {
+            self.0.lock().unwrap().push(format!("{session}:{name}"));
+            Some(session.ends_with('1'))
+        }
+    }
+    let programs = Programs::new();
+    let m = machine(text);
+    let identity = m.identity();
+    let asked = Arc::new(Asked(std::sync::Mutex::new(Vec::new())));
+    let load = || -> Result<Program, String> {
+        let mut p = Program::new(machine(text));
+        let host: Arc<dyn Host> = asked.clone();
+        p.configure(|rt| rt.host = Some(host));
+        Ok(p)
+    };
+    let program = programs.get_or_load(identity, load, |i| format!("hashes to {i}")).unwrap();
+    let again = programs.get_or_load(identity, || Err("not loaded again".to_string()), |i| i.to_string()).unwrap();
+    assert!(Arc::ptr_eq(&program, &again));
+    let threads: Vec<_> = (0..2)
+        .map(|i| {
+            let program = program.clone();
+            std::thread::spawn(move || {
+                let rt = program.runtime();
+                let s = rt.start_session(&format!("run-{i}"), None, 0).snapshot;
+                let s = rt.decode(&rt.encode(&s)).unwrap();
+                let s = rt.send(&s, ev("go"), 0).unwrap();
+                (s.snapshot.session.clone(), at(rt, &s))
+            })
+        })
+        .collect();
+    let results: Vec<_> = threads.into_iter().map(|t| t.join().unwrap()).collect();
+    assert_eq!(results, [("run-0".to_string(), vec!["a".to_string()]), ("run-1".to_string(), vec!["b".to_string()])]);
+    let mut asked = asked.0.lock().unwrap().clone();
+    asked.sort();
+    assert_eq!(asked, ["run-0:lent", "run-1:lent"]);
+    // An IR that hashes otherwise than the identity it was stored under is refused.
+    let other = Programs::new();
+    let wrong = other.get_or_load(<ir::Identity as std::str::FromStr>::from_str(&"0".repeat(64)).unwrap(), load, |i| {
+        format!("hashes to {i}")
+    });
+    assert_eq!(wrong.err(), Some(format!("hashes to {identity}")));
+    drop((program, again));
+    assert!(programs.is_empty(), "a program no run holds is dropped");
 }
