@@ -27,10 +27,11 @@ CREATE TABLE runs (
 
 -- The live runs a host restores, by id.
 CREATE INDEX runs_live ON runs (id) WHERE status = 'live';
--- Lists: newest first, by status, by Workflow and status.
+-- Lists: newest first; by status; by Workflow; by Workflow and status.
 CREATE INDEX runs_created ON runs (created_at, id);
 CREATE INDEX runs_status ON runs (status, created_at, id);
-CREATE INDEX runs_workflow ON runs (workflow, status, created_at, id);
+CREATE INDEX runs_workflow ON runs (workflow, created_at, id);
+CREATE INDEX runs_workflow_status ON runs (workflow, status, created_at, id);
 
 -- Effects' ledger rows (ADR-0067). `seq` is the order they were written.
 CREATE TABLE intents (

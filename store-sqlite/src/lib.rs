@@ -18,6 +18,7 @@
 //!
 //! No rusqlite type appears in a public signature: every error is a [`store::Error`].
 
+use rusqlite::types::Value;
 use rusqlite::{params, Connection, ErrorCode, OpenFlags, Row};
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -119,6 +120,8 @@ impl SqliteStore {
 /// The pragmas every connection runs with.
 fn configure(conn: &Connection) -> Result<()> {
     conn.busy_timeout(BUSY_TIMEOUT).map_err(io)?;
+    // Every statement the store runs stays prepared (there are about 30, a few per read filter).
+    conn.set_prepared_statement_cache_capacity(64);
     conn.execute_batch("PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;").map_err(io)?;
     Ok(())
 }
@@ -424,87 +427,121 @@ fn limit(n: usize) -> i64 {
     page(n) as i64
 }
 
+/// A query's `WHERE` clause, written from the conditions a read was given (only those, so that
+/// SQLite plans each with its index), and its parameters.
+#[derive(Default)]
+struct Query {
+    clause: String,
+    params: Vec<Value>,
+}
+
+impl Query {
+    fn and<const N: usize>(&mut self, condition: &str, params: [Value; N]) {
+        self.clause.push_str(if self.clause.is_empty() { " WHERE " } else { " AND " });
+        self.clause.push_str(condition);
+        self.params.extend(params);
+    }
+
+    /// Its parameters, then the page's limit (the last `?`).
+    fn limit(mut self, n: usize) -> rusqlite::ParamsFromIter<Vec<Value>> {
+        self.params.push(Value::Integer(limit(n)));
+        rusqlite::params_from_iter(self.params)
+    }
+}
+
 /// The reads, the same on a read view and inside a transaction (which sees its own writes).
 macro_rules! reads {
     ($t:ty) => {
-impl Read for $t {
-    fn run(&self, id: &str) -> Result<Option<Run>> {
-        one(self.conn(), &format!("SELECT {RUN} FROM runs WHERE id = ?1"), [id], run)
-    }
+        impl Read for $t {
+            fn run(&self, id: &str) -> Result<Option<Run>> {
+                one(self.conn(), &format!("SELECT {RUN} FROM runs WHERE id = ?1"), [id], run)
+            }
 
-    fn run_by_dispatch_key(&self, key: &str) -> Result<Option<RunHead>> {
-        one(self.conn(), &format!("SELECT {HEAD} FROM runs WHERE dispatch_key = ?1"), [key], head)
-    }
+            fn run_by_dispatch_key(&self, key: &str) -> Result<Option<RunHead>> {
+                one(self.conn(), &format!("SELECT {HEAD} FROM runs WHERE dispatch_key = ?1"), [key], head)
+            }
 
-    fn runs(&self, filter: &RunFilter) -> Result<Vec<RunHead>> {
-        let (before_at, before_id) = match &filter.before {
-            Some((at, id)) => (Some(int(*at, "a cursor's time")?), Some(id.as_str())),
-            None => (None, None),
-        };
-        let sql = format!(
-            "SELECT {HEAD} FROM runs
-             WHERE (?1 IS NULL OR workflow = ?1) AND (?2 IS NULL OR status = ?2)
-               AND (?3 IS NULL OR (created_at, id) < (?3, ?4))
-             ORDER BY created_at DESC, id DESC LIMIT ?5"
-        );
-        rows(
-            self.conn(),
-            &sql,
-            params![filter.workflow, filter.status.map(RunStatus::as_str), before_at, before_id, limit(filter.limit)],
-            head,
-        )
-    }
+            fn runs(&self, filter: &RunFilter) -> Result<Vec<RunHead>> {
+                let mut query = Query::default();
+                if let Some(w) = &filter.workflow {
+                    query.and("workflow = ?", [Value::Text(w.clone())]);
+                }
+                if let Some(status) = filter.status {
+                    query.and("status = ?", [Value::Text(status.as_str().into())]);
+                }
+                if let Some((at, id)) = &filter.before {
+                    query.and(
+                        "(created_at, id) < (?, ?)",
+                        [Value::Integer(int(*at, "a cursor's time")?), Value::Text(id.clone())],
+                    );
+                }
+                let sql = format!("SELECT {HEAD} FROM runs{} ORDER BY created_at DESC, id DESC LIMIT ?", query.clause);
+                rows(self.conn(), &sql, query.limit(filter.limit), head)
+            }
 
-    fn live_runs(&self, after: Option<&str>, n: usize) -> Result<Vec<Run>> {
-        let sql =
-            format!("SELECT {RUN} FROM runs WHERE status = 'live' AND (?1 IS NULL OR id > ?1) ORDER BY id LIMIT ?2");
-        rows(self.conn(), &sql, params![after, limit(n)], run)
-    }
+            fn live_runs(&self, after: Option<&str>, n: usize) -> Result<Vec<Run>> {
+                let mut query = Query::default();
+                query.and("status = 'live'", []);
+                if let Some(after) = after {
+                    query.and("id > ?", [Value::Text(after.into())]);
+                }
+                // The partial index of the live runs, in id order (the planner would take `runs_status`
+                // and sort).
+                let sql = format!("SELECT {RUN} FROM runs INDEXED BY runs_live{} ORDER BY id LIMIT ?", query.clause);
+                rows(self.conn(), &sql, query.limit(n), run)
+            }
 
-    fn ir(&self, identity: &str) -> Result<Option<String>> {
-        one(self.conn(), "SELECT ir FROM irs WHERE identity = ?1", [identity], |r| {
-            text(r, "ir", &format!("the IR of {identity}"))
-        })
-    }
+            fn ir(&self, identity: &str) -> Result<Option<String>> {
+                one(self.conn(), "SELECT ir FROM irs WHERE identity = ?1", [identity], |r| {
+                    text(r, "ir", &format!("the IR of {identity}"))
+                })
+            }
 
-    fn intent(&self, id: &str) -> Result<Option<Intent>> {
-        one(self.conn(), &format!("SELECT {INTENT} FROM intents WHERE id = ?1"), [id], intent)
-    }
+            fn intent(&self, id: &str) -> Result<Option<Intent>> {
+                one(self.conn(), &format!("SELECT {INTENT} FROM intents WHERE id = ?1"), [id], intent)
+            }
 
-    fn intents_of(&self, run: &str) -> Result<Vec<Intent>> {
-        rows(self.conn(), &format!("SELECT {INTENT} FROM intents WHERE run = ?1 ORDER BY seq"), [run], intent)
-    }
+            fn intents_of(&self, run: &str) -> Result<Vec<Intent>> {
+                rows(self.conn(), &format!("SELECT {INTENT} FROM intents WHERE run = ?1 ORDER BY seq"), [run], intent)
+            }
 
-    fn unsettled_intents(&self, after: Option<&str>, n: usize) -> Result<Vec<Intent>> {
-        let sql = format!(
-            "SELECT {INTENT} FROM intents WHERE state <> 'settled' AND (?1 IS NULL OR id > ?1) ORDER BY id LIMIT ?2"
-        );
-        rows(self.conn(), &sql, params![after, limit(n)], intent)
-    }
+            fn unsettled_intents(&self, after: Option<&str>, n: usize) -> Result<Vec<Intent>> {
+                let mut query = Query::default();
+                query.and("state <> 'settled'", []);
+                if let Some(after) = after {
+                    query.and("id > ?", [Value::Text(after.into())]);
+                }
+                let sql = format!("SELECT {INTENT} FROM intents{} ORDER BY id LIMIT ?", query.clause);
+                rows(self.conn(), &sql, query.limit(n), intent)
+            }
 
-    fn timers(&self, until: Option<u64>, after: Option<TimerCursor>, n: usize) -> Result<Vec<TimerRow>> {
-        let until = until.map(|u| int(u.min(i64::MAX as u64), "a due time")).transpose()?;
-        let (after_due, after_seq) = match after {
-            Some((due, seq)) => (Some(int(due, "a cursor's due time")?), Some(int(seq, "a cursor's seq")?)),
-            None => (None, None),
-        };
-        let sql = format!(
-            "SELECT {TIMER} FROM timers
-             WHERE (?1 IS NULL OR due <= ?1) AND (?2 IS NULL OR (due, seq) > (?2, ?3))
-             ORDER BY due, seq LIMIT ?4"
-        );
-        rows(self.conn(), &sql, params![until, after_due, after_seq, limit(n)], timer)
-    }
+            fn timers(&self, until: Option<u64>, after: Option<TimerCursor>, n: usize) -> Result<Vec<TimerRow>> {
+                let mut query = Query::default();
+                if let Some(until) = until {
+                    // Past SQLite's largest integer, every timer is due.
+                    if let Ok(until) = i64::try_from(until) {
+                        query.and("due <= ?", [Value::Integer(until)]);
+                    }
+                }
+                if let Some((due, seq)) = after {
+                    query.and(
+                        "(due, seq) > (?, ?)",
+                        [Value::Integer(int(due, "a cursor's due time")?), Value::Integer(int(seq, "a cursor's seq")?)],
+                    );
+                }
+                let sql = format!("SELECT {TIMER} FROM timers{} ORDER BY due, seq LIMIT ?", query.clause);
+                rows(self.conn(), &sql, query.limit(n), timer)
+            }
 
-    fn timers_of(&self, run: &str) -> Result<Vec<TimerRow>> {
-        rows(self.conn(), &format!("SELECT {TIMER} FROM timers WHERE run = ?1 ORDER BY due, seq"), [run], timer)
-    }
+            fn timers_of(&self, run: &str) -> Result<Vec<TimerRow>> {
+                rows(self.conn(), &format!("SELECT {TIMER} FROM timers WHERE run = ?1 ORDER BY due, seq"), [run], timer)
+            }
 
-    fn inbox(&self, run: &str, n: usize) -> Result<Vec<store::InboxEvent>> {
-        let sql = format!("SELECT {INBOX} FROM inbox WHERE run = ?1 AND consumed = 0 ORDER BY seq LIMIT ?2");
-        rows(self.conn(), &sql, params![run, limit(n)], inbox_row)
-    }
-}
+            fn inbox(&self, run: &str, n: usize) -> Result<Vec<store::InboxEvent>> {
+                let sql = format!("SELECT {INBOX} FROM inbox WHERE run = ?1 AND consumed = 0 ORDER BY seq LIMIT ?2");
+                rows(self.conn(), &sql, params![run, limit(n)], inbox_row)
+            }
+        }
     };
 }
 
