@@ -21,7 +21,7 @@
 use rusqlite::types::Value;
 use rusqlite::{params, Connection, ErrorCode, OpenFlags, Row};
 use std::path::Path;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Mutex, MutexGuard};
 use std::time::Duration;
 use store::{
@@ -61,6 +61,9 @@ pub struct Settings {
 /// The store on one SQLite database file.
 pub struct SqliteStore {
     writer: Mutex<Connection>,
+    /// The thread that holds the writer ([`thread_token`]), 0 for none: a second `begin` on it
+    /// would wait for itself for ever, and is refused instead.
+    writer_holder: AtomicU64,
     readers: Vec<Mutex<Connection>>,
     next_reader: AtomicUsize,
     limits: Limits,
@@ -88,7 +91,13 @@ impl SqliteStore {
                 Ok(Mutex::new(reader))
             })
             .collect::<Result<Vec<_>>>()?;
-        Ok(SqliteStore { writer: Mutex::new(writer), readers, next_reader: AtomicUsize::new(0), limits })
+        Ok(SqliteStore {
+            writer: Mutex::new(writer),
+            writer_holder: AtomicU64::new(0),
+            readers,
+            next_reader: AtomicUsize::new(0),
+            limits,
+        })
     }
 
     /// The settings the writer connection runs with, read back from SQLite.
@@ -162,6 +171,15 @@ fn migrate(conn: &mut Connection) -> Result<()> {
     Ok(())
 }
 
+/// A number of the calling thread, never 0: what `writer_holder` compares.
+fn thread_token() -> u64 {
+    static NEXT: AtomicU64 = AtomicU64::new(1);
+    thread_local! {
+        static TOKEN: u64 = NEXT.fetch_add(1, Ordering::Relaxed);
+    }
+    TOKEN.with(|t| *t)
+}
+
 /// A mutex's guard, also after a panic of a holder: a transaction it held was rolled back when it
 /// was dropped, so the connection is sound.
 fn lock(m: &Mutex<Connection>) -> MutexGuard<'_, Connection> {
@@ -170,9 +188,16 @@ fn lock(m: &Mutex<Connection>) -> MutexGuard<'_, Connection> {
 
 impl Store for SqliteStore {
     fn begin(&self) -> Result<Box<dyn Tx + '_>> {
+        let me = thread_token();
+        if self.writer_holder.load(Ordering::Acquire) == me {
+            return Err(Error::Conflict(
+                "this thread holds the store's one writer already: commit or drop its transaction first".into(),
+            ));
+        }
         let conn = lock(&self.writer);
         conn.execute_batch("BEGIN IMMEDIATE").map_err(io)?;
-        Ok(Box::new(SqliteTx { conn, limits: self.limits, open: true }))
+        self.writer_holder.store(me, Ordering::Release);
+        Ok(Box::new(SqliteTx { conn, holder: &self.writer_holder, limits: self.limits, open: true }))
     }
 
     fn read(&self) -> Result<Box<dyn Read + '_>> {
@@ -206,6 +231,8 @@ impl Drop for SqliteRead<'_> {
 /// The write transaction, on the writer connection (held for its life).
 struct SqliteTx<'a> {
     conn: MutexGuard<'a, Connection>,
+    /// The store's record of the writer's thread, cleared when the transaction ends.
+    holder: &'a AtomicU64,
     limits: Limits,
     /// Still to be committed or rolled back.
     open: bool,
@@ -213,6 +240,8 @@ struct SqliteTx<'a> {
 
 impl Drop for SqliteTx<'_> {
     fn drop(&mut self) {
+        // Cleared before the guard is released (fields drop after this body).
+        self.holder.store(0, Ordering::Release);
         if self.open {
             // Nothing of it is kept. A failed ROLLBACK means SQLite rolled back already (a full
             // disk, an I/O error end the transaction themselves).

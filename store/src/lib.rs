@@ -564,7 +564,8 @@ pub trait Tx: Read {
 /// host's threads; its calls block (see the module's "Sync, not async").
 pub trait Store: Send + Sync {
     /// Begin a write transaction. A backend with one writer makes a second caller wait here until
-    /// the first commits or drops its transaction.
+    /// the first commits or drops its transaction; a thread that holds the one writer and begins
+    /// again gets [`Error::Conflict`] rather than waiting for itself.
     fn begin(&self) -> Result<Box<dyn Tx + '_>>;
     /// A read view: its reads see one committed state of the store, and never wait for a writer.
     fn read(&self) -> Result<Box<dyn Read + '_>>;
