@@ -207,7 +207,7 @@ impl Store for SqliteStore {
             lock(&self.readers[n])
         });
         conn.execute_batch("BEGIN DEFERRED").map_err(io)?;
-        Ok(Box::new(SqliteRead { conn }))
+        Ok(Box::new(SqliteRead { conn, limits: self.limits }))
     }
 
     fn limits(&self) -> Limits {
@@ -218,6 +218,7 @@ impl Store for SqliteStore {
 /// A read view: one deferred transaction on a read-only connection, ended when dropped.
 struct SqliteRead<'a> {
     conn: MutexGuard<'a, Connection>,
+    limits: Limits,
 }
 
 impl Drop for SqliteRead<'_> {
@@ -253,17 +254,26 @@ impl Drop for SqliteTx<'_> {
 /// The connection a read runs on.
 trait Conn {
     fn conn(&self) -> &Connection;
+    fn limits(&self) -> Limits;
 }
 
 impl Conn for SqliteRead<'_> {
     fn conn(&self) -> &Connection {
         &self.conn
     }
+
+    fn limits(&self) -> Limits {
+        self.limits
+    }
 }
 
 impl Conn for SqliteTx<'_> {
     fn conn(&self) -> &Connection {
         &self.conn
+    }
+
+    fn limits(&self) -> Limits {
+        self.limits
     }
 }
 
@@ -431,11 +441,29 @@ fn rows<T>(
     params: impl rusqlite::Params,
     read: impl Fn(&Row<'_>) -> Result<T>,
 ) -> Result<Vec<T>> {
+    paged(conn, sql, params, read, |_| 0, usize::MAX)
+}
+
+/// The rows of a paged query, ending before the row that would take their payload (`size`) past
+/// `budget` bytes; the first row is always taken.
+fn paged<T>(
+    conn: &Connection,
+    sql: &str,
+    params: impl rusqlite::Params,
+    read: impl Fn(&Row<'_>) -> Result<T>,
+    size: impl Fn(&T) -> usize,
+    budget: usize,
+) -> Result<Vec<T>> {
     let mut stmt = conn.prepare_cached(sql).map_err(io)?;
     let mut rows = stmt.query(params).map_err(io)?;
-    let mut out = Vec::new();
+    let (mut out, mut bytes) = (Vec::new(), 0usize);
     while let Some(row) = rows.next().map_err(io)? {
-        out.push(read(row)?);
+        let item = read(row)?;
+        bytes = bytes.saturating_add(size(&item));
+        if bytes > budget && !out.is_empty() {
+            break;
+        }
+        out.push(item);
     }
     Ok(out)
 }
@@ -517,7 +545,8 @@ macro_rules! reads {
                 // The partial index of the live runs, in id order (the planner would take `runs_status`
                 // and sort).
                 let sql = format!("SELECT {RUN} FROM runs INDEXED BY runs_live{} ORDER BY id LIMIT ?", query.clause);
-                rows(self.conn(), &sql, query.limit(n), run)
+                let size = |r: &Run| r.snapshot.len() + r.input.as_ref().map_or(0, String::len);
+                paged(self.conn(), &sql, query.limit(n), run, size, self.limits().page)
             }
 
             fn ir(&self, identity: &str) -> Result<Option<String>> {
@@ -541,7 +570,8 @@ macro_rules! reads {
                     query.and("id > ?", [Value::Text(after.into())]);
                 }
                 let sql = format!("SELECT {INTENT} FROM intents{} ORDER BY id LIMIT ?", query.clause);
-                rows(self.conn(), &sql, query.limit(n), intent)
+                let size = |i: &Intent| i.input.as_ref().map_or(0, String::len);
+                paged(self.conn(), &sql, query.limit(n), intent, size, self.limits().page)
             }
 
             fn timers(&self, until: Option<u64>, after: Option<TimerCursor>, n: usize) -> Result<Vec<TimerRow>> {
@@ -559,7 +589,8 @@ macro_rules! reads {
                     );
                 }
                 let sql = format!("SELECT {TIMER} FROM timers{} ORDER BY due, seq LIMIT ?", query.clause);
-                rows(self.conn(), &sql, query.limit(n), timer)
+                let size = |t: &TimerRow| t.timer.event.as_ref().map_or(0, String::len);
+                paged(self.conn(), &sql, query.limit(n), timer, size, self.limits().page)
             }
 
             fn timers_of(&self, run: &str) -> Result<Vec<TimerRow>> {
@@ -568,7 +599,8 @@ macro_rules! reads {
 
             fn inbox(&self, run: &str, n: usize) -> Result<Vec<store::InboxEvent>> {
                 let sql = format!("SELECT {INBOX} FROM inbox WHERE run = ?1 AND consumed = 0 ORDER BY seq LIMIT ?2");
-                rows(self.conn(), &sql, params![run, limit(n)], inbox_row)
+                let size = |e: &store::InboxEvent| e.event.len();
+                paged(self.conn(), &sql, params![run, limit(n)], inbox_row, size, self.limits().page)
             }
         }
     };

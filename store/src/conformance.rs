@@ -56,6 +56,7 @@ macro_rules! conformance_tests {
             runs_are_listed_and_found,
             one_transaction_holds_many_runs,
             payloads_come_back_byte_for_byte,
+            a_page_ends_at_its_byte_budget,
         );
     };
     (@each $new:expr; $($name:ident),* $(,)?) => {
@@ -319,7 +320,7 @@ pub fn racing_writers_one_wins<B: Backend>(backend: &B) {
 /// Each payload over its configured limit is refused with [`Error::TooLarge`], naming what and
 /// how large, and nothing of its transaction is kept; at the limit it is taken.
 pub fn payloads_over_their_limit_are_refused<B: Backend>(backend: &B) {
-    let limits = Limits { snapshot: 4096, ir: 2048, payload: 1024 };
+    let limits = Limits { snapshot: 4096, ir: 2048, payload: 1024, page: 1 << 20 };
     let store = backend.open(limits).expect("opens with limits");
     assert_eq!(store.limits(), limits);
     seed(&store, &["r1"]);
@@ -551,4 +552,54 @@ pub fn payloads_come_back_byte_for_byte<B: Backend>(backend: &B) {
     assert_eq!(r.timers_of("r1").unwrap()[0].timer.event.as_deref(), Some(odd.as_str()));
     let e = &r.inbox("r1", 1).unwrap()[0];
     assert_eq!((e.key.as_str(), e.event.as_str()), ("ké\u{1F600}", deep.as_str()));
+}
+
+/// A paged read stops before the row that would take its payload past [`Limits::page`], holds one
+/// row at least, and reads on from its last row to the end.
+pub fn a_page_ends_at_its_byte_budget<B: Backend>(backend: &B) {
+    let limits = Limits { snapshot: 4096, ir: 4096, payload: 4096, page: 10_000 };
+    let store = backend.open(limits).expect("opens with limits");
+    let big = "x".repeat(3990);
+    store
+        .transaction(|tx| {
+            tx.put_ir(IDENTITY, "{}")?;
+            for n in 0..5 {
+                let id = format!("r{n}");
+                let mut run = new_run(&id, "w", n);
+                run.snapshot = format!("\"{big}\"");
+                tx.create_run(&run)?;
+                tx.put_intent(&Intent {
+                    input: Some(format!("\"{big}\"")),
+                    ..intent(&format!("i{n}"), &id, 1, false)
+                })?;
+                tx.put_timer(&Timer { event: Some(format!("\"{big}\"")), ..timer(&id, "t", 1, n) })?;
+                tx.push_inbox(&inbox("r0", &format!("k{n}"), &format!("\"{big}\"")))?;
+            }
+            Ok(())
+        })
+        .unwrap();
+    let r = read(&store);
+    // Each row's payload is about 4 000 bytes: two fit in 10 000, a third would not.
+    let live = r.live_runs(None, 100).unwrap();
+    assert_eq!(live.len(), 2, "a page of runs past its byte budget");
+    let mut seen = live.len();
+    let mut after = live.last().map(|l| l.head.id.clone());
+    loop {
+        let page = r.live_runs(after.as_deref(), 100).unwrap();
+        let Some(last) = page.last() else { break };
+        assert!(page.len() <= 2);
+        after = Some(last.head.id.clone());
+        seen += page.len();
+    }
+    assert_eq!(seen, 5, "paging reads every live run");
+    assert_eq!(r.unsettled_intents(None, 100).unwrap().len(), 2);
+    assert_eq!(r.timers(None, None, 100).unwrap().len(), 2);
+    assert_eq!(r.inbox("r0", 100).unwrap().len(), 2);
+    drop(r);
+    drop(store);
+    // A budget smaller than one row still gives that row.
+    let store = backend.open(Limits { page: 10, ..limits }).expect("reopens");
+    let r = read(&store);
+    assert_eq!(r.live_runs(None, 100).unwrap().len(), 1);
+    assert_eq!(r.timers(None, None, 100).unwrap().len(), 1);
 }

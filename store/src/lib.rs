@@ -116,11 +116,16 @@ pub struct Limits {
     /// Any other payload: a run's input, an intent's input, an outcome, a timer's or an inbox
     /// event, and each key and name.
     pub payload: usize,
+    /// The payload one paged read returns ([`Read::live_runs`], [`Read::unsettled_intents`],
+    /// [`Read::timers`], [`Read::inbox`]): a page ends before the row that would take it past
+    /// this many bytes (it holds one row at least), so that a page of large snapshots does not
+    /// hold `limit` times the largest in memory.
+    pub page: usize,
 }
 
 impl Default for Limits {
     fn default() -> Limits {
-        Limits { snapshot: 64 << 20, ir: 64 << 20, payload: 16 << 20 }
+        Limits { snapshot: 64 << 20, ir: 64 << 20, payload: 16 << 20, page: 64 << 20 }
     }
 }
 
@@ -496,6 +501,10 @@ pub enum Pushed {
 
 /// The reads, on a store ([`Store::read`]) and inside a transaction ([`Tx`], which sees its own
 /// writes).
+///
+/// A paged read returns at most `limit` rows ([`MAX_PAGE`] at most), and fewer where their
+/// payload reaches [`Limits::page`]; the next page starts after its last row. An empty page is the
+/// end.
 pub trait Read {
     /// A run by id.
     fn run(&self, id: &str) -> Result<Option<Run>>;
