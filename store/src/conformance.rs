@@ -11,6 +11,7 @@ use crate::{
     Error, Intent, IntentState, Limits, NewInboxEvent, NewRun, Outcome, Pushed, Read, RunFilter, RunStatus, RunUpdate,
     Store, StoreExt, Timer, KEY_LIMIT,
 };
+use std::collections::BTreeMap;
 use std::sync::{Arc, Barrier};
 
 /// A backend under test: one database, opened as often as a test asks.
@@ -57,6 +58,7 @@ macro_rules! conformance_tests {
             one_transaction_holds_many_runs,
             payloads_come_back_byte_for_byte,
             a_page_ends_at_its_byte_budget,
+            random_transactions_match_a_model,
         );
     };
     (@each $new:expr; $($name:ident),* $(,)?) => {
@@ -602,4 +604,195 @@ pub fn a_page_ends_at_its_byte_budget<B: Backend>(backend: &B) {
     let r = read(&store);
     assert_eq!(r.live_runs(None, 100).unwrap().len(), 1);
     assert_eq!(r.timers(None, None, 100).unwrap().len(), 1);
+}
+
+/// What the suite's model of a store holds: each run's step and snapshot, its intents (id to
+/// settled?), timers ((id, incarnation) to due) and inbox ((key) to (seq, consumed)).
+#[derive(Clone, Debug, Default, PartialEq)]
+struct Model {
+    runs: BTreeMap<String, (u64, String)>,
+    intents: BTreeMap<String, (String, u64, bool)>,
+    timers: BTreeMap<(String, String, u64), u64>,
+    inbox: BTreeMap<(String, String), (u64, bool)>,
+}
+
+/// The suite's random numbers (xorshift): no dependency, and a seed replays a run.
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: u64) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0 % n
+    }
+}
+
+/// What a call returned, as the model predicts it: which error, or the value.
+fn kind<T: std::fmt::Debug>(r: &Result<T, Error>) -> String {
+    match r {
+        Ok(v) => format!("ok {v:?}"),
+        Err(Error::Conflict(_)) => "conflict".into(),
+        Err(Error::NotFound(_)) => "not found".into(),
+        Err(e) => format!("{e:?}"),
+    }
+}
+
+/// Random transactions of random writes (stale steps, repeated ids and keys, runs that do not
+/// exist among them), each committed or, at its first error or by chance, dropped; after each,
+/// the store reads back as a model that applied the same writes says.
+pub fn random_transactions_match_a_model<B: Backend>(backend: &B) {
+    let store = open(backend);
+    seed(&store, &["r0", "r1", "r2"]);
+    let mut model = Model::default();
+    for id in ["r0", "r1", "r2"] {
+        model.runs.insert(id.into(), (0, format!(r#"{{"format":1,"run":"{id}"}}"#)));
+    }
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    // What the rounds met, so that the test is known to exercise each outcome.
+    let (mut commits, mut seen) = (0, BTreeMap::<String, usize>::new());
+    for round in 0..600 {
+        let mut next = model.clone();
+        let mut tx = store.begin().expect("begins");
+        let mut failed = false;
+        for _ in 0..1 + rng.below(4) {
+            let run = format!("r{}", rng.below(4));
+            let n = rng.below(6);
+            let (expected, got) = match rng.below(7) {
+                0 => {
+                    let step = next.runs.get(&run).map_or(0, |r| r.0).saturating_sub(rng.below(2));
+                    let snapshot = format!("{{\"round\":{round}}}");
+                    let expected = match next.runs.get_mut(&run) {
+                        None => "not found".to_string(),
+                        Some(r) if r.0 != step => "conflict".into(),
+                        Some(r) => {
+                            *r = (step + 1, snapshot.clone());
+                            format!("ok {}", step + 1)
+                        }
+                    };
+                    (expected, kind(&tx.update_run(&run, step, &update(&snapshot, RunStatus::Live, round))))
+                }
+                1 => {
+                    let id = format!("i{n}");
+                    let expected = if !next.runs.contains_key(&run) {
+                        "not found".to_string()
+                    } else if next.intents.contains_key(&id)
+                        || next.intents.values().any(|(r, inc, _)| *r == run && *inc == n)
+                    {
+                        "conflict".into()
+                    } else {
+                        next.intents.insert(id.clone(), (run.clone(), n, false));
+                        "ok ()".into()
+                    };
+                    (expected, kind(&tx.put_intent(&intent(&id, &run, n, false))))
+                }
+                2 => {
+                    let id = format!("i{n}");
+                    let expected = match next.intents.get_mut(&id) {
+                        None => "not found".to_string(),
+                        Some((_, _, true)) => "conflict".into(),
+                        Some(i) => {
+                            i.2 = true;
+                            "ok ()".into()
+                        }
+                    };
+                    (expected, kind(&tx.settle_intent(&id, &Outcome::Done("{}".into()), round)))
+                }
+                3 => {
+                    let key = (run.clone(), "t".to_string(), n);
+                    let expected = if next.timers.contains_key(&key) {
+                        "conflict".to_string()
+                    } else if !next.runs.contains_key(&run) {
+                        "not found".into()
+                    } else {
+                        next.timers.insert(key, round);
+                        "ok ()".into()
+                    };
+                    (expected, kind(&tx.put_timer(&timer(&run, "t", n, round))))
+                }
+                4 => {
+                    let expected = format!("ok {}", next.timers.remove(&(run.clone(), "t".into(), n)).is_some());
+                    (expected, kind(&tx.delete_timer(&run, "t", n)))
+                }
+                5 => {
+                    let key = (run.clone(), format!("k{n}"));
+                    let got = tx.push_inbox(&inbox(&run, &key.1, "{}"));
+                    let expected = match (next.inbox.get(&key), &got) {
+                        (Some((seq, _)), _) => format!("ok {:?}", Pushed::Duplicate(*seq)),
+                        (None, _) if !next.runs.contains_key(&run) => "not found".into(),
+                        (None, Ok(Pushed::New(seq))) => {
+                            next.inbox.insert(key, (*seq, false));
+                            format!("ok {:?}", Pushed::New(*seq))
+                        }
+                        (None, other) => format!("a new row, not {other:?}"),
+                    };
+                    (expected, kind(&got))
+                }
+                _ => {
+                    let key = (run.clone(), format!("k{n}"));
+                    let seq = next.inbox.get(&key).map_or(1 << 40, |e| e.0);
+                    let expected = match next.inbox.get_mut(&key) {
+                        None => "not found".to_string(),
+                        Some((_, true)) => "conflict".into(),
+                        Some(e) => {
+                            e.1 = true;
+                            "ok ()".into()
+                        }
+                    };
+                    (expected, kind(&tx.consume_inbox(&run, seq)))
+                }
+            };
+            assert_eq!(got, expected, "round {round}: a call of the transaction");
+            *seen.entry(got.split_whitespace().next().unwrap_or("").to_string()).or_default() += 1;
+            if !got.starts_with("ok") {
+                failed = true;
+                break;
+            }
+        }
+        if failed || rng.below(5) == 0 {
+            drop(tx);
+        } else {
+            tx.commit().expect("commits");
+            model = next;
+            commits += 1;
+        }
+        let r = read(&store);
+        for (id, (step, snapshot)) in &model.runs {
+            let run = r.run(id).unwrap().expect("a run of the model");
+            assert_eq!((run.head.step, &run.snapshot), (*step, snapshot), "round {round}: run {id}");
+            let intents: Vec<_> =
+                r.intents_of(id).unwrap().into_iter().map(|i| (i.id, i.state == IntentState::Settled)).collect();
+            let expected: Vec<_> =
+                model.intents.iter().filter(|(_, (r, _, _))| r == id).map(|(i, (_, _, s))| (i.clone(), *s)).collect();
+            let mut sorted = intents.clone();
+            sorted.sort();
+            assert_eq!(sorted, expected, "round {round}: the intents of {id}");
+            let timers: Vec<_> =
+                r.timers_of(id).unwrap().into_iter().map(|t| (t.timer.incarnation, t.timer.due)).collect();
+            let mut expected: Vec<_> =
+                model.timers.iter().filter(|((r, _, _), _)| r == id).map(|((_, _, inc), due)| (*inc, *due)).collect();
+            expected.sort_by_key(|(inc, due)| (*due, *inc));
+            let mut timers_by_due = timers.clone();
+            timers_by_due.sort_by_key(|(inc, due)| (*due, *inc));
+            assert_eq!(timers_by_due, expected, "round {round}: the timers of {id}");
+            let waiting: Vec<_> = r.inbox(id, 100).unwrap().into_iter().map(|e| e.key).collect();
+            let expected: Vec<_> = model
+                .inbox
+                .iter()
+                .filter(|((r, _), (_, consumed))| r == id && !consumed)
+                .map(|((_, k), (seq, _))| (*seq, k.clone()))
+                .collect::<BTreeMap<_, _>>()
+                .into_values()
+                .collect();
+            assert_eq!(waiting, expected, "round {round}: the inbox of {id}");
+        }
+        let unsettled: Vec<_> = r.unsettled_intents(None, 1000).unwrap().into_iter().map(|i| i.id).collect();
+        let expected: Vec<_> = model.intents.iter().filter(|(_, (_, _, s))| !s).map(|(i, _)| i.clone()).collect();
+        assert_eq!(unsettled, expected, "round {round}: the unsettled intents");
+    }
+    let met = |k: &str| seen.get(k).copied().unwrap_or(0);
+    assert!(
+        commits >= 80 && met("ok") >= 200 && met("conflict") >= 40 && met("not") >= 40,
+        "the rounds met too little: {commits} commits, {seen:?}"
+    );
 }

@@ -533,6 +533,10 @@ pub trait Read {
 }
 
 /// A transaction: its writes are kept all together by [`Tx::commit`], or not at all (dropped).
+///
+/// After a call returns an error, drop the transaction: a backend may refuse every later call of
+/// it (PostgreSQL aborts a transaction at its first error), and a write that failed may have left
+/// part of itself in it. [`StoreExt::transaction`] does so with `?`.
 pub trait Tx: Read {
     /// Store the IR of an identity once. `Ok(true)` when it is new; `Ok(false)` when the identity
     /// is stored already, which keeps the first text (an identity is the hash of what runs, so a
@@ -546,8 +550,8 @@ pub trait Tx: Read {
     /// there is no such run.
     fn update_run(&mut self, id: &str, step: u64, update: &RunUpdate) -> Result<u64>;
     /// Write an Effect's ledger row, as given (usually [`IntentState::Intended`]).
-    /// [`Error::Conflict`] when its id, or its run's actor incarnation, has a row already;
-    /// [`Error::NotFound`] when its run does not exist.
+    /// [`Error::NotFound`] when its run does not exist; else [`Error::Conflict`] when its id, or
+    /// its run's actor incarnation, has a row already.
     fn put_intent(&mut self, intent: &Intent) -> Result<()>;
     /// The host started the Effect `at`. [`Error::Conflict`] when it is settled already.
     fn start_intent(&mut self, id: &str, at: u64) -> Result<()>;
