@@ -682,6 +682,11 @@ impl Tx for SqliteTx<'_> {
         }
     }
 
+    fn delete_run(&mut self, id: &str) -> Result<bool> {
+        // Intents, timers and inbox rows go with it (ON DELETE CASCADE, foreign keys on).
+        Ok(self.execute("DELETE FROM runs WHERE id = ?1", [id])? == 1)
+    }
+
     fn put_intent(&mut self, i: &Intent) -> Result<()> {
         self.limits.check_intent(i)?;
         if !self.has_run(&i.run)? {

@@ -59,6 +59,7 @@ macro_rules! conformance_tests {
             payloads_come_back_byte_for_byte,
             a_page_ends_at_its_byte_budget,
             random_transactions_match_a_model,
+            a_deleted_run_takes_its_rows_and_frees_its_keys,
         );
     };
     (@each $new:expr; $($name:ident),* $(,)?) => {
@@ -795,4 +796,40 @@ pub fn random_transactions_match_a_model<B: Backend>(backend: &B) {
         commits >= 80 && met("ok") >= 200 && met("conflict") >= 40 && met("not") >= 40,
         "the rounds met too little: {commits} commits, {seen:?}"
     );
+}
+
+/// A deleted run takes its intents, timers and inbox rows with it; its id and dispatch key are
+/// free again; its IR and the other runs stay.
+pub fn a_deleted_run_takes_its_rows_and_frees_its_keys<B: Backend>(backend: &B) {
+    let store = open(backend);
+    seed(&store, &["keep"]);
+    let mut run = new_run("gone", "w", 5);
+    run.dispatch_key = Some("caller/i1".into());
+    store
+        .transaction(|tx| {
+            tx.create_run(&run)?;
+            for id in ["gone", "keep"] {
+                tx.put_intent(&intent(&format!("{id}/i"), id, 1, false))?;
+                tx.put_timer(&timer(id, "t", 1, 10))?;
+                tx.push_inbox(&inbox(id, "k", "{}"))?;
+            }
+            Ok(())
+        })
+        .unwrap();
+    assert!(store.transaction(|tx| tx.delete_run("gone")).unwrap());
+    assert!(!store.transaction(|tx| tx.delete_run("gone")).unwrap(), "deleted already");
+    let r = read(&store);
+    assert!(r.run("gone").unwrap().is_none());
+    assert!(r.run_by_dispatch_key("caller/i1").unwrap().is_none());
+    assert!(r.intent("gone/i").unwrap().is_none());
+    assert!(r.timers_of("gone").unwrap().is_empty());
+    assert!(r.inbox("gone", 10).unwrap().is_empty());
+    assert_eq!(r.timers(None, None, 10).unwrap().len(), 1, "the other run's timer stays");
+    assert_eq!(r.unsettled_intents(None, 10).unwrap().len(), 1);
+    assert_eq!(r.inbox("keep", 10).unwrap().len(), 1);
+    assert!(r.ir(IDENTITY).unwrap().is_some(), "the IR stays");
+    drop(r);
+    // The id and the key start a new run, whose inbox key is new again.
+    store.transaction(|tx| tx.create_run(&run)).expect("the id and the dispatch key are free");
+    assert!(matches!(store.transaction(|tx| tx.push_inbox(&inbox("gone", "k", "{}"))).unwrap(), Pushed::New(_)));
 }

@@ -549,6 +549,10 @@ pub trait Tx: Read {
     /// [`Error::Conflict`] when it is at another step (saved since), [`Error::NotFound`] when
     /// there is no such run.
     fn update_run(&mut self, id: &str, step: u64, update: &RunUpdate) -> Result<u64>;
+    /// Remove a run with its intents, timers and inbox rows (the history sweep, ADR-0065): its id
+    /// and its dispatch key are free again. `Ok(false)` when there was none. The IR it named
+    /// stays (other runs may name it).
+    fn delete_run(&mut self, id: &str) -> Result<bool>;
     /// Write an Effect's ledger row, as given (usually [`IntentState::Intended`]).
     /// [`Error::NotFound`] when its run does not exist; else [`Error::Conflict`] when its id, or
     /// its run's actor incarnation, has a row already.
