@@ -71,11 +71,24 @@ pub(crate) struct Js {
     /// The context a script that `writes` left (SCXML's data model changed in place), for the
     /// run to take after the evaluation.
     written: Mutex<Option<JsValue>>,
+    /// The value the last function that threw threw (an `Error` as `{ name, message }`), for the
+    /// run's fault: xstate hands a child's thrown error to its parent as the error event's.
+    thrown: Mutex<Option<JsValue>>,
 }
 
 impl Js {
     pub(crate) fn new(now: u64, random: u32) -> Js {
-        Js { now: AtomicU64::new(now), random: AtomicU32::new(random), written: Mutex::new(None) }
+        Js {
+            now: AtomicU64::new(now),
+            random: AtomicU32::new(random),
+            written: Mutex::new(None),
+            thrown: Mutex::new(None),
+        }
+    }
+
+    /// The value the last function that threw threw, taken.
+    pub(crate) fn take_thrown(&self) -> Option<JsValue> {
+        self.thrown.lock().ok().and_then(|mut t| t.take())
     }
 
     /// The context the last evaluation's scripts wrote, if any did.
@@ -119,6 +132,9 @@ impl Engine for Js {
             q.hooks.polls.set(0);
             let out = q.call(script, scope);
             self.random.store(q.hooks.random.get(), Relaxed);
+            if let (Some(v), Ok(mut slot)) = (q.hooks.thrown.take(), self.thrown.lock()) {
+                *slot = Some(v);
+            }
             let out = out.map(|(value, written)| {
                 if let (Some(w), Ok(mut slot)) = (written, self.written.lock()) {
                     *slot = Some(w);
@@ -144,6 +160,7 @@ struct Hooks {
     now: Cell<f64>,
     random: Cell<u32>,
     polls: Cell<u32>,
+    thrown: Cell<Option<JsValue>>,
 }
 
 /// One thread's engine: a QuickJS runtime, its context, and the functions compiled so far.
@@ -311,15 +328,26 @@ fn caught(ctx: &Ctx<'_>, e: rquickjs::Error, hooks: &Hooks) -> Failed {
                 Some(x) => {
                     let name: Option<String> = x.get("name").ok();
                     let message = x.message().unwrap_or_default();
+                    hooks.thrown.set(Some(JsValue::object_of(vec![
+                        ("name".into(), JsValue::String(name.clone().unwrap_or_default().into())),
+                        (
+                            "message".into(),
+                            JsValue::String(message.chars().take(MAX_MESSAGE).collect::<String>().into()),
+                        ),
+                    ])));
                     match name {
                         Some(n) if !n.is_empty() => format!("{n}: {message}"),
                         _ => message,
                     }
                 }
-                None => match thrown.as_string().and_then(|s| s.to_string().ok()) {
-                    Some(s) => s,
-                    None => format!("the function threw a value of type {}", thrown.type_name()),
-                },
+                None => {
+                    hooks.thrown.set(from_js(&thrown, 0, &mut 0).ok());
+                    let text = thrown.as_string().and_then(|s| s.to_string().ok());
+                    match text {
+                        Some(s) => s,
+                        None => format!("the function threw a value of type {}", thrown.type_name()),
+                    }
+                }
             }
         }
         other => other.to_string(),

@@ -1366,6 +1366,7 @@ impl<'m> Runtime<'m> {
         run.now = now;
         // Any call but a queued event's own (which sets it again after) starts the count anew.
         run.chained = 0;
+        run.js.0.take_thrown();
         run.js.0.now.store(now, std::sync::atomic::Ordering::Relaxed);
         run.budget = self.step_bound;
         run.taken.clear();
@@ -1420,7 +1421,9 @@ impl<'m> Runtime<'m> {
         if let Err(reason) = result {
             run.status = Status::Error;
             let states = self.atomic_of(&run.config).into_iter().map(|s| self.name(s)).collect();
-            run.error = Some(Fault { reason, event: run.event.as_ref().map(ToString::to_string), states, error: None });
+            // A function that threw: its value, as xstate hands it to a parent.
+            let error = run.js.0.take_thrown().and_then(|v| v.to_json());
+            run.error = Some(Fault { reason, event: run.event.as_ref().map(ToString::to_string), states, error });
         }
         if run.status != Status::Active {
             // A run that ended stops what it started and waits for nothing.

@@ -1159,8 +1159,10 @@ fn carried_functions_run_in_the_engine_and_their_randomness_is_the_runs() {
     // A guard that throws ends the run `error`, with the thrown error.
     let broken = rt.send(&s1, ev("boom"), 0).unwrap().snapshot;
     assert_eq!(broken.status, Status::Error);
-    let reason = broken.error.map(|f| f.reason).unwrap_or_default();
-    assert!(reason.contains("TypeError"), "{reason}");
+    let fault = broken.error.unwrap();
+    assert!(fault.reason.contains("TypeError"), "{}", fault.reason);
+    // The thrown error is the fault's value, as xstate hands it to a parent.
+    assert_eq!(fault.error.as_ref().and_then(|e| e.get("name")), Some(&json!("TypeError")));
 }
 
 /// Issue 34 item 8: a run that sends itself an event for each one it takes (SCXML's `<send>` with
