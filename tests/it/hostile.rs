@@ -410,6 +410,72 @@ fn no_file_out_of_the_instance_is_read() {
     assert!(!out.stdout.contains("root:"), "{}", out.stdout);
 }
 
+/// A Machine checked alone, outside an Instance, may import from its project's folders (issue
+/// 40, item 1: xstate's flight-booker imports `../utils` from `src/machines/`): the boundary is
+/// the nearest folder above it with a `package.json`, `tsconfig.json` or `.git`. Out of that
+/// folder, by `..` or a symbolic link, nothing is read; with no project above, the file's own
+/// folder stays the boundary.
+#[test]
+fn a_lone_machine_reads_its_project_and_nothing_out_of_it() {
+    let dir = scratch("project");
+    let app = dir.join("app");
+    std::fs::create_dir_all(app.join("src/machines")).expect("mkdir");
+    std::fs::write(app.join("package.json"), "{ \"name\": \"flight-booker\" }").expect("write");
+    std::fs::write(
+        app.join("src/utils.ts"),
+        "export const TRIP = { oneWay: \"oneWay\", roundTrip: \"roundTrip\" } as const;\n",
+    )
+    .expect("write");
+    std::fs::write(dir.join("outside.ts"), "export const TRIP = { oneWay: \"root:x:0:0\" };\n").expect("write");
+    let machine = |spec: &str| {
+        format!(
+            "import {{ createMachine }} from \"xstate\";\nimport {{ TRIP }} from \"{spec}\";\n\
+             export const machine = createMachine({{ id: \"flight\", initial: \"editing\", context: {{ trip: TRIP.oneWay }},\n\
+             states: {{ editing: {{ on: {{ SUBMIT: \"submitted\" }} }}, submitted: {{ type: \"final\" }} }} }});\n"
+        )
+    };
+    let check = |file: &str| {
+        let out = run(&dir, &["check", file, "--format", "json"]);
+        let doc: serde_json::Value = serde_json::from_str(&out.stdout).expect("one JSON document");
+        (out.code, messages_of(&doc, "unresolved-import").iter().map(|m| m.to_string()).collect::<Vec<_>>())
+    };
+    // Inside the project: read, and its value is the Machine's.
+    std::fs::write(app.join("src/machines/flight.ts"), machine("../utils")).expect("write");
+    assert_eq!(check("app/src/machines/flight.ts"), (0, vec![]));
+    let ir = run(&dir, &["ir", "app/src/machines/flight.ts"]);
+    assert_eq!(ir.code, 0, "{}", ir.stderr);
+    assert!(ir.stdout.contains("\"oneWay\""), "{}", ir.stdout);
+    // Out of the project, by `..`, by a symbolic link, or to `/proc`: refused, not read.
+    std::fs::write(app.join("src/machines/out.ts"), machine("../../../outside")).expect("write");
+    std::fs::write(app.join("src/machines/proc.ts"), machine(&format!("{}proc/self/environ", "../".repeat(16))))
+        .expect("write");
+    std::os::unix::fs::symlink(dir.join("outside.ts"), app.join("src/linked.ts")).expect("symlink");
+    std::fs::write(app.join("src/machines/linked.ts"), machine("../linked")).expect("write");
+    for file in ["out", "proc", "linked"] {
+        let (code, refused) = check(&format!("app/src/machines/{file}.ts"));
+        assert_eq!(code, 1, "{file}: {refused:?}");
+        // What `/proc` holds is no source file: not found, as an import out of the project.
+        let said = if file == "proc" { "cannot find" } else { "leads out of the project folder" };
+        assert!(refused.len() == 1 && refused[0].contains(said), "{file}: {refused:?}");
+        let ir = run(&dir, &["ir", &format!("app/src/machines/{file}.ts")]);
+        assert!(!format!("{}{}", ir.stdout, ir.stderr).contains("root:x"), "{file}: read out of the project");
+    }
+    // No project above (where the temporary folder has none): the file's own folder.
+    let markers = ["package.json", "tsconfig.json", ".git"];
+    if !dir.ancestors().any(|f| markers.iter().any(|m| f.join(m).exists())) {
+        std::fs::create_dir_all(dir.join("loose/sub")).expect("mkdir");
+        std::fs::write(dir.join("loose/utils.ts"), "export const TRIP = { oneWay: \"oneWay\" };\n").expect("write");
+        std::fs::write(dir.join("loose/sub/flight.ts"), machine("../utils")).expect("write");
+        let (code, refused) = check("loose/sub/flight.ts");
+        assert_eq!(code, 1, "{refused:?}");
+        assert!(
+            refused.len() == 1 && refused[0].contains("leads out of the folder of the file checked"),
+            "{refused:?}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// A Chart of a 20 000-state chain is refused from its count, before it is lowered (it took 13 s
 /// in a debug build, 200 000 states 116 s in a release one, to be told "at most 200"); a lend
 /// manifest that starts with a byte order mark is read past it, as a Chart is (issue 16, items
