@@ -290,9 +290,11 @@ fn a_fifo_in_an_instance_is_not_read() {
     let root = instance("fifo-config");
     std::fs::remove_file(root.join("jr2.config.ts")).expect("the example's config");
     if mkfifo(&root.join("jr2.config.ts")) {
-        let r = run_in(&root, &["up", "--check", "--offline", "."], Input::Nothing, &[]);
-        assert_eq!(r.code, 2, "{}{}", r.stdout, r.stderr);
-        assert!(r.stderr.contains("jr2.config.ts: not a regular file"), "{}", r.stderr);
+        for args in [vec!["up", "--check", "--offline", "."], vec!["check", "--offline", ".", "--format", "json"]] {
+            let r = run_in(&root, &args, Input::Nothing, &[]);
+            assert_eq!(r.code, 2, "{args:?}: {}{}", r.stdout, r.stderr);
+            assert!(r.stderr.contains("jr2.config.ts: not a regular file"), "{args:?}: {}", r.stderr);
+        }
     }
     let _ = std::fs::remove_dir_all(&root);
 }
