@@ -517,3 +517,39 @@ fn slips_get_a_suggestion() {
     assert_eq!(code(&o), 2);
     assert!(stderr(&o).contains("did you mean \"json-syntax\""), "{}", stderr(&o));
 }
+
+/// Every help text speaks to the user of what the command does today, not of the project's issues,
+/// ADRs or plans (issue 40, item 5: `jr2 up --help` said "`jr2 up` itself, the runtime, comes
+/// with a later issue").
+#[test]
+fn help_texts_speak_to_users() {
+    let commands: &[&[&str]] = &[
+        &[],
+        &["check"],
+        &["chart"],
+        &["chart", "check"],
+        &["schema"],
+        &["schema", "chart"],
+        &["schema", "briefing"],
+        &["schema", "compat"],
+        &["ir"],
+        &["parts"],
+        &["graph"],
+        &["sim"],
+        &["explain"],
+        &["rules"],
+        &["up"],
+        &["lsp"],
+    ];
+    for command in commands {
+        let args: Vec<&str> = command.iter().copied().chain(["--help"]).collect();
+        let o = jr2(&args);
+        assert_eq!(code(&o), 0, "jr2 {args:?}: {}", stderr(&o));
+        let help = stdout(&o);
+        for word in ["issue", "ADR", "later", "seed", "planner output"] {
+            assert!(!help.contains(word), "`jr2 {}` says \"{word}\":\n{help}", args.join(" "));
+        }
+    }
+    let up = stdout(&jr2(&["up", "--help"]));
+    assert!(up.contains("does not run an Instance yet"), "{up}");
+}
