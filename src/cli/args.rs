@@ -4,7 +4,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
 #[derive(Debug, Parser)]
-#[command(name = "jr2", version = env!("JR2_VERSION"), about = "Checks jr2 Machines and Charts", propagate_version = true)]
+#[command(name = "jr2", version = env!("JR2_VERSION"), about = "Checks jr2 Workflows (Machines and Charts), and prints, draws and simulates them", propagate_version = true)]
 pub struct Cli {
     #[command(subcommand)]
     pub(crate) command: Command,
@@ -15,7 +15,7 @@ pub(crate) enum Command {
     /// Checks Charts (`.json`) and Machines (`.ts`) under the paths; with --fix, applies the
     /// rules' mechanical fixes first, with --diff prints them.
     Check(CheckArgs),
-    /// The Chart door.
+    /// Checks one Chart against one Open body (the Chart door).
     Chart {
         #[command(subcommand)]
         command: ChartCommand,
@@ -47,8 +47,9 @@ pub(crate) enum Command {
     Explain(ExplainArgs),
     /// Lists every rule: its code, severity and summary (`--format json`: the registry as JSON).
     Rules(RulesArgs),
-    /// Brings an Instance up; with --check, its pre-flight: the Instance check, the Instance
-    /// config against what the Workflows name, and what `jr2 up` would list for each Workflow.
+    /// The pre-flight of an Instance, with --check: the Instance check, the Instance config against
+    /// what the Workflows name, and what each Workflow would run. This version of jr2 does not run
+    /// an Instance yet, so `jr2 up` takes --check.
     Up(UpArgs),
     /// Runs the Language Server on stdin and stdout (for editors): diagnostics as you type,
     /// hover and quick fixes.
@@ -57,7 +58,7 @@ pub(crate) enum Command {
 
 #[derive(Debug, Subcommand)]
 pub(crate) enum ChartCommand {
-    /// Admits or refuses one Chart against one Open body (planner output).
+    /// Admits or refuses one Chart (as a planner writes it) against one Open body's lend manifest.
     Check(ChartCheckArgs),
 }
 
@@ -67,7 +68,8 @@ pub(crate) enum SchemaCommand {
     Chart(LendsArg),
     /// Prints the Chart briefing text.
     Briefing(LendsArg),
-    /// Checks a dispatch slot's input schema against a callee's door (ADR-0071's compatibility).
+    /// Checks a dispatch slot's input schema against a callee's door: whether every value the slot
+    /// may send is one the door takes.
     Compat(CompatArgs),
 }
 
@@ -233,8 +235,8 @@ pub(crate) struct PartsArgs {
 
 #[derive(Debug, Args)]
 pub(crate) struct UpArgs {
-    /// Run the pre-flight only: check the Instance and list what `jr2 up` would run. (`jr2 up`
-    /// itself, the runtime, comes with a later issue.)
+    /// Run the pre-flight: check the Instance and list what each Workflow would run (required:
+    /// this version of jr2 does not run an Instance yet).
     #[arg(long)]
     pub(crate) check: bool,
     /// The Instance folder (with `jr2.config.ts` and `workflows/`).

@@ -53,6 +53,7 @@ pub fn check_paths(paths: &[std::path::PathBuf], manifest: Option<&LendManifest>
     let source = doors.as_ref().map(|d| d as &dyn check::doors::DoorSource);
     let mut foreign_skipped = 0;
     for root in &inputs.instances {
+        reports.extend(config_reports(root));
         let report = check::instance::check_instance_with(root, source);
         unreadable(&report)?;
         foreign_skipped += report.foreign_skipped;
@@ -69,6 +70,26 @@ pub fn check_paths(paths: &[std::path::PathBuf], manifest: Option<&LendManifest>
     }
     let (reports, deny_warnings) = suppressed(reports)?;
     Ok(Checked { reports, foreign_skipped, deny_warnings })
+}
+
+/// The Instance's config, `jr2.config.ts`, where it has one, as `jr2 check jr2.config.ts` and
+/// `jr2 up --check` read it: its own report first, then each file it imports that has a
+/// diagnostic. What it names of the Workflows (MCP servers, secrets, credentials) is the
+/// pre-flight's (`jr2 up --check`). So `jr2 check DIR` counts the files `jr2 up --check DIR` does.
+fn config_reports(root: &std::path::Path) -> Vec<(FileReport, bool)> {
+    if !root.join(check::preflight::config::CONFIG_FILE).is_file() {
+        return Vec::new();
+    }
+    let read = check::preflight::config::read_config(root);
+    let mut reports = Vec::new();
+    for (i, file) in read.files.into_iter().enumerate() {
+        let diagnostics: Vec<_> =
+            read.diagnostics.iter().filter(|d| d.file.0 as usize == i).map(|d| d.diagnostic.clone()).collect();
+        if i == 0 || !diagnostics.is_empty() {
+            reports.push((FileReport { path: display(&file.path), text: file.text, diagnostics }, true));
+        }
+    }
+    reports
 }
 
 /// The paths an Instance check could not read (what the check before it did not catch: a
@@ -105,7 +126,7 @@ fn read_inputs(inputs: &input::Inputs) -> Result<Vec<(String, ChartText)>> {
         }
     }
     for root in &inputs.instances {
-        input::check_instance_files(root, false)?;
+        input::check_instance_files(root, true)?;
     }
     Ok(texts)
 }

@@ -16,7 +16,7 @@ use std::io::{IsTerminal, Write};
 pub(super) fn up(args: UpArgs) -> Result<Exit> {
     if !args.check {
         return Err(UsageError(
-            "`jr2 up` without --check is the runtime, which a later issue brings; `jr2 up --check [DIR]` runs its pre-flight"
+            "this version of jr2 does not run an Instance yet: `jr2 up --check [DIR]` checks it and lists what each Workflow would run"
                 .into(),
         ));
     }

@@ -338,6 +338,8 @@ fn jr2_at_root(args: &[&str]) -> Output {
         .expect("run jr2")
 }
 
+/// The example Instance is clean, and `jr2 check` counts its files as `jr2 up --check` does: the
+/// config, three Workflows and two named Charts (issue 40, item 4: it said 5 where `up` said 6).
 #[test]
 fn the_example_instance_checks_clean() {
     let o = jr2_at_root(&["check", "examples/instance", "--format", "json"]);
@@ -345,7 +347,40 @@ fn the_example_instance_checks_clean() {
     let doc = json(&o);
     assert_eq!(doc["summary"]["errors"], 0, "{doc}");
     assert_eq!(doc["summary"]["warnings"], 0, "{doc}");
-    assert_eq!(doc["summary"]["files"], 5, "three Workflows and two named Charts: {doc}");
+    assert_eq!(doc["summary"]["files"], 6, "the config, three Workflows and two named Charts: {doc}");
+    let check = jr2_at_root(&["check", "--offline", "examples/instance"]);
+    let up = jr2_at_root(&["up", "--check", "--offline", "examples/instance"]);
+    let last = |o: &Output| stdout(o).lines().last().unwrap_or_default().to_string();
+    assert_eq!(last(&check), "checked 6 files: no problems", "{}", stdout(&check));
+    assert_eq!(last(&check), last(&up), "{}", stdout(&up));
+}
+
+/// A config that does not read is found by `jr2 check DIR` too, in its own file, as `jr2 check
+/// jr2.config.ts` finds it.
+#[test]
+fn the_config_of_an_instance_is_checked_with_it() {
+    let dir = std::env::temp_dir().join(format!("jr2-cli-config-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("workflows")).expect("mkdir");
+    std::fs::write(dir.join("jr2.config.ts"), "export const nothing = 1;\n").expect("write");
+    let run = |path: &str| {
+        let o = Command::new(env!("CARGO_BIN_EXE_jr2"))
+            .args(["check", "--offline", "--format", "json", path])
+            .current_dir(&dir)
+            .output()
+            .expect("run jr2");
+        let files: Vec<String> = json(&o)["diagnostics"]
+            .as_array()
+            .expect("diagnostics")
+            .iter()
+            .map(|d| format!("{} {}", d["file"].as_str().unwrap_or_default(), d["code"].as_str().unwrap_or_default()))
+            .collect();
+        (code(&o), files)
+    };
+    let (whole, alone) = (run("."), run("jr2.config.ts"));
+    assert!(!whole.1.is_empty() && whole.1.iter().all(|f| f.starts_with("jr2.config.ts ")), "{whole:?}");
+    assert_eq!(whole, alone);
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -461,7 +496,7 @@ fn a_helper_module_of_an_instance_is_no_workflow() {
     // A folder above Instances walks into each as an Instance.
     let o = jr2_at_root(&["check", "examples", "--format", "json"]);
     assert_eq!(code(&o), 0, "{}", stdout(&o));
-    assert_eq!(json(&o)["summary"]["files"], 5, "{}", stdout(&o));
+    assert_eq!(json(&o)["summary"]["files"], 6, "{}", stdout(&o));
 }
 
 /// "Did you mean" in a `.ts` Workflow as in a Chart (one helper, `base::suggest`): a state, a
@@ -481,4 +516,40 @@ fn slips_get_a_suggestion() {
     let o = jr2(&["explain", "json-syntx"]);
     assert_eq!(code(&o), 2);
     assert!(stderr(&o).contains("did you mean \"json-syntax\""), "{}", stderr(&o));
+}
+
+/// Every help text speaks to the user of what the command does today, not of the project's issues,
+/// ADRs or plans (issue 40, item 5: `jr2 up --help` said "`jr2 up` itself, the runtime, comes
+/// with a later issue").
+#[test]
+fn help_texts_speak_to_users() {
+    let commands: &[&[&str]] = &[
+        &[],
+        &["check"],
+        &["chart"],
+        &["chart", "check"],
+        &["schema"],
+        &["schema", "chart"],
+        &["schema", "briefing"],
+        &["schema", "compat"],
+        &["ir"],
+        &["parts"],
+        &["graph"],
+        &["sim"],
+        &["explain"],
+        &["rules"],
+        &["up"],
+        &["lsp"],
+    ];
+    for command in commands {
+        let args: Vec<&str> = command.iter().copied().chain(["--help"]).collect();
+        let o = jr2(&args);
+        assert_eq!(code(&o), 0, "jr2 {args:?}: {}", stderr(&o));
+        let help = stdout(&o);
+        for word in ["issue", "ADR", "later", "seed", "planner output"] {
+            assert!(!help.contains(word), "`jr2 {}` says \"{word}\":\n{help}", args.join(" "));
+        }
+    }
+    let up = stdout(&jr2(&["up", "--help"]));
+    assert!(up.contains("does not run an Instance yet"), "{up}");
 }

@@ -112,3 +112,58 @@ fn every_code_is_kebab_case_and_unique() {
     codes.dedup();
     assert_eq!(codes.len(), n, "duplicate codes");
 }
+
+/// `docs/benchmarks.md` keeps each benchmark's current figures with the command that made them,
+/// one section each, and leaves the history of past changes to the commit messages (issue 40,
+/// item 6): every script `bench/*.sh` is the command of exactly one section, every section has a
+/// command (an indented line that runs `bench/...` or `cargo ...`), and no section keeps more
+/// than one dated run.
+#[test]
+fn benchmarks_are_one_section_each_with_its_command() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(root.join("docs/benchmarks.md")).expect("docs/benchmarks.md");
+    // The sections: each `## ` heading with the lines under it, up to the next one.
+    let mut sections: Vec<(&str, Vec<&str>)> = Vec::new();
+    for line in text.lines() {
+        if let Some(title) = line.strip_prefix("## ") {
+            sections.push((title, Vec::new()));
+        } else if let Some((_, lines)) = sections.last_mut() {
+            lines.push(line);
+        }
+    }
+    assert!(!sections.is_empty(), "no section in docs/benchmarks.md");
+    let is_command = |l: &&str| {
+        let l = l.trim_start();
+        l.starts_with("bench/") || l.starts_with("cargo ")
+    };
+    let mut problems = Vec::new();
+    for (title, lines) in &sections {
+        if !lines.iter().any(|l| l.starts_with("    ") && is_command(l)) {
+            problems.push(format!("\"{title}\" names no command (an indented `bench/...` or `cargo ...` line)"));
+        }
+        let dated = lines.iter().filter(|l| l.starts_with("### ") && l[4..].starts_with("20")).count();
+        if dated > 1 {
+            problems.push(format!("\"{title}\" keeps {dated} dated runs: keep the latest"));
+        }
+    }
+    let mut scripts: Vec<String> = std::fs::read_dir(root.join("bench"))
+        .expect("bench/")
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".sh"))
+        .collect();
+    scripts.sort();
+    assert!(!scripts.is_empty(), "no script in bench/");
+    for script in &scripts {
+        let command = format!("bench/{script}");
+        let with: Vec<&str> = sections
+            .iter()
+            .filter(|(_, lines)| lines.iter().any(|l| l.starts_with("    ") && l.trim_start().starts_with(&command)))
+            .map(|(title, _)| *title)
+            .collect();
+        if with.len() != 1 {
+            problems.push(format!("{command} is the command of {} sections ({with:?}), not one", with.len()));
+        }
+    }
+    assert!(problems.is_empty(), "docs/benchmarks.md:\n{}", problems.join("\n"));
+}

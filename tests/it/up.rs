@@ -171,7 +171,7 @@ fn usage_errors_exit_2() {
     let o = jr2(&["up", "examples/instance"]);
     assert_eq!(code(&o), 2);
     let err = text(&o.stderr);
-    assert!(err.contains("without --check is the runtime") && err.contains("later issue"), "{err}");
+    assert!(err.contains("does not run an Instance yet") && err.contains("jr2 up --check [DIR]"), "{err}");
     assert!(o.stdout.is_empty());
     for dir in ["tests/fixtures/no-such-instance", "tests/fixtures", "Cargo.toml"] {
         let o = jr2(&["up", "--check", dir]);

@@ -13,6 +13,7 @@
 //! returns [`Finding`]s with spans in either file; the `door-mismatch` and `door-not-compared`
 //! rules turn them into diagnostics.
 
+use base::list::{listed, MAX_LISTED};
 use base::path::join;
 use base::Span;
 use chart::payload::{subset_faults, PAYLOAD_KEYWORDS};
@@ -412,6 +413,9 @@ impl Walk {
         let slot_required: std::collections::HashSet<&str> = strings(slot.get("required")).into_iter().collect();
         let (slot_index, door_index) = (members(slot_props), members(door_props));
         let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
+        // Each field's finding as it is made, by kind (its index in `out` and its name), so that
+        // past `MAX_LISTED` of one kind they become one list.
+        let (mut not_sent, mut left_out, mut unknown) = (Vec::new(), Vec::new(), Vec::new());
         for req in door.get("required").and_then(Json::as_array).unwrap_or(&[]) {
             let Some(name) = req.as_str() else { continue };
             if !seen.insert(name) {
@@ -427,6 +431,7 @@ impl Walk {
                 }
                 None => {
                     let span = door_index.get(name).map_or(req.span, |m| m.key_span);
+                    not_sent.push((self.out.len(), name));
                     self.mismatch(
                         Side::Door,
                         span,
@@ -435,6 +440,7 @@ impl Walk {
                     );
                 }
                 Some(m) if !slot_required.contains(&name) && m.value.get("default").is_none() => {
+                    left_out.push((self.out.len(), name));
                     self.mismatch(
                         Side::Slot,
                         m.key_span,
@@ -456,6 +462,7 @@ impl Walk {
                 }
                 None => {
                     let name = &sm.key;
+                    unknown.push((self.out.len(), *name));
                     self.mismatch(
                         Side::Slot,
                         sm.key_span,
@@ -466,6 +473,34 @@ impl Walk {
                     );
                 }
             }
+        }
+        self.list(&base, &[
+            (not_sent, "the door requires {n} fields, and the slot's schema does not send them: {list}"),
+            (left_out, "the door requires {n} fields, and the slot's schema may leave them out: they are not in the slot's \"required\" and have no \"default\": {list}"),
+            (unknown, "the slot sends {n} fields, and the door's schema has no such fields: a zod door strips them silently: {list}"),
+        ]);
+    }
+
+    /// Past [`MAX_LISTED`] findings of one kind at one object (a door of 100 000 fields against a
+    /// slot that sends none), those findings become one, at the first's place, that names the
+    /// first [`MAX_LISTED`] fields and how many more (`base::list`, as every list of a message
+    /// is): the report stays the size of a list, not of the schema. `kinds` are each kind's
+    /// findings (their indices in `out`, their fields' names) and its text (`{n}`, `{list}`).
+    fn list(&mut self, path: &str, kinds: &[(Vec<(usize, &str)>, &str)]) {
+        let mut dropped = std::collections::HashSet::new();
+        for (found, text) in kinds.iter().filter(|(found, _)| found.len() > MAX_LISTED) {
+            let list = listed(found.iter().map(|(_, name)| format!("\"{name}\"")));
+            let first = &mut self.out[found[0].0];
+            first.path = path.to_string();
+            first.message = text.replace("{n}", &found.len().to_string()).replacen("{list}", &list, 1);
+            dropped.extend(found[1..].iter().map(|(i, _)| *i));
+        }
+        if !dropped.is_empty() {
+            let mut i = 0;
+            self.out.retain(|_| {
+                i += 1;
+                !dropped.contains(&(i - 1))
+            });
         }
     }
 }
@@ -890,6 +925,49 @@ mod tests {
             lines(slot, door),
             ["slot mismatch: properties.branch: the door takes only type \"string\", and the slot's schema does not say its type"]
         );
+    }
+
+    /// Past 20 fields of one kind at one object, one finding lists 20 and says how many more
+    /// (issue 40, item 2: a door of 100 000 fields against a slot that sends none printed 70 MB);
+    /// 20 are still a finding each, and the other findings keep their places.
+    #[test]
+    fn many_fields_of_one_kind_are_one_list() {
+        let object = |names: &[String], required: bool, extra: &str| {
+            let props: Vec<String> = names.iter().map(|n| format!("\"{n}\": {{ \"type\": \"string\" }}")).collect();
+            let req: Vec<String> = names.iter().map(|n| format!("\"{n}\"")).collect();
+            let req = if required { format!(", \"required\": [{}]", req.join(", ")) } else { String::new() };
+            format!("{{ \"type\": \"object\", \"properties\": {{ {}{extra} }}{req} }}", props.join(", "))
+        };
+        let names = |prefix: &str, n: usize| (0..n).map(|i| format!("{prefix}{i}")).collect::<Vec<_>>();
+        let kept = ", \"n\": { \"type\": \"number\" }";
+        let wrong = ", \"n\": { \"type\": \"string\" }";
+        // 20 of each: a finding each.
+        assert_eq!(lines(&object(&names("s", 20), true, ""), &object(&names("d", 20), true, "")).len(), 40);
+        // 100 000 the slot does not send, 25 it sends that the door lacks, and one wrong type.
+        let (slot, door) = (object(&names("s", 25), true, wrong), object(&names("d", 100_000), true, kept));
+        let got = lines(&slot, &door);
+        let d20: Vec<String> = (0..20).map(|i| format!("\"d{i}\"")).collect();
+        let s20: Vec<String> = (0..20).map(|i| format!("\"s{i}\"")).collect();
+        assert_eq!(
+            got,
+            [
+                format!(
+                    "door mismatch: properties: the door requires 100000 fields, and the slot's schema does not send them: {}, and 99980 more",
+                    d20.join(", ")
+                ),
+                format!(
+                    "slot mismatch: properties: the slot sends 25 fields, and the door's schema has no such fields: a zod door strips them silently: {}, and 5 more",
+                    s20.join(", ")
+                ),
+                "slot mismatch: properties.n: the slot may send type \"string\", and the door takes only type \"number\"".to_string(),
+            ]
+        );
+        // Sent but not always: the same.
+        let got = lines(&object(&names("d", 30), false, ""), &object(&names("d", 30), true, ""));
+        assert_eq!(got.len(), 1, "{got:?}");
+        assert!(got[0].starts_with(
+            "slot mismatch: properties: the door requires 30 fields, and the slot's schema may leave them out"
+        ));
     }
 
     #[test]

@@ -3,11 +3,14 @@
 //! `jr2 parts` and the LSP call.
 
 use crate::rules;
+use base::Loc;
 use diagnostics::Diagnostic;
 use machine::eval;
 use machine::lower::{self, machine_parts, MachineParts, NodeValues, Purpose};
 use machine::module::{Evaluated, SourceFile, Sources};
 use machine::value::{FileId, Value, Values};
+use machine::{Fault, FaultKind};
+use rustc_hash::FxHashSet;
 use std::path::Path;
 
 /// A diagnostic and the file it is in.
@@ -136,6 +139,7 @@ pub fn compile_with(sources: &dyn Sources, path: &Path) -> Compiled {
 
 fn compile(ev: Evaluated, purpose: Purpose) -> Compiled {
     let Evaluated { files, exports, faults, may_dispatch, unread } = ev;
+    let said = not_static_at(&faults);
     let mut diagnostics: Vec<Located> = faults.into_iter().map(rules::machine::diagnostic).collect();
     let Some(value) = exports.get("machine") else {
         // A file that failed to parse has said so already.
@@ -159,7 +163,7 @@ fn compile(ev: Evaluated, purpose: Purpose) -> Compiled {
                 Purpose::Full => lower::lower_parts(&parts).map(Ir::Full),
                 Purpose::Check => lower::lower_parts_for_check(&parts).map(Ir::Check),
             };
-            diagnostics.extend(lowered.faults.into_iter().map(rules::machine::diagnostic));
+            diagnostics.extend(unsaid(lowered.faults, &said).map(rules::machine::diagnostic));
             if let Some(m) = &lowered.machine {
                 // The walk: the kit's load-time refusals, over the IR and the values lowering
                 // read each node from.
@@ -177,6 +181,20 @@ fn compile(ev: Evaluated, purpose: Purpose) -> Compiled {
         }
     };
     Compiled { files, values: exports, machine, source_map, diagnostics, may_dispatch, unread }
+}
+
+/// Where the evaluator said a value is not known statically: the places lowering's faults of the
+/// same kind must not repeat.
+fn not_static_at(faults: &[Fault]) -> FxHashSet<Loc> {
+    faults.iter().filter(|f| f.kind == FaultKind::NotStatic).map(|f| f.loc).collect()
+}
+
+/// Lowering's faults but those that only repeat the evaluator's: a value the evaluator could not
+/// know (`assign` used without its import) is `Unknown` at the place it said so, and lowering,
+/// meeting it as an action or a guard, would say it again there. One cause, one diagnostic: the
+/// evaluator's, which names the cause.
+fn unsaid(faults: Vec<Fault>, said: &FxHashSet<Loc>) -> impl Iterator<Item = Fault> + '_ {
+    faults.into_iter().filter(move |f| !(f.kind == FaultKind::NotStatic && said.contains(&f.loc)))
 }
 
 #[cfg(test)]
@@ -214,6 +232,24 @@ mod tests {
         let machine = compiled.machine.expect("a Machine");
         let initial = machine.states[0].initial.expect("an initial state");
         assert_eq!(machine.states[initial.index()].key, "start");
+    }
+
+    /// `assign` used without its import is one cause: one `not-static` warning at each use (the
+    /// evaluator's, naming it), not a second one from lowering for the action it stands in
+    /// (issue 40, item 3).
+    #[test]
+    fn a_name_not_imported_is_one_warning_per_use() {
+        let text = "import { createMachine } from 'xstate';\n\
+            export const machine = createMachine({ id: 'c', context: { n: 0 }, initial: 'a', states: { a: { on: {\n\
+              inc: { actions: assign({ n: ({ context }) => context.n + 1 }) },\n\
+              dec: { actions: assign({ n: ({ context }) => context.n - 1 }) },\n\
+            } } } });\n";
+        let compiled = compile(eval::evaluate_text(Path::new("/virtual/c.ts"), text), Purpose::Full);
+        let said: Vec<&str> = compiled.diagnostics.iter().map(|d| d.message.as_str()).collect();
+        let not_imported = said.iter().filter(|m| m.contains("`assign` is not defined in this file")).count();
+        assert_eq!(not_imported, 2, "{said:?}");
+        assert!(said.iter().all(|m| !m.starts_with("an action is not known statically")), "{said:?}");
+        assert_eq!(said.len(), 2, "{said:?}");
     }
 
     /// A compilation for a check finds what a full one finds (the `event-schema` warning of an

@@ -122,9 +122,12 @@ pub fn evaluate_file(path: &Path) -> Evaluated {
 /// is not read: what it leads to (`/proc/self/environ`) is no Workflow, and a syntax error's
 /// excerpt would print it.
 fn leads_out(path: &Path) -> Option<Evaluated> {
-    let link = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
-    (link && !module::within(&module::root_of(path), path))
-        .then(|| unreadable(path, "it is a symbolic link that leads out of the Instance folder"))
+    if !std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
+        return None;
+    }
+    let root = module::root_of(path);
+    (!module::within(&root.path, path))
+        .then(|| unreadable(path, format!("it is a symbolic link that leads out of {}", root.kind.name())))
 }
 
 fn unreadable(path: &Path, e: impl std::fmt::Display) -> Evaluated {
@@ -308,6 +311,8 @@ struct Graph<'s, 'v> {
     /// [`MAX_COPIED`] ([`Cx::spend`]); and whether passing it was said.
     copied: usize,
     too_big_warned: bool,
+    /// [`Graph::root`], once found.
+    root: std::cell::OnceCell<module::Root>,
 }
 
 impl<'s, 'v> Graph<'s, 'v> {
@@ -323,6 +328,7 @@ impl<'s, 'v> Graph<'s, 'v> {
             may_dispatch: false,
             copied: 0,
             too_big_warned: false,
+            root: std::cell::OnceCell::new(),
         }
     }
 
@@ -338,14 +344,18 @@ impl<'s, 'v> Graph<'s, 'v> {
         id
     }
 
-    /// The folder the graph's imports stay in (`module::root_of` the entry file).
-    fn root(&self) -> PathBuf {
-        module::identity(&module::root_of(&self.files[0].path))
+    /// The folder the graph's imports stay in (`module::root_of` the entry file, as the disk has
+    /// it), found at the first relative import: most Workflows import no file of their own.
+    fn root(&self) -> &module::Root {
+        self.root.get_or_init(|| {
+            let root = module::root_of(&self.files[0].path);
+            module::Root { path: module::identity(&root.path), kind: root.kind }
+        })
     }
 
     /// Is the file at `path` inside [`Self::root`] (a symbolic link followed)?
     fn inside_root(&self, path: &Path) -> bool {
-        module::within(&self.root(), path)
+        module::within(&self.root().path, path)
     }
 
     /// The file at `path`, evaluated as `kind` says (or being evaluated, in a cycle).
@@ -1053,8 +1063,9 @@ impl<'a, 'g, 's, 'v> Cx<'a, 'g, 's, 'v> {
                             FaultKind::UnresolvedImport,
                             Loc { file: self.file, span: span(source.span) },
                             format!(
-                                "\"{spec}\" leads out of the Instance folder ({}); jr2 reads no file outside it",
-                                self.g.root().display()
+                                "\"{spec}\" leads out of {} ({}); jr2 reads no file outside it",
+                                self.g.root().kind.name(),
+                                self.g.root().path.display()
                             ),
                         ));
                         Source::File(None)

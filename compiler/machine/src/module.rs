@@ -201,22 +201,69 @@ pub(crate) fn resolve(sources: &dyn Sources, from_dir: &Path, spec: &str) -> Opt
     candidates(from_dir, spec).into_iter().find(|c| sources.is_file(&c.path))
 }
 
-/// The folder a module graph's imports stay in: the Instance folder, which is the entry file's
-/// folder's parent when that folder is `workflows` (a Workflow, checked alone or in its Instance),
-/// and the entry file's own folder otherwise (`jr2.config.ts` at an Instance's root, a lone file:
-/// its folder and those under it). An import that leads out of it (by `..` or by a symbolic
-/// link) is not read.
-pub(crate) fn root_of(entry: &Path) -> PathBuf {
-    let dir = entry.parent().map(Path::to_path_buf).unwrap_or_default();
-    let root = match (dir.file_name(), dir.parent()) {
-        (Some(name), Some(parent)) if name == "workflows" => parent.to_path_buf(),
-        _ => dir,
-    };
-    if root.as_os_str().is_empty() {
-        PathBuf::from(".")
-    } else {
-        root
+/// The folder a module graph's imports stay in, and what that folder is (said when an import
+/// leads out of it).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Root {
+    pub(crate) path: PathBuf,
+    pub(crate) kind: RootKind,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum RootKind {
+    /// The folder holding `workflows/`.
+    Instance,
+    /// The nearest folder above the file with one of [`PROJECT_MARKERS`].
+    Project,
+    /// The file's own folder: no Instance and no project above it.
+    Folder,
+}
+
+impl RootKind {
+    /// What the folder is called in a message.
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            RootKind::Instance => "the Instance folder",
+            RootKind::Project => "the project folder",
+            RootKind::Folder => "the folder of the file checked",
+        }
     }
+}
+
+/// What makes a folder a project's root, as TypeScript's and Node's tools find one.
+pub(crate) const PROJECT_MARKERS: [&str; 3] = ["package.json", "tsconfig.json", ".git"];
+
+/// The folder a module graph's imports stay in. In an Instance, the Instance folder: the entry
+/// file's folder's parent when that folder is `workflows` (a Workflow, checked alone or in its
+/// Instance), else the nearest folder above the file that holds `workflows/` (`jr2.config.ts`
+/// at an Instance's root, a helper module). Outside one, the project's root: the nearest folder
+/// above the file with a `package.json`, `tsconfig.json` or `.git` (a Machine in `src/machines/`
+/// imports `../utils`). Else the file's own folder and those under it. The file system's root is
+/// never one (it holds `/proc`). An import that leads out of it (by `..` or by a symbolic link)
+/// is not read.
+pub(crate) fn root_of(entry: &Path) -> Root {
+    let dir = match entry.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    if let (Some(name), Some(parent)) = (dir.file_name(), dir.parent()) {
+        if name == "workflows" {
+            let path = if parent.as_os_str().is_empty() { PathBuf::from(".") } else { parent.to_path_buf() };
+            return Root { path, kind: RootKind::Instance };
+        }
+    }
+    // Up from the file's folder as the disk has it (`lone.ts` has a folder above `.`), at most
+    // as many folders as its path has.
+    let absolute = identity(&dir);
+    for folder in absolute.ancestors().take_while(|f| f.parent().is_some()) {
+        if folder.join("workflows").is_dir() {
+            return Root { path: folder.to_path_buf(), kind: RootKind::Instance };
+        }
+        if PROJECT_MARKERS.iter().any(|m| folder.join(m).exists()) {
+            return Root { path: folder.to_path_buf(), kind: RootKind::Project };
+        }
+    }
+    Root { path: dir, kind: RootKind::Folder }
 }
 
 /// Is `path` inside `root`? Both as the disk has them ([`identity`]: a symbolic link is followed,
@@ -333,13 +380,52 @@ mod tests {
 
     #[test]
     fn the_root_is_the_instance_folder() {
-        assert_eq!(root_of(Path::new("/i/workflows/a.ts")), PathBuf::from("/i"));
-        assert_eq!(root_of(Path::new("/i/jr2.config.ts")), PathBuf::from("/i"));
-        assert_eq!(root_of(Path::new("/tmp/lone.ts")), PathBuf::from("/tmp"));
-        assert_eq!(root_of(Path::new("workflows/a.ts")), PathBuf::from("."));
-        assert_eq!(root_of(Path::new("lone.ts")), PathBuf::from("."));
+        let root = |p: &str| root_of(Path::new(p));
+        let at = |p: &str, kind| Root { path: PathBuf::from(p), kind };
+        assert_eq!(root("/i/workflows/a.ts"), at("/i", RootKind::Instance));
+        assert_eq!(root("workflows/a.ts"), at(".", RootKind::Instance));
         assert!(within(Path::new("/i"), Path::new("/i/lib/x.ts")));
         assert!(!within(Path::new("/i"), Path::new("/proc/self/environ.ts")));
         assert!(!within(Path::new("/i"), Path::new("/i2/x.ts")));
+    }
+
+    /// Outside a `workflows/` folder the root is the nearest Instance or project above the file
+    /// (issue 40, item 1), else its own folder; never the file system's root.
+    #[test]
+    fn the_root_of_a_file_outside_an_instance_is_its_project() {
+        let scratch = std::env::temp_dir().join(format!("jr2-module-root-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&scratch);
+        let make = |p: &str| std::fs::create_dir_all(scratch.join(p)).expect("mkdir");
+        let touch = |p: &str| std::fs::write(scratch.join(p), "{}").expect("write");
+        make("app/src/machines");
+        touch("app/package.json");
+        make("tsapp/src");
+        touch("tsapp/tsconfig.json");
+        make("repo/.git");
+        make("repo/a/b");
+        make("inst/workflows");
+        make("inst/lib");
+        make("inst/sub/package");
+        touch("inst/sub/package/package.json");
+        make("loose/deeper");
+        let s = identity(&scratch);
+        let root = |p: &str| root_of(&scratch.join(p));
+        let at = |p: &str, kind| Root { path: s.join(p), kind };
+        assert_eq!(root("app/src/machines/flight.ts"), at("app", RootKind::Project));
+        assert_eq!(root("app/lone.ts"), at("app", RootKind::Project));
+        assert_eq!(root("tsapp/src/m.ts"), at("tsapp", RootKind::Project));
+        assert_eq!(root("repo/a/b/m.ts"), at("repo", RootKind::Project));
+        assert_eq!(root("inst/jr2.config.ts"), at("inst", RootKind::Instance));
+        assert_eq!(root("inst/lib/helper.ts"), at("inst", RootKind::Instance));
+        // The nearest wins: a package inside an Instance is its own project.
+        assert_eq!(root("inst/sub/package/m.ts"), at("inst/sub/package", RootKind::Project));
+        // No marker above (the temporary folder has none, as `/` has none here): its own folder.
+        if !std::env::temp_dir().ancestors().any(|f| PROJECT_MARKERS.iter().any(|m| f.join(m).exists())) {
+            let loose = scratch.join("loose/deeper");
+            assert_eq!(root("loose/deeper/m.ts"), Root { path: loose, kind: RootKind::Folder });
+        }
+        // `/` is never a root, whatever it holds: a file at the top is its own folder.
+        assert_eq!(root_of(Path::new("/m.ts")), Root { path: PathBuf::from("/"), kind: RootKind::Folder });
+        let _ = std::fs::remove_dir_all(&scratch);
     }
 }
