@@ -23,8 +23,8 @@
 //! - Executable content: `<raise>`, `<send>` (no target: [`SendTo::Own`]; `#_internal`: a
 //!   [`Action::Raise`]; `#_parent`: [`SendTo::Parent`]; any other target or `targetexpr`:
 //!   [`SendTo::Actor`]; a `type` other than SCXML's event processor: [`Action::Opaque`]),
-//!   `<cancel>`, `<assign>`, `<log>`, `<if>/<elseif>/<else>`, `<foreach>`, and `<script>` where
-//!   it is assignments (`var x = e`, `x = e`, `x++`). An event is `{ "type": name, "data":
+//!   `<cancel>`, `<assign>`, `<log>`, `<if>/<elseif>/<else>`, `<foreach>`, and `<script>` (its
+//!   assignments lowered where it is only those: `var x = e`, `x = e`, `x++`). An event is `{ "type": name, "data":
 //!   payload }`: the payload of `namelist` and `<param>`s is an object, of `<content>` its value.
 //!   Each `<onentry>` and `<onexit>` element is a block of its own (an [`Action::Block`] where a
 //!   state has several): an error in one stops the rest of it only.
@@ -38,6 +38,13 @@
 //!   `_sessionid`, `_name` and `_ioprocessors` (and any undeclared name, whose read the run
 //!   refuses as ECMAScript's `ReferenceError`) are [`Expr::Global`]s, `In('s')` is
 //!   [`Expr::InState`].
+//! - What does not lower into the IR's expressions but parses (a function called, `new`, `++x`
+//!   in a condition, a `<script>` of statements) is carried as JavaScript ([`Expr::Js`], run by
+//!   the runtime's engine; `Lowerer::carry`) with the data model's semantics; a `<script>`
+//!   is then an [`Action::Run`]. The functions of the document's top-level `<script>`s and a
+//!   `<data>` whose value is a function are declared before every carried script.
+//! - `<data src>`, `<script src>` and `<invoke src>` name files of the document's folder
+//!   ([`lower_in`], `Source`): read when the document is lowered, so that the IR holds them.
 //!
 //! A front end names no rule: a [`Fault`] is its kind, span and message.
 
@@ -141,7 +148,7 @@ enum Body {
 }
 
 /// The code of every carried script before its own: the data model as ECMAScript's `with`
-/// scopes (see [`Lowerer::carry`]). `$a`, `$p`, `$r` are the engine's three arguments
+/// scopes (see `Lowerer::carry`). `$a`, `$p`, `$r` are the engine's three arguments
 /// (`ir::expr::Script`); `$ids` is the document's table of state ids, which `In` reads.
 const CARRIED_HEAD: &str = r#"(function ($a, $p, $r) {
 var $own = Object.prototype.hasOwnProperty;
@@ -213,7 +220,7 @@ pub fn lower(text: &str) -> Lowered {
 }
 
 /// Lowers an SCXML document whose `src`s (`<data src>`, `<script src>`, `<invoke src>`) name
-/// files of `folder`, the document's own folder (see [`Source`]).
+/// files of `folder`, the document's own folder (see `Source`).
 pub fn lower_in(text: &str, folder: Option<&Path>) -> Lowered {
     let source = Source::new(folder);
     machine::eval::on_evaluator_stack(|| lower_text(text, &source))
@@ -418,7 +425,7 @@ impl<'a, 'i, 'f> Lowerer<'a, 'i, 'f> {
 
     // ---- what the document reads and declares for its scripts ----
 
-    /// The file an element's `src` names, read ([`Source`]); a fault where it is not.
+    /// The file an element's `src` names, read (`Source`); a fault where it is not.
     fn read_src(&mut self, n: Node<'a, 'i>) -> Option<String> {
         self.read_src_file(n).map(|(text, _)| text)
     }
@@ -467,7 +474,7 @@ impl<'a, 'i, 'f> Lowerer<'a, 'i, 'f> {
         Some(lowered.machine?.statechart().clone())
     }
 
-    /// The prelude every carried script declares ([`Lowerer::prelude`]): the functions of the
+    /// The prelude every carried script declares (`Lowerer::prelude`): the functions of the
     /// document's top-level `<script>`s, and each `<data>` whose value is a function expression.
     fn prelude(&mut self, root: Node<'a, 'i>) {
         for c in children_named(root, "script") {
@@ -1170,7 +1177,7 @@ impl<'a, 'i, 'f> Lowerer<'a, 'i, 'f> {
     }
 
     /// A `<script>`: its assignments where it is only those (the fast path), else the script
-    /// carried whole ([`Lowerer::carry`]) as an [`Action::Run`], as it is run for its effect on
+    /// carried whole (`Lowerer::carry`) as an [`Action::Run`], as it is run for its effect on
     /// the data model; a script that does not parse is an [`Action::Opaque`] (the run's
     /// `error.execution`) and a fault.
     fn script(&mut self, n: Node<'a, 'i>) -> Vec<Action> {
@@ -1209,7 +1216,7 @@ impl<'a, 'i, 'f> Lowerer<'a, 'i, 'f> {
     }
 
     /// An attribute's expression, lowered; where it parses but does not lower, carried as a
-    /// script ([`Lowerer::carry`]) when `carry` says so, else a fault and `None`.
+    /// script (`Lowerer::carry`) when `carry` says so, else a fault and `None`.
     fn expression(&mut self, n: Node<'a, 'i>, attr: &str, carry: bool) -> Option<Expr> {
         let text = n.attribute(attr)?;
         // A statement's `;` after the expression (`expr="new f();"`) is read past, as the
