@@ -28,7 +28,9 @@
 //!   payload }`: the payload of `namelist` and `<param>`s is an object, of `<content>` its value.
 //!   Each `<onentry>` and `<onexit>` element is a block of its own (an [`Action::Block`] where a
 //!   state has several): an error in one stops the rest of it only.
-//! - `<data>` (anywhere in the document: early binding) is the context: a constant value in
+//! - `<data>` (anywhere in the document: early binding; with `binding="late"` a state's `<data>`
+//!   is declared `undefined` and given its value when the state is first entered, before its
+//!   `<onentry>`, as a `$bound.N` key of the context records) is the context: a constant value in
 //!   [`Statechart::context`], any other in [`Statechart::context_expr`]. `<donedata>` is the
 //!   final state's [`State::output`]. `<invoke>` of an inline child (`<content><scxml>`) is an
 //!   [`Invoke`] whose `machine` is the child, lowered the same way, its `idlocation` the
@@ -653,6 +655,10 @@ impl<'a, 'i, 'f> Lowerer<'a, 'i, 'f> {
             }
             stack.extend(children(n).collect::<Vec<_>>().into_iter().rev());
         }
+        // Late binding: a state's <data> is declared (`undefined`) at start and given its value
+        // when the state is first entered.
+        let late = root.attribute("binding") == Some("late");
+        let mut bound_late: BTreeMap<usize, Vec<Action>> = BTreeMap::new();
         for n in found {
             let Some(id) = n.attribute("id") else {
                 self.fault(FaultKind::Structure, span(n.range()), "a <data> has no id");
@@ -661,6 +667,11 @@ impl<'a, 'i, 'f> Lowerer<'a, 'i, 'f> {
             if self.function_data.contains(id) {
                 continue;
             }
+            let owner = late
+                .then(|| n.parent_element().and_then(|d| d.parent_element()))
+                .flatten()
+                .filter(|s| *s != root)
+                .and_then(|s| self.nodes.iter().position(|x| *x == s));
             let value = if n.attribute("expr").is_some() {
                 self.expr(n, "expr")
             } else if n.attribute("src").is_none() && children(n).next().is_none() && text_of(n).trim().is_empty() {
@@ -674,6 +685,13 @@ impl<'a, 'i, 'f> Lowerer<'a, 'i, 'f> {
             } else {
                 self.content_value(n)
             };
+            if let Some(state) = owner {
+                computed.push((id.into(), Expr::Undefined));
+                let assign = Action::AssignTo { location: context_ref(id), value: value.unwrap_or(Expr::Undefined) };
+                // Each its own block: one that fails leaves the others their values.
+                bound_late.entry(state).or_default().push(Action::Block { actions: vec![assign] });
+                continue;
+            }
             match value {
                 Some(Expr::Literal(j)) => constant.push(Name::from(id), j),
                 Some(e) => computed.push((id.into(), e)),
@@ -687,6 +705,29 @@ impl<'a, 'i, 'f> Lowerer<'a, 'i, 'f> {
                     computed.push((v.into(), Expr::Undefined));
                 }
             }
+        }
+        for (state, assigns) in bound_late {
+            // Whether the state was entered, a key no script can name (it is no identifier).
+            let flag = format!("$bound.{state}");
+            constant.push(Name::from(flag.as_str()), Json::Bool(false));
+            let mut actions =
+                vec![Action::AssignTo { location: context_ref(&flag), value: Expr::Literal(Json::Bool(true)) }];
+            actions.extend(assigns);
+            let first = Expr::Binary {
+                op: BinaryOp::StrictEq,
+                left: Box::new(context_ref(&flag)),
+                right: Box::new(Expr::Literal(Json::Bool(false))),
+            };
+            let bind = Action::If { branches: vec![Branch { cond: Some(first), actions }] };
+            // Before the state's own <onentry> blocks, a block of its own.
+            let entry = std::mem::take(&mut self.states[state].entry);
+            let mut blocks = vec![Action::Block { actions: vec![bind] }];
+            if entry.iter().all(|a| matches!(a, Action::Block { .. })) {
+                blocks.extend(entry);
+            } else {
+                blocks.push(Action::Block { actions: entry });
+            }
+            self.states[state].entry = blocks;
         }
         let computed = (!computed.is_empty()).then_some(Expr::Object(computed));
         (Json::Object(constant), computed)
