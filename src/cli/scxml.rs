@@ -14,7 +14,8 @@ pub(super) fn is_scxml(path: &Path) -> bool {
 /// The IR of the SCXML document at `path`, its faults printed; `Exit::Refused` where it has any.
 pub(super) fn load(path: &Path) -> Result<(Option<ir::Machine>, Exit)> {
     let text = input::read_text(path)?;
-    let lowered = scxml::lower(&text);
+    // Its `src`s name files of its folder.
+    let lowered = scxml::lower_in(&text, path.parent());
     let name = display(path);
     let severity = if lowered.machine.is_some() { "warning" } else { "error" };
     let index = base::line_index::LineIndex::new(&text);

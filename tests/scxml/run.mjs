@@ -220,9 +220,10 @@ ${skipped.map((c) => `- \`${c.name}\`: ${results.get(c.name).skipped}`).join("\n
 
 ## Failing cases
 
-Each with what the run showed (and the front end's first fault, where it has one).
+Each with what the run showed (and the front end's first fault, where it has one), and why
+(\`tests/scxml/skips.json\`, \`failing\`).
 
-${failed.map((c) => `- \`${c.name}\`: ${failure(results.get(c.name))}`).join("\n")}
+${failed.map((c) => `- \`${c.name}\`: ${failure(results.get(c.name))}${skips.failing?.[c.name] ? `. Why: ${skips.failing[c.name]}` : ""}`).join("\n")}
 `;
     writeFileSync(doc, text);
   }

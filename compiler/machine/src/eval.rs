@@ -67,7 +67,7 @@ use std::rc::Rc;
 
 mod analysis;
 use analysis::FnScopes;
-pub use analysis::{lower_expression, lower_script, script_declarations, Names, ScriptStep};
+pub use analysis::{lower_expression, lower_script, script_declarations, script_functions, Names, ScriptStep};
 
 /// A map keyed by names or addresses, with a fast non-cryptographic hash (rustc's "Fx" hash):
 /// the evaluator's maps are small, built per file from the file's own names, and hashed often.

@@ -23,12 +23,14 @@
 //! - Executable content: `<raise>`, `<send>` (no target: [`SendTo::Own`]; `#_internal`: a
 //!   [`Action::Raise`]; `#_parent`: [`SendTo::Parent`]; any other target or `targetexpr`:
 //!   [`SendTo::Actor`]; a `type` other than SCXML's event processor: [`Action::Opaque`]),
-//!   `<cancel>`, `<assign>`, `<log>`, `<if>/<elseif>/<else>`, `<foreach>`, and `<script>` where
-//!   it is assignments (`var x = e`, `x = e`, `x++`). An event is `{ "type": name, "data":
+//!   `<cancel>`, `<assign>`, `<log>`, `<if>/<elseif>/<else>`, `<foreach>`, and `<script>` (its
+//!   assignments lowered where it is only those: `var x = e`, `x = e`, `x++`). An event is `{ "type": name, "data":
 //!   payload }`: the payload of `namelist` and `<param>`s is an object, of `<content>` its value.
 //!   Each `<onentry>` and `<onexit>` element is a block of its own (an [`Action::Block`] where a
 //!   state has several): an error in one stops the rest of it only.
-//! - `<data>` (anywhere in the document: early binding) is the context: a constant value in
+//! - `<data>` (anywhere in the document: early binding; with `binding="late"` a state's `<data>`
+//!   is declared `undefined` and given its value when the state is first entered, before its
+//!   `<onentry>`, as a `$bound.N` key of the context records) is the context: a constant value in
 //!   [`Statechart::context`], any other in [`Statechart::context_expr`]. `<donedata>` is the
 //!   final state's [`State::output`]. `<invoke>` of an inline child (`<content><scxml>`) is an
 //!   [`Invoke`] whose `machine` is the child, lowered the same way, its `idlocation` the
@@ -38,6 +40,13 @@
 //!   `_sessionid`, `_name` and `_ioprocessors` (and any undeclared name, whose read the run
 //!   refuses as ECMAScript's `ReferenceError`) are [`Expr::Global`]s, `In('s')` is
 //!   [`Expr::InState`].
+//! - What does not lower into the IR's expressions but parses (a function called, `new`, `++x`
+//!   in a condition, a `<script>` of statements) is carried as JavaScript ([`Expr::Js`], run by
+//!   the runtime's engine; `Lowerer::carry`) with the data model's semantics; a `<script>`
+//!   is then an [`Action::Run`]. The functions of the document's top-level `<script>`s and a
+//!   `<data>` whose value is a function are declared before every carried script.
+//! - `<data src>`, `<script src>` and `<invoke src>` name files of the document's folder
+//!   ([`lower_in`], `Source`): read when the document is lowered, so that the IR holds them.
 //!
 //! A front end names no rule: a [`Fault`] is its kind, span and message.
 
@@ -47,7 +56,9 @@ use ir::{
     State, StateId, StateKind, Statechart, TargetList, Transition, Trigger,
 };
 use roxmltree::{Document, Node};
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::path::{Component, Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use base::Span;
 
@@ -59,6 +70,118 @@ pub const MAX_DEPTH: usize = 512;
 
 /// The most XML nodes a document may have (roxmltree's limit).
 pub(crate) const MAX_NODES: u32 = 1 << 20;
+
+/// The largest file a `src` may name: 1 MiB.
+pub const MAX_SRC: u64 = 1 << 20;
+
+/// The most bytes one document's `src`s may read in all, its invoked documents' included.
+pub const MAX_SRC_TOTAL: u64 = 16 << 20;
+
+/// How deeply documents may invoke documents by `src` (one that invokes itself stops here).
+pub const MAX_SRC_DEPTH: u32 = 8;
+
+/// Where a document's `src`s are read from: a file of its folder (or below it), named by a
+/// relative path (`file:` before it read past), a regular file of at most [`MAX_SRC`] bytes
+/// whose real path (symbolic links followed) is still in the folder; never a URL, an absolute
+/// path, a `..`, a FIFO or a device. What every document of one lowering reads is bounded by
+/// [`MAX_SRC_TOTAL`].
+pub(crate) struct Source {
+    folder: Option<PathBuf>,
+    depth: u32,
+    read: std::sync::Arc<AtomicU64>,
+}
+
+impl Source {
+    fn new(folder: Option<&Path>) -> Source {
+        // A bare file name's folder is the working one.
+        let folder = folder.map(|f| if f.as_os_str().is_empty() { PathBuf::from(".") } else { f.to_path_buf() });
+        Source { folder, depth: 0, read: Default::default() }
+    }
+
+    /// The text of the file `src` names, or why it is not read.
+    fn read(&self, src: &str) -> Result<(String, PathBuf), String> {
+        let Some(folder) = &self.folder else {
+            return Err("this document was not read from a folder".into());
+        };
+        let rel = src.strip_prefix("file:").unwrap_or(src);
+        let scheme = rel
+            .split_once(':')
+            .is_some_and(|(s, _)| s.len() > 1 && s.chars().all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c)));
+        if scheme || rel.is_empty() {
+            return Err("jr2 reads a file of the document's folder, named by a relative path".into());
+        }
+        let path = Path::new(rel);
+        if path.components().any(|c| !matches!(c, Component::Normal(_) | Component::CurDir)) {
+            return Err("the path leaves the document's folder".into());
+        }
+        let joined = folder.join(path);
+        let (Ok(real), Ok(base)) = (std::fs::canonicalize(&joined), std::fs::canonicalize(folder)) else {
+            return Err("no such file".into());
+        };
+        if !real.starts_with(&base) {
+            return Err("the path leads out of the document's folder (a symbolic link)".into());
+        }
+        let meta = std::fs::metadata(&real).map_err(|e| e.to_string())?;
+        if !meta.is_file() {
+            return Err(base::read::not_regular(meta.file_type()).to_string());
+        }
+        if meta.len() > MAX_SRC {
+            return Err(format!("the file is larger than {} KiB", MAX_SRC >> 10));
+        }
+        if self.read.load(Relaxed) + meta.len() > MAX_SRC_TOTAL {
+            return Err(format!("the document's files are larger than {} MiB in all", MAX_SRC_TOTAL >> 20));
+        }
+        let text = base::read::read_text(&real).map_err(|e| e.to_string())?;
+        self.read.fetch_add(text.len() as u64, Relaxed);
+        Ok((text, real))
+    }
+
+    /// The source of a document read from `file`: its folder, one level deeper.
+    fn below(&self, file: &Path) -> Source {
+        Source { folder: file.parent().map(Path::to_path_buf), depth: self.depth + 1, read: self.read.clone() }
+    }
+}
+
+/// What a carried script's code is: an expression (its value the script's) or a `<script>`.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Body {
+    Expression,
+    Script,
+}
+
+/// The code of every carried script before its own: the data model as ECMAScript's `with`
+/// scopes (see `Lowerer::carry`). `$a`, `$p`, `$r` are the engine's three arguments
+/// (`ir::expr::Script`); `$ids` is the document's table of state ids, which `In` reads.
+const CARRIED_HEAD: &str = r#"(function ($a, $p, $r) {
+var $own = Object.prototype.hasOwnProperty;
+var In = function (id) { return $own.call($ids, id) && $r.active.indexOf($ids[id]) >= 0; };
+var $c = $a.context;
+if ($c === null || typeof $c !== "object") $c = {};
+var $g = $r.globals;
+var $s = new Proxy($c, {
+  has: function (t, k) { return typeof k === "string" && ($own.call(t, k) || !(k in globalThis) && !$own.call($g, k) && k !== "In"); },
+  get: function (t, k) { if (typeof k !== "string" || $own.call(t, k)) return t[k]; throw new ReferenceError(k + " is not defined"); },
+  set: function (t, k, v) { if ($own.call(t, k)) { t[k] = v; return true; } throw new ReferenceError(k + " is not defined"); }
+});
+"#;
+
+/// Can an expression's text change the data model? An `=` that is no comparison, `++`, `--`,
+/// or a call (which may assign). A string holding one of these only costs a copy back.
+fn assigns(text: &str) -> bool {
+    let b = text.as_bytes();
+    let at = |i: usize, k: usize| i.checked_sub(k).and_then(|j| b.get(j)).copied();
+    let assignment = |i: usize| {
+        let comparison = matches!(b.get(i + 1), Some(b'=' | b'>'))
+            || matches!(at(i, 1), Some(b'=' | b'!'))
+            // `<=` and `>=`, but not `<<=` and `>>=`.
+            || (matches!(at(i, 1), Some(b'<' | b'>')) && !matches!(at(i, 2), Some(b'<' | b'>')));
+        !comparison
+    };
+    text.contains("++")
+        || text.contains("--")
+        || text.contains('(')
+        || b.iter().enumerate().any(|(i, &c)| c == b'=' && assignment(i))
+}
 
 /// What kind of thing a [`Fault`] says.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -92,12 +215,20 @@ pub struct Lowered {
     pub faults: Vec<Fault>,
 }
 
-/// Lowers an SCXML document (see the crate's doc).
+/// Lowers an SCXML document (see the crate's doc), which reads no other file: a `src` is a
+/// fault. [`lower_in`] lowers a document read from a folder.
 pub fn lower(text: &str) -> Lowered {
-    machine::eval::on_evaluator_stack(|| lower_text(text))
+    lower_in(text, None)
 }
 
-fn lower_text(text: &str) -> Lowered {
+/// Lowers an SCXML document whose `src`s (`<data src>`, `<script src>`, `<invoke src>`) name
+/// files of `folder`, the document's own folder (see `Source`).
+pub fn lower_in(text: &str, folder: Option<&Path>) -> Lowered {
+    let source = Source::new(folder);
+    machine::eval::on_evaluator_stack(|| lower_text(text, &source))
+}
+
+fn lower_text(text: &str, source: &Source) -> Lowered {
     let options = roxmltree::ParsingOptions { allow_dtd: false, nodes_limit: MAX_NODES, entity_resolver: None };
     let doc = match Document::parse_with_options(text, options) {
         Ok(doc) => doc,
@@ -127,7 +258,7 @@ fn lower_text(text: &str) -> Lowered {
         });
         return Lowered { machine: None, faults };
     }
-    let chart = Lowerer::lower(root, &mut faults);
+    let chart = Lowerer::lower(root, &mut faults, source);
     faults.sort_by_key(|f| (f.span.start, f.span.end));
     Lowered { machine: Some(ir::Machine::lowered(chart)), faults }
 }
@@ -231,10 +362,20 @@ struct Lowerer<'a, 'i, 'f> {
     transitions: Vec<Transition>,
     slots: ir::FxIndexMap<Name, Slot>,
     faults: &'f mut Vec<Fault>,
+    /// Where the document's `src`s are read from.
+    source: &'f Source,
+    /// What every carried script declares before its own code: the functions of the document's
+    /// top-level `<script>`s and the `<data>` whose value is a function (a run's context holds
+    /// no function), each its name and its JavaScript.
+    prelude: Vec<(String, String)>,
+    /// The `<data>` carried in the prelude, not in the context.
+    function_data: HashSet<String>,
+    /// The text of each `<script src>` read so far, by its element.
+    scripts: HashMap<roxmltree::NodeId, Option<String>>,
 }
 
 impl<'a, 'i, 'f> Lowerer<'a, 'i, 'f> {
-    fn lower(root: Node<'a, 'i>, faults: &'f mut Vec<Fault>) -> Statechart {
+    fn lower(root: Node<'a, 'i>, faults: &'f mut Vec<Fault>, source: &'f Source) -> Statechart {
         let mut l = Lowerer {
             states: Vec::new(),
             nodes: Vec::new(),
@@ -243,9 +384,14 @@ impl<'a, 'i, 'f> Lowerer<'a, 'i, 'f> {
             transitions: Vec::new(),
             slots: ir::FxIndexMap::default(),
             faults,
+            source,
+            prelude: Vec::new(),
+            function_data: HashSet::new(),
+            scripts: HashMap::new(),
         };
         l.tree(root, None);
         l.declarations(root);
+        l.prelude(root);
         for i in 0..l.states.len() {
             l.content(StateId(i as u32));
         }
@@ -277,6 +423,131 @@ impl<'a, 'i, 'f> Lowerer<'a, 'i, 'f> {
 
     fn fault(&mut self, kind: FaultKind, span: Span, message: impl Into<String>) {
         self.faults.push(Fault { kind, span, message: message.into() });
+    }
+
+    // ---- what the document reads and declares for its scripts ----
+
+    /// The file an element's `src` names, read (`Source`); a fault where it is not.
+    fn read_src(&mut self, n: Node<'a, 'i>) -> Option<String> {
+        self.read_src_file(n).map(|(text, _)| text)
+    }
+
+    fn read_src_file(&mut self, n: Node<'a, 'i>) -> Option<(String, PathBuf)> {
+        let src = n.attribute("src")?;
+        match self.source.read(src) {
+            Ok(read) => Some(read),
+            Err(why) => {
+                self.fault(FaultKind::Unsupported, attr_span(n, "src"), format!("\"{src}\" is not read: {why}"));
+                None
+            }
+        }
+    }
+
+    /// A `<script>`'s code: its text, or the file its `src` names (read once).
+    fn script_text(&mut self, n: Node<'a, 'i>) -> Option<String> {
+        if n.attribute("src").is_none() {
+            return Some(text_of(n));
+        }
+        if let Some(text) = self.scripts.get(&n.id()) {
+            return text.clone();
+        }
+        let text = self.read_src(n);
+        self.scripts.insert(n.id(), text.clone());
+        text
+    }
+
+    /// The document an `<invoke src>` names, lowered as an inline child is; its faults are
+    /// reported at the `src`, as they are in another file.
+    fn src_document(&mut self, n: Node<'a, 'i>) -> Option<Statechart> {
+        let src = n.attribute("src").unwrap_or_default().to_string();
+        if self.source.depth >= MAX_SRC_DEPTH {
+            let message =
+                format!("\"{src}\" is not read: documents invoke documents deeper than {MAX_SRC_DEPTH} levels");
+            self.fault(FaultKind::Unsupported, attr_span(n, "src"), message);
+            return None;
+        }
+        let (text, file) = self.read_src_file(n)?;
+        let source = self.source.below(&file);
+        let lowered = lower_text(&text, &source);
+        let at = attr_span(n, "src");
+        for f in lowered.faults.iter().take(base::list::MAX_LISTED) {
+            self.fault(f.kind, at, format!("in \"{src}\": {}", f.message));
+        }
+        Some(lowered.machine?.statechart().clone())
+    }
+
+    /// The prelude every carried script declares (`Lowerer::prelude`): the functions of the
+    /// document's top-level `<script>`s, and each `<data>` whose value is a function expression.
+    fn prelude(&mut self, root: Node<'a, 'i>) {
+        for c in children_named(root, "script") {
+            if let Some(text) = self.script_text(c) {
+                for (name, range) in machine::eval::script_functions(&text) {
+                    if let Some(code) = text.get(range) {
+                        self.prelude.push((name, code.to_string()));
+                    }
+                }
+            }
+        }
+        let mut stack = vec![root];
+        while let Some(n) = stack.pop() {
+            if is(n, "invoke") {
+                continue;
+            }
+            if is(n, "data") {
+                if let (Some(id), Some(expr)) = (n.attribute("id"), n.attribute("expr")) {
+                    let e = expr.trim_start();
+                    let function = e.strip_prefix("function").is_some_and(|r| r.starts_with(['(', ' ', '\t', '\n']));
+                    if function && is_identifier(id) {
+                        self.prelude.push((id.to_string(), format!("let {id} = ({expr}\n);")));
+                        self.function_data.insert(id.to_string());
+                    }
+                }
+            }
+            stack.extend(children(n));
+        }
+    }
+
+    /// An expression or a `<script>` the IR's expressions cannot hold, carried as JavaScript
+    /// ([`Expr::Js`]) with the data model's semantics: its free names read and write the
+    /// context's keys (the data model's variables) through a `with` over a proxy of the
+    /// context, `_event`, `_sessionid`, `_name` and `_ioprocessors` are the run's globals (a
+    /// `with` over them), `In('id')` reads the run's active states by the document's table of
+    /// state ids, and the prelude's functions are declared first (but for those the script
+    /// declares itself). A name the data model does not declare, read or assigned, is
+    /// ECMAScript's `ReferenceError` (the run's `error.execution`). It `writes` (the context
+    /// taken back) where it may assign: a script, an expression with `=`, `++`, `--` or a call.
+    fn carry(&self, text: &str, body: Body) -> Expr {
+        let own: HashSet<String> = match body {
+            Body::Script => machine::eval::script_functions(text).into_iter().map(|(n, _)| n).collect(),
+            Body::Expression => HashSet::new(),
+        };
+        let prelude: Vec<&str> =
+            self.prelude.iter().filter(|(n, _)| !own.contains(n)).map(|(_, code)| code.as_str()).collect();
+        let mut code = String::from(CARRIED_HEAD);
+        // The table of state ids, sorted (the code is part of the IR's identity).
+        let ids: BTreeMap<&str, u32> = if text.contains("In") || prelude.iter().any(|p| p.contains("In")) {
+            self.ids.iter().map(|(k, v)| (k.as_str(), v.0)).collect()
+        } else {
+            BTreeMap::new()
+        };
+        code.push_str("var $ids = ");
+        code.push_str(&serde_json::to_string(&ids).unwrap_or_else(|_| "{}".into()));
+        code.push_str(";\nwith ($g) with ($s) {\n");
+        for p in prelude {
+            code.push_str(p);
+            code.push('\n');
+        }
+        match body {
+            Body::Expression => {
+                code.push_str("return (");
+                code.push_str(text);
+                code.push_str("\n);");
+            }
+            Body::Script => code.push_str(text),
+        }
+        code.push_str("\n}\n})");
+        let writes = body == Body::Script || assigns(text);
+        Expr::Js(std::sync::Arc::new(ir::expr::Script { code, args: vec![Root::Context], run: true, writes }))
     }
 
     // ---- the tree ----
@@ -384,11 +655,23 @@ impl<'a, 'i, 'f> Lowerer<'a, 'i, 'f> {
             }
             stack.extend(children(n).collect::<Vec<_>>().into_iter().rev());
         }
+        // Late binding: a state's <data> is declared (`undefined`) at start and given its value
+        // when the state is first entered.
+        let late = root.attribute("binding") == Some("late");
+        let mut bound_late: BTreeMap<usize, Vec<Action>> = BTreeMap::new();
         for n in found {
             let Some(id) = n.attribute("id") else {
                 self.fault(FaultKind::Structure, span(n.range()), "a <data> has no id");
                 continue;
             };
+            if self.function_data.contains(id) {
+                continue;
+            }
+            let owner = late
+                .then(|| n.parent_element().and_then(|d| d.parent_element()))
+                .flatten()
+                .filter(|s| *s != root)
+                .and_then(|s| self.nodes.iter().position(|x| *x == s));
             let value = if n.attribute("expr").is_some() {
                 self.expr(n, "expr")
             } else if n.attribute("src").is_none() && children(n).next().is_none() && text_of(n).trim().is_empty() {
@@ -396,15 +679,19 @@ impl<'a, 'i, 'f> Lowerer<'a, 'i, 'f> {
                 // one to a declared location).
                 Some(Expr::Undefined)
             } else if n.attribute("src").is_some() {
-                self.fault(
-                    FaultKind::Unsupported,
-                    attr_span(n, "src"),
-                    "a <data src> is not supported: jr2 reads no data from elsewhere",
-                );
-                None
+                // The file's text, read when the document is lowered, as the element's own
+                // text would be.
+                self.read_src(n).and_then(|text| self.text_value(&text))
             } else {
                 self.content_value(n)
             };
+            if let Some(state) = owner {
+                computed.push((id.into(), Expr::Undefined));
+                let assign = Action::AssignTo { location: context_ref(id), value: value.unwrap_or(Expr::Undefined) };
+                // Each its own block: one that fails leaves the others their values.
+                bound_late.entry(state).or_default().push(Action::Block { actions: vec![assign] });
+                continue;
+            }
             match value {
                 Some(Expr::Literal(j)) => constant.push(Name::from(id), j),
                 Some(e) => computed.push((id.into(), e)),
@@ -418,6 +705,29 @@ impl<'a, 'i, 'f> Lowerer<'a, 'i, 'f> {
                     computed.push((v.into(), Expr::Undefined));
                 }
             }
+        }
+        for (state, assigns) in bound_late {
+            // Whether the state was entered, a key no script can name (it is no identifier).
+            let flag = format!("$bound.{state}");
+            constant.push(Name::from(flag.as_str()), Json::Bool(false));
+            let mut actions =
+                vec![Action::AssignTo { location: context_ref(&flag), value: Expr::Literal(Json::Bool(true)) }];
+            actions.extend(assigns);
+            let first = Expr::Binary {
+                op: BinaryOp::StrictEq,
+                left: Box::new(context_ref(&flag)),
+                right: Box::new(Expr::Literal(Json::Bool(false))),
+            };
+            let bind = Action::If { branches: vec![Branch { cond: Some(first), actions }] };
+            // Before the state's own <onentry> blocks, a block of its own.
+            let entry = std::mem::take(&mut self.states[state].entry);
+            let mut blocks = vec![Action::Block { actions: vec![bind] }];
+            if entry.iter().all(|a| matches!(a, Action::Block { .. })) {
+                blocks.extend(entry);
+            } else {
+                blocks.push(Action::Block { actions: entry });
+            }
+            self.states[state].entry = blocks;
         }
         let computed = (!computed.is_empty()).then_some(Expr::Object(computed));
         (Json::Object(constant), computed)
@@ -578,25 +888,34 @@ impl<'a, 'i, 'f> Lowerer<'a, 'i, 'f> {
             self.fault(FaultKind::Unsupported, type_span(n), format!("an <invoke> of type \"{ty}\" is not supported"));
             return;
         }
-        for a in ["src", "srcexpr"] {
-            if n.attribute(a).is_some() {
-                self.fault(
-                    FaultKind::Unsupported,
-                    attr_span(n, a),
-                    format!("an <invoke {a}> is not supported: jr2 invokes an inline child (<content><scxml>)"),
-                );
-                return;
-            }
+        if n.attribute("srcexpr").is_some() {
+            self.fault(
+                FaultKind::Unsupported,
+                attr_span(n, "srcexpr"),
+                "an <invoke srcexpr> is not supported: jr2 invokes a document it reads when it lowers this one \
+                 (<content><scxml>, or a src naming a file)",
+            );
+            return;
         }
         for f in children_named(n, "finalize") {
             self.fault(FaultKind::Unsupported, span(f.range()), "<finalize> is not supported; it is read past");
         }
-        let child = children_named(n, "content").next().and_then(|c| children(c).find(|x| is(*x, "scxml")));
-        let Some(child) = child else {
-            self.fault(FaultKind::Structure, span(n.range()), "an <invoke> without an inline <content><scxml> child");
-            return;
+        let machine = if n.attribute("src").is_some() {
+            // The document the src names, read now: the IR holds it as it holds an inline child.
+            let Some(machine) = self.src_document(n) else { return };
+            machine
+        } else {
+            let child = children_named(n, "content").next().and_then(|c| children(c).find(|x| is(*x, "scxml")));
+            let Some(child) = child else {
+                self.fault(
+                    FaultKind::Structure,
+                    span(n.range()),
+                    "an <invoke> without an inline <content><scxml> child",
+                );
+                return;
+            };
+            Lowerer::lower(child, self.faults, self.source)
         };
-        let machine = Lowerer::lower(child, self.faults);
         let input = self.fields(n);
         let id = n.attribute("id").map(Name::from);
         let id_location = if n.attribute("idlocation").is_some() { self.location(n, "idlocation") } else { None };
@@ -879,7 +1198,12 @@ impl<'a, 'i, 'f> Lowerer<'a, 'i, 'f> {
             );
             return None;
         }
-        let text = text_of(n);
+        self.text_value(&text_of(n))
+    }
+
+    /// A text as a value (an element's or a file's): an expression where it is one, else the
+    /// text itself (space normalized); `None` if empty.
+    fn text_value(&mut self, text: &str) -> Option<Expr> {
         let text = text.trim();
         if text.is_empty() {
             return None;
@@ -893,12 +1217,12 @@ impl<'a, 'i, 'f> Lowerer<'a, 'i, 'f> {
         Some(str_lit(&text.split_whitespace().collect::<Vec<_>>().join(" ")))
     }
 
+    /// A `<script>`: its assignments where it is only those (the fast path), else the script
+    /// carried whole (`Lowerer::carry`) as an [`Action::Run`], as it is run for its effect on
+    /// the data model; a script that does not parse is an [`Action::Opaque`] (the run's
+    /// `error.execution`) and a fault.
     fn script(&mut self, n: Node<'a, 'i>) -> Vec<Action> {
-        if n.attribute("src").is_some() {
-            self.fault(FaultKind::Unsupported, attr_span(n, "src"), "a <script src> is not supported");
-            return vec![opaque("a <script src>")];
-        }
-        let text = text_of(n);
+        let Some(text) = self.script_text(n) else { return vec![opaque("a <script src> jr2 could not read")] };
         let scope = Scope { vars: &self.vars, ids: &self.ids };
         match machine::eval::lower_script(&text, &scope) {
             Ok(steps) => steps
@@ -907,8 +1231,15 @@ impl<'a, 'i, 'f> Lowerer<'a, 'i, 'f> {
                     machine::eval::ScriptStep::Assign { location, value } => Action::AssignTo { location, value },
                 })
                 .collect(),
+            Err(f) if f.kind != machine::FaultKind::TsSyntax => {
+                vec![Action::Run { value: self.carry(&text, Body::Script) }]
+            }
             Err(f) => {
-                let at = text_span(n).start + f.loc.span.start;
+                let at = if n.attribute("src").is_some() {
+                    attr_span(n, "src").start
+                } else {
+                    text_span(n).start + f.loc.span.start
+                };
                 self.fault(
                     FaultKind::Unsupported,
                     Span::new(at, at + f.loc.span.len()),
@@ -922,10 +1253,20 @@ impl<'a, 'i, 'f> Lowerer<'a, 'i, 'f> {
     /// An attribute's ECMAScript expression, lowered; a fault where it does not parse (and an
     /// [`Expr::Error`] the run meets as its error) or does not lower (and `None`).
     fn expr(&mut self, n: Node<'a, 'i>, attr: &str) -> Option<Expr> {
+        self.expression(n, attr, true)
+    }
+
+    /// An attribute's expression, lowered; where it parses but does not lower, carried as a
+    /// script (`Lowerer::carry`) when `carry` says so, else a fault and `None`.
+    fn expression(&mut self, n: Node<'a, 'i>, attr: &str, carry: bool) -> Option<Expr> {
         let text = n.attribute(attr)?;
+        // A statement's `;` after the expression (`expr="new f();"`) is read past, as the
+        // interpreters that evaluate the attribute as a script do.
+        let text = text.trim_end().trim_end_matches(';');
         let scope = Scope { vars: &self.vars, ids: &self.ids };
         match machine::eval::lower_expression(text, &scope) {
             Ok(e) => Some(e),
+            Err(f) if carry && f.kind != machine::FaultKind::TsSyntax => Some(self.carry(text, Body::Expression)),
             Err(f) => {
                 let whole = attr_span(n, attr);
                 let start = (whole.start + f.loc.span.start).min(whole.end);
@@ -942,9 +1283,9 @@ impl<'a, 'i, 'f> Lowerer<'a, 'i, 'f> {
     }
 
     /// An attribute's location (`x`, `x.y`, `x[0]`): a context reference or a member chain over one.
+    /// (A location is never carried: an assignment writes a place the run can name.)
     fn location(&mut self, n: Node<'a, 'i>, attr: &str) -> Option<Expr> {
-        let e = self.expr(n, attr)?;
-        Some(e)
+        self.expression(n, attr, false)
     }
 }
 
@@ -1076,4 +1417,20 @@ fn type_span(n: Node<'_, '_>) -> Span {
 /// An attribute's value's span, or the element's where it has none.
 fn attr_span(n: Node<'_, '_>, attr: &str) -> Span {
     span(n.attribute_node(attr).map_or(n.range(), |a| a.range_value()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Only an expression that may change the data model has its context taken back.
+    #[test]
+    fn what_may_assign_is_written_back() {
+        for e in ["++n == 2", "n-- > 0", "x = 1", "x += 1", "x <<= 1", "f(x)", "a.b = c"] {
+            assert!(assigns(e), "{e}");
+        }
+        for e in ["n == 2", "n === 2", "n != 1", "n <= 1", "n >= 1", "[a, b].length > 0 || c"] {
+            assert!(!assigns(e), "{e}");
+        }
+    }
 }

@@ -1,6 +1,7 @@
 //! The SCXML front end over its fixtures (`tests/fixtures/*.scxml`): each document's IR and
 //! faults as a snapshot (`snapshots/scxml/`). A fixture whose name starts with `bad-` or `not-`
 //! must have faults, every other none. And no document, whole or cut anywhere, makes it panic.
+//! A fixture's `src`s name files of the fixtures folder (`fixtures/src/`).
 
 use std::path::PathBuf;
 
@@ -28,7 +29,7 @@ fn fixtures_lower_as_their_snapshots_say() {
     for path in fixtures() {
         let name = path.file_stem().unwrap().to_string_lossy().to_string();
         let text = std::fs::read_to_string(&path).unwrap();
-        let lowered = scxml::lower(&text);
+        let lowered = scxml::lower_in(&text, path.parent());
         let faults: Vec<String> = lowered.faults.iter().map(|f| fault_line(&text, f)).collect();
         let expect_faults = name.starts_with("bad-") || name.starts_with("not-");
         assert_eq!(!faults.is_empty(), expect_faults, "{name}: {faults:#?}");
@@ -80,4 +81,42 @@ fn deep_nesting_is_refused() {
     assert!(lowered.machine.is_none());
     assert_eq!(lowered.faults.len(), 1, "{:?}", lowered.faults);
     assert_eq!(lowered.faults[0].kind, scxml::FaultKind::Xml);
+}
+
+/// A `src` is read only from the document's folder: a symbolic link out of it, a file past the
+/// size bound and a document that invokes itself are faults, not reads.
+#[test]
+fn a_src_stays_in_its_folder_and_its_bounds() {
+    let dir = std::env::temp_dir().join(format!("scxml-src-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let folder = dir.join("doc");
+    std::fs::create_dir_all(&folder).unwrap();
+    std::fs::write(dir.join("secret.txt"), "outside").unwrap();
+    std::fs::write(folder.join("big.txt"), vec![b'x'; scxml::MAX_SRC as usize + 1]).unwrap();
+    std::fs::write(folder.join("ok.txt"), "inside").unwrap();
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(dir.join("secret.txt"), folder.join("link.txt")).unwrap();
+    let doc = |src: &str| {
+        format!(
+            "<scxml xmlns=\"http://www.w3.org/2005/07/scxml\"><datamodel><data id=\"d\" src=\"{src}\"/></datamodel><state id=\"s\"/></scxml>"
+        )
+    };
+    let faults = |src: &str| -> Vec<String> {
+        scxml::lower_in(&doc(src), Some(&folder)).faults.into_iter().map(|f| f.message).collect()
+    };
+    assert_eq!(faults("ok.txt"), Vec::<String>::new());
+    assert!(faults("big.txt")[0].contains("larger than 1024 KiB"), "{:?}", faults("big.txt"));
+    #[cfg(unix)]
+    assert!(faults("link.txt")[0].contains("out of the document's folder"), "{:?}", faults("link.txt"));
+    // Without a folder nothing is read.
+    assert!(scxml::lower(&doc("ok.txt")).faults[0].message.contains("not read from a folder"));
+    // A document that invokes itself stops at the depth bound.
+    let me =
+        "<scxml xmlns=\"http://www.w3.org/2005/07/scxml\"><state id=\"s\"><invoke src=\"me.scxml\"/></state></scxml>";
+    std::fs::write(folder.join("me.scxml"), me).unwrap();
+    let lowered = scxml::lower_in(me, Some(&folder));
+    assert!(lowered.machine.is_some());
+    assert_eq!(lowered.faults.len(), 1, "{:?}", lowered.faults);
+    assert!(lowered.faults[0].message.contains("deeper than"), "{:?}", lowered.faults);
+    let _ = std::fs::remove_dir_all(&dir);
 }

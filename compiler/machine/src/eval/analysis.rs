@@ -1436,6 +1436,25 @@ pub fn script_declarations(text: &str) -> Vec<String> {
     })
 }
 
+/// The functions a script declares at its top level (`function f() { ... }`), each its name and
+/// the byte range of its declaration in `text`: an SCXML document's functions, which its other
+/// scripts and expressions call. Nothing for a script that does not parse.
+pub fn script_functions(text: &str) -> Vec<(String, std::ops::Range<usize>)> {
+    on_evaluator_stack(|| {
+        let allocator = Arena::take();
+        let Ok(program) = crate::parse::parse_script(&allocator, text) else { return Vec::new() };
+        let mut out = Vec::new();
+        for st in &program.body {
+            if let Statement::FunctionDeclaration(f) = st {
+                if let Some(id) = &f.id {
+                    out.push((id.name.to_string(), f.span.start as usize..f.span.end as usize));
+                }
+            }
+        }
+        out
+    })
+}
+
 fn not_lowered(at: oxc_span::Span, message: &str) -> Box<Fault> {
     Box::new(Fault::new(FaultKind::NotStatic, Loc { file: FileId(0), span: span(at) }, message))
 }
