@@ -33,6 +33,10 @@
 //!   template's `${...}` that is neither a reference nor a literal is a `TemplatePart::Expr`;
 //!   `undefined` is `Expr::Undefined`. `**`, bit operators, `in`, `instanceof`, `void`, `delete`
 //!   and the globals (`NaN`, `Math`) are read for facts but not lowered.
+//! - A function whose body does not lower is carried as JavaScript (`eval/carry.rs`): its text
+//!   with the types blanked and what it closes over (module `const`s, functions and classes, the
+//!   Instance's own files' exports), or refused, with the reason, where it reaches what no run can
+//!   have (a package, a host global, a module `let`, an actor reference) ([`FnValue::carried`]).
 //! - A call of the author's own function at module level is not evaluated (`not-static`).
 //! - A `const` binding is evaluated once and read from its cache as a copy of a few words: a
 //!   value's tree is in the evaluation's value arena ([`ValueArena`], `value.rs`), so
@@ -46,8 +50,8 @@
 //!   are written in the arena as they are evaluated, in room made for as many as the source
 //!   lists (`Arena::list`), so no list takes a heap block of its own or is copied.
 //!
-//! Boundary: this file (with its child `eval/analysis.rs`) and `parse.rs` are the only ones that
-//! know oxc.
+//! Boundary: this file (with its children `eval/analysis.rs` and `eval/carry.rs`) and `parse.rs`
+//! are the only ones that know oxc.
 
 use super::module::{self, classify, Disk, Evaluated, KnownModule, ModuleKind, SourceFile, Sources, Specifier};
 use super::value::{
@@ -66,6 +70,7 @@ use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
 mod analysis;
+mod carry;
 use analysis::FnScopes;
 pub use analysis::{lower_expression, lower_script, script_declarations, Names, ScriptStep};
 
@@ -308,6 +313,9 @@ struct Graph<'s, 'v> {
     /// [`MAX_COPIED`] ([`Cx::spend`]); and whether passing it was said.
     copied: usize,
     too_big_warned: bool,
+    /// Each file's module level as a carried function reads it (`carry.rs`), by [`FileId`]:
+    /// made while the file's AST lives (`None` for a JSON module, or a file not parsed).
+    tables: Vec<Option<carry::Table>>,
 }
 
 impl<'s, 'v> Graph<'s, 'v> {
@@ -323,6 +331,7 @@ impl<'s, 'v> Graph<'s, 'v> {
             may_dispatch: false,
             copied: 0,
             too_big_warned: false,
+            tables: Vec::new(),
         }
     }
 
@@ -335,6 +344,7 @@ impl<'s, 'v> Graph<'s, 'v> {
         }
         self.files.push(SourceFile { path, text });
         self.states.push(ModState::Evaluating);
+        self.tables.push(None);
         id
     }
 
@@ -414,6 +424,7 @@ impl<'s, 'v> Graph<'s, 'v> {
                 IndexMap::new()
             }
             Ok(program) => {
+                self.tables[id.0 as usize] = Some(carry::Table::new(&program, &text));
                 let mut cx = Cx::new(self, id, &text);
                 cx.run(&program)
             }
