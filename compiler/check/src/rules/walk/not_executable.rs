@@ -2,8 +2,10 @@
 //!
 //! It reads what lowering left: a guard or an action the IR names as code (`inline`, `Opaque`),
 //! a name with no implementation, and a mapper written in the config whose place in the IR is
-//! empty (lowering leaves it empty where the function did not lower). Each function a run calls
-//! is lowered or refused here (`tests/it/executable.rs` checks it over the corpus).
+//! empty (lowering leaves it empty where the function neither lowered nor was carried as
+//! JavaScript). Each function a run calls is lowered, carried, or refused here, with the
+//! refusal's reason (`machine::lower::refusal`: what it reaches that no run can have);
+//! `tests/it/executable.rs` checks it over the corpus.
 
 use super::Walk;
 use crate::rules::{Ctx, Sink};
@@ -84,11 +86,11 @@ pub(crate) fn check(cx: &Ctx<Walk>, sink: &mut Sink) {
     mapper_faults(cx, sink);
     for (ti, t) in m.transitions.iter().enumerate() {
         let mut why = Vec::new();
+        let guard_value = cx.values.transition(ti).and_then(|v| v.get("guard"));
         if let Some(g) = &t.guard {
-            guard_faults(cx, g, 0, &mut why);
+            guard_faults(cx, g, guard_value.and_then(machine::lower::refusal), 0, &mut why);
         }
         // A guard `{ type, params }` whose params do not lower (the IR keeps its name alone).
-        let guard_value = cx.values.transition(ti).and_then(|v| v.get("guard"));
         if guard_value.is_some_and(machine::lower::params_not_lowered) {
             push(&mut why, "the params of its guard are code jr2 cannot lower".into());
         }
@@ -180,7 +182,10 @@ fn written<'a, 'v>(v: Option<&'a Value<'v>>) -> Option<&'a Value<'v>> {
 /// it), or a value that is not known or holds something that is not (a call, a global).
 fn why_not(v: &Value, what: &str) -> String {
     match &v.kind {
-        ValueKind::Function(_) => format!("{what} is a function jr2 cannot lower (not one pure expression)"),
+        ValueKind::Function(_) => match machine::lower::refusal(v) {
+            Some(reason) => format!("{what} cannot run: {reason}"),
+            None => format!("{what} is a function jr2 cannot lower (not one pure expression)"),
+        },
         ValueKind::Unknown { reason } => format!("its value is not known statically ({reason})"),
         _ => "its value holds what jr2 cannot lower (a value not known statically, a call)".into(),
     }
@@ -206,30 +211,41 @@ fn in_setup(cx: &Ctx<Walk>, field: &str, name: &str) -> bool {
     cx.parts.setup_entries(field).iter().any(|(k, _)| *k == name)
 }
 
+/// Why the setup's implementation `name` of `field` did not lower: what it reaches that no run
+/// can have (a function refused), or the old words for other code.
+fn implemented_by(cx: &Ctx<Walk>, field: &str, what: &str, name: &str) -> String {
+    let imp = cx.parts.setup_entries(field).into_iter().rev().find(|(k, _)| *k == name).map(|(_, v)| v);
+    match imp.and_then(machine::lower::refusal) {
+        Some(reason) => format!("the {what} `{name}` cannot run: {reason}"),
+        None => format!("the {what} `{name}` is implemented by code jr2 cannot lower"),
+    }
+}
+
 fn push(why: &mut Vec<String>, reason: String) {
     if !why.contains(&reason) {
         why.push(reason);
     }
 }
 
-/// Why a guard has no IR to evaluate, for each part of it that has none.
-fn guard_faults(cx: &Ctx<Walk>, g: &Guard, depth: usize, why: &mut Vec<String>) {
+/// Why a guard has no IR to evaluate, for each part of it that has none; `refused` is why the
+/// transition's own guard function is refused, where it is one.
+fn guard_faults(cx: &Ctx<Walk>, g: &Guard, refused: Option<&str>, depth: usize, why: &mut Vec<String>) {
     match g {
-        Guard::Named { name, .. } if name == "inline" => {
-            push(why, "its guard is a function jr2 cannot lower (not one pure expression)".into())
-        }
+        Guard::Named { name, .. } if name == "inline" => match refused {
+            Some(reason) => push(why, format!("its guard cannot run: {reason}")),
+            None => push(why, "its guard is a function jr2 cannot lower (not one pure expression)".into()),
+        },
         Guard::Named { name, .. } if name.starts_with("jr2.") => {}
         Guard::Named { name, .. } => match cx.machine.implementations.guards.get(name.as_str()) {
-            Some(imp) if depth < MAX_DEPTH => guard_faults(cx, imp, depth + 1, why),
+            Some(imp) if depth < MAX_DEPTH => guard_faults(cx, imp, None, depth + 1, why),
             Some(_) => {}
-            None if in_setup(cx, "guards", name) => push(
-                why,
-                format!("the guard `{name}` is implemented by code jr2 cannot lower (not one pure expression)"),
-            ),
+            None if in_setup(cx, "guards", name) => push(why, implemented_by(cx, "guards", "guard", name)),
             None => push(why, format!("the guard `{name}` has no implementation (no `guards.{name}` in the setup)")),
         },
-        Guard::Not { guard } => guard_faults(cx, guard, depth, why),
-        Guard::And { guards } | Guard::Or { guards } => guards.iter().for_each(|g| guard_faults(cx, g, depth, why)),
+        Guard::Not { guard } => guard_faults(cx, guard, None, depth, why),
+        Guard::And { guards } | Guard::Or { guards } => {
+            guards.iter().for_each(|g| guard_faults(cx, g, None, depth, why))
+        }
         Guard::SentBy { .. } | Guard::Expr { .. } => {}
     }
 }
@@ -258,9 +274,7 @@ fn action_faults(cx: &Ctx<Walk>, actions: &[Action], depth: usize, why: &mut Vec
                     }
                 }
                 Some(_) => {}
-                None if in_setup(cx, "actions", name) => {
-                    push(why, format!("the action `{name}` is implemented by code jr2 cannot lower"))
-                }
+                None if in_setup(cx, "actions", name) => push(why, implemented_by(cx, "actions", "action", name)),
                 None => {}
             },
             Action::Opaque { reason } => push(why, reason.clone()),
@@ -277,7 +291,7 @@ fn delay_faults(cx: &Ctx<Walk>, delay: &str, why: &mut Vec<String>) {
         return;
     }
     if in_setup(cx, "delays", delay) {
-        push(why, format!("the delay `{delay}` is implemented by code jr2 cannot lower"));
+        push(why, implemented_by(cx, "delays", "delay", delay));
     } else {
         push(why, format!("the delay `{delay}` has no implementation (no `delays.{delay}` in the setup)"));
     }
