@@ -15,34 +15,41 @@ use ir::{Action, Guard, Trigger};
 use machine::value::{Value, ValueKind};
 
 declare_rule! {
-    /// Warns of a part of the Machine that a run needs and the IR does not hold: a guard, an action or a delay written as code jr2 cannot lower, or named with no implementation.
+    /// Warns of a part of the Machine that a run needs and cannot have: a function that reaches what no run has (a package, `fetch`, `process`, a module `let`, an actor reference), or a name with no implementation.
     ///
     /// ## Why
     /// jr2 reads a Workflow without running it, and the runtime runs the IR it lowered, not the
-    /// TypeScript. What jr2 lowers is a pure expression over `context`, `event` and `params`
-    /// (members, literals, templates, comparisons, arithmetic, `&&`/`||`/`??`, ternaries, the
-    /// kit's predicates, a `const` arrow helper of the module that it inlines) and xstate's
-    /// action creators (`assign`, `raise`, `sendTo`, `sendParent`, `cancel`, `emit`, `log`,
-    /// `spawnChild`). A named guard, action or delay runs its implementation from
-    /// `setup({ guards, actions, delays })` (or `createMachine`'s second argument, or
-    /// `.provide(...)`), lowered the same way, with the reference's `params`.
+    /// TypeScript. A function a run calls (a guard, an action, an `assign` or one of its updates,
+    /// a delay, params, an invoke's `input`, an `output`, the `context` factory, and the
+    /// implementations of `setup({ guards, actions, delays })`, `createMachine`'s second argument
+    /// or `.provide(...)` that the Machine names) is lowered into the IR where its body is a pure
+    /// expression jr2 reads (the fast path); any other is carried as JavaScript, which the
+    /// runtime's embedded engine runs: its own text with its TypeScript types stripped, with what
+    /// it closes over (the module's `const`s, functions and classes, and what it imports from the
+    /// Instance's own files by a relative import). The engine has no I/O, no timers, no host and
+    /// no package, and a run keeps no state outside its snapshot.
     ///
-    /// What a run would stop at, this rule names, with the part and the reason:
-    /// - a guard or an action that is a function whose body is other code (a statement that is
-    ///   not one `return`, a method call, a call of a function jr2 does not inline);
-    /// - a named guard or delay whose implementation is such code, or that the Machine does not
-    ///   implement at all (xstate throws on the first, and has no delay for the second);
-    /// - a named action whose implementation in the setup is such code (a name the setup does not
-    ///   implement is the host's, and no warning);
-    /// - an `answer(...)`, an `assign(...)` whose function jr2 cannot lower, or one of xstate's
-    ///   action creators that jr2 does not lower (`stopChild`, `enqueueActions`, ...);
-    /// - a mapper a run calls that jr2 cannot lower: the `context` factory, the Machine's `output`,
-    ///   a final state's `output`, an invoke's `input` (a run would go on without it: a context of
-    ///   `{}`, no output, no input), at the function;
-    /// - params of a guard or an action (`{ type, params }`) that jr2 cannot lower;
-    /// - an `assign({ ... })` with an update that jr2 cannot lower, though the others lower: a run
-    ///   takes none of an `assign` or all of it, never a part, so the line is at that update (in
-    ///   the setup, for a named action, the line naming the action).
+    /// So a function is refused, with this rule's line at it naming the thing, only where it
+    /// reaches what no run can have:
+    /// - a binding imported from a package (the kit, xstate and zod too: the engine has none of
+    ///   them), or a dynamic `import()`;
+    /// - a free name that is not a standard ECMAScript global (`Object`, `Array`, `Math`, `JSON`,
+    ///   `Number`, `String`, `Boolean`, `Date`, `RegExp`, `Map`, `Set`, `Symbol`, `BigInt`, the
+    ///   `Error`s, `parseInt`, `encodeURIComponent`, `console`, ... are): `fetch`, `process`,
+    ///   `require`, `window`, `document`, `setTimeout`, ...;
+    /// - a module `let` or `var` it reads or changes (a run keeps no module state: use a `const`,
+    ///   or the context);
+    /// - the mapper argument's `self`, `system`, `spawn` or `enqueue` (actor references, which a
+    ///   run in the engine cannot have);
+    /// - TypeScript that is not erasable (an `enum`, a `namespace`, a parameter property, a
+    ///   decorator): write an `as const` object, a module, a field.
+    ///
+    /// And a name with no implementation: a named guard or delay that the Machine does not
+    /// implement (xstate throws on the first, and has no delay for the second; a named action
+    /// the setup does not implement is the host's, and no warning); `stopChild`,
+    /// `enqueueActions` and the other action creators jr2 does not lower; params written as data
+    /// that do not lower. An `assign({ ... })` with one update refused is refused whole (a run
+    /// takes none of an `assign` or all of it), at that update.
     ///
     /// `jr2 check` says so as a warning, since a check needs no run; loading the Workflow for a
     /// run (`jr2 sim`) refuses it with the same line as an error.
@@ -50,10 +57,10 @@ declare_rule! {
     /// ## Example
     /// ```ts
     /// jr2Setup({
-    ///   guards: { ready: ({ context }) => context.tags.some((t) => t === "ready") },
+    ///   guards: { ready: async ({ context }) => (await fetch(context.url)).ok },
     /// }).createMachine({
     ///   initial: "waiting",
-    ///   context: { tags: [] },
+    ///   context: { url: "https://example.com/ready" },
     ///   states: {
     ///     waiting: { on: { check: { guard: "ready", target: "finished" } } },
     ///     finished: { type: "final" },
@@ -64,10 +71,10 @@ declare_rule! {
     /// ## Use instead
     /// ```ts
     /// jr2Setup({
-    ///   guards: { ready: ({ context }) => context.ready === true },
+    ///   guards: { ready: ({ context }) => context.tags.some((t) => t === "ready") },
     /// }).createMachine({
     ///   initial: "waiting",
-    ///   context: { ready: false },
+    ///   context: { tags: [] },
     ///   states: {
     ///     waiting: { on: { check: { guard: "ready", target: "finished" } } },
     ///     finished: { type: "final" },
