@@ -314,7 +314,8 @@ struct Graph<'s, 'v> {
     copied: usize,
     too_big_warned: bool,
     /// Each file's module level as a carried function reads it (`carry.rs`), by [`FileId`]:
-    /// made while the file's AST lives (`None` for a JSON module, or a file not parsed).
+    /// made while the file's AST lives (`None` for a JSON module, a file not parsed, or the
+    /// entry file until one of its functions is carried).
     tables: Vec<Option<carry::Table>>,
 }
 
@@ -424,7 +425,12 @@ impl<'s, 'v> Graph<'s, 'v> {
                 IndexMap::new()
             }
             Ok(program) => {
-                self.tables[id.0 as usize] = Some(carry::Table::new(&program, &text));
+                // An imported file's table is made now, while its AST lives (an importer's
+                // carried function may read it later); the entry file's only when one of its own
+                // functions is carried (most Workflows' functions all lower).
+                if id.0 != 0 {
+                    self.tables[id.0 as usize] = Some(carry::Table::new(&program, &text));
+                }
                 let mut cx = Cx::new(self, id, &text);
                 cx.run(&program)
             }
@@ -552,6 +558,9 @@ struct Cx<'a, 'g, 's, 'v> {
     /// What a standalone expression's free names mean ([`analysis::lower_expression`]); `None`
     /// in a Workflow, whose names are its bindings.
     names: Option<&'a dyn Names>,
+    /// The file's program, while it is evaluated: the entry file's carry table is made from it
+    /// when first needed.
+    program: Option<&'a Program<'a>>,
 }
 
 fn span(s: oxc_span::Span) -> Span {
@@ -719,6 +728,7 @@ impl<'a, 'g, 's, 'v> Cx<'a, 'g, 's, 'v> {
             facts: Facts::default(),
             inline: 0,
             names: None,
+            program: None,
         }
     }
 
@@ -817,6 +827,7 @@ impl<'a, 'g, 's, 'v> Cx<'a, 'g, 's, 'v> {
             .sum();
         self.bindings.reserve(names);
         self.cache.reserve(names);
+        self.program = Some(program);
         for stmt in &program.body {
             self.declare(stmt);
         }

@@ -668,6 +668,9 @@ impl<'a, 'g, 's, 'v> Cx<'a, 'g, 's, 'v> {
             )
             .into());
         }
+        if let (Some(None), Some(program)) = (self.g.tables.get(self.file.0 as usize), self.program) {
+            self.g.tables[self.file.0 as usize] = Some(Table::new(program, self.text));
+        }
         let Some(table) = self.g.tables.get(self.file.0 as usize).and_then(Option::as_ref) else {
             return Err("its file's module level was not read".into());
         };
