@@ -1127,7 +1127,10 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                 return match a.get("type").and_then(Value::as_str) {
                     // Params written that do not lower: a run would call the action without them.
                     Some(name) if params_not_lowered(a) => Some(Action::Opaque {
-                        reason: format!("the params of the action `{name}` are code jr2 cannot lower"),
+                        reason: match a.get("params").and_then(refusal) {
+                            Some(why) => format!("the params of the action `{name}` cannot run: {why}"),
+                            None => format!("the params of the action `{name}` are code jr2 cannot lower"),
+                        },
                     }),
                     Some(name) => {
                         Some(Action::Named { name: Name::from(name), params: a.get("params").and_then(value_expr) })

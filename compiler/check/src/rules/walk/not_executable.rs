@@ -99,7 +99,14 @@ pub(crate) fn check(cx: &Ctx<Walk>, sink: &mut Sink) {
         }
         // A guard `{ type, params }` whose params do not lower (the IR keeps its name alone).
         if guard_value.is_some_and(machine::lower::params_not_lowered) {
-            push(&mut why, "the params of its guard are code jr2 cannot lower".into());
+            let params = guard_value.and_then(|g| g.get("params")).and_then(machine::lower::refusal);
+            push(
+                &mut why,
+                match params {
+                    Some(reason) => format!("the params of its guard cannot run: {reason}"),
+                    None => "the params of its guard are code jr2 cannot lower".into(),
+                },
+            );
         }
         action_faults(cx, &t.actions, 0, &mut why);
         if let Trigger::After(delay) = &t.trigger {
