@@ -91,6 +91,9 @@ const ACTOR_ARGS: &[&str] = &["self", "system", "spawn", "enqueue"];
 struct Scan<'a> {
     text: &'a str,
     blanks: Vec<(u32, u32)>,
+    /// Blanked with their line breaks too: an arrow's return type written over lines (a line
+    /// break left between `)` and `=>` would end the arrow: no line terminator may come there).
+    flat: Vec<(u32, u32)>,
     refusal: Option<String>,
     refs: Vec<&'a str>,
     binds: rustc_hash::FxHashSet<&'a str>,
@@ -154,6 +157,15 @@ impl<'a> Visit<'a> for Scan<'a> {
 
     fn visit_binding_identifier(&mut self, it: &BindingIdentifier<'a>) {
         self.binds.insert(it.name.as_str());
+    }
+
+    fn visit_arrow_function_expression(&mut self, it: &ArrowFunctionExpression<'a>) {
+        if let Some(rt) = &it.return_type {
+            if self.text.get(rt.span.start as usize..rt.span.end as usize).is_some_and(|t| t.contains('\n')) {
+                self.flat.push((rt.span.start, rt.span.end));
+            }
+        }
+        walk::walk_arrow_function_expression(self, it);
     }
 
     fn visit_ts_type_annotation(&mut self, it: &TSTypeAnnotation<'a>) {
@@ -385,8 +397,8 @@ impl<'a> Scan<'a> {
 }
 
 /// A file's text with the spans blanked: each byte a space, newlines kept (so lines and
-/// columns stay the source's).
-fn blanked(text: &str, blanks: &[(u32, u32)]) -> String {
+/// columns stay the source's) but in the `flat` spans.
+fn blanked(text: &str, blanks: &[(u32, u32)], flat: &[(u32, u32)]) -> String {
     let mut bytes = text.as_bytes().to_vec();
     for &(s, e) in blanks {
         let (s, e) = (s as usize, (e as usize).min(bytes.len()));
@@ -395,6 +407,10 @@ fn blanked(text: &str, blanks: &[(u32, u32)]) -> String {
                 *b = b' ';
             }
         }
+    }
+    for &(s, e) in flat {
+        let (s, e) = (s as usize, (e as usize).min(bytes.len()));
+        bytes.get_mut(s..e).into_iter().flatten().for_each(|b| *b = b' ');
     }
     // Spans are at character boundaries, and a blanked character is all spaces: still UTF-8.
     String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
@@ -452,22 +468,30 @@ impl Table {
     pub(super) fn new<'a>(program: &Program<'a>, text: &'a str) -> Table {
         let mut t = Table::default();
         let mut blanks = Vec::new();
+        let mut flat = Vec::new();
         for stmt in &program.body {
-            t.statement(stmt, text, &mut blanks);
+            t.statement(stmt, text, &mut blanks, &mut flat);
         }
         blanks.sort_unstable();
-        t.blanked = blanked(text, &blanks);
+        t.blanked = blanked(text, &blanks, &flat);
         t
     }
 
     /// Reads one top-level statement (its types' blanks are added to `blanks`).
-    fn statement<'a>(&mut self, stmt: &Statement<'a>, text: &'a str, blanks: &mut Vec<(u32, u32)>) {
+    fn statement<'a>(
+        &mut self,
+        stmt: &Statement<'a>,
+        text: &'a str,
+        blanks: &mut Vec<(u32, u32)>,
+        flat: &mut Vec<(u32, u32)>,
+    ) {
         // A declaration's statement: scanned for what it reads and binds.
         let mut decl = |t: &mut Table, span: oxc_span::Span, visit: &dyn Fn(&mut Scan<'a>)| -> usize {
             let mut scan = Scan::new(text);
             visit(&mut scan);
             let free = scan.free();
             blanks.extend(scan.blanks);
+            flat.extend(scan.flat);
             t.decls.push(Decl { span: (span.start, span.end), free, refusal: scan.refusal });
             t.decls.len() - 1
         };
@@ -991,6 +1015,8 @@ export const namespaced = ({ context }) => help.norm(context.items.join("  "));
 export const defaulted = ({ context }) => pick(context.items, table.first);
 export const shadowed = ({ context }) => { const counter = context.items.length; return [counter].map((WEIGHTS) => WEIGHTS * 2); };
 export const method = { guard({ context }) { return context.items.some((i) => i === "x"); } }.guard;
+export const lines = ({ context }: { context: Ctx }):
+  number => context.items.findIndex((i) => i === "b");
 export const fetched = ({ context }) => fetch(context.url);
 export const counted = () => { counter += 1; return counter; };
 export const old = () => legacy;
@@ -1026,6 +1052,7 @@ export const timer = ({ context }) => setTimeout(() => context.items.pop(), 1);
             ("defaulted", r#"{ context: { items: ["a", " b "] } }"#, r#""b""#),
             ("shadowed", r#"{ context: { items: ["a", "b"] } }"#, "[4]"),
             ("method", r#"{ context: { items: ["y", "x"] } }"#, "true"),
+            ("lines", r#"{ context: { items: ["a", "b"] } }"#, "1"),
         ];
         let calls: Vec<(String, String, &str)> = args
             .iter()
