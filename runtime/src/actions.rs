@@ -35,29 +35,34 @@ impl Runtime<'_> {
             params: run.params.clone(),
             globals: ev.globals.clone(),
             active: run.active(),
-            engine: None,
+            engine: Some(run.js.0.clone()),
         };
-        evaluate(e, &scope).map_err(|e| e.to_string())
+        let value = evaluate(e, &scope).map_err(|e| e.to_string());
+        // A script of SCXML's data model may have changed it in place.
+        if let Some(context) = run.js.0.take_written() {
+            run.context = context;
+        }
+        value
     }
 
     /// An SCXML event's globals: `_event` (`undefined` where not `bound`), and the session's, made
     /// once per run.
-    pub(crate) fn scxml_globals(&self, q: &Queued, ty: &str, bound: bool) -> Arc<[(Name, JsValue)]> {
-        let session = self.session_globals.get_or_init(|| {
-            let location = JsValue::String(format!("#_scxml_{}", self.session).into());
+    pub(crate) fn scxml_globals(&self, run: &Run, q: &Queued, ty: &str, bound: bool) -> Arc<[(Name, JsValue)]> {
+        let session = run.session_globals.get_or_init(|| {
+            let location = JsValue::String(format!("#_scxml_{}", run.session).into());
             let processor = JsValue::object_of(vec![("location".into(), location)]);
             let processors = JsValue::object_of(vec![
                 ("scxml".into(), processor.clone()),
                 (super::SCXML_PROCESSOR.into(), processor),
             ]);
             Arc::from(vec![
-                ("_sessionid".into(), JsValue::String(self.session.as_str().into())),
+                ("_sessionid".into(), JsValue::String(run.session.as_ref().into())),
                 ("_name".into(), JsValue::String(self.machine.id.as_str().into())),
                 ("_ioprocessors".into(), processors),
             ])
         });
         // Before the first event `_event` is declared and unbound (`undefined`), as SCXML asks.
-        let event = if bound { self.scxml_event(q, ty) } else { JsValue::Undefined };
+        let event = if bound { self.scxml_event(run, q, ty) } else { JsValue::Undefined };
         let mut globals = Vec::with_capacity(session.len() + 1);
         globals.push(("_event".into(), event));
         globals.extend(session.iter().cloned());
@@ -65,7 +70,7 @@ impl Runtime<'_> {
     }
 
     /// SCXML's `_event` of an event: its name, how it came, and what sent it.
-    fn scxml_event(&self, q: &Queued, ty: &str) -> JsValue {
+    fn scxml_event(&self, run: &Run, q: &Queued, ty: &str) -> JsValue {
         let kind = match q.kind {
             Kind::Platform => "platform",
             Kind::Internal => "internal",
@@ -76,7 +81,7 @@ impl Runtime<'_> {
         // target that reaches the sender: the session, or the child by its invoke id).
         let (origin, origintype) = match (q.kind, &q.invokeid) {
             (Kind::External, None) => (
-                JsValue::String(format!("#_scxml_{}", self.session).into()),
+                JsValue::String(format!("#_scxml_{}", run.session).into()),
                 JsValue::String(super::SCXML_PROCESSOR.into()),
             ),
             (Kind::External, Some(id)) => {
@@ -445,7 +450,7 @@ impl Runtime<'_> {
         if t == "#_parent" {
             return Ok(Target::Actor(t.to_string()));
         }
-        if t.strip_prefix("#_scxml_") == Some(self.session.as_str()) {
+        if t.strip_prefix("#_scxml_") == Some(&*run.session) {
             return Ok(Target::Own);
         }
         let id = t.strip_prefix("#_").unwrap_or(t);

@@ -32,7 +32,13 @@ impl<'m> Runtime<'m> {
     ) -> Result<bool, String> {
         let Some(rt) = self.inline(s, i) else { return Ok(false) };
         let id = self.invoke_id(s, i);
-        let Step { snapshot, requests } = rt.start(input, run.now);
+        // The child's session: the parent's, a dot, and its invoke's id (else `<state>.<index>`).
+        let name = match &self.machine.state(s).invokes[i].id {
+            Some(n) => n.to_string(),
+            None => format!("{}.{i}", s.0),
+        };
+        let session = format!("{}.{name}", run.session);
+        let Step { snapshot, requests } = rt.start_session(&session, input, run.now);
         run.started.push(id.clone());
         run.children.push(Child { id: id.clone(), state: s, invoke: i, snapshot: Box::new(snapshot) });
         self.absorb(run, &id, requests)?;

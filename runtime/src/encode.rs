@@ -107,6 +107,9 @@ impl Runtime<'_> {
         out.insert("queue".into(), serde_json::to_value(&s.queue).unwrap_or(Value::Null));
         out.insert("sends".into(), json!(s.sends));
         out.insert("incarnations".into(), json!(s.incarnations));
+        out.insert("random".into(), json!(s.random));
+        out.insert("chained".into(), json!(s.chained));
+        out.insert("session".into(), json!(s.session));
         out.insert("error".into(), serde_json::to_value(&s.error).unwrap_or(Value::Null));
         out
     }
@@ -208,6 +211,22 @@ impl Runtime<'_> {
             queue,
             sends: number("sends")?,
             incarnations: number("incarnations")?,
+            // A snapshot written before the generator was kept has none: it starts at 0.
+            random: match field("random") {
+                Err(_) => 0,
+                Ok(v) => v
+                    .as_u64()
+                    .and_then(|n| u32::try_from(n).ok())
+                    .ok_or_else(|| Invalid("`random` is not a generator's state".into()))?,
+            },
+            session: match field("session") {
+                Err(_) => super::DEFAULT_SESSION.to_string(),
+                Ok(v) => v.as_str().ok_or_else(|| Invalid("`session` is not a string".into()))?.to_string(),
+            },
+            chained: match field("chained") {
+                Err(_) => 0,
+                Ok(v) => v.as_u64().ok_or_else(|| Invalid("`chained` is not a count".into()))?,
+            },
             error,
         })
     }

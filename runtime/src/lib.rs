@@ -37,6 +37,8 @@ mod actions;
 mod bounds;
 mod child;
 mod encode;
+mod js;
+mod program;
 mod set;
 mod step;
 #[cfg(test)]
@@ -46,6 +48,7 @@ pub use bounds::Bounds;
 pub use encode::{read_value, write_value, Invalid, FORMAT};
 use ir::eval::JsValue;
 use ir::{Expr, Machine, Origin, SlotKind, StateId, StateKind, Statechart, Trigger};
+pub use program::{Program, Programs};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use set::StateSet;
@@ -56,6 +59,13 @@ use std::sync::Arc;
 /// `error` (an eventless loop, a self-raising loop, a state that raises its own done event for
 /// ever, a `foreach` over a huge array).
 pub(crate) const DEFAULT_STEP_BOUND: usize = 10_000;
+/// The session id of a run started with none ([`Runtime::start`]; [`Runtime::start_session`]
+/// names one).
+pub const DEFAULT_SESSION: &str = "jr2";
+/// How many events of its own external queue a run may take ([`Runtime::take_queued`]) after
+/// one event from outside, by default: an SCXML document that sends itself an event for each one
+/// it takes would otherwise keep its host busy for ever.
+pub(crate) const DEFAULT_QUEUE_BOUND: u64 = 10_000;
 
 /// How deeply named implementations may run inside each other (a guard whose implementation
 /// names a guard, ...) before the run ends `error`: a name that names itself.
@@ -283,12 +293,32 @@ pub struct Snapshot {
     /// The last incarnation given to an actor or a timer (each start or schedule takes the next).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub incarnations: u64,
+    /// The state of the run's `Math.random()` (mulberry32, for its functions carried as
+    /// JavaScript), so that a restored run draws the numbers the live one would have.
+    #[serde(default)]
+    pub random: u32,
+    /// The run's session id: the host's name for it ([`Runtime::start_session`]), SCXML's
+    /// `_sessionid`; an inline child's is its parent's, a dot, and its invoke's id.
+    #[serde(default = "default_session", skip_serializing_if = "is_default_session")]
+    pub session: String,
+    /// How many events of its own queue the run has taken since the last event from outside
+    /// ([`Runtime::queue_bound`]).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub chained: u64,
     /// Why the run ended `error`.
     pub error: Option<Fault>,
 }
 
 fn is_zero(n: &u64) -> bool {
     *n == 0
+}
+
+fn default_session() -> String {
+    DEFAULT_SESSION.to_string()
+}
+
+fn is_default_session(s: &str) -> bool {
+    s == DEFAULT_SESSION
 }
 
 /// A `fail()` actor's Failure, waiting for its macrostep to end (xstate delivers an actor's error
@@ -453,6 +483,9 @@ impl Live {
                 .collect(),
             sends: run.sends,
             incarnations: run.incarnations,
+            random: run.js.0.random.load(std::sync::atomic::Ordering::Relaxed),
+            chained: run.chained,
+            session: run.session.to_string(),
             error: run.error.clone(),
         }
     }
@@ -478,6 +511,9 @@ impl Live {
                 .collect(),
             sends: run.sends,
             incarnations: run.incarnations,
+            random: run.js.0.random.load(std::sync::atomic::Ordering::Relaxed),
+            chained: run.chained,
+            session: run.session.to_string(),
             error: run.error,
         }
     }
@@ -551,17 +587,31 @@ pub struct Runtime<'m> {
     /// Has the machine any eventless transition? (Most have none: no search for one after each
     /// microstep.)
     eventless: bool,
-    /// The session's id, for SCXML's `_sessionid` and its `#_scxml_<id>` target.
-    pub session: String,
-    /// An SCXML session's globals but `_event` (`_sessionid`, `_name`, `_ioprocessors`), made at
-    /// their first read and the same values for the whole run (`_ioprocessors` is one object).
-    session_globals: std::sync::OnceLock<Arc<[(ir::Name, JsValue)]>>,
     pub step_bound: usize,
+    /// How many events of its own queue a run may take after one from outside
+    /// ([`Runtime::take_queued`]); past it the run ends `error`.
+    pub queue_bound: u64,
     /// The bounds of a run's context, past which the run ends `error`.
     pub bounds: Bounds,
-    /// The host's answers to the guards it implements (a Chart's lent guards, which its Open
-    /// body's code decides): a named guard with no implementation in the IR is its answer here.
-    pub host_guards: std::collections::BTreeMap<String, bool>,
+    /// What the host answers for its runs: a named guard with no implementation in the IR (a
+    /// Chart's lent guards, which its Open body's code decides) is asked of it.
+    pub host: Option<Arc<dyn Host>>,
+}
+
+/// What a run asks of its host while it steps: the answers to what the IR holds no code for.
+/// Called inside a step (the host answers at once, from what it has: the Open body's code, say);
+/// the same question in the same run must get the same answer, or a restored run may differ.
+pub trait Host: Send + Sync {
+    /// The answer of the named guard `name` (with the reference's params, evaluated) in the run
+    /// `session`; `None` where the host has none (the run ends `error`, naming the guard).
+    fn guard(&self, session: &str, name: &str, params: Option<&JsValue>) -> Option<bool>;
+}
+
+/// Fixed answers by name (`jr2 sim --guards`): every evaluation of a guard is its one answer.
+impl Host for std::collections::BTreeMap<String, bool> {
+    fn guard(&self, _session: &str, name: &str, _params: Option<&JsValue>) -> Option<bool> {
+        self.get(name).copied()
+    }
 }
 
 /// How an event came (SCXML's `_event.type`).
@@ -654,6 +704,8 @@ struct Run {
     now: u64,
     sends: u64,
     incarnations: u64,
+    /// Events of its own queue taken since the last from outside.
+    chained: u64,
     /// The `fail()` actors started in this call, their Failures to raise after the macrostep.
     failing: Vec<Failing>,
     /// The transitions the call's event took (the first macrostep's, not the ones after it).
@@ -669,6 +721,25 @@ struct Run {
     /// The inline children started in this call (a state exited in the call that entered it
     /// takes none of its children's events, as xstate never starts them).
     started: Vec<String>,
+    /// The run's handle on the JavaScript engine (its clock and its generator).
+    js: JsHandle,
+    /// The run's session id (the host's name for the run), for SCXML's `_sessionid` and its
+    /// `#_scxml_<id>` target, and the seed of its generator.
+    session: Arc<str>,
+    /// An SCXML session's globals but `_event` (`_sessionid`, `_name`, `_ioprocessors`), made at
+    /// their first read and the same values for the whole run (`_ioprocessors` is one object).
+    session_globals: std::sync::OnceLock<Arc<[(ir::Name, JsValue)]>>,
+}
+
+/// A run's [`js::Js`], shared by the scopes of one call; a copy of a run gets a copy of it (its
+/// generator goes on apart from the original's).
+struct JsHandle(Arc<js::Js>);
+
+impl Clone for JsHandle {
+    fn clone(&self) -> JsHandle {
+        use std::sync::atomic::Ordering::Relaxed;
+        JsHandle(Arc::new(js::Js::new(self.0.now.load(Relaxed), self.0.random.load(Relaxed))))
+    }
 }
 
 impl Run {
@@ -718,10 +789,10 @@ impl Run {
 
 impl<'m> Runtime<'m> {
     pub fn new(machine: &'m Machine) -> Self {
-        Runtime::of(machine.statechart(), "jr2".to_string(), false)
+        Runtime::of(machine.statechart(), false)
     }
 
-    fn of(machine: &'m Statechart, session: String, nested: bool) -> Self {
+    fn of(machine: &'m Statechart, nested: bool) -> Self {
         let n = machine.states.len();
         let mut by_source = vec![Vec::new(); n];
         let mut defaults = vec![None; n];
@@ -760,12 +831,18 @@ impl<'m> Runtime<'m> {
                 (None, Some(_)) => format!("{}.{p}", machine.id),
             })
             .collect();
+        // The children the run runs itself, in its own snapshot (one snapshot for the run's whole
+        // tree, so that one commit covers a macrostep): an SCXML `<invoke><content>`, and an invoke
+        // of a slot whose definition is a child Machine (its IR in the slot, imported or not).
         let mut inline = Vec::new();
         for (i, s) in machine.states.iter().enumerate() {
             for (k, inv) in s.invokes.iter().enumerate() {
-                if let Some(child) = &inv.machine {
-                    let name = inv.id.as_ref().map_or_else(|| format!("{i}.{k}"), ToString::to_string);
-                    inline.push((StateId(i as u32), k, Runtime::of(child, format!("{session}.{name}"), true)));
+                let of_slot = || match machine.slots.get(inv.src.as_str()).and_then(|slot| slot.definition.as_ref()) {
+                    Some(ir::slot::Definition::Machine(child)) => Some(&**child),
+                    _ => None,
+                };
+                if let Some(child) = inv.machine.as_deref().or_else(of_slot) {
+                    inline.push((StateId(i as u32), k, Runtime::of(child, true)));
                 }
             }
         }
@@ -780,11 +857,10 @@ impl<'m> Runtime<'m> {
             scxml: machine.origin == Origin::Scxml,
             nested,
             eventless: machine.transitions.iter().any(|t| t.trigger == Trigger::Always),
-            session,
-            session_globals: std::sync::OnceLock::new(),
             step_bound: DEFAULT_STEP_BOUND,
+            queue_bound: DEFAULT_QUEUE_BOUND,
             bounds: Bounds::default(),
-            host_guards: std::collections::BTreeMap::new(),
+            host: None,
         }
     }
 
@@ -835,6 +911,7 @@ impl<'m> Runtime<'m> {
             now,
             sends: 0,
             incarnations: 0,
+            chained: 0,
             failing: Vec::new(),
             taken: Vec::new(),
             selected: false,
@@ -842,6 +919,9 @@ impl<'m> Runtime<'m> {
             params: JsValue::Undefined,
             nesting: 0,
             started: Vec::new(),
+            js: JsHandle(Arc::new(js::Js::new(now, js::seed(DEFAULT_SESSION)))),
+            session: Arc::from(DEFAULT_SESSION),
+            session_globals: std::sync::OnceLock::new(),
         };
         if let Some(s) = snapshot {
             run.config = s.configuration.iter().copied().collect();
@@ -856,6 +936,9 @@ impl<'m> Runtime<'m> {
             run.output = s.output;
             run.sends = s.sends;
             run.incarnations = s.incarnations;
+            run.chained = s.chained;
+            run.session = Arc::from(s.session);
+            run.js.0.random.store(s.random, std::sync::atomic::Ordering::Relaxed);
             run.external = s
                 .queue
                 .into_iter()
@@ -874,11 +957,25 @@ impl<'m> Runtime<'m> {
     /// [`Runtime::start`], the run kept live: events go to it in place ([`Runtime::send_live`])
     /// and a snapshot is made only where the host asks for one ([`Live::snapshot`]).
     pub fn start_live(&self, input: Option<Value>, now: u64) -> (Live, Vec<Request>) {
+        self.start_session_live(DEFAULT_SESSION, input, now)
+    }
+
+    /// [`Runtime::start`] of a run the host names: `session` is SCXML's `_sessionid` and seeds the
+    /// run's `Math.random()` (two runs of one program draw different numbers).
+    pub fn start_session(&self, session: &str, input: Option<Value>, now: u64) -> Step {
+        let (live, requests) = self.start_session_live(session, input, now);
+        Step { snapshot: live.into_snapshot(), requests }
+    }
+
+    /// [`Runtime::start_session`], the run kept live.
+    pub fn start_session_live(&self, session: &str, input: Option<Value>, now: u64) -> (Live, Vec<Request>) {
         let mut run = self.run(None, now);
+        run.session = Arc::from(session);
+        run.js.0.random.store(js::seed(session), std::sync::atomic::Ordering::Relaxed);
         run.input = input.as_ref().map_or(JsValue::Undefined, JsValue::from_json);
         let event = json!({ "type": "xstate.init", "input": input.clone().unwrap_or(Value::Null) });
         // SCXML's `_event` is not bound before the first event (its initial entry is no event's).
-        let ev = self.ev_of(Queued::new(event, Kind::Platform), false);
+        let ev = self.ev_of(&run, Queued::new(event, Kind::Platform), false);
         let result = self.initial_context(&mut run, &ev, input.as_ref()).and_then(|()| {
             let mut enter = [StateId::ROOT].into_iter().collect::<StateSet>();
             let mut defaults = Vec::new();
@@ -1123,7 +1220,7 @@ impl<'m> Runtime<'m> {
         if !run.children.is_empty() {
             self.autoforward(run, &q.value)?;
         }
-        self.external_ev(run, self.ev(q))
+        self.external_ev(run, self.ev(run, q))
     }
 
     /// An external event's macrostep, its event made.
@@ -1192,7 +1289,7 @@ impl<'m> Runtime<'m> {
         }
         let mut run = live.0.clone();
         self.begin_call(&mut run, live.0.now);
-        let ev = self.ev(Queued::new(event.clone(), Kind::External));
+        let ev = self.ev(&run, Queued::new(event.clone(), Kind::External));
         self.select(&mut run, &ev).unwrap_or_default()
     }
 
@@ -1226,8 +1323,19 @@ impl<'m> Runtime<'m> {
         if run.external.is_empty() || run.status != Status::Active {
             return None;
         }
+        let chained = run.chained + 1;
+        if chained > self.queue_bound {
+            self.begin_call(run, now);
+            let reason = format!(
+                "the run took more than {} events it sent itself after one event from outside (a loop of sends)",
+                self.queue_bound
+            );
+            return Some(self.end_call(run, Err(reason)));
+        }
         let q = run.external.pop_front()?;
-        Some(self.call_external(run, q, now))
+        let requests = self.call_external(run, q, now);
+        run.chained = chained;
+        Some(requests)
     }
 
     /// An inline child's queue, each event its own macrostep (a top-level run leaves its queue
@@ -1256,6 +1364,10 @@ impl<'m> Runtime<'m> {
     /// A call's start on a live run: the host's clock, a new budget.
     fn begin_call(&self, run: &mut Run, now: u64) {
         run.now = now;
+        // Any call but a queued event's own (which sets it again after) starts the count anew.
+        run.chained = 0;
+        run.js.0.take_thrown();
+        run.js.0.now.store(now, std::sync::atomic::Ordering::Relaxed);
         run.budget = self.step_bound;
         run.taken.clear();
         run.selected = false;
@@ -1309,7 +1421,9 @@ impl<'m> Runtime<'m> {
         if let Err(reason) = result {
             run.status = Status::Error;
             let states = self.atomic_of(&run.config).into_iter().map(|s| self.name(s)).collect();
-            run.error = Some(Fault { reason, event: run.event.as_ref().map(ToString::to_string), states, error: None });
+            // A function that threw: its value, as xstate hands it to a parent.
+            let error = run.js.0.take_thrown().and_then(|v| v.to_json());
+            run.error = Some(Fault { reason, event: run.event.as_ref().map(ToString::to_string), states, error });
         }
         if run.status != Status::Active {
             // A run that ended stops what it started and waits for nothing.
@@ -1334,16 +1448,16 @@ impl<'m> Runtime<'m> {
     }
 
     /// An event as the evaluator reads it.
-    fn ev(&self, q: Queued) -> Ev<'static> {
-        self.ev_of(q, true)
+    fn ev(&self, run: &Run, q: Queued) -> Ev<'static> {
+        self.ev_of(run, q, true)
     }
 
     /// An event as the evaluator reads it; `bound`: SCXML's `_event` is bound to it (it is not
     /// before the run's first event).
-    fn ev_of(&self, q: Queued, bound: bool) -> Ev<'static> {
+    fn ev_of(&self, run: &Run, q: Queued, bound: bool) -> Ev<'static> {
         let typed = type_of(&q.value);
         let (typed, ty) = (typed.is_some(), ir::Name::from(typed.unwrap_or_default()));
-        let globals = if self.scxml { self.scxml_globals(&q, &ty, bound) } else { Arc::from([]) };
+        let globals = if self.scxml { self.scxml_globals(run, &q, &ty, bound) } else { Arc::from([]) };
         let sender = q.invokeid.as_deref().map(ir::Name::from);
         Ev {
             value: std::cell::OnceCell::from(q.value),

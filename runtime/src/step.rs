@@ -43,7 +43,7 @@ impl Runtime<'_> {
             let mut ts = self.select_eventless(run, &ev)?;
             if ts.is_empty() {
                 let Some(next) = run.internal.pop_front() else { break };
-                ev = self.ev(next);
+                ev = self.ev(run, next);
                 run.event = Some(ev.ty.clone());
                 ts = self.select(run, &ev)?;
             }
@@ -383,14 +383,27 @@ impl Runtime<'_> {
                 self.raise_error(run, &format!("the condition {name:?} cannot be evaluated"));
                 false
             }
-            // A guard the host implements (a Chart's lent guard): the host's answer.
-            Guard::Named { name, .. } if self.host_guards.contains_key(name.as_str()) => {
-                self.host_guards[name.as_str()]
-            }
-            Guard::Named { name, .. } => {
-                return Err(format!(
-                    "the guard {name:?} has no implementation in the IR (code jr2 could not lower, or none), so this run cannot evaluate it"
-                ))
+            // A guard the host implements (a Chart's lent guard, the Open body's code): asked
+            // of the host, with the reference's params; no answer ends the run.
+            Guard::Named { name, params } => {
+                let answer = match &self.host {
+                    Some(host) => {
+                        let params = match params {
+                            Some(e) => Some(self.eval(run, e, ev)?),
+                            None => None,
+                        };
+                        host.guard(&run.session, name, params.as_ref())
+                    }
+                    None => None,
+                };
+                match answer {
+                    Some(b) => b,
+                    None => {
+                        return Err(format!(
+                            "the guard {name:?} has no implementation in the IR (code jr2 could not lower, or none), so this run cannot evaluate it"
+                        ))
+                    }
+                }
             }
             // The kit's `sentBy`: true for an event the party sent and for one with no sender
             // (the machine's own), false for another party's.
@@ -823,7 +836,7 @@ impl Runtime<'_> {
     fn done(&self, run: &mut Run, ev: &Ev, final_output: Option<serde_json::Value>) -> Result<(), String> {
         run.status = Status::Done;
         if let Some(e) = &self.machine.output {
-            let done = self.ev(Queued::new(self.done_event(StateId::ROOT, final_output), Kind::Platform));
+            let done = self.ev(run, Queued::new(self.done_event(StateId::ROOT, final_output), Kind::Platform));
             let _ = ev;
             run.output = self.eval(run, e, &done)?.to_json();
         }

@@ -572,7 +572,7 @@ fn sent_by_reads_the_sender_and_a_lent_guard_the_hosts_answer() {
     let unanswered = rt.send(&s0, ev("answer"), 0).unwrap().snapshot;
     assert_eq!(unanswered.status, Status::Error);
     assert!(unanswered.error.unwrap().reason.contains("\"approved\""));
-    rt.host_guards.insert("approved".into(), false);
+    rt.host = Some(Arc::new(std::collections::BTreeMap::from([("approved".to_string(), false)])));
     assert_eq!(at(&rt, &rt.send(&s0, ev("answer"), 0).unwrap()), ["skipped"]);
 }
 
@@ -913,7 +913,7 @@ fn takes_taken_and_cancel() {
             "b": {} } }"##,
     );
     let mut rt = Runtime::new(&m);
-    rt.host_guards.insert("never".into(), false);
+    rt.host = Some(Arc::new(std::collections::BTreeMap::from([("never".to_string(), false)])));
     let (mut live, _) = rt.start_live(None, 0);
     let before = live.snapshot();
     assert_eq!(rt.takes(&live, &ev("go")), [1], "the second candidate");
@@ -1105,4 +1105,157 @@ fn a_stored_run_goes_on_as_the_live_one_and_one_that_does_not_fit_is_refused() {
     let mut wrong = s0.clone();
     wrong.configuration.push(StateId(4_000));
     assert!(rt.validate(&wrong).is_err());
+}
+
+fn carried(code: &str) -> ir::Expr {
+    ir::Expr::Js(Arc::new(ir::expr::Script {
+        code: code.into(),
+        args: vec![Root::Context, Root::Event],
+        ..ir::expr::Script::default()
+    }))
+}
+
+/// Issue 34: a function carried as JavaScript runs in the engine as a guard, an `assign`'s update
+/// and an action; its `Math.random()` is the run's (the snapshot keeps the generator, so a
+/// restored run draws what the live one draws); a throwing guard ends the run `error` with the
+/// thrown error's text, as xstate ends an actor whose guard throws.
+#[test]
+fn carried_functions_run_in_the_engine_and_their_randomness_is_the_runs() {
+    let text = r##"{ "id": "c", "initial": "idle", "context": { "items": [] }, "states": {
+        "idle": { "on": { "add": { "target": "idle" }, "boom": "idle", "done": "over" } }, "over": {} } }"##;
+    let m = edited(text, |c| {
+        let on = |c: &ir::Statechart, ty: &str| {
+            c.transitions.iter().position(|t| t.trigger == Trigger::Event(ty.into())).unwrap()
+        };
+        let (add, boom) = (on(c, "add"), on(c, "boom"));
+        c.transitions[add].guard = Some(ir::Guard::Expr {
+            expr: carried("({ context, event }) => !context.items.some((i) => i.name === event.name)"),
+        });
+        let mut updates = ir::FxIndexMap::default();
+        updates.insert(
+            "items".into(),
+            Arc::new(carried("({ context, event }) => [...context.items, { name: event.name, roll: Math.random() }]")),
+        );
+        c.transitions[add].actions =
+            vec![ir::Action::Assign { updates }, ir::Action::Run { value: carried("() => { console.log('x'); }") }];
+        c.transitions[boom].guard =
+            Some(ir::Guard::Expr { expr: carried("({ event }) => event.payload.missing.deeper") });
+    });
+    let rt = Runtime::new(&m);
+    let s0 = rt.start(None, 0).snapshot;
+    let s1 = rt.send(&s0, json!({ "type": "add", "name": "a" }), 0).unwrap().snapshot;
+    let s2 = rt.send(&s1, json!({ "type": "add", "name": "a" }), 0).unwrap().snapshot;
+    assert_eq!(s2.context.0.to_json(), s1.context.0.to_json(), "the guard refused a second `a`");
+    let live = rt.send(&s2, json!({ "type": "add", "name": "b" }), 0).unwrap().snapshot;
+    let items = live.context.0.to_json().unwrap()["items"].clone();
+    assert_eq!(items.as_array().map(Vec::len), Some(2));
+    assert_ne!(items[0]["roll"], items[1]["roll"]);
+    assert_ne!(s0.random, s1.random, "the generator moved on");
+    // The same run restored from its snapshot draws the same next number.
+    let encoded = rt.encode(&s1);
+    let restored = rt.decode(&encoded).unwrap();
+    let again = rt.send(&restored, json!({ "type": "add", "name": "b" }), 0).unwrap().snapshot;
+    assert_eq!(again.context.0.to_json(), live.context.0.to_json());
+    // A guard that throws ends the run `error`, with the thrown error.
+    let broken = rt.send(&s1, ev("boom"), 0).unwrap().snapshot;
+    assert_eq!(broken.status, Status::Error);
+    let fault = broken.error.unwrap();
+    assert!(fault.reason.contains("TypeError"), "{}", fault.reason);
+    // The thrown error is the fault's value, as xstate hands it to a parent.
+    assert_eq!(fault.error.as_ref().and_then(|e| e.get("name")), Some(&json!("TypeError")));
+}
+
+/// Issue 34 item 8: a run that sends itself an event for each one it takes (SCXML's `<send>` with
+/// no target) ends `error` at the queue bound after one event from outside, instead of keeping
+/// its host busy for ever; the count is in the snapshot (a host may store the run between two
+/// queued events) and an event from outside starts it anew.
+#[test]
+fn a_run_that_feeds_its_own_queue_ends_at_the_queue_bound() {
+    let text =
+        r##"{ "id": "q", "initial": "a", "states": { "a": { "on": { "ping": { "target": "a" }, "poke": {} } } } }"##;
+    let m = edited(text, |c| {
+        c.origin = ir::Origin::Scxml;
+        let ping = c.transitions.iter().position(|t| t.trigger == Trigger::Event("ping".into())).unwrap();
+        c.transitions[ping].actions = vec![ir::Action::Send {
+            to: ir::SendTo::Own,
+            event: ir::Expr::Literal(ir::Json::String("ping".into())),
+            delay: None,
+            id: None,
+            id_location: None,
+        }];
+    });
+    let mut rt = Runtime::new(&m);
+    rt.queue_bound = 50;
+    let s0 = rt.start(None, 0).snapshot;
+    let mut s = rt.send(&s0, ev("ping"), 0).unwrap().snapshot;
+    let mut taken = 0;
+    while let Some(step) = rt.take_queued(&s, 0) {
+        s = step.snapshot;
+        taken += 1;
+        if taken == 20 {
+            // Stored and read back between two queued events: the count goes on.
+            s = rt.decode(&rt.encode(&s)).unwrap();
+            assert_eq!(s.chained, 20);
+            // An event from outside starts it anew.
+            s = rt.send(&s, ev("poke"), 0).unwrap().snapshot;
+            assert_eq!(s.chained, 0);
+        }
+        assert!(taken < 1000, "the queue never ended");
+    }
+    assert_eq!(s.status, Status::Error);
+    assert_eq!(taken, 20 + 51, "50 taken after the poke, the 51st refused");
+    assert!(s.error.unwrap().reason.contains("more than 50 events it sent itself"));
+}
+
+/// Issue 34 item 7: one program, loaded once by identity, drives runs on several threads; what
+/// belongs to a run (its session, SCXML's `_sessionid`, its generator's seed) is in its snapshot,
+/// and a lent guard is asked of the host with the run's session.
+#[test]
+fn a_program_is_loaded_once_and_shared_by_runs_on_any_thread() {
+    let text = r##"{ "id": "p", "initial": "a", "states": { "a": { "on": { "go": { "target": "b", "guard": "lent" } } }, "b": {} } }"##;
+    struct Asked(std::sync::Mutex<Vec<String>>);
+    impl Host for Asked {
+        fn guard(&self, session: &str, name: &str, _params: Option<&JsValue>) -> Option<bool> {
+            self.0.lock().unwrap().push(format!("{session}:{name}"));
+            Some(session.ends_with('1'))
+        }
+    }
+    let programs = Programs::new();
+    let m = machine(text);
+    let identity = m.identity();
+    let asked = Arc::new(Asked(std::sync::Mutex::new(Vec::new())));
+    let load = || -> Result<Program, String> {
+        let mut p = Program::new(machine(text));
+        let host: Arc<dyn Host> = asked.clone();
+        p.configure(|rt| rt.host = Some(host));
+        Ok(p)
+    };
+    let program = programs.get_or_load(identity, load, |i| format!("hashes to {i}")).unwrap();
+    let again = programs.get_or_load(identity, || Err("not loaded again".to_string()), |i| i.to_string()).unwrap();
+    assert!(Arc::ptr_eq(&program, &again));
+    let threads: Vec<_> = (0..2)
+        .map(|i| {
+            let program = program.clone();
+            std::thread::spawn(move || {
+                let rt = program.runtime();
+                let s = rt.start_session(&format!("run-{i}"), None, 0).snapshot;
+                let s = rt.decode(&rt.encode(&s)).unwrap();
+                let s = rt.send(&s, ev("go"), 0).unwrap();
+                (s.snapshot.session.clone(), at(rt, &s))
+            })
+        })
+        .collect();
+    let results: Vec<_> = threads.into_iter().map(|t| t.join().unwrap()).collect();
+    assert_eq!(results, [("run-0".to_string(), vec!["a".to_string()]), ("run-1".to_string(), vec!["b".to_string()])]);
+    let mut asked = asked.0.lock().unwrap().clone();
+    asked.sort();
+    assert_eq!(asked, ["run-0:lent", "run-1:lent"]);
+    // An IR that hashes otherwise than the identity it was stored under is refused.
+    let other = Programs::new();
+    let wrong = other.get_or_load(<ir::Identity as std::str::FromStr>::from_str(&"0".repeat(64)).unwrap(), load, |i| {
+        format!("hashes to {i}")
+    });
+    assert_eq!(wrong.err(), Some(format!("hashes to {identity}")));
+    drop((program, again));
+    assert!(programs.is_empty(), "a program no run holds is dropped");
 }

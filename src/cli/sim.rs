@@ -39,7 +39,7 @@ pub(super) fn sim(args: SimArgs) -> Result<Exit> {
     if let Some(bound) = args.step_bound {
         rt.step_bound = bound;
     }
-    rt.host_guards = host_guards(&machine, args.guards.as_deref(), &display(&args.file))?;
+    rt.host = Some(std::sync::Arc::new(host_guards(&machine, args.guards.as_deref(), &display(&args.file))?));
     let mut out = Lines {
         rt: &rt,
         format: args.format,

@@ -1,7 +1,9 @@
 //! The crate graph of `ARCHITECTURE.md` is the one Cargo builds: every workspace crate depends
 //! (normal, build and dev dependencies alike) only on crates of a lower layer than its own, as the
 //! table "The layers" there ranks them, and the IR's and the kit's dependency closures hold no
-//! parser, no salsa, no renderer and no LSP, so that a runtime can depend on them alone.
+//! parser, no salsa, no renderer and no LSP, so that a runtime can depend on them alone. The
+//! store's closures hold no runtime and no HTTP, and the `store` crate (the traits) no database
+//! driver: its backends are crates apart.
 
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -75,4 +77,39 @@ fn the_ir_and_the_kit_need_no_parser_database_renderer_or_lsp() {
             assert!(!forbidden, "`{krate}` depends on `{name}`:\n{tree}");
         }
     }
+}
+
+/// The crates in a crate's closure (normal dependencies, as `cargo tree` lists them).
+fn closure(krate: &str) -> Vec<String> {
+    let tree = cargo(&["tree", "--offline", "-p", krate, "-e", "normal", "--prefix", "none"]);
+    let names: Vec<String> = tree.lines().filter_map(|l| l.split_whitespace().next()).map(str::to_string).collect();
+    assert!(names.iter().any(|n| n == krate), "{tree}");
+    names
+}
+
+#[test]
+fn the_store_needs_no_runtime_or_http_and_its_traits_no_driver() {
+    let http = |name: &str| {
+        ["http", "hyper", "axum", "reqwest", "ureq", "h2", "tower-http"].contains(&name)
+            || name.starts_with("tower")
+            || name.starts_with("tokio")
+    };
+    let runtime = |name: &str| ["runtime", "ir", "kit", "syntax", "chart", "machine", "check", "db"].contains(&name);
+    let driver = |name: &str| {
+        name.contains("sqlite")
+            || ["postgres", "tokio-postgres", "sqlx", "diesel"].contains(&name)
+            || name.starts_with("sqlx")
+    };
+    for krate in ["store", "store-sqlite"] {
+        for name in closure(krate) {
+            assert!(!http(&name) && !runtime(&name), "`{krate}` depends on `{name}`");
+            if krate == "store" {
+                assert!(
+                    !driver(&name),
+                    "`store` (the traits) depends on the driver `{name}`: a backend is a crate apart"
+                );
+            }
+        }
+    }
+    assert!(closure("store-sqlite").iter().any(|n| n == "rusqlite"), "store-sqlite is on rusqlite");
 }

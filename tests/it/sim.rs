@@ -283,3 +283,16 @@ fn a_run_restored_anywhere_goes_on_as_the_live_one() {
         }
     }
 }
+
+/// Issue 34 item 5: an invoked child Machine (a slot whose definition is its IR) runs inside the
+/// parent's run, in its snapshot: its timers are the parent's, its `sendParent` events the
+/// parent's to take, its output the parent's `onDone` — with no script line but the clock's.
+#[test]
+fn a_child_machine_runs_inside_its_parent() {
+    let (out, err, code) = sim(&["child.ts", "--events", "child.events.jsonl"]);
+    assert_eq!((code, err.as_str()), (0, ""), "{out}");
+    snapshot("child", &out);
+    let last: serde_json::Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
+    assert_eq!(last["status"], "done");
+    assert_eq!(last["context"], serde_json::json!({ "ticks": 3, "counted": 3 }));
+}

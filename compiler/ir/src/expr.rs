@@ -101,11 +101,22 @@ pub enum Expr {
 /// `event` for a guard, an action, an `assign`'s update, a delay, an `input` or `output` mapper;
 /// `input` for the `context` factory), each the run's value, and `params` the reference's params
 /// ([`Root::Params`], `undefined` outside a named implementation).
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+///
+/// SCXML's ECMAScript data model asks two things more of a script, each a flag: `run`, a third
+/// argument `{ globals, active }` (the run's named values, [`Expr::Global`]'s `_event`,
+/// `_sessionid`, `_name`, `_ioprocessors`, by name; and the active states' indices, for `In()`);
+/// and `writes`, the context written back after the call (the function may change
+/// `args.context` in place: `<script>`, `++x` in a condition), as the data model is the
+/// context. Both are off for a Machine's functions, whose only effect is their value.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Script {
     pub code: String,
     /// The roots the function's first argument holds, in order.
     pub args: Vec<Root>,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub run: bool,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub writes: bool,
 }
 
 /// A part of an [`Expr::ObjectSpread`].
