@@ -603,7 +603,7 @@ fn lower_statechart<'v>(parts: &MachineParts<'v>, purpose: Purpose, depth: usize
     let context_expr = context_value.filter(|_| context.is_none()).and_then(Value::as_function).and_then(|f| {
         f.lowered.as_deref().cloned().or_else(|| {
             let script = f.carried.as_ref()?.as_ref().ok()?;
-            Some(Expr::Js(Arc::new(ir::expr::Script { code: script.code.clone(), args: vec![Root::Input] })))
+            Some(Expr::Js(Arc::new(ir::expr::Script { args: vec![Root::Input], ..ir::expr::Script::clone(script) })))
         })
     });
     // The Machine's `output` mapper (xstate reads the root's `output` as the Machine's).

@@ -713,7 +713,11 @@ impl<'a, 'g, 's, 'v> Cx<'a, 'g, 's, 'v> {
         };
         let mut b = Builder { g: &*self.g, open: Vec::new() };
         b.closure(self.file, scan.free(), &code, 0)
-            .map(|code| std::sync::Arc::new(ir::expr::Script { code, args: vec![Root::Context, Root::Event] }))
+            .map(|code| {
+                // A Machine's function: its value is its only effect (no SCXML `run` or `writes`).
+                let args = vec![Root::Context, Root::Event];
+                std::sync::Arc::new(ir::expr::Script { code, args, ..ir::expr::Script::default() })
+            })
             .map_err(Into::into)
     }
 }
