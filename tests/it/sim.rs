@@ -132,8 +132,8 @@ fn a_spread_context_and_spreading_assigns_run() {
     );
 }
 
-/// A context factory jr2 cannot lower is refused for a run, at the factory (it was dropped with
-/// no line, and the run went on with `{}`).
+/// A context factory that reaches what no run has (`process`) is refused for a run, at the
+/// factory (it was dropped with no line, and the run went on with `{}`).
 #[test]
 fn a_context_factory_that_does_not_lower_is_refused() {
     let dir = tempdir();
@@ -144,7 +144,7 @@ fn a_context_factory_that_does_not_lower_is_refused() {
 export const machine = setup({}).createMachine({
   id: "factory",
   initial: "a",
-  context: ({ input }) => ({ ticks: input.list.map((x) => x + 1) }),
+  context: ({ input }) => ({ ticks: input.list.map((x) => x + 1), home: process.env.HOME }),
   states: { a: {} },
 });
 "#,
@@ -154,7 +154,7 @@ export const machine = setup({}).createMachine({
     assert_eq!(code, 1, "{out}{err}");
     assert!(out.is_empty(), "nothing runs: {out}");
     assert!(err.contains("error[not-executable]"), "{err}");
-    assert!(err.contains("the context cannot be made: its factory is a function jr2 cannot lower"), "{err}");
+    assert!(err.contains("the context cannot be made: its factory cannot run: it reads `process`"), "{err}");
 }
 
 /// A part the run needs that the IR does not hold is refused for a run: the `not-executable` lines
@@ -166,7 +166,7 @@ fn a_machine_the_ir_cannot_run_is_refused() {
     std::fs::write(
         &path,
         r#"import { setup } from "xstate";
-export const machine = setup({ guards: { ready: ({ context }) => context.tags.some((t) => t === "ready") } }).createMachine({
+export const machine = setup({ guards: { ready: ({ context }) => fetch(context.url) !== null } }).createMachine({
   id: "opaque",
   initial: "a",
   context: { tags: [] },
@@ -179,7 +179,7 @@ export const machine = setup({ guards: { ready: ({ context }) => context.tags.so
     assert_eq!(code, 1, "{out}{err}");
     assert!(out.is_empty(), "nothing runs: {out}");
     assert!(err.contains("error[not-executable]"), "{err}");
-    assert!(err.contains("the guard `ready` is implemented by code jr2 cannot lower"), "{err}");
+    assert!(err.contains("the guard `ready` cannot run: it reads `fetch`"), "{err}");
     let check = Command::new(env!("CARGO_BIN_EXE_jr2")).arg("check").arg(&path).output().unwrap();
     assert_eq!(check.status.code(), Some(0), "a warning in a check");
     assert!(String::from_utf8_lossy(&check.stdout).contains("warning[not-executable]"));

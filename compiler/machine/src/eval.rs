@@ -33,6 +33,10 @@
 //!   template's `${...}` that is neither a reference nor a literal is a `TemplatePart::Expr`;
 //!   `undefined` is `Expr::Undefined`. `**`, bit operators, `in`, `instanceof`, `void`, `delete`
 //!   and the globals (`NaN`, `Math`) are read for facts but not lowered.
+//! - A function whose body does not lower is carried as JavaScript (`eval/carry.rs`): its text
+//!   with the types blanked and what it closes over (module `const`s, functions and classes, the
+//!   Instance's own files' exports), or refused, with the reason, where it reaches what no run can
+//!   have (a package, a host global, a module `let`, an actor reference) ([`FnValue::carried`]).
 //! - A call of the author's own function at module level is not evaluated (`not-static`).
 //! - A `const` binding is evaluated once and read from its cache as a copy of a few words: a
 //!   value's tree is in the evaluation's value arena ([`ValueArena`], `value.rs`), so
@@ -46,8 +50,8 @@
 //!   are written in the arena as they are evaluated, in room made for as many as the source
 //!   lists (`Arena::list`), so no list takes a heap block of its own or is copied.
 //!
-//! Boundary: this file (with its child `eval/analysis.rs`) and `parse.rs` are the only ones that
-//! know oxc.
+//! Boundary: this file (with its children `eval/analysis.rs` and `eval/carry.rs`) and `parse.rs`
+//! are the only ones that know oxc.
 
 use super::module::{self, classify, Disk, Evaluated, KnownModule, ModuleKind, SourceFile, Sources, Specifier};
 use super::value::{
@@ -66,6 +70,7 @@ use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
 mod analysis;
+mod carry;
 use analysis::FnScopes;
 pub use analysis::{lower_expression, lower_script, script_declarations, script_functions, Names, ScriptStep};
 
@@ -313,6 +318,10 @@ struct Graph<'s, 'v> {
     too_big_warned: bool,
     /// [`Graph::root`], once found.
     root: std::cell::OnceCell<module::Root>,
+    /// Each file's module level as a carried function reads it (`carry.rs`), by [`FileId`]:
+    /// made while the file's AST lives (`None` for a JSON module, a file not parsed, or the
+    /// entry file until one of its functions is carried).
+    tables: Vec<Option<carry::Table>>,
 }
 
 impl<'s, 'v> Graph<'s, 'v> {
@@ -329,6 +338,7 @@ impl<'s, 'v> Graph<'s, 'v> {
             copied: 0,
             too_big_warned: false,
             root: std::cell::OnceCell::new(),
+            tables: Vec::new(),
         }
     }
 
@@ -341,6 +351,7 @@ impl<'s, 'v> Graph<'s, 'v> {
         }
         self.files.push(SourceFile { path, text });
         self.states.push(ModState::Evaluating);
+        self.tables.push(None);
         id
     }
 
@@ -424,6 +435,12 @@ impl<'s, 'v> Graph<'s, 'v> {
                 IndexMap::new()
             }
             Ok(program) => {
+                // An imported file's table is made now, while its AST lives (an importer's
+                // carried function may read it later); the entry file's only when one of its own
+                // functions is carried (most Workflows' functions all lower).
+                if id.0 != 0 {
+                    self.tables[id.0 as usize] = Some(carry::Table::new(&program, &text));
+                }
                 let mut cx = Cx::new(self, id, &text);
                 cx.run(&program)
             }
@@ -551,6 +568,9 @@ struct Cx<'a, 'g, 's, 'v> {
     /// What a standalone expression's free names mean ([`analysis::lower_expression`]); `None`
     /// in a Workflow, whose names are its bindings.
     names: Option<&'a dyn Names>,
+    /// The file's program, while it is evaluated: the entry file's carry table is made from it
+    /// when first needed.
+    program: Option<&'a Program<'a>>,
 }
 
 fn span(s: oxc_span::Span) -> Span {
@@ -718,6 +738,7 @@ impl<'a, 'g, 's, 'v> Cx<'a, 'g, 's, 'v> {
             facts: Facts::default(),
             inline: 0,
             names: None,
+            program: None,
         }
     }
 
@@ -816,6 +837,7 @@ impl<'a, 'g, 's, 'v> Cx<'a, 'g, 's, 'v> {
             .sum();
         self.bindings.reserve(names);
         self.cache.reserve(names);
+        self.program = Some(program);
         for stmt in &program.body {
             self.declare(stmt);
         }

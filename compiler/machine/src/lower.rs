@@ -17,43 +17,53 @@
 //! (or whose config is no object) gives `machine: None`.
 //!
 //! How the authoring surface's values read (decisions, see also the tests):
+//! - A function a run calls is its lowering (`Function::lowered`, the fast path, and what the
+//!   passes read), else its script carried as JavaScript (`Function::carried`: an `Expr::Js`,
+//!   [`fn_expr`]), else it is refused: its place keeps the old marker (an `inline` name, an
+//!   `Opaque` action with the refusal's reason, an empty mapper), which the walk's
+//!   `not-executable` reports with the reason ([`refusal`]). One implementation's script is one
+//!   `Arc`, shared by its uses.
 //! - A state's kind is xstate's: its `type`, else `compound` with children, else `history` where
 //!   `history` is truthy (`{ history: "deep" }`, `{ history: true }`), else `atomic`. A history
 //!   state is `Deep` for `history: "deep"`, else `Shallow`.
 //! - A guard: `"name"` → `Named`; `sentBy(id)` or `{ type: "jr2.sentBy", params: { id } }` →
 //!   `SentBy`; `and([..])`, `or([..])`, `not(g)` (xstate's or the kit's) → `And`/`Or`/`Not`;
 //!   `{ type, params }` → `Named` with params; `stateIn("#id")` or `stateIn(stateValue)` → `Expr`
-//!   of an `InState` (several leaves of a state value: an `&&` of them); an inline function whose
-//!   body lowered → `Expr` of its lowering, any other → `Named { name: "inline" }` with no params.
+//!   of an `InState` (several leaves of a state value: an `&&` of them); an inline function →
+//!   `Expr` of its lowering or its script, a refused one → `Named { name: "inline" }`.
 //! - An action: `"name"` → `Named`; `assign({ k: v })` → `Assign` where each `v` is a literal or a
-//!   function whose body lowered (others are dropped with a `not-lowered` warning); `assign(fn)`
-//!   whose body lowered to an object → `Assign` of its fields, or to `{ ...context, k: v }` → `Assign`
-//!   of the fields after the context's spread (any other `assign(fn)` → `Opaque`);
-//!   `answer(fn)` → `Named { name: "jr2.answer", params: fn's lowering }`; `{ type, params }` →
-//!   `Named` (params written that do not lower → `Opaque`); an inline function whose body lowered (a pure expression, `() => {}`) has no effect
-//!   and is no action, any other → `Named { name: "inline" }`; xstate's `raise`, `sendTo`, `sendParent`, `cancel`,
-//!   `emit` and `log` → `Raise`, `Send`, `Cancel`, `Emit`, `Log` where each argument is a literal
-//!   or a function whose body lowered, else `Opaque` with the reason; another xstate action creator
-//!   (`spawnChild`, `stopChild`, ...) → `Named { name: "xstate.<creator>" }`.
-//! - An invoke's `input`: a literal → `Literal`; a function → its `lowered` (none: no input and a
-//!   `not-lowered` warning); `fromPick(def, fill?)` → an object of `{ param: event.param }` for each
-//!   key of the pick's `z.object({...})`, then `fill`'s lowered object fields.
+//!   function that lowered or is carried (one refused makes the whole `assign` `Opaque`: a run
+//!   takes none of an `assign` or all of it); `assign(fn)` whose body lowered to an object →
+//!   `Assign` of its fields, or to `{ ...context, k: v }` → `Assign` of the fields after the
+//!   context's spread; any other `assign(fn)` that lowered or is carried →
+//!   `AssignContext { ...context, ...fn(args) }` (xstate merges the partial context it gives), a
+//!   refused one → `Opaque`; `answer(fn)` → `Named { name: "jr2.answer", params: fn's
+//!   expression }`; `{ type, params }` → `Named` (params written that do not lower → `Opaque`); an
+//!   inline function whose body lowered (a pure expression, `() => {}`) has no effect and is no
+//!   action, one carried → `Run` (called for what it does), one refused → `Opaque` with why;
+//!   xstate's `raise`, `sendTo`, `sendParent`, `cancel`, `emit` and `log` → `Raise`, `Send`,
+//!   `Cancel`, `Emit`, `Log` where each argument is a literal or a function that lowered or is
+//!   carried, else `Opaque` with the reason; another xstate action creator (`spawnChild`,
+//!   `stopChild`, ...) → `Named { name: "xstate.<creator>" }`.
+//! - An invoke's `input`: a literal → `Literal`; a function → its expression (refused: no input
+//!   and a `not-lowered` warning); `fromPick(def, fill?)` → an object of `{ param: event.param }`
+//!   for each key of the pick's `z.object({...})`, then `fill`'s lowered object fields.
 //! - `slots`: every actor of the setup, in the setup's order, then the names that invokes use and
 //!   the setup does not declare (the kit's implicit `gate`, unknown names); each with its
 //!   definition, read by [`crate::slots`] (a child Machine lowered whole into it), and the
 //!   Machine's `workspace()` options beside them (`Statechart::workspace`).
 //! - `implementations`: the setup's `guards`, `actions` and `delays` (then the implementations'
-//!   given outside it, a later name replacing an earlier one), each lowered where pure: a guard
-//!   function whose body lowered → its `Expr` (its second parameter is `params`, `Root::Params`),
-//!   a guard written as data → that guard; an action function whose body lowered → no action, an
-//!   action creator's call → its action; a delay's number or a function whose body lowered → its
-//!   `Expr`. A reference keeps its name; a name whose implementation is other code is left out.
+//!   given outside it, a later name replacing an earlier one): a guard function → `Expr` of its
+//!   lowering or script (its second parameter is `params`, `Root::Params`), a guard written as
+//!   data → that guard; an action function whose body lowered → no action, one carried → `Run`,
+//!   an action creator's call → its action; a delay's number or a function → its expression. A
+//!   reference keeps its name; a name whose implementation is refused is left out.
 //! - `context`: its JSON when it is a literal; a function (`({ input }) => input`) gives `None`, and
-//!   its lowering, where its body lowered, is `context_expr`. A mapper (the context factory, an
-//!   `output`, an invoke's `input`) that does not lower leaves its place in the IR empty: the
-//!   walk's `not-executable` finds it written and missing, and refuses a run (nothing is dropped
-//!   silently; a function carried as JavaScript would fill the place, a third outcome). The root's `output` is the Machine's
-//!   `output`; a final state's `output` (a literal or a lowered function) its own; `tags` a state's.
+//!   its lowering, or its script called with `{ input }` (`args: [input]`), is `context_expr`. A
+//!   mapper (the context factory, an `output`, an invoke's `input`) that is refused leaves its
+//!   place in the IR empty: the walk's `not-executable` finds it written and missing, and refuses
+//!   a run (nothing is dropped silently). The root's `output` is the Machine's `output`; a final
+//!   state's `output` (a literal or a function) its own; `tags` a state's.
 //! - An invoke's `onSnapshot` is not lowered (the IR has no snapshot events): an `unsupported`
 //!   warning.
 
@@ -589,10 +599,13 @@ fn lower_statechart<'v>(parts: &MachineParts<'v>, purpose: Purpose, depth: usize
     let context_value = config.get("context");
     let context = context_value.copied().and_then(Value::to_ir_json);
     // A context function over the input (`({ input }) => ({ ... })`), where its body lowered.
-    let context_expr = context_value
-        .filter(|_| context.is_none())
-        .and_then(Value::as_function)
-        .and_then(|f| f.lowered.as_deref().cloned());
+    // One that does not lower is carried as JavaScript, called with `{ input }`.
+    let context_expr = context_value.filter(|_| context.is_none()).and_then(Value::as_function).and_then(|f| {
+        f.lowered.as_deref().cloned().or_else(|| {
+            let script = f.carried.as_ref()?.as_ref().ok()?;
+            Some(Expr::Js(Arc::new(ir::expr::Script { args: vec![Root::Input], ..ir::expr::Script::clone(script) })))
+        })
+    });
     // The Machine's `output` mapper (xstate reads the root's `output` as the Machine's).
     let output = config.get("output").and_then(value_expr);
     let machine = ir::Statechart {
@@ -1003,9 +1016,9 @@ impl<'p, 'v> Lowerer<'p, 'v> {
         if is_call(v, "fromPick") {
             return self.pick_input(v, path).map(Arc::new);
         }
-        // A mapper's lowering is shared with the IR, not copied.
-        if let Some(lowered) = v.as_function().and_then(|f| f.lowered.clone()) {
-            return Some(lowered);
+        // A mapper's lowering (or its script) is shared with the IR, not copied.
+        if let Some(e) = v.as_function().and_then(fn_expr) {
+            return Some(e);
         }
         match value_expr(v) {
             Some(e) => Some(Arc::new(e)),
@@ -1102,12 +1115,22 @@ impl<'p, 'v> Lowerer<'p, 'v> {
             // A function whose body lowered (a pure expression, or nothing) has no effect: no
             // action. Other code stays a named `inline` action.
             ValueKind::Function(f) if f.lowered.is_some() => return None,
-            ValueKind::Function(_) => return Some(Action::Named { name: "inline".into(), params: None }),
+            // Other code is carried as JavaScript and called for what it does, or refused.
+            ValueKind::Function(f) => {
+                return Some(match &f.carried {
+                    Some(Ok(script)) => Action::Run { value: Expr::Js(script.clone()) },
+                    Some(Err(reason)) => Action::Opaque { reason: format!("an action cannot run: {reason}") },
+                    None => Action::Named { name: "inline".into(), params: None },
+                })
+            }
             ValueKind::Object { .. } => {
                 return match a.get("type").and_then(Value::as_str) {
                     // Params written that do not lower: a run would call the action without them.
                     Some(name) if params_not_lowered(a) => Some(Action::Opaque {
-                        reason: format!("the params of the action `{name}` are code jr2 cannot lower"),
+                        reason: match a.get("params").and_then(refusal) {
+                            Some(why) => format!("the params of the action `{name}` cannot run: {why}"),
+                            None => format!("the params of the action `{name}` are code jr2 cannot lower"),
+                        },
                     }),
                     Some(name) => {
                         Some(Action::Named { name: Name::from(name), params: a.get("params").and_then(value_expr) })
@@ -1129,7 +1152,11 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                 if let Some(props) = arg0.props() {
                     let mut updates = FxIndexMap::with_capacity_and_hasher(props.len(), Default::default());
                     let mut stays = Vec::new();
+                    let mut refused = None;
                     for p in props {
+                        if refused.is_none() {
+                            refused = refusal(&p.value).map(|why| (p.key, why));
+                        }
                         match shared_value_expr(&p.value) {
                             Some(e) => {
                                 updates.insert(Name::from(p.key), e);
@@ -1146,6 +1173,13 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                     }
                     // A run never takes part of an `assign`: one with an update that stays code
                     // runs none of it (the walk's `not-executable` names the update).
+                    if let Some((key, why)) = refused {
+                        return Some(Action::Opaque {
+                            reason: format!(
+                                "its `assign` cannot run: the update of `context.{key}` cannot be carried: {why}"
+                            ),
+                        });
+                    }
                     if let Some(reason) = partial_assign_reason(&stays) {
                         return Some(Action::Opaque { reason });
                     }
@@ -1161,18 +1195,23 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                     // `({ context }) => ({ ...context, k: v })`: xstate merges the object into the
                     // context, so a leading spread of the context itself changes nothing, and the
                     // fields after it are the updates. Any other spread or a computed key makes
-                    // keys only the run knows, which an `Assign`'s updates cannot name.
+                    // keys only the run knows: the whole new context, the old one spread first.
                     Some(Expr::ObjectSpread(parts)) => match context_spread_updates(parts) {
                         Some(updates) => Some(Action::Assign { updates }),
-                        None => {
-                            self.not_lowered(arg0, path, "this `assign`");
-                            Some(Action::Opaque {
-                                reason: "this `assign` stays code: its object has keys only the run knows (a spread \
-                                         of a value other than the context, first, or a computed key)"
-                                    .into(),
-                            })
-                        }
+                        None => Some(merged_context(Expr::ObjectSpread(parts.clone()))),
                     },
+                    // Another value (a ternary of objects, ...), or a body carried as JavaScript:
+                    // xstate merges the partial context it gives into the context.
+                    Some(other) => Some(merged_context(other.clone())),
+                    None if matches!(arg0.as_function().and_then(|f| f.carried.as_ref()), Some(Ok(_))) => {
+                        arg0.as_function().and_then(fn_expr).map(|e| merged_context(Expr::clone(&e)))
+                    }
+                    None if refusal(arg0).is_some() => {
+                        self.not_lowered(arg0, path, "this `assign`");
+                        Some(Action::Opaque {
+                            reason: format!("this `assign` cannot run: {}", refusal(arg0).unwrap_or_default()),
+                        })
+                    }
                     _ => {
                         self.not_lowered(arg0, path, "this `assign`");
                         Some(Action::Opaque {
@@ -1183,7 +1222,7 @@ impl<'p, 'v> Lowerer<'p, 'v> {
                 }
             }
             Some("answer") => {
-                let params = arg(a, 0).and_then(|f| f.as_function()).and_then(|f| f.lowered.as_deref().cloned());
+                let params = arg(a, 0).and_then(|f| f.as_function()).and_then(fn_expr).map(|e| Expr::clone(&e));
                 if params.is_none() {
                     if let Some(f) = arg(a, 0) {
                         self.not_lowered(f, path, "this `answer`");
@@ -1261,7 +1300,7 @@ impl<'p, 'v> Lowerer<'p, 'v> {
     /// data (a name, `{ type, params }`, `and`/`or`/`not`/`stateIn`/`sentBy`).
     fn implementation_guard(&mut self, v: &Value<'v>, targets: &Targets<'_>) -> Option<Guard> {
         if let Some(f) = v.as_function() {
-            return f.lowered.as_deref().map(|e| Guard::Expr { expr: e.clone() });
+            return fn_expr(f).map(|e| Guard::Expr { expr: Expr::clone(&e) });
         }
         let data = v.as_str().is_some()
             || (v.props().is_some() && v.get("type").and_then(Value::as_str).is_some())
@@ -1277,7 +1316,10 @@ impl<'p, 'v> Lowerer<'p, 'v> {
     /// its action.
     fn implementation_actions(&mut self, v: &'v Value<'v>) -> Option<Vec<Action>> {
         if let Some(f) = v.as_function() {
-            return f.lowered.is_some().then(Vec::new);
+            if f.lowered.is_some() {
+                return Some(Vec::new());
+            }
+            return fn_expr(f).map(|e| vec![Action::Run { value: Expr::clone(&e) }]);
         }
         kit_name(v)?;
         self.action(v, Path::ROOT).map(|a| vec![a])
@@ -1336,8 +1378,9 @@ impl<'p, 'v> Lowerer<'p, 'v> {
         }
         if let Some(f) = g.as_function() {
             // A pure body is its expression; other code stays a named `inline` guard.
-            return Some(match &f.lowered {
-                Some(expr) => Guard::Expr { expr: Expr::clone(expr) },
+            // Other code is carried as JavaScript, or (refused) a named `inline` guard.
+            return Some(match fn_expr(f) {
+                Some(expr) => Guard::Expr { expr: Expr::clone(&expr) },
                 None => Guard::Named { name: "inline".into(), params: None },
             });
         }
@@ -1851,9 +1894,10 @@ fn creator_action(creator: &str, a: &Value) -> Result<Action, String> {
     let expr = |v: &Value, what: &str| -> Result<Expr, String> {
         value_expr(v).ok_or_else(|| {
             let why = match &v.kind {
-                ValueKind::Function(_) => {
-                    "a function whose body is not an expression the runtime can evaluate".to_string()
-                }
+                ValueKind::Function(_) => match refusal(v) {
+                    Some(why) => format!("a function that cannot run: {why}"),
+                    None => "a function whose body is not an expression the runtime can evaluate".to_string(),
+                },
                 ValueKind::Unknown { reason } => format!("not known statically ({reason})"),
                 _ => describe(v),
             };
@@ -1951,22 +1995,60 @@ pub fn one_or_many<'a, 'v>(value: &'a Value<'v>, path: &str) -> Vec<(String, &'a
 fn implementation_delay(v: &Value) -> Option<Expr> {
     match &v.kind {
         ValueKind::Number { .. } | ValueKind::String { .. } => value_expr(v),
-        ValueKind::Function(f) => f.lowered.as_deref().cloned(),
+        ValueKind::Function(f) => fn_expr(f).map(|e| Expr::clone(&e)),
         _ => None,
     }
 }
 
 pub(crate) fn value_expr(v: &Value) -> Option<Expr> {
+    match &v.kind {
+        // A function a run calls (a mapper, params, an action creator's argument): its lowering,
+        // or its script carried as JavaScript. (One inside an object or a list is a value xstate
+        // does not call: its lowering alone, as before.)
+        ValueKind::Function(f) => fn_expr(f).map(|e| Expr::clone(&e)),
+        _ => nested_value_expr(v),
+    }
+}
+
+/// A function's expression for a run: its lowering, else its script carried as JavaScript
+/// (shared, not copied); `None` for a function refused (or read outside a Workflow).
+pub fn fn_expr(f: &crate::value::Function) -> Option<Arc<Expr>> {
+    if let Some(e) = &f.lowered {
+        return Some(e.clone());
+    }
+    let script = f.carried.as_ref()?.as_ref().ok()?;
+    Some(Arc::new(Expr::Js(script.clone())))
+}
+
+/// Why a function is refused (what it reaches that no run can have), where it neither lowers
+/// nor is carried; `None` for anything else.
+pub fn refusal<'a>(v: &'a Value) -> Option<&'a str> {
+    match v.as_function()?.carried.as_ref()? {
+        Err(why) => Some(why),
+        Ok(_) => None,
+    }
+}
+
+/// `assign(fn)` where the function gives a partial context: the context with it merged in, as
+/// xstate merges it (`{ ...context, ...fn(args) }`).
+fn merged_context(partial: Expr) -> Action {
+    let context = Expr::Ref(Reference { root: Root::Context, path: Default::default() });
+    Action::AssignContext {
+        value: Expr::ObjectSpread(vec![ir::expr::ObjectPart::Spread(context), ir::expr::ObjectPart::Spread(partial)]),
+    }
+}
+
+fn nested_value_expr(v: &Value) -> Option<Expr> {
     if let Some(j) = v.to_ir_json() {
         return Some(Expr::Literal(j));
     }
     match &v.kind {
         ValueKind::Function(f) => f.lowered.as_deref().cloned(),
-        ValueKind::Array { items } => items.iter().map(value_expr).collect::<Option<Vec<_>>>().map(Expr::Array),
+        ValueKind::Array { items } => items.iter().map(nested_value_expr).collect::<Option<Vec<_>>>().map(Expr::Array),
         ValueKind::Object { props } => props
             .iter()
             .filter(|p| !matches!(p.value.kind, ValueKind::Undefined))
-            .map(|p| Some((Name::from(p.key), value_expr(&p.value)?)))
+            .map(|p| Some((Name::from(p.key), nested_value_expr(&p.value)?)))
             .collect::<Option<Vec<_>>>()
             .map(Expr::Object),
         _ => None,
@@ -2025,7 +2107,7 @@ fn partial_assign_reason(stays: &[&str]) -> Option<String> {
 /// [`value_expr`], where a function's lowering is shared (an `Arc` clone), not copied.
 fn shared_value_expr(v: &Value) -> Option<Arc<Expr>> {
     match &v.kind {
-        ValueKind::Function(f) => f.lowered.clone(),
+        ValueKind::Function(f) => fn_expr(f),
         _ => value_expr(v).map(Arc::new),
     }
 }

@@ -94,6 +94,7 @@ pub(crate) fn func(lowered: Option<Expr>) -> Value<'static> {
         params: smallvec::smallvec!["{ context, event }".into()],
         facts: Facts { complete: lowered.is_some(), ..Facts::default() },
         lowered: lowered.map(std::sync::Arc::new),
+        carried: None,
     })))
 }
 

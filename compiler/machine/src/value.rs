@@ -128,7 +128,16 @@ pub struct Function {
     pub facts: Facts,
     /// Where the body is a pure expression the runtime can evaluate: its lowering.
     pub lowered: Option<Arc<Expr>>,
+    /// Where it did not lower: the function carried as JavaScript, or why it cannot be (what it
+    /// reaches that no run can have). `None` where it lowered. (Not in a value's serialized
+    /// form, which shows what the evaluator read; the IR holds the script.)
+    #[serde(skip)]
+    pub carried: Option<Carried>,
 }
+
+/// A function carried as JavaScript (its script: `args` are the context and the event, as for
+/// every place but the `context` factory), or the reason it is refused.
+pub type Carried = Result<Arc<ir::expr::Script>, Arc<str>>;
 
 /// What a function reads, as far as the analysis can see.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]

@@ -1096,6 +1096,7 @@ mod tests {
             params: smallvec::smallvec!["s".into()],
             facts: Default::default(),
             lowered: None,
+            carried: None,
         })))
     }
     fn mask(keys: &[&str]) -> Value<'static> {

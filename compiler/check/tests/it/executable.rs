@@ -47,9 +47,9 @@ fn every_example_and_crosscheck_workflow_loads_for_a_run() {
         .iter()
         .map(|name| {
             format!(
-                "{}: the entry of state \"running\" cannot run: its `assign` cannot run whole: the update of \
-                 `context.ref` stays code (not an expression the runtime can evaluate), and a run takes none of \
-                 an `assign` or all of it",
+                "{}: the entry of state \"running\" cannot run: its `assign` cannot run: the update of \
+                 `context.ref` cannot be carried: it reads `spawn` off its argument, an actor reference that a run \
+                 in the engine cannot have",
                 base::workspace::root().join(format!("tests/xstate/corpus/machines/{name}.ts")).display()
             )
         })
@@ -60,16 +60,18 @@ fn every_example_and_crosscheck_workflow_loads_for_a_run() {
 /// Issue 34: nothing a run needs is dropped silently. Every function of a Machine that a run
 /// would call (a guard, an action or an `assign`'s update, a delay, an `input` or `output`
 /// mapper, the `context` factory, a final state's `output`, params, an implementation of the
-/// setup that the Machine names) either lowers into an `ir::Expr`, or is refused by
-/// `not-executable` at it or at the node that holds it (a line whose path is a prefix of the
-/// function's; for the setup's implementations, a line naming it). The functions are found in
-/// the values as written, not in what lowering kept, so a place that lowering forgets fails
-/// here. (Later a function the engine carries will be a third outcome.)
+/// setup that the Machine names) either lowers into an `ir::Expr`, or is carried as JavaScript
+/// (its script is in the IR: an `Expr::Js` holds its code), or is refused by `not-executable` at
+/// it or at the node that holds it (a line whose path is a prefix of the function's; for the
+/// setup's implementations, a line naming it). The functions are found in the values as
+/// written, not in what lowering kept, so a place that lowering forgets fails here. The count of
+/// each outcome is printed (`--nocapture`), the refused with their reasons.
 #[test]
-fn every_function_a_run_needs_lowers_or_is_refused() {
+fn every_function_a_run_needs_lowers_or_is_carried_or_is_refused() {
     use machine::value::{Value, ValueKind};
     let folders = ["examples/instance/workflows", "tests/xstate/fixtures", "tests/xstate/corpus/machines"];
-    let (mut functions, mut lowered) = (0, 0);
+    let (mut functions, mut lowered, mut carried, mut refused_n) = (0, 0, 0, 0);
+    let mut reasons: std::collections::BTreeMap<String, usize> = Default::default();
     let mut dropped = Vec::new();
     for folder in folders {
         for path in workflows(folder) {
@@ -77,6 +79,7 @@ fn every_function_a_run_needs_lowers_or_is_refused() {
             let Some(value) = ev.exports.get("machine") else { continue };
             let Ok(parts) = machine::lower::machine_parts(value) else { continue };
             let compiled = compile_file(&path);
+            let in_ir = scripts(&compiled);
             let lines: Vec<(&str, &str)> = compiled
                 .diagnostics
                 .iter()
@@ -106,6 +109,14 @@ fn every_function_a_run_needs_lowers_or_is_refused() {
                     lowered += 1;
                     continue;
                 }
+                if let Some(Ok(script)) = &f.carried {
+                    if in_ir.contains(&script.code) {
+                        carried += 1;
+                    } else {
+                        dropped.push(format!("{}: {fpath} (carried, and its script is not in the IR)", path.display()));
+                    }
+                    continue;
+                }
                 let refused = match fpath.split_once('.') {
                     Some(("guards" | "actions" | "delays", rest)) => {
                         let name = rest.split('.').next().unwrap_or(rest);
@@ -115,9 +126,20 @@ fn every_function_a_run_needs_lowers_or_is_refused() {
                 };
                 if !refused {
                     dropped.push(format!("{}: {fpath}", path.display()));
+                    continue;
                 }
+                refused_n += 1;
+                let why = match &f.carried {
+                    Some(Err(why)) => why.to_string(),
+                    _ => "not carried (no script)".to_string(),
+                };
+                *reasons.entry(why).or_default() += 1;
             }
         }
+    }
+    println!("{functions} functions a run calls: {lowered} lowered, {carried} carried, {refused_n} refused");
+    for (why, n) in &reasons {
+        println!("  refused {n}: {why}");
     }
     assert!(functions > 500 && lowered > 500, "only {functions} functions ({lowered} lowered)");
     assert!(dropped.is_empty(), "{} functions neither lower nor are refused:\n{}", dropped.len(), dropped.join("\n"));
@@ -180,4 +202,89 @@ fn every_function_a_run_needs_lowers_or_is_refused() {
         }
         function == line || function.strip_prefix(line).is_some_and(|rest| rest.starts_with('.'))
     }
+}
+
+/// The code of every script (`Expr::Js`) of a compilation's IR, child Machines' included.
+fn scripts(compiled: &check::compile::Compiled) -> std::collections::HashSet<String> {
+    fn walk(v: &serde_json::Value, out: &mut std::collections::HashSet<String>) {
+        match v {
+            serde_json::Value::Object(m) => {
+                if m.get("kind").and_then(|k| k.as_str()) == Some("js") {
+                    if let Some(code) = m.get("value").and_then(|x| x.get("code")).and_then(|c| c.as_str()) {
+                        out.insert(code.to_string());
+                    }
+                }
+                m.values().for_each(|x| walk(x, out));
+            }
+            serde_json::Value::Array(items) => items.iter().for_each(|x| walk(x, out)),
+            _ => {}
+        }
+    }
+    let mut out = std::collections::HashSet::new();
+    if let Some(check::compile::Ir::Full(m)) = &compiled.machine {
+        walk(&serde_json::to_value(m).expect("an IR serializes"), &mut out);
+    }
+    out
+}
+
+/// Issue 34: every script the front end carries is one closed JavaScript expression whose value
+/// is a function. Each script of the IRs of the examples, the cross-check's Workflows and the
+/// check's own fixtures (`compiler/check/tests/fixtures`, where the carried forms are) is
+/// evaluated by `node` (`typeof (<code>) === "function"`); a script that does not parse, throws
+/// as it is made (a capture in the wrong order, a name it does not close over) or is no function
+/// fails, named. Without `node` the test says so and passes, but under `CI=true` it fails.
+#[test]
+fn every_carried_script_evaluates_to_a_function_in_node() {
+    let folders = ["examples/instance/workflows", "tests/xstate/fixtures", "tests/xstate/corpus/machines"];
+    let mut all: Vec<(String, String)> = Vec::new();
+    let mut paths: Vec<PathBuf> = folders.iter().flat_map(|f| workflows(f)).collect();
+    paths.extend(fixtures(&base::workspace::root().join("compiler/check/tests/fixtures")));
+    {
+        for path in paths {
+            let compiled = compile_file(&path);
+            let mut codes: Vec<String> = scripts(&compiled).into_iter().collect();
+            codes.sort();
+            all.extend(codes.into_iter().map(|c| (path.display().to_string(), c)));
+        }
+    }
+    assert!(all.len() >= 10, "only {} scripts carried", all.len());
+    let program = format!(
+        "const scripts = {};\nconst bad = [];\nfor (const [file, code] of scripts) {{\n  try {{\n    const f = (0, eval)(code);\n    if (typeof f !== \"function\") bad.push(`${{file}}: ${{typeof f}}\\n${{code}}`);\n  }} catch (e) {{\n    bad.push(`${{file}}: ${{e}}\\n${{code}}`);\n  }}\n}}\nconsole.log(JSON.stringify({{ checked: scripts.length, bad }}));\n",
+        serde_json::to_string(&all).expect("strings serialize")
+    );
+    let dir = std::env::temp_dir().join(format!("jr2-carried-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temp dir");
+    let file = dir.join("scripts.cjs");
+    std::fs::write(&file, program).expect("write");
+    let out = match std::process::Command::new("node").arg(&file).output() {
+        Ok(out) => out,
+        Err(e) => {
+            let _ = std::fs::remove_dir_all(&dir);
+            assert!(std::env::var("CI").as_deref() != Ok("true"), "node is needed under CI=true: {e}");
+            eprintln!("skipped: no node ({e})");
+            return;
+        }
+    };
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(out.status.success(), "node failed: {}", String::from_utf8_lossy(&out.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("node's report");
+    let bad = report["bad"].as_array().cloned().unwrap_or_default();
+    println!("{} scripts evaluated by node, {} not a function", report["checked"], bad.len());
+    let bad: Vec<String> = bad.iter().filter_map(|b| b.as_str().map(str::to_string)).collect();
+    assert!(bad.is_empty(), "{} scripts are not a function:\n{}", bad.len(), bad.join("\n\n"));
+}
+
+/// The `.ts` files below a folder, sorted.
+fn fixtures(dir: &std::path::Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            out.extend(fixtures(&p));
+        } else if p.extension().is_some_and(|x| x == "ts") {
+            out.push(p);
+        }
+    }
+    out.sort();
+    out
 }

@@ -68,7 +68,8 @@ impl<'a, 'g, 's, 'v> Cx<'a, 'g, 's, 'v> {
     pub(super) fn arrow_value(&mut self, f: &'a ArrowFunctionExpression<'a>) -> Value<'v> {
         let (facts, lowered) = self.analyze(&f.params, FnBody::Arrow(&f.body));
         let params = self.param_texts(&f.params);
-        self.val(ValueKind::Function(self.arena.function(FnValue { params, facts, lowered })), f.span)
+        let carried = self.carried(lowered.is_some(), carry::FnNode::Arrow(f));
+        self.val(ValueKind::Function(self.arena.function(FnValue { params, facts, lowered, carried })), f.span)
     }
 
     pub(super) fn function_value(&mut self, f: &'a Function<'a>) -> Value<'v> {
@@ -77,7 +78,17 @@ impl<'a, 'g, 's, 'v> Cx<'a, 'g, 's, 'v> {
             Some(b) => self.analyze(&f.params, FnBody::Block(b)),
             None => (Facts { complete: false, ..Facts::default() }, None),
         };
-        self.val(ValueKind::Function(self.arena.function(FnValue { params, facts, lowered })), f.span)
+        let carried = match f.body {
+            Some(_) => self.carried(lowered.is_some(), carry::FnNode::Function(f)),
+            None => None,
+        };
+        self.val(ValueKind::Function(self.arena.function(FnValue { params, facts, lowered, carried })), f.span)
+    }
+
+    /// A function that did not lower, carried as JavaScript or refused (`carry.rs`); none for
+    /// one that lowered, or an expression read outside a Workflow (SCXML's).
+    fn carried(&mut self, lowered: bool, f: carry::FnNode<'a, '_>) -> Option<crate::value::Carried> {
+        (!lowered && self.names.is_none()).then(|| self.carry(f))
     }
 
     fn param_texts(&self, p: &FormalParameters<'a>) -> smallvec::SmallVec<[Name; 1]> {

@@ -2,8 +2,10 @@
 //!
 //! It reads what lowering left: a guard or an action the IR names as code (`inline`, `Opaque`),
 //! a name with no implementation, and a mapper written in the config whose place in the IR is
-//! empty (lowering leaves it empty where the function did not lower). Each function a run calls
-//! is lowered or refused here (`tests/it/executable.rs` checks it over the corpus).
+//! empty (lowering leaves it empty where the function neither lowered nor was carried as
+//! JavaScript). Each function a run calls is lowered, carried, or refused here, with the
+//! refusal's reason (`machine::lower::refusal`: what it reaches that no run can have);
+//! `tests/it/executable.rs` checks it over the corpus.
 
 use super::Walk;
 use crate::rules::{Ctx, Sink};
@@ -13,34 +15,41 @@ use ir::{Action, Guard, Trigger};
 use machine::value::{Value, ValueKind};
 
 declare_rule! {
-    /// Warns of a part of the Machine that a run needs and the IR does not hold: a guard, an action or a delay written as code jr2 cannot lower, or named with no implementation.
+    /// Warns of a part of the Machine that a run needs and cannot have: a function that reaches what no run has (a package, `fetch`, `process`, a module `let`, an actor reference), or a name with no implementation.
     ///
     /// ## Why
     /// jr2 reads a Workflow without running it, and the runtime runs the IR it lowered, not the
-    /// TypeScript. What jr2 lowers is a pure expression over `context`, `event` and `params`
-    /// (members, literals, templates, comparisons, arithmetic, `&&`/`||`/`??`, ternaries, the
-    /// kit's predicates, a `const` arrow helper of the module that it inlines) and xstate's
-    /// action creators (`assign`, `raise`, `sendTo`, `sendParent`, `cancel`, `emit`, `log`,
-    /// `spawnChild`). A named guard, action or delay runs its implementation from
-    /// `setup({ guards, actions, delays })` (or `createMachine`'s second argument, or
-    /// `.provide(...)`), lowered the same way, with the reference's `params`.
+    /// TypeScript. A function a run calls (a guard, an action, an `assign` or one of its updates,
+    /// a delay, params, an invoke's `input`, an `output`, the `context` factory, and the
+    /// implementations of `setup({ guards, actions, delays })`, `createMachine`'s second argument
+    /// or `.provide(...)` that the Machine names) is lowered into the IR where its body is a pure
+    /// expression jr2 reads (the fast path); any other is carried as JavaScript, which the
+    /// runtime's embedded engine runs: its own text with its TypeScript types stripped, with what
+    /// it closes over (the module's `const`s, functions and classes, and what it imports from the
+    /// Instance's own files by a relative import). The engine has no I/O, no timers, no host and
+    /// no package, and a run keeps no state outside its snapshot.
     ///
-    /// What a run would stop at, this rule names, with the part and the reason:
-    /// - a guard or an action that is a function whose body is other code (a statement that is
-    ///   not one `return`, a method call, a call of a function jr2 does not inline);
-    /// - a named guard or delay whose implementation is such code, or that the Machine does not
-    ///   implement at all (xstate throws on the first, and has no delay for the second);
-    /// - a named action whose implementation in the setup is such code (a name the setup does not
-    ///   implement is the host's, and no warning);
-    /// - an `answer(...)`, an `assign(...)` whose function jr2 cannot lower, or one of xstate's
-    ///   action creators that jr2 does not lower (`stopChild`, `enqueueActions`, ...);
-    /// - a mapper a run calls that jr2 cannot lower: the `context` factory, the Machine's `output`,
-    ///   a final state's `output`, an invoke's `input` (a run would go on without it: a context of
-    ///   `{}`, no output, no input), at the function;
-    /// - params of a guard or an action (`{ type, params }`) that jr2 cannot lower;
-    /// - an `assign({ ... })` with an update that jr2 cannot lower, though the others lower: a run
-    ///   takes none of an `assign` or all of it, never a part, so the line is at that update (in
-    ///   the setup, for a named action, the line naming the action).
+    /// So a function is refused, with this rule's line at it naming the thing, only where it
+    /// reaches what no run can have:
+    /// - a binding imported from a package (the kit, xstate and zod too: the engine has none of
+    ///   them), or a dynamic `import()`;
+    /// - a free name that is not a standard ECMAScript global (`Object`, `Array`, `Math`, `JSON`,
+    ///   `Number`, `String`, `Boolean`, `Date`, `RegExp`, `Map`, `Set`, `Symbol`, `BigInt`, the
+    ///   `Error`s, `parseInt`, `encodeURIComponent`, `console`, ... are): `fetch`, `process`,
+    ///   `require`, `window`, `document`, `setTimeout`, ...;
+    /// - a module `let` or `var` it reads or changes (a run keeps no module state: use a `const`,
+    ///   or the context);
+    /// - the mapper argument's `self`, `system`, `spawn` or `enqueue` (actor references, which a
+    ///   run in the engine cannot have);
+    /// - TypeScript that is not erasable (an `enum`, a `namespace`, a parameter property, a
+    ///   decorator): write an `as const` object, a module, a field.
+    ///
+    /// And a name with no implementation: a named guard or delay that the Machine does not
+    /// implement (xstate throws on the first, and has no delay for the second; a named action
+    /// the setup does not implement is the host's, and no warning); `stopChild`,
+    /// `enqueueActions` and the other action creators jr2 does not lower; params written as data
+    /// that do not lower. An `assign({ ... })` with one update refused is refused whole (a run
+    /// takes none of an `assign` or all of it), at that update.
     ///
     /// `jr2 check` says so as a warning, since a check needs no run; loading the Workflow for a
     /// run (`jr2 sim`) refuses it with the same line as an error.
@@ -48,10 +57,10 @@ declare_rule! {
     /// ## Example
     /// ```ts
     /// jr2Setup({
-    ///   guards: { ready: ({ context }) => context.tags.some((t) => t === "ready") },
+    ///   guards: { ready: async ({ context }) => (await fetch(context.url)).ok },
     /// }).createMachine({
     ///   initial: "waiting",
-    ///   context: { tags: [] },
+    ///   context: { url: "https://example.com/ready" },
     ///   states: {
     ///     waiting: { on: { check: { guard: "ready", target: "finished" } } },
     ///     finished: { type: "final" },
@@ -62,10 +71,10 @@ declare_rule! {
     /// ## Use instead
     /// ```ts
     /// jr2Setup({
-    ///   guards: { ready: ({ context }) => context.ready === true },
+    ///   guards: { ready: ({ context }) => context.tags.some((t) => t === "ready") },
     /// }).createMachine({
     ///   initial: "waiting",
-    ///   context: { ready: false },
+    ///   context: { tags: [] },
     ///   states: {
     ///     waiting: { on: { check: { guard: "ready", target: "finished" } } },
     ///     finished: { type: "final" },
@@ -84,13 +93,20 @@ pub(crate) fn check(cx: &Ctx<Walk>, sink: &mut Sink) {
     mapper_faults(cx, sink);
     for (ti, t) in m.transitions.iter().enumerate() {
         let mut why = Vec::new();
+        let guard_value = cx.values.transition(ti).and_then(|v| v.get("guard"));
         if let Some(g) = &t.guard {
-            guard_faults(cx, g, 0, &mut why);
+            guard_faults(cx, g, guard_value.and_then(machine::lower::refusal), 0, &mut why);
         }
         // A guard `{ type, params }` whose params do not lower (the IR keeps its name alone).
-        let guard_value = cx.values.transition(ti).and_then(|v| v.get("guard"));
         if guard_value.is_some_and(machine::lower::params_not_lowered) {
-            push(&mut why, "the params of its guard are code jr2 cannot lower".into());
+            let params = guard_value.and_then(|g| g.get("params")).and_then(machine::lower::refusal);
+            push(
+                &mut why,
+                match params {
+                    Some(reason) => format!("the params of its guard cannot run: {reason}"),
+                    None => "the params of its guard are code jr2 cannot lower".into(),
+                },
+            );
         }
         action_faults(cx, &t.actions, 0, &mut why);
         if let Trigger::After(delay) = &t.trigger {
@@ -180,7 +196,10 @@ fn written<'a, 'v>(v: Option<&'a Value<'v>>) -> Option<&'a Value<'v>> {
 /// it), or a value that is not known or holds something that is not (a call, a global).
 fn why_not(v: &Value, what: &str) -> String {
     match &v.kind {
-        ValueKind::Function(_) => format!("{what} is a function jr2 cannot lower (not one pure expression)"),
+        ValueKind::Function(_) => match machine::lower::refusal(v) {
+            Some(reason) => format!("{what} cannot run: {reason}"),
+            None => format!("{what} is a function jr2 cannot lower (not one pure expression)"),
+        },
         ValueKind::Unknown { reason } => format!("its value is not known statically ({reason})"),
         _ => "its value holds what jr2 cannot lower (a value not known statically, a call)".into(),
     }
@@ -206,30 +225,41 @@ fn in_setup(cx: &Ctx<Walk>, field: &str, name: &str) -> bool {
     cx.parts.setup_entries(field).iter().any(|(k, _)| *k == name)
 }
 
+/// Why the setup's implementation `name` of `field` did not lower: what it reaches that no run
+/// can have (a function refused), or the old words for other code.
+fn implemented_by(cx: &Ctx<Walk>, field: &str, what: &str, name: &str) -> String {
+    let imp = cx.parts.setup_entries(field).into_iter().rev().find(|(k, _)| *k == name).map(|(_, v)| v);
+    match imp.and_then(machine::lower::refusal) {
+        Some(reason) => format!("the {what} `{name}` cannot run: {reason}"),
+        None => format!("the {what} `{name}` is implemented by code jr2 cannot lower"),
+    }
+}
+
 fn push(why: &mut Vec<String>, reason: String) {
     if !why.contains(&reason) {
         why.push(reason);
     }
 }
 
-/// Why a guard has no IR to evaluate, for each part of it that has none.
-fn guard_faults(cx: &Ctx<Walk>, g: &Guard, depth: usize, why: &mut Vec<String>) {
+/// Why a guard has no IR to evaluate, for each part of it that has none; `refused` is why the
+/// transition's own guard function is refused, where it is one.
+fn guard_faults(cx: &Ctx<Walk>, g: &Guard, refused: Option<&str>, depth: usize, why: &mut Vec<String>) {
     match g {
-        Guard::Named { name, .. } if name == "inline" => {
-            push(why, "its guard is a function jr2 cannot lower (not one pure expression)".into())
-        }
+        Guard::Named { name, .. } if name == "inline" => match refused {
+            Some(reason) => push(why, format!("its guard cannot run: {reason}")),
+            None => push(why, "its guard is a function jr2 cannot lower (not one pure expression)".into()),
+        },
         Guard::Named { name, .. } if name.starts_with("jr2.") => {}
         Guard::Named { name, .. } => match cx.machine.implementations.guards.get(name.as_str()) {
-            Some(imp) if depth < MAX_DEPTH => guard_faults(cx, imp, depth + 1, why),
+            Some(imp) if depth < MAX_DEPTH => guard_faults(cx, imp, None, depth + 1, why),
             Some(_) => {}
-            None if in_setup(cx, "guards", name) => push(
-                why,
-                format!("the guard `{name}` is implemented by code jr2 cannot lower (not one pure expression)"),
-            ),
+            None if in_setup(cx, "guards", name) => push(why, implemented_by(cx, "guards", "guard", name)),
             None => push(why, format!("the guard `{name}` has no implementation (no `guards.{name}` in the setup)")),
         },
-        Guard::Not { guard } => guard_faults(cx, guard, depth, why),
-        Guard::And { guards } | Guard::Or { guards } => guards.iter().for_each(|g| guard_faults(cx, g, depth, why)),
+        Guard::Not { guard } => guard_faults(cx, guard, None, depth, why),
+        Guard::And { guards } | Guard::Or { guards } => {
+            guards.iter().for_each(|g| guard_faults(cx, g, None, depth, why))
+        }
         Guard::SentBy { .. } | Guard::Expr { .. } => {}
     }
 }
@@ -258,9 +288,7 @@ fn action_faults(cx: &Ctx<Walk>, actions: &[Action], depth: usize, why: &mut Vec
                     }
                 }
                 Some(_) => {}
-                None if in_setup(cx, "actions", name) => {
-                    push(why, format!("the action `{name}` is implemented by code jr2 cannot lower"))
-                }
+                None if in_setup(cx, "actions", name) => push(why, implemented_by(cx, "actions", "action", name)),
                 None => {}
             },
             Action::Opaque { reason } => push(why, reason.clone()),
@@ -277,7 +305,7 @@ fn delay_faults(cx: &Ctx<Walk>, delay: &str, why: &mut Vec<String>) {
         return;
     }
     if in_setup(cx, "delays", delay) {
-        push(why, format!("the delay `{delay}` is implemented by code jr2 cannot lower"));
+        push(why, implemented_by(cx, "delays", "delay", delay));
     } else {
         push(why, format!("the delay `{delay}` has no implementation (no `delays.{delay}` in the setup)"));
     }
