@@ -1,0 +1,862 @@
+//! The durable host (issue 35 item 1): runs kept in a [`store::Store`], stepped by the pure core
+//! (`runtime`), their Effects run by [`Executor`]s, their timers armed on tokio.
+//!
+//! # Commit, then act
+//!
+//! Every change to a run is one call of the host's loop ([`Host::start`], [`Host::send`], an
+//! Effect's outcome, a timer's firing, [`Host::cancel`], a restore's settlement): it takes the
+//! run's lock (one task drives a run at a time; tokio's mutex is fair, so a run's events are taken
+//! in the order they came), loads the run (its snapshot decoded against its program, which
+//! [`runtime::Programs`] keeps once per IR identity), steps the core, and writes in ONE
+//! transaction the new snapshot, one intent row per Effect started (its incarnation, its
+//! `idempotent` flag), the timers set and cancelled, the intent settled or the timer fired that
+//! caused the step, and the inbox row it took. Only after that commit returns does it act: stop
+//! the executors the step stopped, cancel and arm timers, and start executors. Nothing leaves the
+//! process before the commit that decided it.
+//!
+//! # At most once (ADR-0067)
+//!
+//! Before an executor runs an intent, the row is committed `started` (a second, small commit).
+//! At [`Host::restore`]:
+//! - an intent only `intended` (the host died between the step's commit and the start) is started;
+//! - an intent `started` and not settled whose Effect is `idempotent` runs again under its row id;
+//! - one that is not idempotent never runs again: the run takes the outcome
+//!   `{ "outcome": "unknown" }` as the Effect's output (its `xstate.done.actor.<id>`), which the
+//!   Machine routes (RUNTIME.md: "an unsettled non-idempotent Effect settles `{ outcome:
+//!   "unknown" }`, never runs again");
+//! - an intent whose actor the run no longer holds (stopped while the host was down) settles
+//!   `{ "outcome": "stopped" }` and nothing runs. A step that stops an actor settles its row so too.
+//!
+//! An outcome comes back as an event tagged with the actor's id and incarnation
+//! ([`runtime::Runtime::outcome`]); a stale one (the run left the state, or entered it again) still
+//! settles its row, is logged ([`Host::log`]) and changes nothing else.
+//!
+//! # Timers
+//!
+//! Each `Schedule` is a timer row, armed after the commit; each `Cancel` deletes its row in the
+//! step's commit. A firing goes through [`runtime::Runtime::fire_live`] with its incarnation and
+//! deletes its row in the commit of the step it causes. At restore every timer row is armed again;
+//! one already due fires at once. A timer sleeps in steps of at most a day, so a deadline weeks
+//! away holds.
+//!
+//! # Bounds
+//!
+//! Every payload the host writes is checked by the store against its `Limits`; an inbox is taken
+//! [`INBOX_PAGE`] rows a call; restore reads its rows in pages; a command's output is kept as its
+//! last [`command::TAIL`] bytes; the log keeps its last [`LOG_LINES`] lines. A snapshot that does
+//! not fit its IR ends the run `lost`, an IR that cannot be loaded `drifted`: neither panics.
+
+pub mod command;
+
+pub use command::CommandExecutor;
+use runtime::{Live, Outcome, Program, Programs, Request, Status};
+use serde_json::{json, Value};
+use std::collections::{HashMap, VecDeque};
+use std::future::Future;
+use std::path::PathBuf;
+use std::pin::Pin;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use store::{Intent, IntentState, NewInboxEvent, NewRun, RunStatus, RunUpdate, Store, Timer};
+use tokio::task::AbortHandle;
+
+/// How many inbox rows one call of the loop takes.
+pub const INBOX_PAGE: usize = 64;
+/// How many lines [`Host::log`] keeps.
+pub const LOG_LINES: usize = 1024;
+/// How many rows a restore reads at a time.
+const RESTORE_PAGE: usize = 1000;
+/// The longest one sleep of a timer: a later deadline is reached in several.
+const TIMER_STEP: Duration = Duration::from_secs(24 * 60 * 60);
+
+/// A future an executor gives back.
+pub type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send>>;
+
+/// What an executor is given: the intent row, its input, the slot it runs and a folder of its own.
+#[derive(Clone, Debug)]
+pub struct Job {
+    pub intent: Intent,
+    /// The intent's input, parsed.
+    pub input: Option<Value>,
+    /// The slot of the run's IR the invoke names (`intent.slot`), its definition inside.
+    pub slot: Option<ir::Slot>,
+    /// A folder for the Effect to run in (not created: an executor that needs it creates it).
+    pub dir: PathBuf,
+}
+
+/// Runs one kind of Effect (`command`, later `http`, ...): its outcome, which the host gives the
+/// run as `xstate.done.actor.<id>` (output) or `xstate.error.actor.<id>` (a defect). Dropping the
+/// future stops the Effect (the state that invoked it was exited).
+pub trait Executor: Send + Sync {
+    fn run(&self, job: Job) -> BoxFuture<Outcome>;
+}
+
+/// An executor made of a function: the tests' executor, and any in-process Effect.
+pub struct FnExecutor<F>(pub F);
+
+impl<F, Fut> Executor for FnExecutor<F>
+where
+    F: Fn(Job) -> Fut + Send + Sync,
+    Fut: Future<Output = Outcome> + Send + 'static,
+{
+    fn run(&self, job: Job) -> BoxFuture<Outcome> {
+        Box::pin((self.0)(job))
+    }
+}
+
+/// Why a call of the host failed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Error {
+    /// The store failed (the run is as it was before the call).
+    Store(store::Error),
+    /// No such run.
+    NotFound(String),
+    /// The core took nothing: an event typed `xstate.*`, an event that is no object with a type.
+    Refused(String),
+    /// The host could not go on with the run (its IR or snapshot does not load).
+    Invalid(String),
+    /// The loop's task ended without an answer (the runtime is shutting down).
+    Stopped(String),
+}
+
+impl std::fmt::Display for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Error::Store(e) => write!(f, "store: {e}"),
+            Error::NotFound(id) => write!(f, "no run {id:?}"),
+            Error::Refused(why) => write!(f, "refused: {why}"),
+            Error::Invalid(why) => write!(f, "invalid: {why}"),
+            Error::Stopped(why) => write!(f, "stopped: {why}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+impl From<store::Error> for Error {
+    fn from(e: store::Error) -> Error {
+        Error::Store(e)
+    }
+}
+
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// What the host is given besides its store.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Where each Effect gets a folder of its own (`<work_dir>/<intent id>`).
+    pub work_dir: PathBuf,
+}
+
+/// What [`Host::restore`] did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Restored {
+    /// Live runs found.
+    pub runs: usize,
+    /// Intents started that had been only intended.
+    pub started: usize,
+    /// Idempotent intents run again.
+    pub rerun: usize,
+    /// Non-idempotent intents settled `{ outcome: "unknown" }`.
+    pub unknown: usize,
+    /// Timers armed again.
+    pub timers: usize,
+}
+
+/// The host: a store, the programs loaded, its executors, and the tasks it runs. Cheap to clone
+/// (one shared state).
+#[derive(Clone)]
+pub struct Host {
+    inner: Arc<Inner>,
+}
+
+type Key = (String, String, u64);
+
+struct Inner {
+    store: Arc<dyn Store>,
+    programs: Programs,
+    executors: HashMap<String, Arc<dyn Executor>>,
+    config: Config,
+    /// Each run's lock: held while a call steps it, commits and acts.
+    locks: Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
+    /// The executors running, by run, actor and incarnation.
+    actors: Mutex<HashMap<Key, AbortHandle>>,
+    /// The timers armed, by run, timer id and incarnation.
+    timers: Mutex<HashMap<Key, AbortHandle>>,
+    log: Mutex<VecDeque<String>>,
+    next: AtomicU64,
+}
+
+/// What the loop is asked to do to a run.
+enum Input {
+    Start {
+        workflow: String,
+        program: Arc<Program>,
+        ir: String,
+        input: Option<Value>,
+    },
+    Inbox,
+    Outcome {
+        actor: String,
+        incarnation: u64,
+        outcome: Outcome,
+    },
+    Fire {
+        id: String,
+        incarnation: u64,
+    },
+    Cancel,
+    /// An intent found unsettled at restore.
+    Recover(Intent),
+}
+
+/// A step committed: what to do now.
+#[derive(Default)]
+struct Stepped {
+    requests: Vec<Request>,
+    /// Intents to start (their rows committed `intended`, or found so at restore).
+    starts: Vec<Intent>,
+    program: Option<Arc<Program>>,
+    /// Did the step settle a non-idempotent intent `unknown` (a restore)?
+    unknown: bool,
+    /// Did the run end?
+    ended: bool,
+}
+
+/// The host's clock: ms since the Unix epoch.
+pub fn now() -> u64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64)
+}
+
+/// An intent's row id: its run, actor and incarnation (one row each, so a step committed twice
+/// could not write two).
+pub fn intent_id(run: &str, actor: &str, incarnation: u64) -> String {
+    format!("{run}/{actor}/{incarnation}")
+}
+
+/// The store's status of a run the core left in `status`.
+pub fn run_status(status: Status) -> RunStatus {
+    match status {
+        Status::Active => RunStatus::Live,
+        Status::Done => RunStatus::Done,
+        Status::Failed => RunStatus::Failed,
+        Status::Error => RunStatus::Error,
+        Status::Cancelled => RunStatus::Cancelled,
+    }
+}
+
+/// The output of a non-idempotent Effect whose outcome a restart lost (ADR-0067).
+pub fn unknown_outcome() -> Value {
+    json!({ "outcome": "unknown" })
+}
+
+fn stopped_outcome() -> store::Outcome {
+    store::Outcome::Done(json!({ "outcome": "stopped" }).to_string())
+}
+
+fn to_store(outcome: &Outcome) -> store::Outcome {
+    match outcome {
+        Outcome::Done(v) => store::Outcome::Done(v.to_string()),
+        Outcome::Error(v) => store::Outcome::Error(v.to_string()),
+    }
+}
+
+/// The effect definition of the slot a `Start` names, where it is an Effect.
+fn effect_of<'p>(program: &'p Program, src: &str) -> Option<&'p ir::slot::Effect> {
+    match program.machine().slots.get(src)?.definition.as_ref()? {
+        ir::slot::Definition::Effect(e) => Some(e),
+        _ => None,
+    }
+}
+
+impl Host {
+    /// A host over `store`, with no executor yet ([`Host::with_executor`]).
+    pub fn new(store: Arc<dyn Store>, config: Config) -> Host {
+        Host {
+            inner: Arc::new(Inner {
+                store,
+                programs: Programs::new(),
+                executors: HashMap::new(),
+                config,
+                locks: Mutex::default(),
+                actors: Mutex::default(),
+                timers: Mutex::default(),
+                log: Mutex::default(),
+                next: AtomicU64::new(0),
+            }),
+        }
+    }
+
+    /// Runs the Effects of `kind` (`command`, ...) with `executor`. Before the host is cloned or
+    /// restored (it panics otherwise: a setup mistake, not input).
+    pub fn with_executor(mut self, kind: &str, executor: Arc<dyn Executor>) -> Host {
+        Arc::get_mut(&mut self.inner)
+            .expect("executors are added before the host is shared")
+            .executors
+            .insert(kind.to_string(), executor);
+        self
+    }
+
+    pub fn store(&self) -> &Arc<dyn Store> {
+        &self.inner.store
+    }
+
+    /// The host's last [`LOG_LINES`] notes: stale outcomes dropped, refused inbox events, the
+    /// runs' `log` and `emit` requests.
+    pub fn log(&self) -> Vec<String> {
+        lock(&self.inner.log).iter().cloned().collect()
+    }
+
+    /// How many executors and timers are in flight.
+    pub fn in_flight(&self) -> (usize, usize) {
+        (lock(&self.inner.actors).len(), lock(&self.inner.timers).len())
+    }
+
+    /// Starts a run of `machine` (its IR stored by identity, once) with `input`: its id.
+    pub async fn start(&self, workflow: &str, machine: ir::Machine, input: Option<Value>) -> Result<String> {
+        let ir = serde_json::to_string(&machine).map_err(|e| Error::Invalid(e.to_string()))?;
+        let identity = machine.identity();
+        let program = self.inner.programs.get_or_load(
+            identity,
+            || Ok::<_, Error>(Program::new(machine)),
+            |_| Error::Invalid("an IR whose identity changed".into()),
+        )?;
+        let n = self.inner.next.fetch_add(1, Ordering::Relaxed);
+        let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
+        let id = format!("run-{nanos:x}-{:x}-{n}", std::process::id());
+        self.drive(&id, Input::Start { workflow: workflow.to_string(), program, ir, input }).await?;
+        Ok(id)
+    }
+
+    /// Sends `event` (an object with a string `type`) to a run: it is written to the run's inbox
+    /// (committed), then taken. An event typed `xstate.*` is refused before anything is written.
+    pub async fn send(&self, run: &str, event: Value) -> Result<()> {
+        let n = self.inner.next.fetch_add(1, Ordering::Relaxed);
+        let key = format!("send-{}-{}-{n}", now(), std::process::id());
+        self.send_keyed(run, &key, event).await
+    }
+
+    /// [`Host::send`] under an idempotency key: a second event under the key is not taken.
+    pub async fn send_keyed(&self, run: &str, key: &str, event: Value) -> Result<()> {
+        let ty = event
+            .get("type")
+            .and_then(Value::as_str)
+            .ok_or_else(|| Error::Refused("an event is an object with a string `type`".into()))?;
+        if ty.starts_with("xstate.") {
+            return Err(Error::Refused(format!("the event type {ty:?} is reserved")));
+        }
+        let row =
+            NewInboxEvent { run: run.to_string(), key: key.to_string(), event: event.to_string(), received_at: now() };
+        let inner = self.inner.clone();
+        blocking(move || {
+            let mut tx = inner.store.begin()?;
+            match tx.push_inbox(&row) {
+                Err(store::Error::NotFound(_)) => return Err(Error::NotFound(row.run.clone())),
+                r => r?,
+            };
+            tx.commit()?;
+            Ok(())
+        })
+        .await?;
+        self.drive(run, Input::Inbox).await
+    }
+
+    /// Cancels a run: it ends `cancelled`, its executors are stopped and its timers cancelled.
+    pub async fn cancel(&self, run: &str) -> Result<()> {
+        self.drive(run, Input::Cancel).await
+    }
+
+    /// An actor's outcome for the incarnation it was started in: the path every executor's
+    /// outcome takes. A stale one settles its row, is logged and changes nothing else.
+    pub async fn outcome(&self, run: &str, actor: &str, incarnation: u64, outcome: Outcome) -> Result<()> {
+        self.drive(run, Input::Outcome { actor: actor.to_string(), incarnation, outcome }).await
+    }
+
+    /// A run's row without its snapshot.
+    pub async fn head(&self, run: &str) -> Result<Option<store::RunHead>> {
+        let inner = self.inner.clone();
+        let run = run.to_string();
+        blocking(move || Ok(inner.store.read()?.run(&run)?.map(|r| r.head))).await
+    }
+
+    /// A run's row, whole.
+    pub async fn run(&self, run: &str) -> Result<Option<store::Run>> {
+        let inner = self.inner.clone();
+        let run = run.to_string();
+        blocking(move || Ok(inner.store.read()?.run(&run)?)).await
+    }
+
+    /// Restores every live run: its unsettled intents as ADR-0067 says (see the module's header),
+    /// its timers armed again, its inbox taken. Call once, before new work comes.
+    pub async fn restore(&self) -> Result<Restored> {
+        let mut out = Restored::default();
+        let inner = self.inner.clone();
+        let (runs, intents, timers) = blocking(move || {
+            let read = inner.store.read()?;
+            let mut runs = Vec::new();
+            let mut after: Option<String> = None;
+            loop {
+                let page = read.live_runs(after.as_deref(), RESTORE_PAGE)?;
+                let Some(last) = page.last() else { break };
+                after = Some(last.head.id.clone());
+                runs.extend(page.into_iter().map(|r| r.head.id));
+            }
+            let mut intents = Vec::new();
+            let mut after: Option<String> = None;
+            loop {
+                let page = read.unsettled_intents(after.as_deref(), RESTORE_PAGE)?;
+                let Some(last) = page.last() else { break };
+                after = Some(last.id.clone());
+                intents.extend(page);
+            }
+            let mut timers = Vec::new();
+            let mut after = None;
+            loop {
+                let page = read.timers(None, after, RESTORE_PAGE)?;
+                let Some(last) = page.last() else { break };
+                after = Some((last.timer.due, last.seq));
+                timers.extend(page.into_iter().map(|t| t.timer));
+            }
+            Ok((runs, intents, timers))
+        })
+        .await?;
+        out.runs = runs.len();
+        for intent in intents {
+            let state = intent.state;
+            let idempotent = intent.idempotent;
+            let run = intent.run.clone();
+            match self.drive_counted(&run, Input::Recover(intent)).await {
+                Ok(Some(s)) if s.unknown => out.unknown += 1,
+                Ok(Some(s)) if !s.starts.is_empty() => {
+                    if state == IntentState::Intended {
+                        out.started += 1
+                    } else if idempotent {
+                        out.rerun += 1
+                    }
+                }
+                Ok(_) => {}
+                Err(e) => self.note(format!("restore of an intent of {run}: {e}")),
+            }
+        }
+        for t in timers {
+            out.timers += 1;
+            self.arm(&t.run, &t.id, t.incarnation, t.due);
+        }
+        for run in runs {
+            if let Err(e) = self.drive(&run, Input::Inbox).await {
+                self.note(format!("restore of {run}'s inbox: {e}"));
+            }
+        }
+        Ok(out)
+    }
+
+    fn note(&self, line: String) {
+        let mut log = lock(&self.inner.log);
+        if log.len() == LOG_LINES {
+            log.pop_front();
+        }
+        log.push_back(line);
+    }
+
+    fn run_lock(&self, run: &str) -> Arc<tokio::sync::Mutex<()>> {
+        lock(&self.inner.locks).entry(run.to_string()).or_default().clone()
+    }
+
+    async fn drive(&self, run: &str, input: Input) -> Result<()> {
+        self.drive_counted(run, input).await.map(|_| ())
+    }
+
+    /// One call of the loop: lock, step and commit (on a blocking thread), then act.
+    async fn drive_counted(&self, run: &str, input: Input) -> Result<Option<Stepped>> {
+        let lock = self.run_lock(run);
+        let guard = lock.lock().await;
+        let inner = self.inner.clone();
+        let id = run.to_string();
+        let stepped = blocking(move || inner.step(&id, input)).await?;
+        let Some(stepped) = stepped else { return Ok(None) };
+        self.act(run, &stepped).await?;
+        drop(guard);
+        if stepped.ended {
+            // A run that ended takes nothing more: its lock is not kept.
+            lock_forget(&self.inner.locks, run, &lock);
+        }
+        Ok(Some(stepped))
+    }
+
+    /// After the commit: stop, cancel, arm, and start (each start's row committed `started`
+    /// first).
+    async fn act(&self, run: &str, stepped: &Stepped) -> Result<()> {
+        for r in &stepped.requests {
+            match r {
+                Request::Stop { id, incarnation } => {
+                    if let Some(h) = lock(&self.inner.actors).remove(&(run.to_string(), id.clone(), *incarnation)) {
+                        h.abort();
+                    }
+                }
+                Request::Cancel { id, incarnation } => {
+                    if let Some(h) = lock(&self.inner.timers).remove(&(run.to_string(), id.clone(), *incarnation)) {
+                        h.abort();
+                    }
+                }
+                Request::Schedule { id, incarnation, deadline } => self.arm(run, id, *incarnation, *deadline),
+                Request::Log { label, value } => self.note(format!("{run}: log {label:?} {value:?}")),
+                Request::Emit { event } => self.note(format!("{run}: emit {event}")),
+                Request::Send { to, event } => {
+                    self.note(format!("{run}: send to {to:?} dropped (no such actor here): {event}"))
+                }
+                Request::Start { .. } => {}
+            }
+        }
+        if stepped.starts.is_empty() {
+            return Ok(());
+        }
+        let inner = self.inner.clone();
+        let ids: Vec<String> = stepped.starts.iter().map(|i| i.id.clone()).collect();
+        blocking(move || {
+            let mut tx = inner.store.begin()?;
+            let at = now();
+            for id in &ids {
+                tx.start_intent(id, at)?;
+            }
+            tx.commit()?;
+            Ok(())
+        })
+        .await?;
+        let program = stepped.program.clone();
+        for intent in &stepped.starts {
+            self.spawn_executor(intent.clone(), program.clone());
+        }
+        Ok(())
+    }
+
+    fn spawn_executor(&self, intent: Intent, program: Option<Arc<Program>>) {
+        let executor = self.inner.executors.get(&intent.kind).cloned();
+        let slot = program.as_ref().and_then(|p| p.machine().slots.get(intent.slot.as_str()).cloned());
+        let input = intent.input.as_deref().and_then(|t| serde_json::from_str(t).ok());
+        let dir = self.inner.config.work_dir.join(sanitize(&intent.id));
+        let key = (intent.run.clone(), intent.actor.clone(), intent.incarnation);
+        let host = self.clone();
+        let job = Job { intent, input, slot, dir };
+        let map_key = key.clone();
+        // The map is locked while the task is spawned, so that its removal below comes after the
+        // insert whatever the scheduler does.
+        let mut actors = lock(&self.inner.actors);
+        let handle = tokio::spawn(async move {
+            let (run, actor, incarnation) = key;
+            let outcome = match executor {
+                Some(e) => e.run(job).await,
+                None => Outcome::Error(json!({
+                    "reason": format!("this host runs no `{}` Effect", job.intent.kind),
+                })),
+            };
+            lock(&host.inner.actors).remove(&(run.clone(), actor.clone(), incarnation));
+            if let Err(e) = host.outcome(&run, &actor, incarnation, outcome).await {
+                host.note(format!("{run}: the outcome of {actor:?} (incarnation {incarnation}) was not taken: {e}"));
+            }
+        });
+        actors.insert(map_key, handle.abort_handle());
+    }
+
+    /// Arms a timer (after the commit that set it); its firing drives the run.
+    fn arm(&self, run: &str, id: &str, incarnation: u64, due: u64) {
+        let key = (run.to_string(), id.to_string(), incarnation);
+        let host = self.clone();
+        let (run, id) = (run.to_string(), id.to_string());
+        let mut timers = lock(&self.inner.timers);
+        if timers.contains_key(&key) {
+            return;
+        }
+        let handle = tokio::spawn(async move {
+            loop {
+                let left = due.saturating_sub(now());
+                if left == 0 {
+                    break;
+                }
+                tokio::time::sleep(Duration::from_millis(left).min(TIMER_STEP)).await;
+            }
+            lock(&host.inner.timers).remove(&(run.clone(), id.clone(), incarnation));
+            if let Err(e) = host.drive(&run, Input::Fire { id: id.clone(), incarnation }).await {
+                host.note(format!("{run}: the timer {id:?} (incarnation {incarnation}) did not fire: {e}"));
+            }
+        });
+        timers.insert(key, handle.abort_handle());
+    }
+}
+
+impl Inner {
+    fn note(&self, line: String) {
+        let mut log = lock(&self.log);
+        if log.len() == LOG_LINES {
+            log.pop_front();
+        }
+        log.push_back(line);
+    }
+
+    fn program(&self, read: &dyn store::Read, identity: &str) -> Result<Arc<Program>> {
+        let id: ir::Identity = serde_json::from_value(Value::String(identity.to_string()))
+            .map_err(|e| Error::Invalid(format!("the identity {identity:?}: {e}")))?;
+        self.programs.get_or_load(
+            id,
+            || {
+                let text = read.ir(identity)?.ok_or_else(|| Error::Invalid(format!("no IR stored for {identity}")))?;
+                let machine: ir::Machine =
+                    serde_json::from_str(&text).map_err(|e| Error::Invalid(format!("the IR {identity}: {e}")))?;
+                Ok(Program::new(machine))
+            },
+            |got| Error::Invalid(format!("the IR stored for {identity} hashes to {got}")),
+        )
+    }
+
+    /// The step and its one commit. `None`: nothing to act on.
+    fn step(&self, id: &str, input: Input) -> Result<Option<Stepped>> {
+        let now = now();
+        let mut tx = self.store.begin()?;
+        if let Input::Start { workflow, program, ir, input } = input {
+            let rt = program.runtime();
+            let (live, requests) = rt.start_session_live(id, input.clone(), now);
+            let identity = program.identity().to_string();
+            tx.put_ir(&identity, &ir)?;
+            let snapshot = rt.encode(&live.snapshot()).to_string();
+            tx.create_run(&NewRun {
+                id: id.to_string(),
+                workflow,
+                identity,
+                status: run_status(live.status()),
+                snapshot,
+                input: input.map(|v| v.to_string()),
+                created_at: now,
+                parent: None,
+                dispatch_key: None,
+            })?;
+            let mut stepped =
+                Stepped { program: Some(program.clone()), ended: live.status().is_final(), ..Stepped::default() };
+            self.rows(&mut *tx, id, &program, &requests, &mut stepped, now)?;
+            stepped.requests = requests;
+            tx.commit()?;
+            return Ok(Some(stepped));
+        }
+        let Some(run) = tx.run(id)? else { return Err(Error::NotFound(id.to_string())) };
+        let mut stepped = Stepped::default();
+        // What the input settles or removes is written whatever the run does with it.
+        match &input {
+            Input::Outcome { actor, incarnation, outcome } => {
+                match tx.settle_intent(&intent_id(id, actor, *incarnation), &to_store(outcome), now) {
+                    Ok(()) | Err(store::Error::NotFound(_)) => {}
+                    Err(store::Error::Conflict(_)) => {
+                        // Settled already (stopped, or an outcome given twice): the run took it.
+                        self.note(format!("{id}: a second outcome of {actor:?} (incarnation {incarnation}) dropped"));
+                        return Ok(None);
+                    }
+                    Err(e) => return Err(e.into()),
+                }
+            }
+            Input::Fire { id: timer, incarnation } => {
+                tx.delete_timer(id, timer, *incarnation)?;
+            }
+            _ => {}
+        }
+        if run.head.status != RunStatus::Live {
+            if let Input::Recover(intent) = &input {
+                tx.settle_intent(&intent.id, &stopped_outcome(), now)?;
+            }
+            tx.commit()?;
+            return Ok(None);
+        }
+        let program = match self.program(&*tx, &run.head.identity) {
+            Ok(p) => p,
+            Err(e) => {
+                self.note(format!("{id}: drifted: {e}"));
+                let update = RunUpdate { status: RunStatus::Drifted, snapshot: run.snapshot, updated_at: now };
+                tx.update_run(id, run.head.step, &update)?;
+                tx.commit()?;
+                return Ok(None);
+            }
+        };
+        let rt = program.runtime();
+        let restored = serde_json::from_str::<Value>(&run.snapshot)
+            .map_err(|e| e.to_string())
+            .and_then(|v| rt.restore(&v).map_err(|e| e.to_string()));
+        let mut live: Live = match restored {
+            Ok(live) => live,
+            Err(e) => {
+                self.note(format!("{id}: lost: {e}"));
+                let update = RunUpdate { status: RunStatus::Lost, snapshot: run.snapshot, updated_at: now };
+                tx.update_run(id, run.head.step, &update)?;
+                tx.commit()?;
+                return Ok(None);
+            }
+        };
+        stepped.program = Some(program.clone());
+        let mut requests = Vec::new();
+        match input {
+            // Taken above, before the run was read.
+            Input::Start { .. } => return Ok(None),
+            Input::Inbox => {
+                let rows = tx.inbox(id, INBOX_PAGE)?;
+                if rows.is_empty() {
+                    return Ok(None);
+                }
+                for row in rows {
+                    tx.consume_inbox(id, row.seq)?;
+                    if live.status().is_final() {
+                        continue;
+                    }
+                    let event: Value = serde_json::from_str(&row.event).unwrap_or(Value::Null);
+                    match rt.send_live(&mut live, event, now) {
+                        Ok(r) => requests.extend(r),
+                        Err(e) => self.note(format!("{id}: inbox event {} refused: {e}", row.key)),
+                    }
+                    while let Some(r) = rt.take_queued_live(&mut live, now) {
+                        requests.extend(r);
+                    }
+                }
+            }
+            Input::Outcome { actor, incarnation, outcome } => {
+                match rt.outcome(&mut live, &actor, incarnation, outcome, now) {
+                    Ok(r) => requests = r,
+                    Err(e) => {
+                        self.note(format!("{id}: {e}"));
+                        tx.commit()?;
+                        return Ok(None);
+                    }
+                }
+            }
+            Input::Fire { id: timer, incarnation } => match rt.fire_live(&mut live, &timer, incarnation, now) {
+                Ok(r) => requests = r,
+                Err(e) => {
+                    self.note(format!("{id}: {e}"));
+                    tx.commit()?;
+                    return Ok(None);
+                }
+            },
+            Input::Cancel => requests = rt.cancel(&mut live),
+            Input::Recover(intent) => {
+                let held = live.actors().iter().any(|a| a.id == intent.actor && a.incarnation == intent.incarnation);
+                if !held {
+                    tx.settle_intent(&intent.id, &stopped_outcome(), now)?;
+                    tx.commit()?;
+                    return Ok(None);
+                }
+                if intent.state == IntentState::Intended || intent.idempotent {
+                    // Nothing of the run changes: the executor starts under the same row.
+                    drop(tx);
+                    stepped.starts.push(intent);
+                    return Ok(Some(stepped));
+                }
+                // It may have run: it never runs again, and the run is told so.
+                let output = unknown_outcome();
+                tx.settle_intent(&intent.id, &store::Outcome::Done(output.to_string()), now)?;
+                stepped.unknown = true;
+                match rt.outcome(&mut live, &intent.actor, intent.incarnation, Outcome::Done(output), now) {
+                    Ok(r) => requests = r,
+                    Err(e) => self.note(format!("{id}: {e}")),
+                }
+            }
+        }
+        while let Some(r) = rt.take_queued_live(&mut live, now) {
+            requests.extend(r);
+        }
+        self.rows(&mut *tx, id, &program, &requests, &mut stepped, now)?;
+        let snapshot = rt.encode(&live.snapshot()).to_string();
+        let status = run_status(live.status());
+        tx.update_run(id, run.head.step, &RunUpdate { status, snapshot, updated_at: now })?;
+        tx.commit()?;
+        stepped.ended = live.status().is_final();
+        stepped.requests = requests;
+        Ok(Some(stepped))
+    }
+
+    /// The rows a step's requests write: an intent per Effect started, a timer per schedule, a
+    /// timer removed per cancel, a stopped Effect's row settled.
+    fn rows(
+        &self,
+        tx: &mut dyn store::Tx,
+        run: &str,
+        program: &Program,
+        requests: &[Request],
+        stepped: &mut Stepped,
+        now: u64,
+    ) -> Result<()> {
+        for r in requests {
+            match r {
+                Request::Start { id, incarnation, src, input, .. } => {
+                    let Some(effect) = effect_of(program, src) else {
+                        if !matches!(
+                            program.machine().slots.get(src.as_str()).map(|s| s.kind),
+                            Some(ir::SlotKind::Gate)
+                        ) {
+                            self.note(format!("{run}: {src:?} is no Effect this host runs; its actor {id:?} waits"));
+                        }
+                        continue;
+                    };
+                    let intent = Intent::new(
+                        intent_id(run, id, *incarnation),
+                        run,
+                        id.clone(),
+                        *incarnation,
+                        src.clone(),
+                        effect.run.kind(),
+                        input.as_ref().map(Value::to_string),
+                        effect.idempotent,
+                        now,
+                    );
+                    tx.put_intent(&intent)?;
+                    stepped.starts.push(intent);
+                }
+                Request::Stop { id, incarnation } => {
+                    let row = intent_id(run, id, *incarnation);
+                    match tx.intent(&row)? {
+                        Some(i) if i.state != IntentState::Settled => {
+                            tx.settle_intent(&row, &stopped_outcome(), now)?
+                        }
+                        _ => {}
+                    }
+                    stepped.starts.retain(|i| i.id != row);
+                }
+                Request::Schedule { id, incarnation, deadline } => {
+                    tx.put_timer(&Timer {
+                        run: run.to_string(),
+                        id: id.clone(),
+                        incarnation: *incarnation,
+                        due: *deadline,
+                        event: None,
+                    })?;
+                }
+                Request::Cancel { id, incarnation } => {
+                    tx.delete_timer(run, id, *incarnation)?;
+                }
+                Request::Send { .. } | Request::Emit { .. } | Request::Log { .. } => {}
+            }
+        }
+        Ok(())
+    }
+}
+
+/// An id as one folder name: what is not ASCII alphanumeric, `-` or `_` becomes `_`.
+fn sanitize(id: &str) -> String {
+    id.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' }).collect()
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    // A panic while holding one of these maps leaves it whole: go on with it.
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// Forgets a run's lock where no other call holds or waits for it.
+fn lock_forget(
+    locks: &Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
+    run: &str,
+    held: &Arc<tokio::sync::Mutex<()>>,
+) {
+    let mut map = lock(locks);
+    // Two references: the map's and `held`; a waiter holds a third.
+    if Arc::strong_count(held) == 2 {
+        map.remove(run);
+    }
+}
+
+/// Runs store work on a blocking thread.
+async fn blocking<T: Send + 'static>(f: impl FnOnce() -> Result<T> + Send + 'static) -> Result<T> {
+    tokio::task::spawn_blocking(f).await.map_err(|e| Error::Stopped(e.to_string()))?
+}

@@ -1,0 +1,101 @@
+//! What the host's tests share: a fresh folder per database, Machines written as Charts with a
+//! `command` slot put in, and waiting for a run's status.
+
+use host::{Config, Host};
+use ir::slot::{Argv, ArgvItem, Definition, Effect, EffectRun, Part};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use store::{Limits, RunStatus};
+use store_sqlite::SqliteStore;
+
+/// A folder of its own under the system's temporary folder, removed when dropped.
+pub(crate) struct TempDir(PathBuf);
+
+impl TempDir {
+    pub(crate) fn new() -> TempDir {
+        static NEXT: AtomicUsize = AtomicUsize::new(0);
+        let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.subsec_nanos());
+        let dir = std::env::temp_dir().join(format!(
+            "jr2-host-{}-{}-{nanos}",
+            std::process::id(),
+            NEXT.fetch_add(1, Ordering::Relaxed)
+        ));
+        std::fs::create_dir_all(&dir).expect("a temporary folder");
+        TempDir(dir)
+    }
+
+    pub(crate) fn path(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// A host over the SQLite database of `dir` (made where there is none), with no executor yet.
+pub(crate) fn host(dir: &Path) -> Host {
+    let store = SqliteStore::open(&dir.join("jr2.db"), Limits::default()).expect("the store opens");
+    Host::new(Arc::new(store), Config { work_dir: dir.join("effects") })
+}
+
+/// A Chart lowered, its slot `slot` made a `command` Effect of `argv` (`{name}` an `arg`).
+pub(crate) fn machine(chart: &str, slot: &str, argv: &[&str], idempotent: bool) -> ir::Machine {
+    let arena = syntax::json::Arena::new();
+    let parsed = syntax::json::parse(chart, &arena);
+    assert!(parsed.errors.is_empty(), "{:?}", parsed.errors);
+    let lowered = chart::lower::lower(&parsed.value, None);
+    assert!(lowered.faults.is_empty(), "{:?}", lowered.faults);
+    let mut sc = lowered.machine.statechart().clone();
+    let items = argv
+        .iter()
+        .map(|a| match a.strip_prefix('{').and_then(|a| a.strip_suffix('}')) {
+            Some(name) => ArgvItem::Arg { arg: name.into() },
+            None => ArgvItem::Literal((*a).to_string()),
+        })
+        .collect();
+    let definition = Definition::Effect(Effect {
+        run: EffectRun::Command { argv: Argv::List(items), pin: false },
+        idempotent,
+        timeout: Some(Part::Value(ir::Json::Number(20_000.into()))),
+        secrets: Vec::new(),
+        options: Default::default(),
+        unread: Default::default(),
+    });
+    sc.slots.insert(
+        slot.into(),
+        ir::Slot { kind: ir::SlotKind::Effect, effect: Some("command".into()), definition: Some(definition) },
+    );
+    for state in &mut sc.states {
+        for invoke in &mut state.invokes {
+            if invoke.src == slot {
+                invoke.kind = ir::SlotKind::Effect;
+            }
+        }
+    }
+    ir::Machine::lowered(sc)
+}
+
+/// Waits (at most `within`) until the run's status is not `live`: its status.
+pub(crate) async fn settled(host: &Host, run: &str, within: Duration) -> RunStatus {
+    let end = Instant::now() + within;
+    loop {
+        let status = host.head(run).await.expect("the store reads").expect("the run exists").status;
+        if status != RunStatus::Live || Instant::now() > end {
+            return status;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
+
+/// The run's context, read back from its stored snapshot against its IR.
+pub(crate) async fn context(host: &Host, machine: &ir::Machine, run: &str) -> serde_json::Value {
+    let row = host.run(run).await.unwrap().unwrap();
+    let program = runtime::Program::new(machine.clone());
+    let stored: serde_json::Value = serde_json::from_str(&row.snapshot).unwrap();
+    program.runtime().decode(&stored).expect("the snapshot fits its IR").context.to_json()
+}
