@@ -18,7 +18,12 @@
 // transitions into them), guards over the context and the event (arrow functions), `assign` from
 // the context and with spreads of lists and objects and a computed key, `raise`, guarded `always` transitions, and invokes of an actor that never settles
 // (with and without an `id`): after every step the ids of the running actors (xstate's
-// `snapshot.children`, jr2's `started` less its `stopped`) must be equal too.
+// `snapshot.children`, jr2's `started` less its `stopped`) must be equal too. Issue 34 adds
+// function bodies the runtime runs lowered or in its JavaScript engine (array methods with
+// callbacks, string methods, `Math`, templates, optional chaining, block bodies with `const` and
+// `if`, a whole-context `assign`, helpers the file defines) and child Machines that settle: one
+// done after a timer with an output its parent's `onDone` reads, one whose entry action throws,
+// its error caught by the parent's `onError` or not (the parent then ends `error`, compared too).
 import { createActor, createMachine, assign, fromPromise, raise, SimulatedClock } from "xstate";
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, writeFileSync, rmSync } from "node:fs";
@@ -205,6 +210,46 @@ const SPREAD_ASSIGN =
   "assign({ seen: ({ context, event }) => [...(context.seen ?? []), event.n], " +
   "byType: ({ context, event }) => ({ ...context.byType, [event.type]: event.n, total: (context.byType?.total ?? 0) + 1 }) })";
 
+/** Whether the `k`-th transition of a state also runs a function body (`BODIES`), and which:
+ * drawn from a stream of its own (as `spreadsOf`). */
+function bodyOf(seed, id, k) {
+  const h = rng((seed ^ 0x27d4eb2f) + Number(id.slice(1)) * 7919 + k * 104729)();
+  return h < 0.3 ? Math.floor((h / 0.3) * BODIES.length) : -1;
+}
+
+/** Whether a state invokes a child Machine that settles, and how (0: none; 1: `settles`, done
+ * after 100 ms; 2: `breaks`, whose entry throws after 50 ms, caught by `onError`; 3: the same,
+ * uncaught). */
+function childOf(seed, id) {
+  const h = rng((seed ^ 0x165667b1) + Number(id.slice(1)) * 7919)();
+  return h < 0.06 ? 1 : h < 0.1 ? 2 : h < 0.12 ? 3 : 0;
+}
+
+/** Helpers the Machine's file defines (a module `const` and a function declaration). */
+const HELPERS =
+  "const LIMITS = { lo: 10, hi: 90 };\n" +
+  "function clamp(x) { return Math.min(LIMITS.hi, Math.max(LIMITS.lo, x)); }\n" +
+  "const label = (n) => (n > 50 ? `high-${n}` : `low-${n}`);\n";
+
+/** Function bodies: each an action over the context and the event. */
+const BODIES = [
+  "assign({ tags: ({ context, event }) => [...(context.tags ?? []), event.type].filter((t, i, a) => a.indexOf(t) === i).slice(-3) })",
+  "assign({ stats: ({ context, event }) => { const seen = [...(context.seen ?? []), event.n]; if (seen.length > 3) { return { max: Math.max(...seen), sum: seen.reduce((a, b) => a + b, 0) }; } return { big: seen.some((x) => x > 50), all: seen.every((x) => x >= 10) }; } })",
+  "assign({ label: ({ context, event }) => `${label(event.n)}:${(context.label ?? 'none').split(':')[0].toUpperCase().padStart(6, '-')}` })",
+  "assign({ first: ({ context, event }) => (context.seen ?? []).find((x) => x > event.n) ?? clamp(event.n) })",
+  "assign({ keys: ({ context }) => Object.keys(context).sort().join(',').slice(0, 40), deep: ({ context }) => context.byType?.a ?? context.stats?.max ?? -1 })",
+  "assign({ odd: ({ context, event }) => (context.seen ?? []).map((x) => x * 2 + event.n).filter((x) => x % 3 !== 0).concat([event.n]).includes(event.n + 1) })",
+  "assign(({ context, event }) => ({ total: (context.total ?? 0) + Math.round(event.n / 3), recent: [event.type, ...(context.recent ?? [])].slice(0, 4) }))",
+  "assign({ rounded: ({ event }) => [Math.floor(event.n / 7), Math.abs(50 - event.n), Number((event.n / 3).toFixed(2)), String(event.n).length] })",
+];
+
+/** The child Machines the parent may invoke. */
+const CHILDREN =
+  "const settles = createMachine({ id: \"settles\", initial: \"w\", context: ({ input }) => ({ n: input.n }), " +
+  "states: { w: { after: { 100: \"d\" } }, d: { type: \"final\" } }, output: ({ context }) => ({ doubled: context.n * 2 + 1 }) });\n" +
+  "const breaks = createMachine({ id: \"breaks\", initial: \"w\", states: { w: { after: { 50: \"x\" } }, " +
+  "x: { entry: () => { throw new Error(\"child broke\"); } } } });\n";
+
 /** The statechart as the source text of an xstate config (for `--machines`). */
 function source(root, seed) {
   const q = JSON.stringify;
@@ -213,6 +258,12 @@ function source(root, seed) {
     const invokes = isRoot || s.kind === "history" ? 0 : invokesOf(seed, s.id);
     if (invokes === 1) f.push(`invoke: { src: "work" }`);
     if (invokes === 2) f.push(`invoke: [{ src: "work" }, { src: "work", id: ${q("k" + s.id)} }]`);
+    const child = isRoot || s.kind === "history" || invokes ? 0 : childOf(seed, s.id);
+    if (child === 1)
+      f.push(`invoke: { src: "settles", id: ${q("c" + s.id)}, input: ({ context }) => ({ n: context.count }), onDone: { actions: assign({ got: ({ event }) => event.output.doubled }) } }`);
+    if (child === 2)
+      f.push(`invoke: { src: "breaks", id: ${q("c" + s.id)}, onError: { actions: assign({ err: ({ event }) => event.error.message }) } }`);
+    if (child === 3) f.push(`invoke: { src: "breaks", id: ${q("c" + s.id)} }`);
     if (s.kind === "history") {
       f.push(`type: "history"`, `history: ${q(s.deep ? "deep" : "shallow")}`);
       if (s.target) f.push(`target: ${q("#" + s.target)}`);
@@ -236,6 +287,8 @@ function source(root, seed) {
       if (t.count) actions.push(`assign({ count: ({ context }) => context.count + 1 })`);
       if (t.raise) actions.push(`raise({ type: ${q(t.raise)}, n: 0 })`);
       if (spreads) actions.push(SPREAD_ASSIGN);
+      const body = bodyOf(seed, s.id, k - 1);
+      if (body >= 0) actions.push(BODIES[body]);
       if (actions.length) g.push(`actions: [${actions.join(", ")}]`);
       return `{ ${g.join(", ")} }`;
     };
@@ -307,8 +360,10 @@ function xstateTrace(config, events) {
     const atomic = s._nodes.filter((n) => n.type === "atomic" || n.type === "final").map((n) => n.id).sort();
     // The running actors by id (`--machines`: the invoke ids are compared too). A run that is
     // done runs none (xstate's last snapshot still lists the final state's children).
-    const actors = MACHINES && s.status !== "done" ? Object.keys(s.children).sort() : undefined;
-    return JSON.stringify({ atomic, context: s.context, done: s.status === "done", actors });
+    // A child Machine (`c<state>`) runs inside jr2's run, not on its host: not an actor `jr2 sim`
+    // lists; its life shows in the context its parent assigns from its end.
+    const actors = MACHINES && s.status !== "done" ? Object.keys(s.children).filter((id) => !/^cs\d+$/.test(id)).sort() : undefined;
+    return JSON.stringify({ atomic, context: s.context, done: s.status === "done", error: s.status === "error", actors });
   };
   actor.subscribe({ next: () => {}, error: () => {} });
   actor.start();
@@ -338,6 +393,8 @@ function jr2Trace(dir, file, chart, events, restoreAt) {
   const run = spawnSync(jr2, ["sim", join(dir, file), "--events", join(dir, "e.jsonl")], { encoding: "utf8" });
   if (run.status !== 0 && run.status !== 1) throw new Error(`jr2 sim exited ${run.status}: ${run.stderr}`);
   const out = run.stdout;
+  // A Machine refused before it runs (`not-executable`) prints no line: a mismatch at the start.
+  if (!out.trim()) return [`jr2 sim printed nothing: ${run.stderr.slice(0, 400)}`];
   const steps = out.trim().split("\n").map((l) => JSON.parse(l));
   // One line per macrostep: a timer's firing is a macrostep of its own, so the state after an
   // `{after}` step of the script is the last line before the next script step's.
@@ -350,17 +407,24 @@ function jr2Trace(dir, file, chart, events, restoreAt) {
     return MACHINES && l.status !== "done" ? [...running].sort() : undefined;
   });
   const view = (l) =>
-    JSON.stringify({ atomic: [...l.configuration].sort(), context: l.context, done: l.status === "done", actors: actorsAt[steps.indexOf(l)] });
+    JSON.stringify({
+      atomic: [...l.configuration].sort(),
+      context: l.context,
+      done: l.status === "done",
+      error: l.status === "error",
+      actors: actorsAt[steps.indexOf(l)],
+    });
   trace.push(view(steps[0]));
   let at = 1;
+  // A script line's lines: an event's own (none for an `after`), then the timers it fired and
+  // the events the run took from its queue after (a child's `sendParent`, its end), as xstate
+  // takes them all before `send` returns.
+  // (Timers fire only on an `after` line: the timer lines after an event's are the next line's.)
   for (const e of events) {
-    if (e.after !== undefined) {
-      while (at < steps.length && steps[at].event && String(steps[at].event.type).startsWith("xstate.after.")) at++;
-      trace.push(view(steps[at - 1]));
-    } else {
-      trace.push(view(steps[at]));
-      at++;
-    }
+    const clock = e.after !== undefined;
+    if (!clock && at < steps.length) at++;
+    while (at < steps.length && ((clock && steps[at].timer !== undefined) || steps[at].queued === true)) at++;
+    trace.push(view(steps[at - 1]));
   }
   return trace;
 }
@@ -380,10 +444,11 @@ for (let i = FIRST; i < FIRST + Number(count); i++) {
   let file = "m.json";
   if (MACHINES) {
     const text = source(root, seed);
-    const impl = `{ actors: { work: fromPromise(() => new Promise(() => {})) } }`;
-    xstate = [new Function("assign", "raise", `return ${text};`)(assign, raise), new Function("fromPromise", `return ${impl};`)(fromPromise)];
+    const impl = `{ actors: { work: fromPromise(() => new Promise(() => {})), settles, breaks } }`;
+    const make = new Function("assign", "raise", "createMachine", "fromPromise", `${HELPERS}${CHILDREN}return [${text}, ${impl}];`);
+    xstate = make(assign, raise, createMachine, fromPromise);
     file = "m.ts";
-    chart = `import { assign, createMachine, fromPromise, raise } from "xstate";\n\nexport const machine = createMachine(${text}, ${impl});\n`;
+    chart = `import { assign, createMachine, fromPromise, raise } from "xstate";\n\n${HELPERS}${CHILDREN}\nexport const machine = createMachine(${text}, ${impl});\n`;
   }
   const events = script(r);
   let expected, got;
