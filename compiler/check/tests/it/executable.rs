@@ -43,7 +43,19 @@ fn every_example_and_crosscheck_workflow_loads_for_a_run() {
     // a context, so the update stays code, and a run that took the rest of the `assign` would
     // leave `context.ref` as it was without saying so (it did, before `not-executable` refused a
     // partial `assign`). Each must still be refused; any other refusal fails.
-    let known: Vec<String> = ["spawn-08", "spawn-09"]
+    // The list is docs/reference/semantics.md's, between its `refused` markers: the page says
+    // why each is refused, and the two stay the same list.
+    let page = std::fs::read_to_string(base::workspace::root().join("docs/reference/semantics.md")).unwrap();
+    let listed: Vec<&str> = page
+        .split("<!-- refused -->")
+        .nth(1)
+        .and_then(|rest| rest.split("<!-- /refused -->").next())
+        .expect("docs/reference/semantics.md lists the refused corpus machines between <!-- refused --> markers")
+        .lines()
+        .filter_map(|l| l.strip_prefix("- `")?.split('`').next())
+        .collect();
+    assert!(!listed.is_empty(), "no machine listed between the markers: is the list read right?");
+    let known: Vec<String> = listed
         .iter()
         .map(|name| {
             format!(
