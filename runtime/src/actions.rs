@@ -38,6 +38,11 @@ impl Runtime<'_> {
             engine: Some(run.js.0.clone()),
         };
         let value = evaluate(e, &scope).map_err(|e| e.to_string());
+        // A thrown value is the run's fault's, where the error ends the run (a Machine's); an SCXML
+        // document takes the error as `error.execution` and goes on: the value is not kept.
+        if value.is_err() && self.scxml {
+            run.js.0.take_thrown();
+        }
         // A script of SCXML's data model may have changed it in place.
         if let Some(context) = run.js.0.take_written() {
             run.context = context;

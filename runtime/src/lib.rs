@@ -1366,7 +1366,6 @@ impl<'m> Runtime<'m> {
         run.now = now;
         // Any call but a queued event's own (which sets it again after) starts the count anew.
         run.chained = 0;
-        run.js.0.take_thrown();
         run.js.0.now.store(now, std::sync::atomic::Ordering::Relaxed);
         run.budget = self.step_bound;
         run.taken.clear();
