@@ -205,9 +205,11 @@ function spreadsOf(seed, id, k) {
   return rng((seed ^ 0x85ebca6b) + Number(id.slice(1)) * 7919 + k * 104729)() < 0.2;
 }
 
-/** The assign with spreads a transition may add: a list grown by the event, an object keyed by it. */
+/** The assign with spreads a transition may add: a list grown by the event (its last 8: in a
+ * machine that loops, xstate runs 20 000 microsteps, and a list that grew by one each would make
+ * every body that reads it quadratic), an object keyed by it. */
 const SPREAD_ASSIGN =
-  "assign({ seen: ({ context, event }) => [...(context.seen ?? []), event.n], " +
+  "assign({ seen: ({ context, event }) => [...(context.seen ?? []), event.n].slice(-8), " +
   "byType: ({ context, event }) => ({ ...context.byType, [event.type]: event.n, total: (context.byType?.total ?? 0) + 1 }) })";
 
 /** Whether the `k`-th transition of a state also runs a function body (`BODIES`), and which:
