@@ -11,6 +11,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/jr2c-target}"
 n="${1:-200000}"
+todos_n="${2:-100000}"
 out=bench/out/runtime
 mkdir -p "$out"
 (cd tests/xstate && npm ci --silent --no-audit --no-fund >/dev/null)
@@ -52,7 +53,6 @@ done
 
 # The todomvc machine. Both sides draw Math.random from mulberry32 seeded with what jr2 seeds a run
 # of the session "jr2" with (FNV-1a of "jr2"), so the todo ids, the script's and the ends agree.
-todos_n="${2:-100000}"
 export JR2_TODOS_SEED=2681016957
 (cd bench/engines && npm ci --silent --no-audit --no-fund >/dev/null)
 node bench/engines/xstate-todos.mjs --gen "$todos_n" > "$out/todos.jsonl" 2>/dev/null

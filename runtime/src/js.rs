@@ -71,6 +71,8 @@ pub(crate) struct Js {
     /// The context a script that `writes` left (SCXML's data model changed in place), for the
     /// run to take after the evaluation.
     written: Mutex<Option<JsValue>>,
+    /// Is there a context in `written`? (Read on every evaluation: no lock where none is.)
+    wrote: std::sync::atomic::AtomicBool,
     /// The value the last function that threw threw (an `Error` as `{ name, message }`), for the
     /// run's fault: xstate hands a child's thrown error to its parent as the error event's.
     thrown: Mutex<Option<JsValue>>,
@@ -82,6 +84,7 @@ impl Js {
             now: AtomicU64::new(now),
             random: AtomicU32::new(random),
             written: Mutex::new(None),
+            wrote: std::sync::atomic::AtomicBool::new(false),
             thrown: Mutex::new(None),
         }
     }
@@ -93,6 +96,9 @@ impl Js {
 
     /// The context the last evaluation's scripts wrote, if any did.
     pub(crate) fn take_written(&self) -> Option<JsValue> {
+        if !self.wrote.swap(false, Relaxed) {
+            return None;
+        }
         self.written.lock().ok().and_then(|mut w| w.take())
     }
 }
@@ -138,6 +144,7 @@ impl Engine for Js {
             let out = out.map(|(value, written)| {
                 if let (Some(w), Ok(mut slot)) = (written, self.written.lock()) {
                     *slot = Some(w);
+                    self.wrote.store(true, Relaxed);
                 }
                 value
             });
