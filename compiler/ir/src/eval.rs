@@ -234,7 +234,29 @@ fn eval(e: &Expr, scope: &Scope, fr: &mut Frame, depth: usize) -> Result<JsValue
                 UnaryOp::Plus => JsValue::Number(v.to_number()),
             }
         }
+        // `x === "text"`: compared with the literal as it is, no string made for it.
+        Expr::Binary { op: op @ (BinaryOp::StrictEq | BinaryOp::StrictNe), left, right }
+            if matches!(**right, Expr::Literal(super::Json::String(_))) =>
+        {
+            let a = eval(left, scope, fr, d)?;
+            let Expr::Literal(super::Json::String(text)) = &**right else { unreachable!("matched above") };
+            let eq = matches!(&a, JsValue::String(s) if &**s == text.as_str());
+            JsValue::Bool(eq == (*op == BinaryOp::StrictEq))
+        }
         Expr::Binary { op, left, right } => {
+            // `todo.id !== event.id`: two values read in place, compared with no copy of either.
+            if matches!(op, BinaryOp::StrictEq | BinaryOp::StrictNe) {
+                if let (Some(a), Some(b)) = (place(left, scope, &fr.locals), place(right, scope, &fr.locals)) {
+                    let eq = match (a, b) {
+                        (Some(a), Some(b)) => strict_eq(a, b),
+                        (a, b) => {
+                            let undefined = |v: Option<&JsValue>| matches!(v, None | Some(JsValue::Undefined));
+                            undefined(a) && undefined(b)
+                        }
+                    };
+                    return Ok(JsValue::Bool(eq == (*op == BinaryOp::StrictEq)));
+                }
+            }
             let (a, b) = (eval(left, scope, fr, d)?, eval(right, scope, fr, d)?);
             if *op == BinaryOp::In {
                 has_property(&b, &a.to_js_string())?
@@ -262,10 +284,18 @@ fn eval(e: &Expr, scope: &Scope, fr: &mut Frame, depth: usize) -> Result<JsValue
                 eval(alternate, scope, fr, d)?
             }
         }
-        Expr::Member { object, property } => {
-            let o = eval(object, scope, fr, d)?;
-            o.member(&eval(property, scope, fr, d)?.to_js_string())
-        }
+        Expr::Member { object, property } => match &**property {
+            // `x.name` (the commonest member: a callback's `todo.id`): the key read as it is,
+            // and a local's member read in place, with no string made and no value copied.
+            Expr::Literal(super::Json::String(key)) => match &**object {
+                Expr::Local(slot) => fr.locals.get(*slot as usize).map_or(JsValue::Undefined, |o| o.member(key)),
+                object => eval(object, scope, fr, d)?.member(key),
+            },
+            property => {
+                let o = eval(object, scope, fr, d)?;
+                o.member(&eval(property, scope, fr, d)?.to_js_string())
+            }
+        },
         Expr::Global(name) => match scope.globals.iter().find(|(n, _)| n == name) {
             Some((_, v)) => v.clone(),
             None => return Err(EvalError::Unbound(name.clone())),
@@ -335,10 +365,15 @@ fn callback(c: &Callback, scope: &Scope, fr: &mut Frame, d: usize) -> Result<JsV
     };
     fr.spend(items.len())?;
     let slot = c.slot;
+    // Room for the parameters made once, so that each call only writes them.
+    let width = if c.method == ArrayMethod::Reduce { 3 } else { 2 };
+    if fr.locals.len() < (slot + width) as usize {
+        fr.locals.resize((slot + width) as usize, JsValue::Undefined);
+    }
     // The body with the item (and its index) in its slots.
     let call = |fr: &mut Frame, at: u32, item: &JsValue, i: usize| -> Result<JsValue, EvalError> {
-        fr.set(at, item.clone());
-        fr.set(at + 1, JsValue::Number(i as f64));
+        fr.locals[at as usize] = item.clone();
+        fr.locals[at as usize + 1] = JsValue::Number(i as f64);
         eval(&c.body, scope, fr, d)
     };
     Ok(match c.method {
@@ -394,7 +429,7 @@ fn callback(c: &Callback, scope: &Scope, fr: &mut Frame, d: usize) -> Result<JsV
                 },
             };
             for (i, x) in items.iter().enumerate().skip(from) {
-                fr.set(slot, acc);
+                fr.locals[slot as usize] = acc;
                 acc = call(fr, slot + 1, x, i)?;
             }
             acc
@@ -882,12 +917,60 @@ fn to_int32(x: f64) -> i32 {
     (x.trunc().rem_euclid(4294967296.0) as u32) as i32
 }
 
-fn read(scope: &Scope, r: &Reference) -> JsValue {
-    let mut v = scope.root(r.root).clone();
-    for key in &r.path {
-        v = v.member(key);
+/// The value an expression reads in place, where it is one of the run's (or a local's) or a
+/// member of one by name: `Some(Some(v))`, or `Some(None)` for `undefined` (a missing member);
+/// `None` where the expression is of another form, or its value is made (a string's `length`).
+fn place<'x>(e: &Expr, scope: &'x Scope, locals: &'x [JsValue]) -> Option<Option<&'x JsValue>> {
+    match e {
+        Expr::Local(slot) => Some(locals.get(*slot as usize)),
+        Expr::Ref(r) => {
+            let mut v = Some(scope.root(r.root));
+            for key in &r.path {
+                v = member_in_place(v?, key)?;
+            }
+            Some(v)
+        }
+        Expr::Member { object, property } => match &**property {
+            Expr::Literal(super::Json::String(key)) => member_in_place(place(object, scope, locals)??, key),
+            _ => None,
+        },
+        _ => None,
     }
-    v
+}
+
+/// `v[key]` in place ([`place`]): an object's property, an array's item; `Some(None)` where
+/// the member is `undefined`, `None` where it is made (`length`, a string's unit).
+fn member_in_place<'x>(v: &'x JsValue, key: &str) -> Option<Option<&'x JsValue>> {
+    match v {
+        JsValue::Object(props) => Some(props.iter().find(|(k, _)| k == key).map(|(_, x)| x)),
+        JsValue::Array(items) if key != "length" => Some(array_index(key).and_then(|i| items.get(i))),
+        JsValue::Undefined | JsValue::Null | JsValue::Bool(_) | JsValue::Number(_) => Some(None),
+        _ => None,
+    }
+}
+
+fn read(scope: &Scope, r: &Reference) -> JsValue {
+    // Down the objects' and arrays' members in place; only the value reached is copied (a
+    // string's `length` or unit, a member of neither, are made as `member` makes them).
+    let mut v = scope.root(r.root);
+    for (i, key) in r.path.iter().enumerate() {
+        let next = match v {
+            JsValue::Object(props) => props.iter().find(|(k, _)| k == key.as_str()).map(|(_, x)| x),
+            JsValue::Array(items) if key.as_str() != "length" => array_index(key).and_then(|i| items.get(i)),
+            _ => {
+                let mut out = v.member(key);
+                for key in &r.path[i + 1..] {
+                    out = out.member(key);
+                }
+                return out;
+            }
+        };
+        match next {
+            Some(x) => v = x,
+            None => return JsValue::Undefined,
+        }
+    }
+    v.clone()
 }
 
 fn binary(op: BinaryOp, a: &JsValue, b: &JsValue) -> JsValue {
@@ -1510,6 +1593,77 @@ mod tests {
         let JsValue::Object(props) = evaluate(&once, &scope).expect("fits") else { panic!("an object") };
         assert_eq!(props.len(), MAX_SPREAD / 2 + 1);
         assert_eq!(props.last().map(|(k, _)| k.as_str()), Some((MAX_SPREAD / 2).to_string().as_str()));
+    }
+
+    /// `Number#toString(radix)` as V8 writes it (the expression cross-check compares many more
+    /// with Node): integers, fractions cut at the double's precision, a carry, signs.
+    #[test]
+    fn numbers_print_in_a_radix_as_v8_prints_them() {
+        for (n, radix, text) in [
+            (255.0, 16, "ff"),
+            (-255.5, 2, "-11111111.1"),
+            (0.5, 2, "0.1"),
+            (0.5, 3, "0.1111111111111111111111111111111112"),
+            (35.0, 36, "z"),
+            (0.0, 36, "0"),
+            (-0.0, 2, "0"),
+            (f64::NAN, 7, "NaN"),
+            (f64::NEG_INFINITY, 36, "-Infinity"),
+            (1e21, 36, "5v1j4f4ds7c000"),
+            (0.1, 10, "0.1"),
+        ] {
+            assert_eq!(number_to_radix_string(n, radix), text, "{n} in radix {radix}");
+        }
+    }
+
+    /// Callbacks see their item and index in their slots, closures see the scope, a `let` is
+    /// evaluated once, and the work of one evaluation is bounded.
+    #[test]
+    fn callbacks_and_lets_evaluate_in_their_slots() {
+        use crate::expr::{ArrayMethod, Callback};
+        let scope = Scope::from_json(&json!({ "context": { "list": [3, 4, 5], "k": 10 } }));
+        let cb = |method, body: Expr, init: Option<Expr>| {
+            Expr::Callback(Box::new(Callback { method, array: *r("context.list"), slot: 0, body, init }))
+        };
+        let local = |i| Box::new(Expr::Local(i));
+        let add = |l, r| Expr::Binary { op: BinaryOp::Add, left: l, right: r };
+        let run = |e: &Expr| evaluate(e, &scope).map(|v| v.to_json());
+        // `list.map((x, i) => x + i + context.k)`
+        let map = cb(ArrayMethod::Map, add(Box::new(add(local(0), local(1))), r("context.k")), None);
+        assert_eq!(run(&map), Ok(Some(json!([13, 15, 17]))));
+        // `list.reduce((a, x, i) => a + x * i, 0)`
+        let times = Expr::Binary { op: BinaryOp::Mul, left: local(1), right: local(2) };
+        let reduce = cb(ArrayMethod::Reduce, add(local(0), Box::new(times)), Some(*lit(json!(0))));
+        assert_eq!(run(&reduce), Ok(Some(json!(14))));
+        let find =
+            cb(ArrayMethod::FindIndex, Expr::Binary { op: BinaryOp::Gt, left: local(0), right: lit(json!(3)) }, None);
+        assert_eq!(run(&find), Ok(Some(json!(1))));
+        // A receiver that is not an array is an error.
+        let mut bad = cb(ArrayMethod::Some, *local(0), None);
+        if let Expr::Callback(c) = &mut bad {
+            c.array = *r("context.k");
+        }
+        assert!(run(&bad).is_err());
+        // `const y = list.map(...); [y, y]`: the same array twice.
+        let twice = Expr::Let {
+            slot: 5,
+            value: Box::new(map),
+            body: Box::new(Expr::Binary { op: BinaryOp::StrictEq, left: local(5), right: local(5) }),
+        };
+        assert_eq!(run(&twice), Ok(Some(json!(true))));
+        // Nested over a large array: past MAX_WORK, an error, not hours of work.
+        let big: Vec<u32> = (0..5000).collect();
+        let scope = Scope::from_json(&json!({ "context": { "list": big } }));
+        let inner = cb(ArrayMethod::Map, *local(2), None);
+        let inner = match inner {
+            Expr::Callback(mut c) => {
+                c.slot = 2;
+                Expr::Callback(c)
+            }
+            e => e,
+        };
+        let nested = cb(ArrayMethod::Map, cb(ArrayMethod::Some, inner, None), None);
+        assert!(matches!(evaluate(&nested, &scope), Err(EvalError::Call(m)) if m.contains("callback calls")));
     }
 
     #[test]
