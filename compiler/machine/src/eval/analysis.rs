@@ -286,10 +286,7 @@ impl<'a, 'g, 's, 'v> Cx<'a, 'g, 's, 'v> {
         self.scopes.slots = slot;
         let array = self.lower(receiver);
         let init = match init {
-            Some(fv) => match self.lower(fv) {
-                Some(e) => Some(Some(e)),
-                None => None,
-            },
+            Some(fv) => self.lower(fv).map(Some),
             None => Some(None),
         };
         let body = body.and_then(|b| self.lower(b));
