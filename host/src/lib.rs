@@ -415,14 +415,17 @@ impl Host {
     ///
     /// Only what has something to do is driven: each unsettled intent (the intents of one run in
     /// the order they were written, the runs' side by side, so that group commit settles many in
-    /// one commit) and each run whose inbox holds an event; a run that only waits (for a timer,
-    /// an Effect, a Gate) is not loaded, and its timers are armed from their rows.
+    /// one commit), each run whose inbox holds an event, and each run whose IR no longer loads (it
+    /// ends `drifted`; each identity's program is loaded once here). A run that only waits (for a
+    /// timer, an Effect, a Gate) is not loaded, and its timers are armed from their rows; a
+    /// snapshot that no longer fits its IR is found at the run's next step (it ends `lost`).
     pub async fn restore(&self) -> Result<Restored> {
         let mut out = Restored::default();
         let inner = self.inner.clone();
         let (runs, waiting, intents, timers) = blocking(move || {
             let read = inner.store.read()?;
             let (mut runs, mut waiting) = (0, Vec::new());
+            let mut by_identity: HashMap<String, Vec<String>> = HashMap::new();
             let mut after: Option<String> = None;
             loop {
                 let page = read.live_runs(after.as_deref(), RESTORE_PAGE)?;
@@ -432,7 +435,15 @@ impl Host {
                 for run in page {
                     if !read.inbox(&run.head.id, 1)?.is_empty() {
                         waiting.push(run.head.id);
+                    } else {
+                        by_identity.entry(run.head.identity).or_default().push(run.head.id);
                     }
+                }
+            }
+            for (identity, ids) in by_identity {
+                if inner.program(&*read, &identity).is_err() {
+                    // Its step marks it `drifted`, naming why.
+                    waiting.extend(ids);
                 }
             }
             let mut intents = Vec::new();
