@@ -233,3 +233,74 @@ fn answer_all(batch: Vec<Box<dyn Job>>, committed: &Result<(), store::Error>) {
         job.answer(committed.clone());
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use store::{Limits, RunStatus};
+
+    fn new_run(id: &str) -> store::NewRun {
+        store::NewRun {
+            id: id.into(),
+            workflow: "w".into(),
+            identity: "ab".repeat(32),
+            status: RunStatus::Live,
+            snapshot: "{}".into(),
+            input: None,
+            created_at: 1,
+            parent: None,
+            dispatch_key: None,
+        }
+    }
+
+    /// With the writer held, five writes queue into one batch: the one that panics and the one that
+    /// fails are rolled back alone and answered with their errors, the three others commit.
+    #[test]
+    fn a_panic_or_an_error_in_a_batch_rolls_back_that_write_alone() {
+        let dir =
+            std::env::temp_dir().join(format!("jr2-commit-{}-{:?}", std::process::id(), std::thread::current().id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let store: Arc<dyn Store> =
+            Arc::new(store_sqlite::SqliteStore::open(&dir.join("jr2.db"), Limits::default()).unwrap());
+        store::StoreExt::transaction(&*store, |tx| tx.put_ir(&"ab".repeat(32), "{}").map(|_| ())).unwrap();
+        let commits = Arc::new(Commits::new(store.clone(), true));
+        let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+        let held = store.begin().unwrap();
+        let calls: Vec<_> = (0..5)
+            .map(|n| {
+                let commits = commits.clone();
+                rt.spawn(async move {
+                    commits
+                        .write(move |tx| {
+                            tx.create_run(&new_run(&format!("r{n}")))?;
+                            match n {
+                                1 => panic!("a step's bug"),
+                                3 => Err(Error::Invalid("a step's own error".into())),
+                                _ => Ok(n),
+                            }
+                        })
+                        .await
+                })
+            })
+            .collect();
+        std::thread::sleep(std::time::Duration::from_millis(200));
+        drop(held);
+        let answers: Vec<Result<usize>> = calls.into_iter().map(|c| rt.block_on(c).unwrap()).collect();
+        for (n, answer) in answers.iter().enumerate() {
+            match n {
+                1 => assert!(matches!(answer, Err(Error::Stopped(_))), "{n}: {answer:?}"),
+                3 => assert_eq!(answer, &Err(Error::Invalid("a step's own error".into()))),
+                _ => assert_eq!(answer, &Ok(n)),
+            }
+        }
+        let read = store.read().unwrap();
+        for n in 0..5 {
+            assert_eq!(read.run(&format!("r{n}")).unwrap().is_some(), n != 1 && n != 3, "r{n}");
+        }
+        let stats = commits.stats();
+        assert_eq!((stats.writes, stats.rolled_back), (3, 2), "{stats:?}");
+        assert!(stats.transactions <= 2, "at most the first write alone, then one batch: {stats:?}");
+        drop(read);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
