@@ -47,9 +47,11 @@
 //! not fit its IR ends the run `lost`, an IR that cannot be loaded `drifted`: neither panics.
 
 pub mod command;
+pub mod secrets;
 
 pub use command::CommandExecutor;
 use runtime::{Live, Outcome, Program, Programs, Request, Status};
+pub use secrets::Secrets;
 use serde_json::{json, Value};
 use std::collections::{HashMap, VecDeque};
 use std::future::Future;
@@ -222,6 +224,13 @@ struct Stepped {
     unknown: bool,
     /// Did the run end?
     ended: bool,
+}
+
+/// What is left at `now` (ms) of an Effect's `bound` whose intent row was first written at
+/// `created` (ms, [`Intent::created_at`]): a restore never starts a bound over. A clock that went
+/// back leaves the whole bound.
+pub fn bound_left(bound: Duration, created: u64, now: u64) -> Duration {
+    bound.saturating_sub(Duration::from_millis(now.saturating_sub(created)))
 }
 
 /// The host's clock: ms since the Unix epoch.
@@ -859,4 +868,17 @@ fn lock_forget(
 /// Runs store work on a blocking thread.
 async fn blocking<T: Send + 'static>(f: impl FnOnce() -> Result<T> + Send + 'static) -> Result<T> {
     tokio::task::spawn_blocking(f).await.map_err(|e| Error::Stopped(e.to_string()))?
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_bound_counts_from_the_first_write() {
+        let b = Duration::from_millis(2000);
+        assert_eq!(bound_left(b, 10_000, 10_500), Duration::from_millis(1500));
+        assert_eq!(bound_left(b, 10_000, 13_000), Duration::ZERO);
+        assert_eq!(bound_left(b, 10_000, 9_000), b, "a clock that went back leaves the whole bound");
+    }
 }
