@@ -47,9 +47,11 @@
 //! not fit its IR ends the run `lost`, an IR that cannot be loaded `drifted`: neither panics.
 
 pub mod command;
+pub mod http;
 pub mod secrets;
 
 pub use command::CommandExecutor;
+pub use http::HttpExecutor;
 use runtime::{Live, Outcome, Program, Programs, Request, Status};
 pub use secrets::Secrets;
 use serde_json::{json, Value};
@@ -226,6 +228,16 @@ struct Stepped {
     ended: bool,
 }
 
+/// The executors of the Effects this host runs, by kind: `command` ([`CommandExecutor`]) and
+/// `http` ([`HttpExecutor`]), each placing in an Effect only the secrets of `secrets` that its
+/// slot names. The error: the http client could not be built (its TLS config).
+pub fn executors(secrets: Arc<Secrets>) -> std::result::Result<Vec<(&'static str, Arc<dyn Executor>)>, String> {
+    Ok(vec![
+        ("command", Arc::new(CommandExecutor::new(secrets.clone())) as Arc<dyn Executor>),
+        ("http", Arc::new(HttpExecutor::new(secrets)?)),
+    ])
+}
+
 /// What is left at `now` (ms) of an Effect's `bound` whose intent row was first written at
 /// `created` (ms, [`Intent::created_at`]): a restore never starts a bound over. A clock that went
 /// back leaves the whole bound.
@@ -305,6 +317,11 @@ impl Host {
             .executors
             .insert(kind.to_string(), executor);
         self
+    }
+
+    /// The host with [`executors`] of `secrets` (`command`, `http`): what `jr2 serve` runs.
+    pub fn with_defaults(self, secrets: Arc<Secrets>) -> std::result::Result<Host, String> {
+        Ok(executors(secrets)?.into_iter().fold(self, |host, (kind, e)| host.with_executor(kind, e)))
     }
 
     pub fn store(&self) -> &Arc<dyn Store> {

@@ -1,6 +1,8 @@
 //! What the host's tests share: a fresh folder per database, Machines written as Charts with
 //! `command` and `http` slots put in, waiting for a run's status, and a small HTTP server.
 
+pub(crate) mod server;
+
 use host::{Config, Host};
 use ir::slot::{Argv, ArgvItem, Definition, Effect, EffectRun, Part};
 use std::path::{Path, PathBuf};
@@ -62,6 +64,24 @@ pub(crate) fn command(argv: &[&str], idempotent: bool, timeout: u64, secrets: &[
         idempotent,
         timeout: Some(Part::Value(ir::Json::Number(timeout.into()))),
         secrets: secrets.iter().map(|s| (*s).into()).collect(),
+        options: Default::default(),
+        unread: Default::default(),
+    })
+}
+
+/// An `http` Effect: `method` to `url`, `bearer(secret(NAME))` where given, bounded by `timeout` ms.
+pub(crate) fn http(method: &str, url: &str, bearer: Option<&str>, timeout: u64) -> Definition {
+    Definition::Effect(Effect {
+        run: EffectRun::Http {
+            method: Part::Value(ir::Json::String(method.into())),
+            url: Some(Part::Value(ir::Json::String(url.into()))),
+            input: None,
+            auth: bearer.map(|b| Part::Call { name: "bearer".into(), args: vec![Part::Secret(b.into())] }),
+            request: None,
+        },
+        idempotent: false,
+        timeout: Some(Part::Value(ir::Json::Number(timeout.into()))),
+        secrets: bearer.into_iter().map(Into::into).collect(),
         options: Default::default(),
         unread: Default::default(),
     })
