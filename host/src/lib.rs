@@ -228,10 +228,13 @@ struct Stepped {
     ended: bool,
 }
 
+/// Executors by the kind of Effect each runs.
+pub type Executors = Vec<(&'static str, Arc<dyn Executor>)>;
+
 /// The executors of the Effects this host runs, by kind: `command` ([`CommandExecutor`]) and
 /// `http` ([`HttpExecutor`]), each placing in an Effect only the secrets of `secrets` that its
 /// slot names. The error: the http client could not be built (its TLS config).
-pub fn executors(secrets: Arc<Secrets>) -> std::result::Result<Vec<(&'static str, Arc<dyn Executor>)>, String> {
+pub fn executors(secrets: Arc<Secrets>) -> std::result::Result<Executors, String> {
     Ok(vec![
         ("command", Arc::new(CommandExecutor::new(secrets.clone())) as Arc<dyn Executor>),
         ("http", Arc::new(HttpExecutor::new(secrets)?)),
