@@ -101,3 +101,33 @@ fn a_command_run_again_after_a_restore_gets_what_is_left_of_its_bound() {
         assert_eq!(result, json!({ "outcome": "timedOut", "reason": "the command ran past its bound of 1500 ms and was killed", "tail": "" }));
     });
 }
+
+/// The host's own `JR2_SECRET_*` and `JR2_TOKEN` never reach a command that does not name them.
+/// The test runs itself again with those set in its environment (so that no thread of this
+/// process changes its environment); the child runs `env` as a command and reads its tail.
+#[test]
+fn the_hosts_own_secrets_are_not_inherited() {
+    const NAME: &str = "the_hosts_own_secrets_are_not_inherited";
+    if std::env::var_os("JR2_SECRET_HOSTS_OWN").is_none() {
+        let status = std::process::Command::new(std::env::current_exe().unwrap())
+            .args([NAME, "--exact", "--nocapture"])
+            .env("JR2_SECRET_HOSTS_OWN", "hosts-own-value-5150")
+            .env("JR2_TOKEN", "token-value-6160")
+            .status()
+            .unwrap();
+        assert!(status.success(), "the child run of the test: {status}");
+        return;
+    }
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    let dir = TempDir::new();
+    let mut secrets = Secrets::new();
+    secrets.insert("named", "named-value-7170").unwrap();
+    let exec = CommandExecutor::new(Arc::new(secrets));
+    let out = rt.block_on(exec.run(job(common::command(&["env"], false, 5_000, &["named"]), host::now(), dir.path())));
+    let out = done(out);
+    let tail = out["tail"].as_str().unwrap();
+    assert!(tail.contains("JR2_SECRET_NAMED=[secret]"), "{tail}");
+    assert!(!tail.contains("HOSTS_OWN") && !tail.contains("hosts-own-value"), "{tail}");
+    assert!(!tail.contains("JR2_TOKEN") && !tail.contains("token-value"), "{tail}");
+    assert!(tail.contains("PATH="), "the rest of the environment is inherited: {tail}");
+}
