@@ -100,8 +100,10 @@ pub fn call(slot: Option<&ir::Slot>) -> Result<Call, String> {
             return Err(format!("the auth is no `bearer(secret(...))` this host sends ({})", part_kind(other)));
         }
     };
-    if request.is_some() {
-        return Err("the slot's `request` mapper is not run by this host yet".into());
+    match request {
+        None => {}
+        Some(Part::Unknown(why)) => return Err(format!("the slot's `request` mapper could not be read: {why}")),
+        Some(_) => return Err("the slot's `request` mapper is not run by this host yet".into()),
     }
     let timeout = match &effect.timeout {
         Some(Part::Value(ir::Json::Number(n))) => n.as_f64().filter(|n| *n >= 0.0).map(|n| n as u64),
@@ -329,6 +331,14 @@ mod tests {
             "the url \"ftp://x/\" is no http(s) url"
         );
         assert_eq!(call(Some(&slot("GET", None, None))).unwrap_err(), "the slot states no url");
+        let mut mapped = slot("POST", url("http://x/"), None);
+        if let Some(Definition::Effect(Effect { run: EffectRun::Http { request, .. }, .. })) = &mut mapped.definition {
+            *request = Some(Part::Unknown("a function whose body is not lowered".into()));
+        }
+        assert_eq!(
+            call(Some(&mapped)).unwrap_err(),
+            "the slot's `request` mapper could not be read: a function whose body is not lowered"
+        );
         let basic = Part::Call { name: "basic".into(), args: vec![] };
         assert!(call(Some(&slot("GET", url("http://x/"), Some(basic)))).unwrap_err().contains("no `bearer"));
     }
