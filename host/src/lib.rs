@@ -346,8 +346,13 @@ impl Host {
         if ty.starts_with("xstate.") {
             return Err(Error::Refused(format!("the event type {ty:?} is reserved")));
         }
-        let row =
-            NewInboxEvent { run: run.to_string(), key: key.to_string(), event: event.to_string(), received_at: now() };
+        let row = NewInboxEvent {
+            run: run.to_string(),
+            key: key.to_string(),
+            event: event.to_string(),
+            received_at: now(),
+            sender: None,
+        };
         let inner = self.inner.clone();
         blocking(move || {
             let mut tx = inner.store.begin()?;
