@@ -248,7 +248,7 @@ pub(crate) struct ServeArgs {
     /// The store's SQLite database (default: INSTANCE/.jr2/jr2.db).
     #[arg(long, value_name = "PATH")]
     pub(crate) db: Option<PathBuf>,
-    /// A file of Held secrets (NAME=value lines) for the Effects that name them.
+    /// A file of Held secrets (`name=value` lines, mode 0600) for the Effects that name them.
     #[arg(long, value_name = "FILE")]
     pub(crate) secrets: Option<PathBuf>,
     /// Read no foreign dispatch target's door (`GET <url>/workflows/<name>`) while checking.

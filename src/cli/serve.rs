@@ -6,7 +6,8 @@
 //! stdout gets one line, `jr2 serve: listening on http://127.0.0.1:PORT`; everything else goes
 //! to stderr. `INSTANCE/.jr2/server.json` (`{ url, pid }`, mode 0600) says where it listens, and
 //! is removed on a clean stop. The token is `JR2_TOKEN`, else `INSTANCE/.jr2/token` (made where
-//! missing); it is never printed.
+//! missing); it is never printed. The Effects it runs are the host's defaults (`command`,
+//! `http`), with the Held secrets of `--secrets FILE` and `JR2_SECRET_<NAME>`.
 
 use super::args::ServeArgs;
 use super::input::display;
@@ -26,10 +27,9 @@ const DRAIN: std::time::Duration = std::time::Duration::from_secs(2);
 pub(super) fn serve(args: ServeArgs) -> Result<Exit> {
     let dir = instance_dir(&args.dir)?;
     let Some(workflows) = assembly_of(&dir, !args.offline)? else { return Ok(Exit::Refused) };
-    if let Some(secrets) = &args.secrets {
-        // Read by the host's secrets (issue 35 item 7); here its path is checked only.
-        std::fs::metadata(secrets).map_err(|e| UsageError(format!("cannot read {}: {e}", display(secrets))))?;
-    }
+    // The Held secrets: the file's, then `JR2_SECRET_<NAME>`; never printed (the error names
+    // the file and the line, not a value).
+    let secrets = host::Secrets::load(args.secrets.as_deref()).map_err(|e| UsageError(format!("{e}")))?;
     let jr2 = dir.join(".jr2");
     std::fs::create_dir_all(&jr2).map_err(|e| UsageError(format!("cannot create {}: {e}", display(&jr2))))?;
     let db = args.db.clone().unwrap_or_else(|| jr2.join("jr2.db"));
@@ -56,7 +56,7 @@ pub(super) fn serve(args: ServeArgs) -> Result<Exit> {
         instance: dir.clone(),
         version: env!("JR2_VERSION").into(),
     };
-    let result = rt.block_on(run(&args.listen, &db, &jr2, assembly, options));
+    let result = rt.block_on(run(&args.listen, &db, &jr2, assembly, options, secrets));
     rt.shutdown_timeout(DRAIN);
     result
 }
@@ -70,11 +70,19 @@ pub(super) fn instance_dir(dir: &Path) -> Result<PathBuf> {
     std::path::absolute(dir).map_err(|e| UsageError(format!("cannot read {}: {e}", display(dir))))
 }
 
-async fn run(listen: &str, db: &Path, jr2: &Path, assembly: api::Assembly, options: api::Options) -> Result<Exit> {
+async fn run(
+    listen: &str,
+    db: &Path,
+    jr2: &Path,
+    assembly: api::Assembly,
+    options: api::Options,
+    secrets: host::Secrets,
+) -> Result<Exit> {
     let store = store_sqlite::SqliteStore::open(db, store::Limits::default())
         .map_err(|e| UsageError(format!("cannot open the store {}: {e}", display(db))))?;
     let host = host::Host::new(Arc::new(store), host::Config { work_dir: jr2.join("effects") })
-        .with_executor("command", Arc::new(host::CommandExecutor::default()));
+        .with_defaults(Arc::new(secrets))
+        .map_err(|e| UsageError(format!("cannot start the Effects' executors: {e}")))?;
     let restored = host.restore().await.map_err(|e| UsageError(format!("cannot restore the live runs: {e}")))?;
     if restored.runs > 0 {
         eprintln!(
