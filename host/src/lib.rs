@@ -795,17 +795,18 @@ impl Inner {
                     }
                 }
             }
-            Input::Fire { id: timer, incarnation } => match {
-                took = Some(timer.clone());
-                rt.fire_live(&mut live, &timer, incarnation, now)
-            } {
-                Ok(r) => requests = r,
-                Err(e) => {
-                    self.note(format!("{id}: {e}"));
-                    tx.commit()?;
-                    return Ok(None);
+            Input::Fire { id: timer, incarnation } => {
+                let fired = rt.fire_live(&mut live, &timer, incarnation, now);
+                took = Some(timer);
+                match fired {
+                    Ok(r) => requests = r,
+                    Err(e) => {
+                        self.note(format!("{id}: {e}"));
+                        tx.commit()?;
+                        return Ok(None);
+                    }
                 }
-            },
+            }
             Input::Cancel => requests = rt.cancel(&mut live),
             Input::Recover(intent) => {
                 let held = live.actors().iter().any(|a| a.id == intent.actor && a.incarnation == intent.incarnation);

@@ -125,7 +125,7 @@ mod tests {
                 (*name).into(),
                 EventDecl {
                     description: description.map(str::to_string),
-                    input: input.clone().map(|v| ir::Json::from(v)),
+                    input: input.clone().map(ir::Json::from),
                     audience: None,
                 },
             );
