@@ -241,7 +241,6 @@ pub(crate) fn assembly() -> Vec<Published> {
     ]
 }
 
-#[allow(dead_code)]
 pub(crate) fn workspace_root() -> &'static Path {
     Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
 }
