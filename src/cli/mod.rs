@@ -4,6 +4,7 @@
 
 pub mod args;
 pub mod check;
+mod client;
 pub mod compat;
 mod doors;
 mod fix;
@@ -74,5 +75,10 @@ pub fn run(cli: Cli) -> Result<Exit> {
         Command::Rules(a) => other::rules(a),
         Command::Up(a) => up::up(a),
         Command::Lsp => lsp::lsp(),
+        Command::Run(a) => client::run(a),
+        Command::Runs(a) => client::runs(a),
+        Command::Status(a) => client::status(a),
+        Command::Cancel(a) => client::cancel(a),
+        Command::Answer(a) => client::answer(a),
     }
 }

@@ -1,6 +1,7 @@
 //! The root package's single integration-test binary.
 
 mod cli;
+mod client;
 mod docs;
 mod fix;
 mod foreign;
