@@ -8,7 +8,14 @@
 //!   (lossy UTF-8).
 //! - `{ "outcome": "timedOut", "reason", "tail" }`: it ran past its bound and was killed (the
 //!   slot's `timeout` in ms, else [`CommandExecutor::timeout`]). This shape is the host's: the
-//!   seeds name none for it.
+//!   seeds name none for it. The bound counts from the intent row's first write, so a command
+//!   started again after a restore (an idempotent one) gets what is left of it, and one whose
+//!   bound ran out while the host was down settles `timedOut` without running (`tail` empty).
+//!
+//! Secrets: the process gets each Held secret its slot's `secrets` names as the environment
+//! variable `JR2_SECRET_<NAME>` ([`crate::secrets::env_name`]), and no other: the host's own
+//! `JR2_SECRET_*` variables and `JR2_TOKEN` are removed from what it inherits. Its `tail` (and
+//! every outcome) has each placed value replaced by `[secret]`.
 //!
 //! An error (the invoke's `onError`, kept for defects): a slot that is no `command` or whose argv
 //! is open or unknown, an `arg` the input does not give (or gives as no string, number or
@@ -18,6 +25,7 @@
 //! started itself in its group is not killed by that: a known gap until the host signals the
 //! group.
 
+use crate::secrets::{env_name, Secrets, ENV_PREFIX};
 use crate::{BoxFuture, Executor, Job};
 use ir::slot::{Argv, ArgvItem, Definition, EffectRun, Part};
 use runtime::Outcome;
@@ -34,11 +42,21 @@ pub const TAIL: usize = 8 * 1024;
 pub struct CommandExecutor {
     /// The bound of a command whose slot sets no `timeout`.
     pub timeout: Duration,
+    /// The secrets it may place (each only in a command whose slot names it).
+    pub secrets: Arc<Secrets>,
 }
 
 impl Default for CommandExecutor {
+    /// A 10-minute default bound, no secrets.
     fn default() -> CommandExecutor {
-        CommandExecutor { timeout: Duration::from_secs(10 * 60) }
+        CommandExecutor { timeout: Duration::from_secs(10 * 60), secrets: Arc::default() }
+    }
+}
+
+impl CommandExecutor {
+    /// Commands that may be given secrets of `secrets`.
+    pub fn new(secrets: Arc<Secrets>) -> CommandExecutor {
+        CommandExecutor { secrets, ..CommandExecutor::default() }
     }
 }
 
@@ -86,67 +104,109 @@ pub fn argv(slot: Option<&ir::Slot>, input: Option<&Value>) -> Result<(Vec<Strin
 impl Executor for CommandExecutor {
     fn run(&self, job: Job) -> BoxFuture<Outcome> {
         let default = self.timeout;
+        let secrets = self.secrets.clone();
         Box::pin(async move {
             let (argv, timeout) = match argv(job.slot.as_ref(), job.input.as_ref()) {
                 Ok(a) => a,
                 Err(why) => return defect(why),
             };
-            let bound = timeout.map_or(default, Duration::from_millis);
-            if let Err(e) = std::fs::create_dir_all(&job.dir) {
-                return defect(format!("its folder {} could not be made: {e}", job.dir.display()));
-            }
-            let mut cmd = tokio::process::Command::new(&argv[0]);
-            cmd.args(&argv[1..])
-                .current_dir(&job.dir)
-                .stdin(std::process::Stdio::null())
-                .stdout(std::process::Stdio::piped())
-                .stderr(std::process::Stdio::piped())
-                .kill_on_drop(true)
-                .process_group(0);
-            let mut child = match cmd.spawn() {
-                Ok(c) => c,
-                Err(e) => return defect(format!("{:?} could not be started: {e}", argv[0])),
+            let names = match job.slot.as_ref().and_then(|s| s.definition.as_ref()) {
+                Some(Definition::Effect(e)) => e.secrets.clone(),
+                _ => Vec::new(),
             };
-            let tail = Arc::new(Mutex::new(Tail::default()));
-            let out = child.stdout.take().map(|o| tokio::spawn(collect(o, tail.clone())));
-            let err = child.stderr.take().map(|e| tokio::spawn(collect(e, tail.clone())));
-            let waited = tokio::time::timeout(bound, child.wait()).await;
-            let timed_out = waited.is_err();
-            if timed_out {
-                let _ = child.kill().await;
-            }
-            for reader in [out, err].into_iter().flatten() {
-                // A grandchild holding the pipe open does not keep the outcome waiting for ever.
-                let _ = tokio::time::timeout(Duration::from_secs(1), reader).await;
-            }
-            let tail = tail.lock().map(|t| t.text()).unwrap_or_default();
-            match waited {
-                Ok(Ok(status)) => Outcome::Done(json!({ "outcome": "exited", "code": status.code(), "tail": tail })),
-                Ok(Err(e)) => defect(format!("waiting for {:?} failed: {e}", argv[0])),
-                Err(_) => Outcome::Done(json!({
+            let placed = match secrets.place(&names) {
+                Ok(p) => p,
+                Err(missing) => return defect(missing.to_string()),
+            };
+            let bound = timeout.map_or(default, Duration::from_millis);
+            let left = crate::bound_left(bound, job.intent.created_at, crate::now());
+            if left.is_zero() {
+                return Outcome::Done(json!({
                     "outcome": "timedOut",
-                    "reason": format!("the command ran past its bound of {} ms and was killed", bound.as_millis()),
-                    "tail": tail,
-                })),
+                    "reason": format!(
+                        "the command's bound of {} ms ran out before it ran (it counts from the intent's first write)",
+                        bound.as_millis()
+                    ),
+                    "tail": "",
+                }));
             }
+            let outcome = run(&job, &argv, bound, left, &placed).await;
+            placed.redact_outcome(outcome)
         })
     }
 }
 
-/// The last [`TAIL`] bytes of the output, in the order they came.
+/// Runs the process: `left` is what is left of its `bound`.
+async fn run(job: &Job, argv: &[String], bound: Duration, left: Duration, placed: &crate::secrets::Placed) -> Outcome {
+    if let Err(e) = std::fs::create_dir_all(&job.dir) {
+        return defect(format!("its folder {} could not be made: {e}", job.dir.display()));
+    }
+    let mut cmd = tokio::process::Command::new(&argv[0]);
+    cmd.args(&argv[1..])
+        .current_dir(&job.dir)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .kill_on_drop(true)
+        .process_group(0);
+    // Only the secrets its slot names: none of the host's own.
+    for (k, _) in std::env::vars_os() {
+        if k.to_str().is_some_and(|k| k.starts_with(ENV_PREFIX) || k == "JR2_TOKEN") {
+            cmd.env_remove(&k);
+        }
+    }
+    for (name, value) in placed.iter() {
+        cmd.env(env_name(name), value);
+    }
+    let mut child = match cmd.spawn() {
+        Ok(c) => c,
+        Err(e) => return defect(format!("{:?} could not be started: {e}", argv[0])),
+    };
+    let tail = Arc::new(Mutex::new(Tail::default()));
+    let out = child.stdout.take().map(|o| tokio::spawn(collect(o, tail.clone())));
+    let err = child.stderr.take().map(|e| tokio::spawn(collect(e, tail.clone())));
+    let waited = tokio::time::timeout(left, child.wait()).await;
+    let timed_out = waited.is_err();
+    if timed_out {
+        let _ = child.kill().await;
+    }
+    for reader in [out, err].into_iter().flatten() {
+        // A grandchild holding the pipe open does not keep the outcome waiting for ever.
+        let _ = tokio::time::timeout(Duration::from_secs(1), reader).await;
+    }
+    let tail = tail.lock().map(|t| t.text(placed)).unwrap_or_default();
+    match waited {
+        Ok(Ok(status)) => Outcome::Done(json!({ "outcome": "exited", "code": status.code(), "tail": tail })),
+        Ok(Err(e)) => defect(format!("waiting for {:?} failed: {e}", argv[0])),
+        Err(_) => Outcome::Done(json!({
+            "outcome": "timedOut",
+            "reason": format!("the command ran past its bound of {} ms and was killed", bound.as_millis()),
+            "tail": tail,
+        })),
+    }
+}
+
+/// The last [`TAIL`] bytes of the output, in the order they came, and whether any was dropped.
 #[derive(Default)]
-struct Tail(std::collections::VecDeque<u8>);
+struct Tail(std::collections::VecDeque<u8>, bool);
 
 impl Tail {
     fn push(&mut self, bytes: &[u8]) {
         self.0.extend(bytes);
         let over = self.0.len().saturating_sub(TAIL);
+        self.1 |= over > 0;
         self.0.drain(..over);
     }
 
-    fn text(&self) -> String {
+    /// The text, each placed secret redacted (and, where the start was cut, a value's end there).
+    fn text(&self, placed: &crate::secrets::Placed) -> String {
         let bytes: Vec<u8> = self.0.iter().copied().collect();
-        String::from_utf8_lossy(&bytes).into_owned()
+        let text = String::from_utf8_lossy(&bytes);
+        if self.1 {
+            placed.redact_cut(&text, true)
+        } else {
+            placed.redact(&text)
+        }
     }
 }
 
@@ -201,7 +261,7 @@ mod tests {
         let mut t = Tail::default();
         t.push(&vec![b'a'; TAIL]);
         t.push(b"end");
-        let text = t.text();
+        let text = t.text(&Default::default());
         assert_eq!(text.len(), TAIL);
         assert!(text.ends_with("aend"));
     }

@@ -47,9 +47,13 @@
 //! not fit its IR ends the run `lost`, an IR that cannot be loaded `drifted`: neither panics.
 
 pub mod command;
+pub mod http;
+pub mod secrets;
 
 pub use command::CommandExecutor;
+pub use http::HttpExecutor;
 use runtime::{Live, Outcome, Program, Programs, Request, Status};
+pub use secrets::Secrets;
 use serde_json::{json, Value};
 use std::collections::{HashMap, VecDeque};
 use std::future::Future;
@@ -224,6 +228,26 @@ struct Stepped {
     ended: bool,
 }
 
+/// Executors by the kind of Effect each runs.
+pub type Executors = Vec<(&'static str, Arc<dyn Executor>)>;
+
+/// The executors of the Effects this host runs, by kind: `command` ([`CommandExecutor`]) and
+/// `http` ([`HttpExecutor`]), each placing in an Effect only the secrets of `secrets` that its
+/// slot names. The error: the http client could not be built (its TLS config).
+pub fn executors(secrets: Arc<Secrets>) -> std::result::Result<Executors, String> {
+    Ok(vec![
+        ("command", Arc::new(CommandExecutor::new(secrets.clone())) as Arc<dyn Executor>),
+        ("http", Arc::new(HttpExecutor::new(secrets)?)),
+    ])
+}
+
+/// What is left at `now` (ms) of an Effect's `bound` whose intent row was first written at
+/// `created` (ms, [`Intent::created_at`]): a restore never starts a bound over. A clock that went
+/// back leaves the whole bound.
+pub fn bound_left(bound: Duration, created: u64, now: u64) -> Duration {
+    bound.saturating_sub(Duration::from_millis(now.saturating_sub(created)))
+}
+
 /// The host's clock: ms since the Unix epoch.
 pub fn now() -> u64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64)
@@ -296,6 +320,11 @@ impl Host {
             .executors
             .insert(kind.to_string(), executor);
         self
+    }
+
+    /// The host with [`executors`] of `secrets` (`command`, `http`): what `jr2 serve` runs.
+    pub fn with_defaults(self, secrets: Arc<Secrets>) -> std::result::Result<Host, String> {
+        Ok(executors(secrets)?.into_iter().fold(self, |host, (kind, e)| host.with_executor(kind, e)))
     }
 
     pub fn store(&self) -> &Arc<dyn Store> {
@@ -859,4 +888,17 @@ fn lock_forget(
 /// Runs store work on a blocking thread.
 async fn blocking<T: Send + 'static>(f: impl FnOnce() -> Result<T> + Send + 'static) -> Result<T> {
     tokio::task::spawn_blocking(f).await.map_err(|e| Error::Stopped(e.to_string()))?
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_bound_counts_from_the_first_write() {
+        let b = Duration::from_millis(2000);
+        assert_eq!(bound_left(b, 10_000, 10_500), Duration::from_millis(1500));
+        assert_eq!(bound_left(b, 10_000, 13_000), Duration::ZERO);
+        assert_eq!(bound_left(b, 10_000, 9_000), b, "a clock that went back leaves the whole bound");
+    }
 }

@@ -1252,8 +1252,34 @@ impl<'m> Runtime<'m> {
             self.uncaught(run, &ev);
             return Ok(());
         }
+        if ts.is_empty() && !self.scxml && (ty == "agent.fault" || ty == "workspace.lost") {
+            // ADR-0074: a mechanism event that no transition takes (a guard false when it came)
+            // would leave the run waiting for ever with a dead Agent or no Sandbox.
+            self.unrouted(run, &ev);
+            return Ok(());
+        }
         self.microstep(run, &ts, &ev)?;
         self.settle(run, ev)
+    }
+
+    /// A mechanism event (`agent.fault`, `workspace.lost`) that no transition took: the run
+    /// ends `error`, never `failed` (ADR-0074: the Machine did not choose that end), its fault
+    /// naming the event, the states and the event's `reason`.
+    fn unrouted(&self, run: &mut Run, ev: &Ev) {
+        let states: Vec<String> = self.atomic_of(&run.config).into_iter().map(|s| self.name(s)).collect();
+        let why = match ev.value().get("reason") {
+            Some(Value::String(s)) => s.clone(),
+            Some(v) if !v.is_null() => v.to_string(),
+            _ => "no reason given".to_string(),
+        };
+        let listed = states.iter().map(|s| format!("{s:?}")).collect::<Vec<_>>().join(", ");
+        run.status = Status::Error;
+        run.error = Some(Fault {
+            reason: format!("no transition took {:?} in state {listed} (ADR-0074): {why}", ev.ty.as_str()),
+            event: Some(ev.ty.to_string()),
+            states,
+            error: None,
+        });
     }
 
     /// An actor's error that no transition took: the run ends (ADR-0073). A Failure passes up

@@ -903,7 +903,7 @@ fn timers_of_one_deadline_are_ordered_as_they_were_set() {
 }
 
 /// What a host asks of a run without stepping it (`takes`), the transitions an event took
-/// (`taken`: empty for an unrouted `agent.fault`), and `cancel`, which ends the run `cancelled`
+/// (`taken`: empty for an event no transition takes), and `cancel`, which ends the run `cancelled`
 /// and stops the whole tree.
 #[test]
 fn takes_taken_and_cancel() {
@@ -919,7 +919,7 @@ fn takes_taken_and_cancel() {
     assert_eq!(rt.takes(&live, &ev("go")), [1], "the second candidate");
     assert!(rt.takes(&live, &ev("agent.fault")).is_empty());
     assert_eq!(live.snapshot(), before, "takes steps nothing");
-    rt.send_live(&mut live, ev("agent.fault"), 0).unwrap();
+    rt.send_live(&mut live, ev("nothing"), 0).unwrap();
     assert!(live.taken().is_empty(), "no transition took it");
     let requests = rt.cancel(&mut live);
     assert_eq!(live.status(), Status::Cancelled);
@@ -1258,4 +1258,41 @@ fn a_program_is_loaded_once_and_shared_by_runs_on_any_thread() {
     assert_eq!(wrong.err(), Some(format!("hashes to {identity}")));
     drop((program, again));
     assert!(programs.is_empty(), "a program no run holds is dropped");
+}
+
+/// ADR-0074 at runtime: an `agent.fault` or `workspace.lost` that no transition takes (here a
+/// guard false when it comes) ends the run `error`, its fault naming the event, the state and the
+/// event's reason, and stops what the run ran; a routed one is taken as any event, and another
+/// event that no transition takes is dropped as xstate drops it.
+#[test]
+fn an_unrouted_mechanism_event_faults_the_run() {
+    let m = machine(
+        r##"{ "id": "m", "initial": "a", "states": {
+            "a": { "invoke": { "src": "coder" }, "on": {
+                "agent.fault": { "guard": "never", "target": "b" }, "routed": "c" } },
+            "b": {}, "c": { "on": { "workspace.lost": "b" } } } }"##,
+    );
+    let mut rt = Runtime::new(&m);
+    rt.host = Some(Arc::new(std::collections::BTreeMap::from([("never".to_string(), false)])));
+    for ty in ["agent.fault", "workspace.lost"] {
+        let (mut live, _) = rt.start_live(None, 0);
+        rt.send_live(&mut live, ev("ignored"), 0).unwrap();
+        assert_eq!(live.status(), Status::Active, "an ordinary event is dropped");
+        let event = serde_json::json!({ "type": ty, "reason": "the Turn's process died" });
+        let requests = rt.send_live(&mut live, event, 0).unwrap();
+        assert_eq!(live.status(), Status::Error, "{ty}");
+        let fault = live.error().unwrap();
+        assert_eq!(fault.event.as_deref(), Some(ty));
+        assert_eq!(fault.states, ["a"]);
+        assert_eq!(
+            fault.reason,
+            format!("no transition took {ty:?} in state \"a\" (ADR-0074): the Turn's process died")
+        );
+        assert_eq!(requests, [Request::Stop { id: "0.m.a".into(), incarnation: 1 }], "{ty}");
+    }
+    let (mut live, _) = rt.start_live(None, 0);
+    rt.send_live(&mut live, ev("routed"), 0).unwrap();
+    rt.send_live(&mut live, ev("workspace.lost"), 0).unwrap();
+    assert_eq!(live.status(), Status::Active, "a routed one is taken");
+    assert_eq!(live.taken().len(), 1);
 }

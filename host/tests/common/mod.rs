@@ -1,5 +1,7 @@
-//! What the host's tests share: a fresh folder per database, Machines written as Charts with a
-//! `command` slot put in, and waiting for a run's status.
+//! What the host's tests share: a fresh folder per database, Machines written as Charts with
+//! `command` and `http` slots put in, waiting for a run's status, and a small HTTP server.
+
+pub(crate) mod server;
 
 use host::{Config, Host};
 use ir::slot::{Argv, ArgvItem, Definition, Effect, EffectRun, Part};
@@ -45,12 +47,11 @@ pub(crate) fn host(dir: &Path) -> Host {
 
 /// A Chart lowered, its slot `slot` made a `command` Effect of `argv` (`{name}` an `arg`).
 pub(crate) fn machine(chart: &str, slot: &str, argv: &[&str], idempotent: bool) -> ir::Machine {
-    let arena = syntax::json::Arena::new();
-    let parsed = syntax::json::parse(chart, &arena);
-    assert!(parsed.errors.is_empty(), "{:?}", parsed.errors);
-    let lowered = chart::lower::lower(&parsed.value, None);
-    assert!(lowered.faults.is_empty(), "{:?}", lowered.faults);
-    let mut sc = lowered.machine.statechart().clone();
+    machine_with(chart, vec![(slot, command(argv, idempotent, 20_000, &[]))])
+}
+
+/// A `command` Effect of `argv` (`{name}` an `arg`), bounded by `timeout` ms, given `secrets`.
+pub(crate) fn command(argv: &[&str], idempotent: bool, timeout: u64, secrets: &[&str]) -> Definition {
     let items = argv
         .iter()
         .map(|a| match a.strip_prefix('{').and_then(|a| a.strip_suffix('}')) {
@@ -58,22 +59,56 @@ pub(crate) fn machine(chart: &str, slot: &str, argv: &[&str], idempotent: bool) 
             None => ArgvItem::Literal((*a).to_string()),
         })
         .collect();
-    let definition = Definition::Effect(Effect {
+    Definition::Effect(Effect {
         run: EffectRun::Command { argv: Argv::List(items), pin: false },
         idempotent,
-        timeout: Some(Part::Value(ir::Json::Number(20_000.into()))),
-        secrets: Vec::new(),
+        timeout: Some(Part::Value(ir::Json::Number(timeout.into()))),
+        secrets: secrets.iter().map(|s| (*s).into()).collect(),
         options: Default::default(),
         unread: Default::default(),
-    });
-    sc.slots.insert(
-        slot.into(),
-        ir::Slot { kind: ir::SlotKind::Effect, effect: Some("command".into()), definition: Some(definition) },
-    );
-    for state in &mut sc.states {
-        for invoke in &mut state.invokes {
-            if invoke.src == slot {
-                invoke.kind = ir::SlotKind::Effect;
+    })
+}
+
+/// An `http` Effect: `method` to `url`, `bearer(secret(NAME))` where given, bounded by `timeout` ms.
+pub(crate) fn http(method: &str, url: &str, bearer: Option<&str>, timeout: u64) -> Definition {
+    Definition::Effect(Effect {
+        run: EffectRun::Http {
+            method: Part::Value(ir::Json::String(method.into())),
+            url: Some(Part::Value(ir::Json::String(url.into()))),
+            input: None,
+            auth: bearer.map(|b| Part::Call { name: "bearer".into(), args: vec![Part::Secret(b.into())] }),
+            request: None,
+        },
+        idempotent: false,
+        timeout: Some(Part::Value(ir::Json::Number(timeout.into()))),
+        secrets: bearer.into_iter().map(Into::into).collect(),
+        options: Default::default(),
+        unread: Default::default(),
+    })
+}
+
+/// A Chart lowered, each of `slots` given its Effect definition.
+pub(crate) fn machine_with(chart: &str, slots: Vec<(&str, Definition)>) -> ir::Machine {
+    let arena = syntax::json::Arena::new();
+    let parsed = syntax::json::parse(chart, &arena);
+    assert!(parsed.errors.is_empty(), "{:?}", parsed.errors);
+    let lowered = chart::lower::lower(&parsed.value, None);
+    assert!(lowered.faults.is_empty(), "{:?}", lowered.faults);
+    let mut sc = lowered.machine.statechart().clone();
+    for (slot, definition) in slots {
+        let kind = match &definition {
+            Definition::Effect(e) => e.run.kind(),
+            _ => "effect",
+        };
+        sc.slots.insert(
+            slot.into(),
+            ir::Slot { kind: ir::SlotKind::Effect, effect: Some(kind.into()), definition: Some(definition) },
+        );
+        for state in &mut sc.states {
+            for invoke in &mut state.invokes {
+                if invoke.src == slot {
+                    invoke.kind = ir::SlotKind::Effect;
+                }
             }
         }
     }
