@@ -114,14 +114,22 @@ fn soak() -> Result<Value, String> {
     // restart on the same database.
     let stop = Arc::new(AtomicBool::new(false));
     let killed = Arc::new(AtomicUsize::new(0));
+    // Runs started and not seen ended, as the driver last counted: a kill with some is one that
+    // landed among live runs.
+    let live = Arc::new(AtomicUsize::new(0));
+    let among = Arc::new(AtomicUsize::new(0));
     let killer = {
-        let (server, stop, killed) = (server.clone(), stop.clone(), killed.clone());
+        let (server, stop, killed, live, among) =
+            (server.clone(), stop.clone(), killed.clone(), live.clone(), among.clone());
         let pauses: Vec<Duration> = (0..kills).map(|_| rng.ms(300, 1500)).collect();
         std::thread::spawn(move || -> Result<(), String> {
             for pause in pauses {
                 std::thread::sleep(pause);
                 if stop.load(Ordering::SeqCst) {
                     break;
+                }
+                if live.load(Ordering::SeqCst) > 0 {
+                    among.fetch_add(1, Ordering::SeqCst);
                 }
                 server.kill();
                 killed.fetch_add(1, Ordering::SeqCst);
@@ -138,6 +146,9 @@ fn soak() -> Result<Value, String> {
     let mut answers = 0usize;
     let mut ended: HashSet<String> = HashSet::new();
     let mut next = 0usize;
+    // The starts spread over the kills' span (0.9 s a kill on average), so that kills land among
+    // live runs, not after them.
+    let pace = Duration::from_millis((kills as u64 * 900 / runs.max(1) as u64).max(20));
     let mut last_kill_seen = Instant::now();
     let mut seen_kills = 0usize;
     loop {
@@ -165,7 +176,7 @@ fn soak() -> Result<Value, String> {
                     }
                 }
             }
-            std::thread::sleep(Duration::from_millis(20));
+            std::thread::sleep(pace);
         }
         // Every Gate that waits gets its answer; a run no longer live is ended.
         for (key, id) in &ids {
@@ -193,6 +204,7 @@ fn soak() -> Result<Value, String> {
                 }
             }
         }
+        live.store(ids.len().saturating_sub(ended.len()), Ordering::SeqCst);
         if next >= runs && ended.len() >= runs && killer_done {
             break;
         }
@@ -265,6 +277,7 @@ fn soak() -> Result<Value, String> {
         "runs": ids.len(),
         "statuses": statuses,
         "kills": killed.load(Ordering::SeqCst),
+        "killsAmongLiveRuns": among.load(Ordering::SeqCst),
         "commandLines": appended.values().sum::<usize>(),
         "httpRequests": requests.values().sum::<usize>(),
         "unknown": { "command": unknown_command, "http": unknown_http },
@@ -497,6 +510,9 @@ fn answer(stream: TcpStream, seen: &Mutex<HashMap<String, usize>>) {
             .and_then(|v| v.get("key").and_then(Value::as_str).map(str::to_string))
             .unwrap_or_else(|| format!("(no key: {})", String::from_utf8_lossy(&body)));
         *seen.lock().unwrap().entry(key).or_default() += 1;
+        // Counted, then a pause before the answer: a kill in it loses an outcome of an Effect
+        // that did run.
+        std::thread::sleep(Duration::from_millis(50));
         let reply = "{\"ok\":true}";
         if write!(
             stream,

@@ -16,7 +16,8 @@ export const machine = jr2Setup({
   schemas: { input: z.object({ key: z.string(), file: z.string() }) },
   events: [go],
   actors: {
-    append: command(["/bin/sh", "-c", "echo \"$1\" >> \"$2\"", "sh", arg("key"), arg("file")]),
+    // A pause, the line, a pause: so that kills land before, during and after the append.
+    append: command(["/bin/sh", "-c", "sleep 0.05; echo \"$1\" >> \"$2\"; sleep 0.05", "sh", arg("key"), arg("file")]),
     hit: http({ method: "POST", url: "http://127.0.0.1:9/hit", input: z.object({ key: z.string() }) }),
   },
 }).createMachine({
