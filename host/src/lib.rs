@@ -10,13 +10,24 @@
 //! [`runtime::Programs`] keeps once per IR identity), steps the core, and writes in ONE
 //! transaction the new snapshot, one intent row per Effect started (its incarnation, its
 //! `idempotent` flag), the timers set and cancelled, the intent settled or the timer fired that
-//! caused the step, and the inbox row it took. Only after that commit returns does it act: stop
-//! the executors the step stopped, cancel and arm timers, and start executors. Nothing leaves the
+//! caused the step, and the inbox row it took (for [`Host::send`], the inbox row written too: a
+//! durable macrostep is one commit). Only after that commit returns does it act: stop the
+//! executors the step stopped, cancel and arm timers, and start executors. Nothing leaves the
 //! process before the commit that decided it.
+//!
+//! # Group commit
+//!
+//! The step runs on the committer's thread (the `commit` module), inside a savepoint of a
+//! transaction that holds every step sent while the last commit was syncing: one `fsync` for many
+//! runs' macrosteps, each whole. A step whose writes fail is rolled back alone and its caller gets
+//! the error; the others are kept. Each caller acts only once the batch has committed.
+//! [`Host::with_group_commit`] turns it off (one transaction per step), [`Host::commit_stats`]
+//! counts what the commits held.
 //!
 //! # At most once (ADR-0067)
 //!
-//! Before an executor runs an intent, the row is committed `started` (a second, small commit).
+//! Before an executor runs an intent, the row is committed `started` (a second, small write, grouped
+//! with the others).
 //! At [`Host::restore`]:
 //! - an intent only `intended` (the host died between the step's commit and the start) is started;
 //! - an intent `started` and not settled whose Effect is `idempotent` runs again under its row id;
@@ -47,10 +58,13 @@
 //! not fit its IR ends the run `lost`, an IR that cannot be loaded `drifted`: neither panics.
 
 pub mod command;
+mod commit;
 pub mod http;
 pub mod secrets;
 
 pub use command::CommandExecutor;
+use commit::Commits;
+pub use commit::{CommitStats, MAX_BATCH};
 pub use http::HttpExecutor;
 use runtime::{Live, Outcome, Program, Programs, Request, Status};
 pub use secrets::Secrets;
@@ -179,6 +193,8 @@ type Key = (String, String, u64);
 
 struct Inner {
     store: Arc<dyn Store>,
+    /// Where every write is committed: grouped by the committer thread, or one by one.
+    commits: Commits,
     programs: Programs,
     executors: HashMap<String, Arc<dyn Executor>>,
     config: Config,
@@ -201,6 +217,8 @@ enum Input {
         input: Option<Value>,
     },
     Inbox,
+    /// An event written to the run's inbox in the step's own commit, then taken with the rest.
+    Send(NewInboxEvent),
     Outcome {
         actor: String,
         incarnation: u64,
@@ -299,6 +317,7 @@ impl Host {
     pub fn new(store: Arc<dyn Store>, config: Config) -> Host {
         Host {
             inner: Arc::new(Inner {
+                commits: Commits::new(store.clone(), true),
                 store,
                 programs: Programs::new(),
                 executors: HashMap::new(),
@@ -322,6 +341,15 @@ impl Host {
         self
     }
 
+    /// Commits each write in a transaction of its own (`false`) instead of grouping the writes of
+    /// many runs into one (`true`, the default: see the `commit` module). Before the host is
+    /// cloned or restored (it panics otherwise: a setup mistake, not input).
+    pub fn with_group_commit(mut self, grouped: bool) -> Host {
+        let inner = Arc::get_mut(&mut self.inner).expect("the commit mode is set before the host is shared");
+        inner.commits = Commits::new(inner.store.clone(), grouped);
+        self
+    }
+
     /// The host with [`executors`] of `secrets` (`command`, `http`): what `jr2 serve` runs.
     pub fn with_defaults(self, secrets: Arc<Secrets>) -> std::result::Result<Host, String> {
         Ok(executors(secrets)?.into_iter().fold(self, |host, (kind, e)| host.with_executor(kind, e)))
@@ -335,6 +363,11 @@ impl Host {
     /// runs' `log` and `emit` requests.
     pub fn log(&self) -> Vec<String> {
         lock(&self.inner.log).iter().cloned().collect()
+    }
+
+    /// What the host's commits did: how many transactions, how many writes they held.
+    pub fn commit_stats(&self) -> CommitStats {
+        self.inner.commits.stats()
     }
 
     /// How many executors and timers are in flight.
@@ -359,7 +392,8 @@ impl Host {
     }
 
     /// Sends `event` (an object with a string `type`) to a run: it is written to the run's inbox
-    /// (committed), then taken. An event typed `xstate.*` is refused before anything is written.
+    /// and taken in one commit (a durable macrostep: the inbox row, the step, the snapshot). An
+    /// event typed `xstate.*` is refused before anything is written.
     pub async fn send(&self, run: &str, event: Value) -> Result<()> {
         let n = self.inner.next.fetch_add(1, Ordering::Relaxed);
         let key = format!("send-{}-{}-{n}", now(), std::process::id());
@@ -377,18 +411,7 @@ impl Host {
         }
         let row =
             NewInboxEvent { run: run.to_string(), key: key.to_string(), event: event.to_string(), received_at: now() };
-        let inner = self.inner.clone();
-        blocking(move || {
-            let mut tx = inner.store.begin()?;
-            match tx.push_inbox(&row) {
-                Err(store::Error::NotFound(_)) => return Err(Error::NotFound(row.run.clone())),
-                r => r?,
-            };
-            tx.commit()?;
-            Ok(())
-        })
-        .await?;
-        self.drive(run, Input::Inbox).await
+        self.drive(run, Input::Send(row)).await
     }
 
     /// Cancels a run: it ends `cancelled`, its executors are stopped and its timers cancelled.
@@ -418,18 +441,39 @@ impl Host {
 
     /// Restores every live run: its unsettled intents as ADR-0067 says (see the module's header),
     /// its timers armed again, its inbox taken. Call once, before new work comes.
+    ///
+    /// Only what has something to do is driven: each unsettled intent (the intents of one run in
+    /// the order they were written, the runs' side by side, so that group commit settles many in
+    /// one commit), each run whose inbox holds an event, and each run whose IR no longer loads (it
+    /// ends `drifted`; each identity's program is loaded once here). A run that only waits (for a
+    /// timer, an Effect, a Gate) is not loaded, and its timers are armed from their rows; a
+    /// snapshot that no longer fits its IR is found at the run's next step (it ends `lost`).
     pub async fn restore(&self) -> Result<Restored> {
         let mut out = Restored::default();
         let inner = self.inner.clone();
-        let (runs, intents, timers) = blocking(move || {
+        let (runs, waiting, intents, timers) = blocking(move || {
             let read = inner.store.read()?;
-            let mut runs = Vec::new();
+            let (mut runs, mut waiting) = (0, Vec::new());
+            let mut by_identity: HashMap<String, Vec<String>> = HashMap::new();
             let mut after: Option<String> = None;
             loop {
                 let page = read.live_runs(after.as_deref(), RESTORE_PAGE)?;
                 let Some(last) = page.last() else { break };
                 after = Some(last.head.id.clone());
-                runs.extend(page.into_iter().map(|r| r.head.id));
+                runs += page.len();
+                for run in page {
+                    if !read.inbox(&run.head.id, 1)?.is_empty() {
+                        waiting.push(run.head.id);
+                    } else {
+                        by_identity.entry(run.head.identity).or_default().push(run.head.id);
+                    }
+                }
+            }
+            for (identity, ids) in by_identity {
+                if inner.program(&*read, &identity).is_err() {
+                    // Its step marks it `drifted`, naming why.
+                    waiting.extend(ids);
+                }
             }
             let mut intents = Vec::new();
             let mut after: Option<String> = None;
@@ -447,35 +491,62 @@ impl Host {
                 after = Some((last.timer.due, last.seq));
                 timers.extend(page.into_iter().map(|t| t.timer));
             }
-            Ok((runs, intents, timers))
+            Ok((runs, waiting, intents, timers))
         })
         .await?;
-        out.runs = runs.len();
+        out.runs = runs;
+        // Each run's intents in the order they were written.
+        let mut by_run: std::collections::BTreeMap<String, Vec<Intent>> = Default::default();
         for intent in intents {
-            let state = intent.state;
-            let idempotent = intent.idempotent;
-            let run = intent.run.clone();
-            match self.drive_counted(&run, Input::Recover(intent)).await {
-                Ok(Some(s)) if s.unknown => out.unknown += 1,
-                Ok(Some(s)) if !s.starts.is_empty() => {
-                    if state == IntentState::Intended {
-                        out.started += 1
-                    } else if idempotent {
-                        out.rerun += 1
+            by_run.entry(intent.run.clone()).or_default().push(intent);
+        }
+        for list in by_run.values_mut() {
+            list.sort_by_key(|i| (i.created_at, i.incarnation));
+        }
+        let mut tasks = tokio::task::JoinSet::new();
+        for (run, list) in by_run {
+            let host = self.clone();
+            tasks.spawn(async move {
+                let mut out = Restored::default();
+                for intent in list {
+                    let (state, idempotent) = (intent.state, intent.idempotent);
+                    match host.drive_counted(&run, Input::Recover(intent)).await {
+                        Ok(Some(s)) if s.unknown => out.unknown += 1,
+                        Ok(Some(s)) if !s.starts.is_empty() => {
+                            if state == IntentState::Intended {
+                                out.started += 1
+                            } else if idempotent {
+                                out.rerun += 1
+                            }
+                        }
+                        Ok(_) => {}
+                        Err(e) => host.note(format!("restore of an intent of {run}: {e}")),
                     }
                 }
-                Ok(_) => {}
-                Err(e) => self.note(format!("restore of an intent of {run}: {e}")),
-            }
+                out
+            });
+        }
+        while let Some(done) = tasks.join_next().await {
+            let done = done.map_err(|e| Error::Stopped(format!("a restore task: {e}")))?;
+            out.unknown += done.unknown;
+            out.started += done.started;
+            out.rerun += done.rerun;
         }
         for t in timers {
             out.timers += 1;
             self.arm(&t.run, &t.id, t.incarnation, t.due);
         }
-        for run in runs {
-            if let Err(e) = self.drive(&run, Input::Inbox).await {
-                self.note(format!("restore of {run}'s inbox: {e}"));
-            }
+        let mut tasks = tokio::task::JoinSet::new();
+        for run in waiting {
+            let host = self.clone();
+            tasks.spawn(async move {
+                if let Err(e) = host.drive(&run, Input::Inbox).await {
+                    host.note(format!("restore of {run}'s inbox: {e}"));
+                }
+            });
+        }
+        while let Some(done) = tasks.join_next().await {
+            done.map_err(|e| Error::Stopped(format!("a restore task: {e}")))?;
         }
         Ok(out)
     }
@@ -502,7 +573,7 @@ impl Host {
         let guard = lock.lock().await;
         let inner = self.inner.clone();
         let id = run.to_string();
-        let stepped = blocking(move || inner.step(&id, input)).await?;
+        let stepped = self.inner.commits.write(move |tx| inner.step(tx, &id, input)).await?;
         let Some(stepped) = stepped else { return Ok(None) };
         self.act(run, &stepped).await?;
         drop(guard);
@@ -540,18 +611,17 @@ impl Host {
         if stepped.starts.is_empty() {
             return Ok(());
         }
-        let inner = self.inner.clone();
         let ids: Vec<String> = stepped.starts.iter().map(|i| i.id.clone()).collect();
-        blocking(move || {
-            let mut tx = inner.store.begin()?;
-            let at = now();
-            for id in &ids {
-                tx.start_intent(id, at)?;
-            }
-            tx.commit()?;
-            Ok(())
-        })
-        .await?;
+        self.inner
+            .commits
+            .write(move |tx| {
+                let at = now();
+                for id in &ids {
+                    tx.start_intent(id, at)?;
+                }
+                Ok(())
+            })
+            .await?;
         let program = stepped.program.clone();
         for intent in &stepped.starts {
             self.spawn_executor(intent.clone(), program.clone());
@@ -637,10 +707,10 @@ impl Inner {
         )
     }
 
-    /// The step and its one commit. `None`: nothing to act on.
-    fn step(&self, id: &str, input: Input) -> Result<Option<Stepped>> {
+    /// The step, its writes in `tx` (committed by the caller, [`Commits::write`], alone or with
+    /// other runs' steps: an error rolls back this step's writes only). `None`: nothing to act on.
+    fn step(&self, tx: &mut dyn store::Tx, id: &str, input: Input) -> Result<Option<Stepped>> {
         let now = now();
-        let mut tx = self.store.begin()?;
         if let Input::Start { workflow, program, ir, input } = input {
             let rt = program.runtime();
             let (live, requests) = rt.start_session_live(id, input.clone(), now);
@@ -660,9 +730,8 @@ impl Inner {
             })?;
             let mut stepped =
                 Stepped { program: Some(program.clone()), ended: live.status().is_final(), ..Stepped::default() };
-            self.rows(&mut *tx, id, &program, &requests, &mut stepped, now)?;
+            self.rows(tx, id, &program, &requests, &mut stepped, now)?;
             stepped.requests = requests;
-            tx.commit()?;
             return Ok(Some(stepped));
         }
         let Some(run) = tx.run(id)? else { return Err(Error::NotFound(id.to_string())) };
@@ -683,22 +752,24 @@ impl Inner {
             Input::Fire { id: timer, incarnation } => {
                 tx.delete_timer(id, timer, *incarnation)?;
             }
+            // An event for a run that has ended stays in its inbox, taken by nothing.
+            Input::Send(row) => {
+                tx.push_inbox(row)?;
+            }
             _ => {}
         }
         if run.head.status != RunStatus::Live {
             if let Input::Recover(intent) = &input {
                 tx.settle_intent(&intent.id, &stopped_outcome(), now)?;
             }
-            tx.commit()?;
             return Ok(None);
         }
-        let program = match self.program(&*tx, &run.head.identity) {
+        let program = match self.program(tx, &run.head.identity) {
             Ok(p) => p,
             Err(e) => {
                 self.note(format!("{id}: drifted: {e}"));
                 let update = RunUpdate { status: RunStatus::Drifted, snapshot: run.snapshot, updated_at: now };
                 tx.update_run(id, run.head.step, &update)?;
-                tx.commit()?;
                 return Ok(None);
             }
         };
@@ -712,7 +783,6 @@ impl Inner {
                 self.note(format!("{id}: lost: {e}"));
                 let update = RunUpdate { status: RunStatus::Lost, snapshot: run.snapshot, updated_at: now };
                 tx.update_run(id, run.head.step, &update)?;
-                tx.commit()?;
                 return Ok(None);
             }
         };
@@ -721,7 +791,7 @@ impl Inner {
         match input {
             // Taken above, before the run was read.
             Input::Start { .. } => return Ok(None),
-            Input::Inbox => {
+            Input::Inbox | Input::Send(_) => {
                 let rows = tx.inbox(id, INBOX_PAGE)?;
                 if rows.is_empty() {
                     return Ok(None);
@@ -746,7 +816,6 @@ impl Inner {
                     Ok(r) => requests = r,
                     Err(e) => {
                         self.note(format!("{id}: {e}"));
-                        tx.commit()?;
                         return Ok(None);
                     }
                 }
@@ -755,7 +824,6 @@ impl Inner {
                 Ok(r) => requests = r,
                 Err(e) => {
                     self.note(format!("{id}: {e}"));
-                    tx.commit()?;
                     return Ok(None);
                 }
             },
@@ -764,12 +832,10 @@ impl Inner {
                 let held = live.actors().iter().any(|a| a.id == intent.actor && a.incarnation == intent.incarnation);
                 if !held {
                     tx.settle_intent(&intent.id, &stopped_outcome(), now)?;
-                    tx.commit()?;
                     return Ok(None);
                 }
                 if intent.state == IntentState::Intended || intent.idempotent {
                     // Nothing of the run changes: the executor starts under the same row.
-                    drop(tx);
                     stepped.starts.push(intent);
                     return Ok(Some(stepped));
                 }
@@ -786,11 +852,10 @@ impl Inner {
         while let Some(r) = rt.take_queued_live(&mut live, now) {
             requests.extend(r);
         }
-        self.rows(&mut *tx, id, &program, &requests, &mut stepped, now)?;
+        self.rows(tx, id, &program, &requests, &mut stepped, now)?;
         let snapshot = rt.encode(&live.snapshot()).to_string();
         let status = run_status(live.status());
         tx.update_run(id, run.head.step, &RunUpdate { status, snapshot, updated_at: now })?;
-        tx.commit()?;
         stepped.ended = live.status().is_final();
         stepped.requests = requests;
         Ok(Some(stepped))

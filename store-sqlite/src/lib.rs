@@ -197,7 +197,7 @@ impl Store for SqliteStore {
         let conn = lock(&self.writer);
         conn.execute_batch("BEGIN IMMEDIATE").map_err(io)?;
         self.writer_holder.store(me, Ordering::Release);
-        Ok(Box::new(SqliteTx { conn, holder: &self.writer_holder, limits: self.limits, open: true }))
+        Ok(Box::new(SqliteTx { conn, holder: &self.writer_holder, limits: self.limits, open: true, savepoints: 0 }))
     }
 
     fn read(&self) -> Result<Box<dyn Read + '_>> {
@@ -237,6 +237,8 @@ struct SqliteTx<'a> {
     limits: Limits,
     /// Still to be committed or rolled back.
     open: bool,
+    /// How many savepoints are open (`sp1` ... `spN`, the innermost last).
+    savepoints: usize,
 }
 
 impl Drop for SqliteTx<'_> {
@@ -626,7 +628,20 @@ impl SqliteTx<'_> {
     }
 
     fn execute(&self, sql: &str, params: impl rusqlite::Params) -> Result<usize> {
+        self.alive()?;
         self.conn.prepare_cached(sql).map_err(io)?.execute(params).map_err(io)
+    }
+
+    /// `Ok` while the transaction is open. SQLite ends a transaction itself on some errors (a full
+    /// disk, an I/O error, out of memory); a write after that would commit on its own, outside any
+    /// transaction, so it is refused instead.
+    fn alive(&self) -> Result<()> {
+        if self.conn.is_autocommit() {
+            return Err(Error::Io(
+                "SQLite rolled this transaction back after an earlier error: nothing of it is kept".into(),
+            ));
+        }
+        Ok(())
     }
 }
 
@@ -824,6 +839,35 @@ impl Tx for SqliteTx<'_> {
             }
             Some(_) => Err(Error::Conflict(format!("{what} was consumed already"))),
         }
+    }
+
+    fn savepoint(&mut self) -> Result<()> {
+        self.alive()?;
+        self.conn.execute_batch(&format!("SAVEPOINT sp{}", self.savepoints + 1)).map_err(io)?;
+        self.savepoints += 1;
+        Ok(())
+    }
+
+    fn release_savepoint(&mut self) -> Result<()> {
+        if self.savepoints == 0 {
+            return Err(Error::NotFound("no savepoint is open to release".into()));
+        }
+        self.alive()?;
+        self.conn.execute_batch(&format!("RELEASE sp{}", self.savepoints)).map_err(io)?;
+        self.savepoints -= 1;
+        Ok(())
+    }
+
+    fn rollback_savepoint(&mut self) -> Result<()> {
+        if self.savepoints == 0 {
+            return Err(Error::NotFound("no savepoint is open to roll back to".into()));
+        }
+        self.alive()?;
+        // ROLLBACK TO undoes the writes and keeps the savepoint open; RELEASE closes it.
+        let n = self.savepoints;
+        self.conn.execute_batch(&format!("ROLLBACK TO sp{n}; RELEASE sp{n}")).map_err(io)?;
+        self.savepoints -= 1;
+        Ok(())
     }
 
     fn commit(mut self: Box<Self>) -> Result<()> {

@@ -8,8 +8,8 @@
 //! panic on a broken guarantee, as tests do; the store's own calls never may.
 
 use crate::{
-    Error, Intent, IntentState, Limits, NewInboxEvent, NewRun, Outcome, Pushed, Read, RunFilter, RunStatus, RunUpdate,
-    Store, StoreExt, Timer, KEY_LIMIT,
+    within, Error, Intent, IntentState, Limits, NewInboxEvent, NewRun, Outcome, Pushed, Read, RunFilter, RunStatus,
+    RunUpdate, Store, StoreExt, Timer, KEY_LIMIT,
 };
 use std::collections::BTreeMap;
 use std::sync::{Arc, Barrier};
@@ -60,6 +60,8 @@ macro_rules! conformance_tests {
             a_page_ends_at_its_byte_budget,
             random_transactions_match_a_model,
             a_deleted_run_takes_its_rows_and_frees_its_keys,
+            a_savepoint_rolls_back_alone,
+            a_failed_macrostep_in_a_group_is_rolled_back_alone,
         );
     };
     (@each $new:expr; $($name:ident),* $(,)?) => {
@@ -832,4 +834,105 @@ pub fn a_deleted_run_takes_its_rows_and_frees_its_keys<B: Backend>(backend: &B) 
     // The id and the key start a new run, whose inbox key is new again.
     store.transaction(|tx| tx.create_run(&run)).expect("the id and the dispatch key are free");
     assert!(matches!(store.transaction(|tx| tx.push_inbox(&inbox("gone", "k", "{}"))).unwrap(), Pushed::New(_)));
+}
+
+/// Savepoints: a rollback undoes the writes since its savepoint and keeps those before it, the
+/// transaction reads as it was, savepoints nest, a released one's writes commit with the rest, and
+/// closing a savepoint when none is open is an error that leaves the transaction usable.
+pub fn a_savepoint_rolls_back_alone<B: Backend>(backend: &B) {
+    let store = open(backend);
+    seed(&store, &["a"]);
+    let mut tx = store.begin().expect("a transaction");
+    assert!(matches!(tx.release_savepoint(), Err(Error::NotFound(_))), "no savepoint is open");
+    assert!(matches!(tx.rollback_savepoint(), Err(Error::NotFound(_))), "no savepoint is open");
+    tx.create_run(&new_run("kept", "w", 1)).unwrap();
+    tx.savepoint().unwrap();
+    tx.create_run(&new_run("undone", "w", 2)).unwrap();
+    tx.put_intent(&intent("i-undone", "undone", 1, false)).unwrap();
+    tx.update_run("a", 0, &update("{\"undone\":1}", RunStatus::Done, 3)).unwrap();
+    // A nested savepoint, released into the outer one: undone with it.
+    tx.savepoint().unwrap();
+    tx.put_timer(&timer("undone", "t", 1, 5)).unwrap();
+    tx.release_savepoint().unwrap();
+    tx.rollback_savepoint().unwrap();
+    assert!(tx.run("undone").unwrap().is_none(), "the rolled-back run is gone inside the transaction");
+    assert!(tx.intent("i-undone").unwrap().is_none());
+    assert!(tx.timers(None, None, 10).unwrap().is_empty());
+    assert_eq!(tx.run("a").unwrap().unwrap().head.step, 0, "the rolled-back update is undone");
+    assert!(tx.run("kept").unwrap().is_some(), "what came before the savepoint stays");
+    // The run saved again at the step it is at after the rollback.
+    tx.savepoint().unwrap();
+    tx.update_run("a", 0, &update("{\"second\":1}", RunStatus::Live, 4)).unwrap();
+    tx.release_savepoint().unwrap();
+    tx.commit().unwrap();
+    let r = read(&store);
+    assert!(r.run("kept").unwrap().is_some());
+    assert!(r.run("undone").unwrap().is_none());
+    let a = r.run("a").unwrap().unwrap();
+    assert_eq!((a.head.step, a.head.status, a.snapshot.as_str()), (1, RunStatus::Live, "{\"second\":1}"));
+    drop(r);
+    // A transaction dropped with a released savepoint keeps nothing of it.
+    let mut tx = store.begin().unwrap();
+    tx.savepoint().unwrap();
+    tx.create_run(&new_run("dropped", "w", 6)).unwrap();
+    tx.release_savepoint().unwrap();
+    drop(tx);
+    assert!(read(&store).run("dropped").unwrap().is_none());
+}
+
+/// Group commit: several runs' macrosteps in one transaction, each in a savepoint ([`within`]);
+/// those whose writes fail (a stale step, an intent written twice, a run that does not exist, a
+/// payload over its limit) are rolled back alone, and the others commit whole.
+pub fn a_failed_macrostep_in_a_group_is_rolled_back_alone<B: Backend>(backend: &B) {
+    let store = open(backend);
+    let ids: Vec<String> = (0..8).map(|n| format!("r{n}")).collect();
+    seed(&store, &ids.iter().map(String::as_str).collect::<Vec<_>>());
+    let huge = "x".repeat(Limits::default().snapshot + 1);
+    let mut tx = store.begin().unwrap();
+    let mut results = Vec::new();
+    for (n, id) in ids.iter().enumerate() {
+        let r = within(&mut *tx, |tx| {
+            let run = tx.run(id)?.expect("seeded");
+            // r1 and r5 name a step they did not read: a conflict, after a write of their own.
+            tx.put_timer(&timer(id, "t", 1, 10))?;
+            tx.push_inbox(&inbox(id, "k", "{\"type\":\"go\"}"))?;
+            let step = if n % 4 == 1 { run.head.step + 1 } else { run.head.step };
+            tx.update_run(id, step, &update(&format!("{{\"n\":{n}}}"), RunStatus::Live, 9))?;
+            // r2's intent is written twice: a conflict.
+            tx.put_intent(&intent(&format!("{id}/i"), id, 1, false))?;
+            if n == 2 {
+                tx.put_intent(&intent(&format!("{id}/i"), id, 1, false))?;
+            }
+            // r3's second timer names a run that does not exist.
+            if n == 3 {
+                tx.put_timer(&timer("nobody", "t", 1, 10))?;
+            }
+            // r6's snapshot is over its limit.
+            if n == 6 {
+                tx.update_run(id, step + 1, &update(&huge, RunStatus::Live, 9))?;
+            }
+            Ok(())
+        });
+        results.push(r);
+    }
+    tx.commit().unwrap();
+    let failed: Vec<usize> = results.iter().enumerate().filter(|(_, r)| r.is_err()).map(|(n, _)| n).collect();
+    assert_eq!(failed, [1, 2, 3, 5, 6], "{results:?}");
+    let r = read(&store);
+    for (n, id) in ids.iter().enumerate() {
+        let run = r.run(id).unwrap().unwrap();
+        let timers = r.timers_of(id).unwrap();
+        let waiting = r.inbox(id, 10).unwrap();
+        if failed.contains(&n) {
+            assert_eq!(run.head.step, 0, "{id}: its macrostep is rolled back whole");
+            assert_eq!(run.snapshot, format!(r#"{{"format":1,"run":"{id}"}}"#));
+            assert!(timers.is_empty() && waiting.is_empty(), "{id}: {timers:?} {waiting:?}");
+            assert!(r.intent(&format!("{id}/i")).unwrap().is_none(), "{id}");
+        } else {
+            assert_eq!((run.head.step, run.snapshot), (1, format!("{{\"n\":{n}}}")), "{id}: kept whole");
+            assert_eq!((timers.len(), waiting.len()), (1, 1), "{id}");
+            assert!(r.intent(&format!("{id}/i")).unwrap().is_some(), "{id}");
+        }
+    }
+    assert!(r.run("nobody").unwrap().is_none());
 }

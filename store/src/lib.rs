@@ -26,7 +26,8 @@
 //! its new intents and timers, the settled intents, the fired timers and the consumed inbox rows;
 //! [`Tx::commit`] makes all of it durable at once, and a `Tx` dropped without a commit (an error
 //! midway, a panic) leaves nothing. [`StoreExt::transaction`] wraps the two. One transaction may
-//! hold the macrosteps of several runs (group commit), each still whole.
+//! hold the macrosteps of several runs (group commit), each still whole: each in a savepoint of
+//! its own ([`Tx::savepoint`]), so that one whose writes fail is rolled back alone ([`within`]).
 //!
 //! Optimistic concurrency: [`Tx::update_run`] names the step it read; a run saved since then is a
 //! [`Error::Conflict`], and nothing of that transaction is kept once it is dropped.
@@ -534,9 +535,11 @@ pub trait Read {
 
 /// A transaction: its writes are kept all together by [`Tx::commit`], or not at all (dropped).
 ///
-/// After a call returns an error, drop the transaction: a backend may refuse every later call of
-/// it (PostgreSQL aborts a transaction at its first error), and a write that failed may have left
-/// part of itself in it. [`StoreExt::transaction`] does so with `?`.
+/// After a call returns an error, drop the transaction, or roll it back to a savepoint opened
+/// before the call ([`Tx::rollback_savepoint`]): a backend may refuse every later call of it
+/// otherwise (PostgreSQL aborts a transaction at its first error), and a write that failed may
+/// have left part of itself in it. [`StoreExt::transaction`] drops it with `?`; the host's group
+/// commit rolls one run's macrostep back to its savepoint and keeps the others'.
 pub trait Tx: Read {
     /// Store the IR of an identity once. `Ok(true)` when it is new; `Ok(false)` when the identity
     /// is stored already, which keeps the first text (an identity is the hash of what runs, so a
@@ -572,9 +575,39 @@ pub trait Tx: Read {
     /// The run took the inbox row `seq`. [`Error::NotFound`] when the run has no such row,
     /// [`Error::Conflict`] when it was consumed already.
     fn consume_inbox(&mut self, run: &str, seq: u64) -> Result<()>;
+    /// Open a savepoint: a mark that [`Tx::rollback_savepoint`] undoes the transaction's writes
+    /// back to, while the writes before it stay. Savepoints nest; each is closed by a release or a
+    /// rollback, the innermost first. The host's group commit applies each run's macrostep in one,
+    /// so that a step whose writes fail is rolled back alone.
+    fn savepoint(&mut self) -> Result<()>;
+    /// Close the innermost savepoint, keeping its writes in the transaction (they are still kept
+    /// only by [`Tx::commit`]). [`Error::NotFound`] when no savepoint is open.
+    fn release_savepoint(&mut self) -> Result<()>;
+    /// Undo every write since the innermost savepoint and close it: the transaction goes on as it
+    /// was when the savepoint was opened, also after a call inside it returned an error.
+    /// [`Error::NotFound`] when no savepoint is open; an error when the backend lost the whole
+    /// transaction (a full disk, an I/O error end it), after which the transaction is dropped.
+    fn rollback_savepoint(&mut self) -> Result<()>;
     /// Make every write of this transaction durable, together. Once it returns `Ok`, a crash
     /// keeps them; when it returns an error, none is kept.
     fn commit(self: Box<Self>) -> Result<()>;
+}
+
+/// Run `f` inside a savepoint of `tx`: its writes are released into the transaction when it
+/// returns `Ok`, rolled back alone when it returns an error (which is returned). When the
+/// rollback itself fails, that error is returned instead: the transaction is lost, drop it.
+pub fn within<T>(tx: &mut dyn Tx, f: impl FnOnce(&mut dyn Tx) -> Result<T>) -> Result<T> {
+    tx.savepoint()?;
+    match f(tx) {
+        Ok(value) => {
+            tx.release_savepoint()?;
+            Ok(value)
+        }
+        Err(e) => {
+            tx.rollback_savepoint()?;
+            Err(e)
+        }
+    }
 }
 
 /// A store: transactions and reads over one database. `Send + Sync`, so one handle serves the
