@@ -2,8 +2,10 @@
 # The interpreter's benchmark (docs/benchmarks.md): events per second through the runtime's core
 # against xstate 5's actor.send on the same machines (a flat toggle; a parallel machine with nested
 # states and assign), in-process on both sides and as whole processes (`jr2 sim --final` over
-# 200 000 events against a Node script that sends the same events), all in one run. The
-# function-heavy machine has its own script, bench/todos.sh.
+# 200 000 events against a Node script that sends the same events), all in one run; and the toggle
+# as an SCXML document (bench/runtime/toggle.scxml, through the SCXML front end: `jr2 ir` for the
+# in-process side), against xstate running toggle.json. The function-heavy machine has its own
+# script, bench/todos.sh.
 # usage: bench/runtime.sh [EVENTS=200000]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,23 +21,30 @@ cp bench/runtime/xstate-events.mjs tests/xstate/out-bench-xstate-events.mjs
 trap 'rm -f tests/xstate/out-bench-xstate-events.mjs' EXIT
 
 ms() { date +%s%N; }
-for case in "toggle t" "parallel t,u"; do
+for case in "toggle t toggle.json" "parallel t,u parallel.json" "toggle-scxml t toggle.scxml"; do
   set -- $case
   name=$1; types=$2
-  chart=bench/runtime/$name.json
+  # jr2 runs `chart` (in-process: its IR where it is a document), xstate the Chart JSON.
+  chart=bench/runtime/$3
+  xchart=bench/runtime/${name%-scxml}.json
+  bchart=$chart
+  if [[ $chart == *.scxml ]]; then
+    bchart=$out/$name.ir.json
+    "$CARGO_TARGET_DIR/release/jr2" ir "$chart" > "$bchart"
+  fi
   node -e '
     const [n, types] = [Number(process.argv[1]), process.argv[2].split(",")];
     const out = [];
     for (let i = 0; i < n; i++) out.push(JSON.stringify({ type: types[i % types.length], n: i }));
     process.stdout.write(out.join("\n") + "\n");' "$n" "$types" > "$out/$name.jsonl"
-  rust=$(cargo bench --quiet --locked -p runtime --bench events -- "$PWD/$chart" "$types" "$n" 5)
-  js=$(node tests/xstate/out-bench-xstate-events.mjs "$PWD/$chart" "$types" "$n" 5)
+  rust=$(cargo bench --quiet --locked -p runtime --bench events -- "$PWD/$bchart" "$types" "$n" 5)
+  js=$(node tests/xstate/out-bench-xstate-events.mjs "$PWD/$xchart" "$types" "$n" 5)
   # Whole processes, best of 3 each, alternating.
   jr2_ms=999999; node_ms=999999
   for round in 1 2 3; do
     t0=$(ms); "$CARGO_TARGET_DIR/release/jr2" sim "$chart" --events "$out/$name.jsonl" --final > "$out/$name.jr2.txt"; t1=$(ms)
     jr2_ms=$(( (t1 - t0) / 1000000 < jr2_ms ? (t1 - t0) / 1000000 : jr2_ms ))
-    t0=$(ms); node tests/xstate/out-bench-xstate-events.mjs "$PWD/$chart" --script "$out/$name.jsonl" > "$out/$name.node.txt"; t1=$(ms)
+    t0=$(ms); node tests/xstate/out-bench-xstate-events.mjs "$PWD/$xchart" --script "$out/$name.jsonl" > "$out/$name.node.txt"; t1=$(ms)
     node_ms=$(( (t1 - t0) / 1000000 < node_ms ? (t1 - t0) / 1000000 : node_ms ))
   done
   echo "$name: in-process jr2 $rust"

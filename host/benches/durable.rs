@@ -194,6 +194,7 @@ fn restore(dir: &Path, total: usize, grouped: bool) {
                     key: format!("left-{k}"),
                     event: json!({ "type": "nothing" }).to_string(),
                     received_at: host::now(),
+                    sender: None,
                 })?;
             }
             Ok(())

@@ -61,6 +61,7 @@ pub mod command;
 mod commit;
 pub mod http;
 pub mod secrets;
+pub mod watch;
 
 pub use command::CommandExecutor;
 use commit::Commits;
@@ -78,6 +79,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use store::{Intent, IntentState, NewInboxEvent, NewRun, RunStatus, RunUpdate, Store, Timer};
 use tokio::task::AbortHandle;
+pub use watch::{Inspected, StepNote};
 
 /// How many inbox rows one call of the loop takes.
 pub const INBOX_PAGE: usize = 64;
@@ -206,6 +208,8 @@ struct Inner {
     timers: Mutex<HashMap<Key, AbortHandle>>,
     log: Mutex<VecDeque<String>>,
     next: AtomicU64,
+    /// Who is told of each committed step ([`Host::subscribe`]).
+    watchers: watch::Watchers,
 }
 
 /// What the loop is asked to do to a run.
@@ -244,6 +248,8 @@ struct Stepped {
     unknown: bool,
     /// Did the run end?
     ended: bool,
+    /// What its subscribers are told once the step is committed.
+    note: Option<StepNote>,
 }
 
 /// Executors by the kind of Effect each runs.
@@ -327,6 +333,7 @@ impl Host {
                 timers: Mutex::default(),
                 log: Mutex::default(),
                 next: AtomicU64::new(0),
+                watchers: watch::Watchers::default(),
             }),
         }
     }
@@ -402,6 +409,13 @@ impl Host {
 
     /// [`Host::send`] under an idempotency key: a second event under the key is not taken.
     pub async fn send_keyed(&self, run: &str, key: &str, event: Value) -> Result<()> {
+        self.send_from(run, key, event, None).await
+    }
+
+    /// [`Host::send_keyed`] of an event that the party `sender` sent (a Gate's invoke id): the run
+    /// takes it as that party's ([`runtime::Runtime::send_from_live`]; the kit's `sentBy` guards
+    /// read it). The sender is kept in the inbox row, so a restore takes it the same way.
+    pub async fn send_from(&self, run: &str, key: &str, event: Value, sender: Option<&str>) -> Result<()> {
         let ty = event
             .get("type")
             .and_then(Value::as_str)
@@ -409,8 +423,13 @@ impl Host {
         if ty.starts_with("xstate.") {
             return Err(Error::Refused(format!("the event type {ty:?} is reserved")));
         }
-        let row =
-            NewInboxEvent { run: run.to_string(), key: key.to_string(), event: event.to_string(), received_at: now() };
+        let row = NewInboxEvent {
+            run: run.to_string(),
+            key: key.to_string(),
+            event: event.to_string(),
+            received_at: now(),
+            sender: sender.map(str::to_string),
+        };
         self.drive(run, Input::Send(row)).await
     }
 
@@ -574,7 +593,11 @@ impl Host {
         let inner = self.inner.clone();
         let id = run.to_string();
         let stepped = self.inner.commits.write(move |tx| inner.step(tx, &id, input)).await?;
-        let Some(stepped) = stepped else { return Ok(None) };
+        let Some(mut stepped) = stepped else { return Ok(None) };
+        // Committed: the run's watchers are told.
+        if let Some(note) = stepped.note.take() {
+            self.inner.watchers.tell(note, stepped.ended);
+        }
         self.act(run, &stepped).await?;
         drop(guard);
         if stepped.ended {
@@ -728,8 +751,19 @@ impl Inner {
                 parent: None,
                 dispatch_key: None,
             })?;
-            let mut stepped =
-                Stepped { program: Some(program.clone()), ended: live.status().is_final(), ..Stepped::default() };
+            let note = StepNote {
+                run_id: id.to_string(),
+                step: 0,
+                status: run_status(live.status()).as_str().to_string(),
+                configuration: rt.atomic_live(&live).into_iter().map(|s| rt.name(s)).collect(),
+                event: None,
+            };
+            let mut stepped = Stepped {
+                program: Some(program.clone()),
+                ended: live.status().is_final(),
+                note: Some(note),
+                ..Stepped::default()
+            };
             self.rows(tx, id, &program, &requests, &mut stepped, now)?;
             stepped.requests = requests;
             return Ok(Some(stepped));
@@ -788,6 +822,8 @@ impl Inner {
         };
         stepped.program = Some(program.clone());
         let mut requests = Vec::new();
+        // The type of the event the step takes, for its note.
+        let mut took: Option<String> = None;
         match input {
             // Taken above, before the run was read.
             Input::Start { .. } => return Ok(None),
@@ -802,7 +838,12 @@ impl Inner {
                         continue;
                     }
                     let event: Value = serde_json::from_str(&row.event).unwrap_or(Value::Null);
-                    match rt.send_live(&mut live, event, now) {
+                    took = event.get("type").and_then(Value::as_str).map(str::to_string);
+                    let sent = match &row.sender {
+                        Some(sender) => rt.send_from_live(&mut live, event, sender, now),
+                        None => rt.send_live(&mut live, event, now),
+                    };
+                    match sent {
                         Ok(r) => requests.extend(r),
                         Err(e) => self.note(format!("{id}: inbox event {} refused: {e}", row.key)),
                     }
@@ -812,6 +853,10 @@ impl Inner {
                 }
             }
             Input::Outcome { actor, incarnation, outcome } => {
+                took = Some(match &outcome {
+                    Outcome::Done(_) => format!("xstate.done.actor.{actor}"),
+                    Outcome::Error(_) => format!("xstate.error.actor.{actor}"),
+                });
                 match rt.outcome(&mut live, &actor, incarnation, outcome, now) {
                     Ok(r) => requests = r,
                     Err(e) => {
@@ -820,13 +865,17 @@ impl Inner {
                     }
                 }
             }
-            Input::Fire { id: timer, incarnation } => match rt.fire_live(&mut live, &timer, incarnation, now) {
-                Ok(r) => requests = r,
-                Err(e) => {
-                    self.note(format!("{id}: {e}"));
-                    return Ok(None);
+            Input::Fire { id: timer, incarnation } => {
+                let fired = rt.fire_live(&mut live, &timer, incarnation, now);
+                took = Some(timer);
+                match fired {
+                    Ok(r) => requests = r,
+                    Err(e) => {
+                        self.note(format!("{id}: {e}"));
+                        return Ok(None);
+                    }
                 }
-            },
+            }
             Input::Cancel => requests = rt.cancel(&mut live),
             Input::Recover(intent) => {
                 let held = live.actors().iter().any(|a| a.id == intent.actor && a.incarnation == intent.incarnation);
@@ -855,7 +904,14 @@ impl Inner {
         self.rows(tx, id, &program, &requests, &mut stepped, now)?;
         let snapshot = rt.encode(&live.snapshot()).to_string();
         let status = run_status(live.status());
-        tx.update_run(id, run.head.step, &RunUpdate { status, snapshot, updated_at: now })?;
+        let step = tx.update_run(id, run.head.step, &RunUpdate { status, snapshot, updated_at: now })?;
+        stepped.note = Some(StepNote {
+            run_id: id.to_string(),
+            step,
+            status: status.as_str().to_string(),
+            configuration: rt.atomic_live(&live).into_iter().map(|s| rt.name(s)).collect(),
+            event: took,
+        });
         stepped.ended = live.status().is_final();
         stepped.requests = requests;
         Ok(Some(stepped))

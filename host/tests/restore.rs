@@ -35,6 +35,7 @@ fn a_restore_drives_only_the_runs_with_something_to_do() {
                     key: "left".into(),
                     event: json!({ "type": "go" }).to_string(),
                     received_at: host::now(),
+                    sender: None,
                 })?;
                 let identity = "ab".repeat(32);
                 tx.put_ir(&identity, "{\"not\":\"an IR\"}")?;

@@ -77,7 +77,8 @@ impl Walk {
         if depth > self.bounds.context_depth {
             return Err(Over::Depth);
         }
-        if let Some(&(size, at)) = self.sizes.get(&key).filter(|_| shared) {
+        // Only a shared value is looked up (most are not: no hash per value).
+        if let Some(&(size, at)) = shared.then(|| self.sizes.get(&key)).flatten() {
             if depth <= at {
                 // Measured at this depth or deeper before: its subtree fits below here too.
                 return Ok(size);
@@ -88,17 +89,18 @@ impl Walk {
             JsValue::Array(items) => {
                 for x in items.iter() {
                     size = size.saturating_add(self.size(x, depth + 1)?);
-                    self.within(size)?;
                 }
             }
             JsValue::Object(props) => {
                 for (k, x) in props.iter() {
                     size = size.saturating_add(k.len() + 3).saturating_add(self.size(x, depth + 1)?);
-                    self.within(size)?;
                 }
             }
             _ => {}
         }
+        // Checked once a container is measured (each item's own check is within it): the walk is
+        // linear in what the run holds, so it stops at the first container past the bound.
+        self.within(size)?;
         if shared {
             self.sizes.insert(key, (size, depth));
         }

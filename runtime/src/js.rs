@@ -119,6 +119,14 @@ fn mulberry32(state: &Cell<u32>) -> f64 {
 }
 
 impl Engine for Js {
+    /// A lowered `Math.random()`: the same generator, the same state, as the engine's.
+    fn random(&self) -> Result<f64, EvalError> {
+        let state = Cell::new(self.random.load(Relaxed));
+        let n = mulberry32(&state);
+        self.random.store(state.get(), Relaxed);
+        Ok(n)
+    }
+
     fn call(&self, script: &Script, scope: &Scope) -> Result<JsValue, EvalError> {
         THREAD.with(|slot| {
             // A call never re-enters the engine (no function calls back into the run), but if one

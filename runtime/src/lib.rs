@@ -38,6 +38,7 @@ mod bounds;
 mod child;
 mod encode;
 mod js;
+mod menu;
 mod program;
 mod set;
 mod step;
@@ -48,6 +49,7 @@ pub use bounds::Bounds;
 pub use encode::{read_value, write_value, Invalid, FORMAT};
 use ir::eval::JsValue;
 use ir::{Expr, Machine, Origin, SlotKind, StateId, StateKind, Statechart, Trigger};
+pub use menu::{MenuItem, Waiting};
 pub use program::{Program, Programs};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
@@ -581,6 +583,10 @@ pub struct Runtime<'m> {
     /// Each state's key path from the root (`review.drafting`).
     paths: Vec<String>,
     scxml: bool,
+    /// Does an expression of the machine read a run's named value (SCXML's `_event`,
+    /// `_sessionid`, ...: an [`Expr::Global`], or a script given them, [`ir::expr::Script::run`])?
+    /// Where none does, an event's globals are not made: no `_event` tree per event.
+    globals: bool,
     /// Is this an inline child's runtime? A child takes the events it sends itself within the
     /// call that made them (its parent's host sees only the parent's queue).
     nested: bool,
@@ -855,6 +861,7 @@ impl<'m> Runtime<'m> {
             node_ids,
             paths,
             scxml: machine.origin == Origin::Scxml,
+            globals: machine.origin == Origin::Scxml && reads_globals(machine),
             nested,
             eventless: machine.transitions.iter().any(|t| t.trigger == Trigger::Always),
             step_bound: DEFAULT_STEP_BOUND,
@@ -1054,7 +1061,7 @@ impl<'m> Runtime<'m> {
     /// event's payload.
     pub fn send_text(&self, live: &mut Live, ty: &str, text: &str, now: u64) -> Result<Vec<Request>, Refused> {
         outside(ty)?;
-        if self.scxml || !live.0.children.is_empty() {
+        if self.globals || !live.0.children.is_empty() {
             // `_event` and autoforwarding read the whole event: the tree is made now.
             let event = serde_json::from_str(text).unwrap_or(Value::Null);
             return self.send_live(live, event, now);
@@ -1482,7 +1489,7 @@ impl<'m> Runtime<'m> {
     fn ev_of(&self, run: &Run, q: Queued, bound: bool) -> Ev<'static> {
         let typed = type_of(&q.value);
         let (typed, ty) = (typed.is_some(), ir::Name::from(typed.unwrap_or_default()));
-        let globals = if self.scxml { self.scxml_globals(run, &q, &ty, bound) } else { Arc::from([]) };
+        let globals = if self.globals { self.scxml_globals(run, &q, &ty, bound) } else { Arc::from([]) };
         let sender = q.invokeid.as_deref().map(ir::Name::from);
         Ev {
             value: std::cell::OnceCell::from(q.value),
@@ -1509,6 +1516,26 @@ impl<'m> Runtime<'m> {
 }
 
 /// SCXML's event I/O processor's name.
+/// Does an expression of `machine` (its children's included) read a run's named value: an
+/// [`Expr::Global`], or a script given them ([`ir::expr::Script::run`])? Read from the IR's
+/// serialized form, which holds every expression wherever it stands (a walk over the IR's types
+/// would have to name each place one can be, and miss one added later); made once per program.
+fn reads_globals(machine: &Statechart) -> bool {
+    fn any(v: &Value) -> bool {
+        match v {
+            Value::Object(o) => {
+                let global = o.get("kind").and_then(Value::as_str) == Some("global");
+                let run = o.get("run") == Some(&Value::Bool(true)) && o.contains_key("code");
+                global || run || o.values().any(any)
+            }
+            Value::Array(items) => items.iter().any(any),
+            _ => false,
+        }
+    }
+    // An IR that does not serialize cannot be read: its events get their globals, as before.
+    serde_json::to_value(machine).map_or(true, |v| any(&v))
+}
+
 pub(crate) const SCXML_PROCESSOR: &str = "http://www.w3.org/TR/scxml/#SCXMLEventProcessor";
 
 /// xstate v5's event descriptor match: the type itself, `*`, or a prefix ending in `.*`.

@@ -47,10 +47,14 @@ pub(crate) enum Command {
     Explain(ExplainArgs),
     /// Lists every rule: its code, severity and summary (`--format json`: the registry as JSON).
     Rules(RulesArgs),
-    /// The pre-flight of an Instance, with --check: the Instance check, the Instance config against
-    /// what the Workflows name, and what each Workflow would run. This version of jr2 does not run
-    /// an Instance yet, so `jr2 up` takes --check.
+    /// The Instance's deploy: the pre-flight (the Instance check, the Instance config against what
+    /// the Workflows name, and what each Workflow would run), then the Workflows published to the
+    /// Instance's running `jr2 serve` (started in the background where none runs). With --check,
+    /// the pre-flight alone.
     Up(UpArgs),
+    /// Serves the Instance's Workflows over HTTP on loopback: runs kept in INSTANCE/.jr2/jr2.db,
+    /// every live run restored at start; stops cleanly on SIGTERM or SIGINT.
+    Serve(ServeArgs),
     /// Runs the Language Server on stdin and stdout (for editors): diagnostics as you type,
     /// hover and quick fixes.
     Lsp,
@@ -247,11 +251,33 @@ pub(crate) struct PartsArgs {
 }
 
 #[derive(Debug, Args)]
+pub(crate) struct ServeArgs {
+    /// The Instance folder (with `workflows/`).
+    #[arg(value_name = "INSTANCE", default_value = ".")]
+    pub(crate) dir: PathBuf,
+    /// Where to listen: a loopback address and port (port 0 picks a free one).
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:7878")]
+    pub(crate) listen: String,
+    /// The store's SQLite database (default: INSTANCE/.jr2/jr2.db).
+    #[arg(long, value_name = "PATH")]
+    pub(crate) db: Option<PathBuf>,
+    /// A file of Held secrets (`name=value` lines, mode 0600) for the Effects that name them.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) secrets: Option<PathBuf>,
+    /// Read no foreign dispatch target's door (`GET <url>/workflows/<name>`) while checking.
+    #[arg(long)]
+    pub(crate) offline: bool,
+}
+
+#[derive(Debug, Args)]
 pub(crate) struct UpArgs {
-    /// Run the pre-flight: check the Instance and list what each Workflow would run (required:
-    /// this version of jr2 does not run an Instance yet).
+    /// Run the pre-flight only: check the Instance and list what each Workflow would run,
+    /// publishing nothing.
     #[arg(long)]
     pub(crate) check: bool,
+    /// Where a `jr2 serve` that `jr2 up` starts listens (where none runs for the Instance).
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:7878")]
+    pub(crate) listen: String,
     /// The Instance folder (with `jr2.config.ts` and `workflows/`).
     #[arg(value_name = "DIR", default_value = ".")]
     pub(crate) dir: PathBuf,

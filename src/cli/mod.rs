@@ -14,6 +14,7 @@ mod lsp;
 mod machine;
 mod other;
 mod scxml;
+mod serve;
 mod sim;
 mod terminal;
 mod up;
@@ -74,6 +75,7 @@ pub fn run(cli: Cli) -> Result<Exit> {
         Command::Explain(a) => other::explain(a),
         Command::Rules(a) => other::rules(a),
         Command::Up(a) => up::up(a),
+        Command::Serve(a) => serve::serve(a),
         Command::Lsp => lsp::lsp(),
         Command::Run(a) => client::run(a),
         Command::Runs(a) => client::runs(a),

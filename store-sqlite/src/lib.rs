@@ -39,8 +39,10 @@ pub struct Migration {
 
 /// Every migration, in order; a test checks this list against the `migrations/` folder (the same
 /// files, numbered from 1 with no gap).
-pub const MIGRATIONS: &[Migration] =
-    &[Migration { version: 1, name: "0001_init.sql", sql: include_str!("../migrations/0001_init.sql") }];
+pub const MIGRATIONS: &[Migration] = &[
+    Migration { version: 1, name: "0001_init.sql", sql: include_str!("../migrations/0001_init.sql") },
+    Migration { version: 2, name: "0002_inbox_sender.sql", sql: include_str!("../migrations/0002_inbox_sender.sql") },
+];
 
 /// How many read-only connections serve read views at once.
 pub const READERS: usize = 4;
@@ -336,7 +338,7 @@ const RUN: &str = "id, workflow, identity, status, step, created_at, updated_at,
 const INTENT: &str = "id, run, actor, incarnation, slot, kind, input, idempotent, state, outcome_kind, outcome, \
                       created_at, started_at, settled_at";
 const TIMER: &str = "seq, run, id, incarnation, due, event";
-const INBOX: &str = "seq, run, key, event, received_at, consumed";
+const INBOX: &str = "seq, run, key, event, received_at, consumed, sender";
 
 fn head(row: &Row<'_>) -> Result<RunHead> {
     let id = text(row, "id", "a run")?;
@@ -431,6 +433,7 @@ fn inbox_row(row: &Row<'_>) -> Result<store::InboxEvent> {
         received_at: unsigned(row, "received_at", &what)?,
         seq: unsigned(row, "seq", &what)?,
         consumed: consumed != 0,
+        sender: opt_text(row, "sender", &what)?,
         run,
         key,
     })
@@ -815,8 +818,8 @@ impl Tx for SqliteTx<'_> {
             return Err(Error::NotFound(format!("an event for run {:?}, which does not exist", e.run)));
         }
         self.execute(
-            "INSERT INTO inbox (run, key, event, received_at) VALUES (?1, ?2, ?3, ?4)",
-            params![e.run, e.key, e.event, int(e.received_at, "a time")?],
+            "INSERT INTO inbox (run, key, event, received_at, sender) VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![e.run, e.key, e.event, int(e.received_at, "a time")?, e.sender],
         )?;
         let seq = u64::try_from(self.conn.last_insert_rowid())
             .map_err(|_| Error::Corrupt("the inbox's last seq is negative".into()))?;

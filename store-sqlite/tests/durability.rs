@@ -80,7 +80,13 @@ fn child(db: &Path) {
                 tx.create_run(&new_run(&id, n))?;
                 tx.put_intent(&Intent::new(format!("i{n}"), &id, "0.call", n, "call", "effect", None, false, n))?;
                 tx.put_timer(&Timer { run: id.clone(), id: "t".into(), incarnation: n, due: n, event: None })?;
-                tx.push_inbox(&NewInboxEvent { run: id, key: "k".into(), event: "{}".into(), received_at: n })?;
+                tx.push_inbox(&NewInboxEvent {
+                    run: id,
+                    key: "k".into(),
+                    event: "{}".into(),
+                    received_at: n,
+                    sender: None,
+                })?;
                 Ok(n)
             })
             .expect("a commit");

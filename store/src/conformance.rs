@@ -48,6 +48,7 @@ macro_rules! conformance_tests {
             a_failed_transaction_leaves_nothing,
             a_dropped_transaction_leaves_nothing,
             inbox_takes_each_key_once,
+            an_inbox_row_keeps_its_sender,
             timers_come_by_due_time_then_set_order,
             a_stale_step_is_a_conflict,
             racing_writers_one_wins,
@@ -105,7 +106,7 @@ fn timer(run: &str, id: &str, incarnation: u64, due: u64) -> Timer {
 }
 
 fn inbox(run: &str, key: &str, event: &str) -> NewInboxEvent {
-    NewInboxEvent { run: run.into(), key: key.into(), event: event.into(), received_at: 7 }
+    NewInboxEvent { run: run.into(), key: key.into(), event: event.into(), received_at: 7, sender: None }
 }
 
 fn update(snapshot: &str, status: RunStatus, at: u64) -> RunUpdate {
@@ -239,6 +240,26 @@ pub fn inbox_takes_each_key_once<B: Backend>(backend: &B) {
     assert!(matches!(store.transaction(|tx| tx.consume_inbox("r2", a)), Err(Error::NotFound(_))));
     assert!(matches!(store.transaction(|tx| tx.push_inbox(&inbox("nobody", "k", "1"))), Err(Error::NotFound(_))));
     assert_eq!(read(&store).inbox("r1", 0).unwrap().len(), 0, "a limit of 0 reads nothing");
+}
+
+/// An inbox row keeps the party that sent it (a Gate's answer), and one with none reads back
+/// `None`; a repeat under the key keeps the first row's sender; a sender over [`KEY_LIMIT`] is
+/// refused.
+pub fn an_inbox_row_keeps_its_sender<B: Backend>(backend: &B) {
+    let store = open(backend);
+    seed(&store, &["r1"]);
+    let from =
+        |key: &str, sender: Option<&str>| NewInboxEvent { sender: sender.map(Into::into), ..inbox("r1", key, "{}") };
+    store.transaction(|tx| tx.push_inbox(&from("gate", Some("review")))).unwrap();
+    store.transaction(|tx| tx.push_inbox(&from("none", None))).unwrap();
+    let again = store.transaction(|tx| tx.push_inbox(&from("gate", Some("other")))).unwrap();
+    assert!(matches!(again, Pushed::Duplicate(_)), "the repeat adds nothing: {again:?}");
+    let waiting = read(&store).inbox("r1", 10).unwrap();
+    let senders: Vec<_> = waiting.iter().map(|e| (e.key.as_str(), e.sender.as_deref())).collect();
+    assert_eq!(senders, [("gate", Some("review")), ("none", None)]);
+    let long = "s".repeat(crate::KEY_LIMIT + 1);
+    let e = store.transaction(|tx| tx.push_inbox(&from("long", Some(&long)))).unwrap_err();
+    assert!(matches!(e, Error::TooLarge { .. }), "{e:?}");
 }
 
 /// Timers come by due time, those due at one instant in the order they were set, whatever their

@@ -208,6 +208,9 @@ impl Limits {
     pub fn check_inbox(&self, event: &NewInboxEvent) -> Result<()> {
         Limits::check("a run id", &event.run, KEY_LIMIT)?;
         Limits::check("an idempotency key", &event.key, KEY_LIMIT)?;
+        if let Some(sender) = &event.sender {
+            Limits::check("an event's sender", sender, KEY_LIMIT)?;
+        }
         Limits::check("an inbox event", &event.event, self.payload)
     }
 }
@@ -475,6 +478,9 @@ pub struct NewInboxEvent {
     /// The event (JSON text).
     pub event: String,
     pub received_at: u64,
+    /// The party that sent it (a Gate's invoke id, an Agent slot's key), where one did: the run
+    /// takes it as that party's event (the kit's `sentBy` guards read it).
+    pub sender: Option<String>,
 }
 
 /// A stored inbox row.
@@ -489,6 +495,8 @@ pub struct InboxEvent {
     /// Has the run taken it ([`Tx::consume_inbox`])? A consumed row is kept, so that its key still
     /// refuses a repeat.
     pub consumed: bool,
+    /// The party that sent it ([`NewInboxEvent::sender`]).
+    pub sender: Option<String>,
 }
 
 /// What [`Tx::push_inbox`] did.

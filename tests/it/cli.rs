@@ -539,6 +539,7 @@ fn help_texts_speak_to_users() {
         &["explain"],
         &["rules"],
         &["up"],
+        &["serve"],
         &["lsp"],
     ];
     for command in commands {
@@ -551,5 +552,5 @@ fn help_texts_speak_to_users() {
         }
     }
     let up = stdout(&jr2(&["up", "--help"]));
-    assert!(up.contains("does not run an Instance yet"), "{up}");
+    assert!(up.contains("published") && up.contains("--check"), "{up}");
 }

@@ -9,6 +9,7 @@ mod graph;
 mod guide;
 mod hostile;
 mod layers;
+mod serve;
 mod sim;
 mod suppress;
 mod up;

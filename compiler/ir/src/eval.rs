@@ -39,7 +39,10 @@
 //! read as strings of their own (`s[i]`, `{ ...s }`), and a lone surrogate is U+FFFD, where
 //! JavaScript keeps it.
 
-use super::expr::{ArrayPart, BinaryOp, Builtin, Expr, LogicalOp, ObjectPart, Reference, Root, TemplatePart, UnaryOp};
+use super::expr::{
+    ArrayMethod, ArrayPart, BinaryOp, Builtin, Callback, Expr, LogicalOp, ObjectPart, Reference, Root, TemplatePart,
+    UnaryOp,
+};
 use super::{Name, StateId};
 use serde_json::Value as J;
 use std::sync::Arc;
@@ -51,6 +54,11 @@ pub(crate) const MAX_EVAL_DEPTH: usize = 256;
 /// may hold: past it, the literal is an evaluation error (spreads copy, and a context that
 /// spreads itself into itself on every event would otherwise double without end).
 pub const MAX_SPREAD: usize = 1 << 20;
+
+/// How many callback calls and spread items one evaluation may make: past it, the expression is
+/// an evaluation error (callbacks nested over large arrays would otherwise run for hours; JavaScript
+/// has no such bound, the engine's calls have theirs).
+pub const MAX_WORK: usize = 1 << 24;
 
 /// A JavaScript value.
 #[derive(Clone, Debug)]
@@ -90,6 +98,13 @@ pub enum EvalError {
 /// its random generator, the implementation's to keep in the run).
 pub trait Engine: Send + Sync {
     fn call(&self, script: &super::expr::Script, scope: &Scope) -> Result<JsValue, EvalError>;
+
+    /// The run's next `Math.random()` ([`Builtin::MathRandom`]): the generator the engine's own
+    /// `Math.random` draws from, advanced once, so that a lowered draw and a carried one take
+    /// the same sequence.
+    fn random(&self) -> Result<f64, EvalError> {
+        Err(EvalError::NoEngine)
+    }
 }
 
 impl std::fmt::Display for EvalError {
@@ -163,7 +178,7 @@ impl Scope {
 
 /// The value of `e` over `scope`.
 pub fn evaluate(e: &Expr, scope: &Scope) -> Result<JsValue, EvalError> {
-    eval(e, scope, 0)
+    eval(e, scope, &mut Frame::default(), 0)
 }
 
 /// The value of `e` over the arguments `{ context, event, input }`, as `JSON.stringify` would
@@ -172,7 +187,7 @@ pub fn evaluate_json(e: &Expr, args: &J) -> Result<Option<J>, EvalError> {
     Ok(evaluate(e, &Scope::from_json(args))?.to_json())
 }
 
-fn eval(e: &Expr, scope: &Scope, depth: usize) -> Result<JsValue, EvalError> {
+fn eval(e: &Expr, scope: &Scope, fr: &mut Frame, depth: usize) -> Result<JsValue, EvalError> {
     if depth >= MAX_EVAL_DEPTH {
         return Err(EvalError::TooDeep);
     }
@@ -187,18 +202,18 @@ fn eval(e: &Expr, scope: &Scope, depth: usize) -> Result<JsValue, EvalError> {
                 match p {
                     TemplatePart::Text(t) => out.push_str(t),
                     TemplatePart::Ref(r) => out.push_str(&read(scope, r).to_js_string()),
-                    TemplatePart::Expr(x) => out.push_str(&eval(x, scope, d)?.to_js_string()),
+                    TemplatePart::Expr(x) => out.push_str(&eval(x, scope, fr, d)?.to_js_string()),
                 }
             }
             JsValue::String(out.into())
         }
         Expr::Array(items) => {
-            JsValue::Array(Arc::new(items.iter().map(|x| eval(x, scope, d)).collect::<Result<_, _>>()?))
+            JsValue::Array(Arc::new(items.iter().map(|x| eval(x, scope, fr, d)).collect::<Result<_, _>>()?))
         }
         Expr::Object(fields) => {
             let mut props: Vec<(String, JsValue)> = Vec::with_capacity(fields.len());
             for (k, x) in fields {
-                let v = eval(x, scope, d)?;
+                let v = eval(x, scope, fr, d)?;
                 match props.iter_mut().find(|(q, _)| q == k) {
                     Some(slot) => slot.1 = v,
                     None => props.push((k.to_string(), v)),
@@ -208,10 +223,10 @@ fn eval(e: &Expr, scope: &Scope, depth: usize) -> Result<JsValue, EvalError> {
         }
         // Each in a function of its own, so that `eval`'s frame, which every level of nesting
         // takes, stays small.
-        Expr::ObjectSpread(parts) => object_spread(parts, scope, d)?,
-        Expr::ArraySpread(parts) => array_spread(parts, scope, d)?,
+        Expr::ObjectSpread(parts) => object_spread(parts, scope, fr, d)?,
+        Expr::ArraySpread(parts) => array_spread(parts, scope, fr, d)?,
         Expr::Unary { op, arg } => {
-            let v = eval(arg, scope, d)?;
+            let v = eval(arg, scope, fr, d)?;
             match op {
                 UnaryOp::Not => JsValue::Bool(!v.truthy()),
                 UnaryOp::Typeof => JsValue::String(v.type_of().into()),
@@ -219,8 +234,30 @@ fn eval(e: &Expr, scope: &Scope, depth: usize) -> Result<JsValue, EvalError> {
                 UnaryOp::Plus => JsValue::Number(v.to_number()),
             }
         }
+        // `x === "text"`: compared with the literal as it is, no string made for it.
+        Expr::Binary { op: op @ (BinaryOp::StrictEq | BinaryOp::StrictNe), left, right }
+            if matches!(**right, Expr::Literal(super::Json::String(_))) =>
+        {
+            let a = eval(left, scope, fr, d)?;
+            let Expr::Literal(super::Json::String(text)) = &**right else { unreachable!("matched above") };
+            let eq = matches!(&a, JsValue::String(s) if &**s == text.as_str());
+            JsValue::Bool(eq == (*op == BinaryOp::StrictEq))
+        }
         Expr::Binary { op, left, right } => {
-            let (a, b) = (eval(left, scope, d)?, eval(right, scope, d)?);
+            // `todo.id !== event.id`: two values read in place, compared with no copy of either.
+            if matches!(op, BinaryOp::StrictEq | BinaryOp::StrictNe) {
+                if let (Some(a), Some(b)) = (place(left, scope, &fr.locals), place(right, scope, &fr.locals)) {
+                    let eq = match (a, b) {
+                        (Some(a), Some(b)) => strict_eq(a, b),
+                        (a, b) => {
+                            let undefined = |v: Option<&JsValue>| matches!(v, None | Some(JsValue::Undefined));
+                            undefined(a) && undefined(b)
+                        }
+                    };
+                    return Ok(JsValue::Bool(eq == (*op == BinaryOp::StrictEq)));
+                }
+            }
+            let (a, b) = (eval(left, scope, fr, d)?, eval(right, scope, fr, d)?);
             if *op == BinaryOp::In {
                 has_property(&b, &a.to_js_string())?
             } else {
@@ -228,7 +265,7 @@ fn eval(e: &Expr, scope: &Scope, depth: usize) -> Result<JsValue, EvalError> {
             }
         }
         Expr::Logical { op, left, right } => {
-            let a = eval(left, scope, d)?;
+            let a = eval(left, scope, fr, d)?;
             let take_left = match op {
                 LogicalOp::And => !a.truthy(),
                 LogicalOp::Or => a.truthy(),
@@ -237,20 +274,28 @@ fn eval(e: &Expr, scope: &Scope, depth: usize) -> Result<JsValue, EvalError> {
             if take_left {
                 a
             } else {
-                eval(right, scope, d)?
+                eval(right, scope, fr, d)?
             }
         }
         Expr::Conditional { test, consequent, alternate } => {
-            if eval(test, scope, d)?.truthy() {
-                eval(consequent, scope, d)?
+            if eval(test, scope, fr, d)?.truthy() {
+                eval(consequent, scope, fr, d)?
             } else {
-                eval(alternate, scope, d)?
+                eval(alternate, scope, fr, d)?
             }
         }
-        Expr::Member { object, property } => {
-            let o = eval(object, scope, d)?;
-            o.member(&eval(property, scope, d)?.to_js_string())
-        }
+        Expr::Member { object, property } => match &**property {
+            // `x.name` (the commonest member: a callback's `todo.id`): the key read as it is,
+            // and a local's member read in place, with no string made and no value copied.
+            Expr::Literal(super::Json::String(key)) => match &**object {
+                Expr::Local(slot) => fr.locals.get(*slot as usize).map_or(JsValue::Undefined, |o| o.member(key)),
+                object => eval(object, scope, fr, d)?.member(key),
+            },
+            property => {
+                let o = eval(object, scope, fr, d)?;
+                o.member(&eval(property, scope, fr, d)?.to_js_string())
+            }
+        },
         Expr::Global(name) => match scope.globals.iter().find(|(n, _)| n == name) {
             Some((_, v)) => v.clone(),
             None => return Err(EvalError::Unbound(name.clone())),
@@ -261,32 +306,170 @@ fn eval(e: &Expr, scope: &Scope, depth: usize) -> Result<JsValue, EvalError> {
             Some(engine) => engine.call(script, scope)?,
             None => return Err(EvalError::NoEngine),
         },
+        Expr::Call { func: Builtin::MathRandom, .. } => match &scope.engine {
+            Some(engine) => JsValue::Number(engine.random()?),
+            None => return Err(EvalError::NoEngine),
+        },
         Expr::Call { func, args } => {
-            let args = args.iter().map(|x| eval(x, scope, d)).collect::<Result<Vec<_>, _>>()?;
+            let args = args.iter().map(|x| eval(x, scope, fr, d)).collect::<Result<Vec<_>, _>>()?;
             call(*func, &args)?
+        }
+        Expr::Local(slot) => fr.locals.get(*slot as usize).cloned().unwrap_or(JsValue::Undefined),
+        Expr::Let { slot, value, body } => {
+            let v = eval(value, scope, fr, d)?;
+            fr.set(*slot, v);
+            eval(body, scope, fr, d)?
+        }
+        Expr::Callback(c) => callback(c, scope, fr, d)?,
+    })
+}
+
+/// What one evaluation keeps beside its scope: the locals of its callbacks and `let`s
+/// ([`Expr::Local`]), and how many callback calls and spread items it has made so far.
+#[derive(Default)]
+struct Frame {
+    locals: Vec<JsValue>,
+    work: usize,
+}
+
+impl Frame {
+    fn set(&mut self, slot: u32, v: JsValue) {
+        let i = slot as usize;
+        if self.locals.len() <= i {
+            self.locals.resize(i + 1, JsValue::Undefined);
+        }
+        self.locals[i] = v;
+    }
+
+    /// Counts `n` more steps against [`MAX_WORK`].
+    fn spend(&mut self, n: usize) -> Result<(), EvalError> {
+        self.work = self.work.saturating_add(n);
+        if self.work > MAX_WORK {
+            return Err(EvalError::Call(format!(
+                "the expression made more than {MAX_WORK} callback calls and spread items (callbacks nested over \
+                 large arrays?)"
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// An [`Expr::Callback`]'s value: the array method over its receiver, the body called per item.
+#[inline(never)]
+fn callback(c: &Callback, scope: &Scope, fr: &mut Frame, d: usize) -> Result<JsValue, EvalError> {
+    let items = match eval(&c.array, scope, fr, d)? {
+        JsValue::Array(items) => items,
+        other => {
+            return Err(EvalError::Call(format!("{} has no {}", describe(&other), method_name(c.method))));
+        }
+    };
+    fr.spend(items.len())?;
+    let slot = c.slot;
+    // Room for the parameters made once, so that each call only writes them.
+    let width = if c.method == ArrayMethod::Reduce { 3 } else { 2 };
+    if fr.locals.len() < (slot + width) as usize {
+        fr.locals.resize((slot + width) as usize, JsValue::Undefined);
+    }
+    // The body with the item (and its index) in its slots.
+    let call = |fr: &mut Frame, at: u32, item: &JsValue, i: usize| -> Result<JsValue, EvalError> {
+        fr.locals[at as usize] = item.clone();
+        fr.locals[at as usize + 1] = JsValue::Number(i as f64);
+        eval(&c.body, scope, fr, d)
+    };
+    Ok(match c.method {
+        ArrayMethod::Map => {
+            let mut out = Vec::with_capacity(items.len());
+            for (i, x) in items.iter().enumerate() {
+                out.push(call(fr, slot, x, i)?);
+            }
+            JsValue::Array(Arc::new(out))
+        }
+        ArrayMethod::Filter => {
+            let mut out = Vec::new();
+            for (i, x) in items.iter().enumerate() {
+                if call(fr, slot, x, i)?.truthy() {
+                    out.push(x.clone());
+                }
+            }
+            // Nothing filtered out: a new array all the same (`filter` never gives its receiver).
+            JsValue::Array(Arc::new(out))
+        }
+        ArrayMethod::Find | ArrayMethod::FindIndex => {
+            let mut found = None;
+            for (i, x) in items.iter().enumerate() {
+                if call(fr, slot, x, i)?.truthy() {
+                    found = Some(i);
+                    break;
+                }
+            }
+            match (c.method, found) {
+                (ArrayMethod::Find, Some(i)) => items[i].clone(),
+                (ArrayMethod::Find, None) => JsValue::Undefined,
+                (_, Some(i)) => JsValue::Number(i as f64),
+                (_, None) => JsValue::Number(-1.0),
+            }
+        }
+        ArrayMethod::Some | ArrayMethod::Every => {
+            let some = c.method == ArrayMethod::Some;
+            let mut out = !some;
+            for (i, x) in items.iter().enumerate() {
+                if call(fr, slot, x, i)?.truthy() == some {
+                    out = some;
+                    break;
+                }
+            }
+            JsValue::Bool(out)
+        }
+        ArrayMethod::Reduce => {
+            let (mut acc, from) = match &c.init {
+                Some(init) => (eval(init, scope, fr, d)?, 0),
+                None => match items.first() {
+                    Some(first) => (first.clone(), 1),
+                    None => return Err(EvalError::Call("Reduce of empty array with no initial value".into())),
+                },
+            };
+            for (i, x) in items.iter().enumerate().skip(from) {
+                fr.locals[slot as usize] = acc;
+                acc = call(fr, slot + 1, x, i)?;
+            }
+            acc
         }
     })
 }
 
+/// An array method's name as JavaScript writes it, for an error.
+fn method_name(m: ArrayMethod) -> &'static str {
+    match m {
+        ArrayMethod::Map => "map",
+        ArrayMethod::Filter => "filter",
+        ArrayMethod::Find => "find",
+        ArrayMethod::FindIndex => "findIndex",
+        ArrayMethod::Some => "some",
+        ArrayMethod::Every => "every",
+        ArrayMethod::Reduce => "reduce",
+    }
+}
+
 /// An [`Expr::ObjectSpread`]'s object.
 #[inline(never)]
-fn object_spread(parts: &[ObjectPart], scope: &Scope, d: usize) -> Result<JsValue, EvalError> {
+fn object_spread(parts: &[ObjectPart], scope: &Scope, fr: &mut Frame, d: usize) -> Result<JsValue, EvalError> {
     let mut out = Props::default();
     for p in parts {
         match p {
             ObjectPart::Field { key, value } => {
-                let v = eval(value, scope, d)?;
+                let v = eval(value, scope, fr, d)?;
                 out.put(key.as_str(), v)?;
             }
             ObjectPart::Computed { key, value } => {
                 // The key is evaluated (and made a string) before the value, as in
                 // JavaScript.
-                let k = eval(key, scope, d)?.to_js_string();
-                let v = eval(value, scope, d)?;
+                let k = eval(key, scope, fr, d)?.to_js_string();
+                let v = eval(value, scope, fr, d)?;
                 out.put(&k, v)?;
             }
-            ObjectPart::Spread(x) => match eval(x, scope, d)? {
+            ObjectPart::Spread(x) => match eval(x, scope, fr, d)? {
                 JsValue::Object(props) => {
+                    fr.spend(props.len())?;
                     for (k, v) in props.iter() {
                         out.put(k, v.clone())?;
                     }
@@ -311,17 +494,18 @@ fn object_spread(parts: &[ObjectPart], scope: &Scope, d: usize) -> Result<JsValu
 
 /// An [`Expr::ArraySpread`]'s array.
 #[inline(never)]
-fn array_spread(parts: &[ArrayPart], scope: &Scope, d: usize) -> Result<JsValue, EvalError> {
+fn array_spread(parts: &[ArrayPart], scope: &Scope, fr: &mut Frame, d: usize) -> Result<JsValue, EvalError> {
     let mut out: Vec<JsValue> = Vec::with_capacity(parts.len());
     for p in parts {
         match p {
             ArrayPart::Item(x) => {
-                let v = eval(x, scope, d)?;
+                let v = eval(x, scope, fr, d)?;
                 out.push(v);
             }
-            ArrayPart::Spread(x) => match eval(x, scope, d)? {
+            ArrayPart::Spread(x) => match eval(x, scope, fr, d)? {
                 JsValue::Array(items) => {
                     spread_fits(out.len() + items.len())?;
+                    fr.spend(items.len())?;
                     out.extend(items.iter().cloned());
                 }
                 JsValue::String(s) => {
@@ -519,7 +703,138 @@ fn call(func: Builtin, args: &[JsValue]) -> Result<JsValue, EvalError> {
             }
             other => return Err(EvalError::Call(format!("a {} has no concat", other.type_of()))),
         },
+        Builtin::Trim => match arg(0) {
+            JsValue::String(s) => JsValue::String(s.trim_matches(js_space).into()),
+            other => return Err(EvalError::Call(format!("{} has no trim", describe(&other)))),
+        },
+        Builtin::Substring => match arg(0) {
+            JsValue::String(s) => {
+                let units: Vec<u16> = s.encode_utf16().collect();
+                let len = units.len();
+                let start = clamp_index(arg(1).to_number(), len);
+                let end = match arg(2) {
+                    JsValue::Undefined => len,
+                    v => clamp_index(v.to_number(), len),
+                };
+                let (from, to) = (start.min(end), start.max(end));
+                JsValue::String(String::from_utf16_lossy(&units[from..to]).into())
+            }
+            other => return Err(EvalError::Call(format!("{} has no substring", describe(&other)))),
+        },
+        Builtin::Slice => {
+            let range = |len: usize| {
+                let from = relative_start(arg(1).to_number(), len);
+                let to = match arg(2) {
+                    JsValue::Undefined => len,
+                    v => relative_start(v.to_number(), len),
+                };
+                from..to.max(from)
+            };
+            match arg(0) {
+                JsValue::String(s) => {
+                    let units: Vec<u16> = s.encode_utf16().collect();
+                    JsValue::String(String::from_utf16_lossy(&units[range(units.len())]).into())
+                }
+                JsValue::Array(items) => JsValue::Array(Arc::new(items[range(items.len())].to_vec())),
+                other => return Err(EvalError::Call(format!("{} has no slice", describe(&other)))),
+            }
+        }
+        Builtin::ToString => match arg(0) {
+            JsValue::Number(n) => {
+                let radix = match arg(1) {
+                    JsValue::Undefined => 10.0,
+                    v => v.to_number().trunc(),
+                };
+                let radix = if radix.is_nan() { 0.0 } else { radix };
+                if !(2.0..=36.0).contains(&radix) {
+                    return Err(EvalError::Call("RangeError: toString() radix must be between 2 and 36".into()));
+                }
+                JsValue::String(number_to_radix_string(n, radix as u32).into())
+            }
+            JsValue::Undefined | JsValue::Null => {
+                return Err(EvalError::Call(format!("{} has no toString", describe(&arg(0)))));
+            }
+            other => JsValue::String(other.to_js_string().into()),
+        },
+        // Drawn from the run's generator by `eval`, which has the scope.
+        Builtin::MathRandom => return Err(EvalError::NoEngine),
     })
+}
+
+/// `Number.prototype.toString(radix)`: radix 10 as `String(n)`; another as V8 writes it (its
+/// `DoubleToRadixCString`: the fraction's digits only up to the double's precision, rounded half
+/// to even, the integer's digits past 2^53 written as zeros), which QuickJS-ng writes alike.
+pub fn number_to_radix_string(value: f64, radix: u32) -> String {
+    if radix == 10 || !value.is_finite() || value == 0.0 {
+        return number_to_string(value);
+    }
+    const CHARS: &[u8; 36] = b"0123456789abcdefghijklmnopqrstuvwxyz";
+    let r = f64::from(radix);
+    let negative = value < 0.0;
+    let value = value.abs();
+    let next_up = |x: f64| f64::from_bits(x.to_bits() + 1);
+    let mut integer = value.floor();
+    let mut fraction = value - integer;
+    // Digits of the fraction only as far as the double's precision goes.
+    let mut delta = (0.5 * (next_up(value) - value)).max(next_up(0.0));
+    let mut frac: Vec<u8> = Vec::new();
+    if fraction >= delta {
+        loop {
+            fraction *= r;
+            delta *= r;
+            let digit = fraction as u32;
+            frac.push(CHARS[digit as usize]);
+            fraction -= f64::from(digit);
+            // Round half to even; a carry runs back through the digits written.
+            if (fraction > 0.5 || (fraction == 0.5 && digit & 1 == 1)) && fraction + delta > 1.0 {
+                loop {
+                    match frac.pop() {
+                        None => {
+                            integer += 1.0;
+                            break;
+                        }
+                        Some(c) => {
+                            let d = if c > b'9' { u32::from(c - b'a') + 10 } else { u32::from(c - b'0') };
+                            if d + 1 < radix {
+                                frac.push(CHARS[(d + 1) as usize]);
+                                break;
+                            }
+                        }
+                    }
+                }
+                break;
+            }
+            if fraction < delta {
+                break;
+            }
+        }
+    }
+    // The integer's digits, from the last; those past the double's precision (the value over the
+    // radix at or above 2^53) are zeros.
+    let mut int_digits: Vec<u8> = Vec::new();
+    while integer / r >= 9_007_199_254_740_992.0 {
+        integer /= r;
+        int_digits.push(b'0');
+    }
+    loop {
+        let rem = integer % r;
+        int_digits.push(CHARS[rem as usize]);
+        integer = (integer - rem) / r;
+        if integer <= 0.0 {
+            break;
+        }
+    }
+    let mut out = String::with_capacity(int_digits.len() + frac.len() + 2);
+    if negative {
+        out.push('-');
+    }
+    out.extend(int_digits.iter().rev().map(|&b| b as char));
+    // A carry back through every fraction digit leaves none, and no point.
+    if !frac.is_empty() {
+        out.push('.');
+        out.extend(frac.iter().map(|&b| b as char));
+    }
+    out
 }
 
 /// A method's name as JavaScript writes it, for an error.
@@ -602,12 +917,60 @@ fn to_int32(x: f64) -> i32 {
     (x.trunc().rem_euclid(4294967296.0) as u32) as i32
 }
 
-fn read(scope: &Scope, r: &Reference) -> JsValue {
-    let mut v = scope.root(r.root).clone();
-    for key in &r.path {
-        v = v.member(key);
+/// The value an expression reads in place, where it is one of the run's (or a local's) or a
+/// member of one by name: `Some(Some(v))`, or `Some(None)` for `undefined` (a missing member);
+/// `None` where the expression is of another form, or its value is made (a string's `length`).
+fn place<'x>(e: &Expr, scope: &'x Scope, locals: &'x [JsValue]) -> Option<Option<&'x JsValue>> {
+    match e {
+        Expr::Local(slot) => Some(locals.get(*slot as usize)),
+        Expr::Ref(r) => {
+            let mut v = Some(scope.root(r.root));
+            for key in &r.path {
+                v = member_in_place(v?, key)?;
+            }
+            Some(v)
+        }
+        Expr::Member { object, property } => match &**property {
+            Expr::Literal(super::Json::String(key)) => member_in_place(place(object, scope, locals)??, key),
+            _ => None,
+        },
+        _ => None,
     }
-    v
+}
+
+/// `v[key]` in place ([`place`]): an object's property, an array's item; `Some(None)` where
+/// the member is `undefined`, `None` where it is made (`length`, a string's unit).
+fn member_in_place<'x>(v: &'x JsValue, key: &str) -> Option<Option<&'x JsValue>> {
+    match v {
+        JsValue::Object(props) => Some(props.iter().find(|(k, _)| k == key).map(|(_, x)| x)),
+        JsValue::Array(items) if key != "length" => Some(array_index(key).and_then(|i| items.get(i))),
+        JsValue::Undefined | JsValue::Null | JsValue::Bool(_) | JsValue::Number(_) => Some(None),
+        _ => None,
+    }
+}
+
+fn read(scope: &Scope, r: &Reference) -> JsValue {
+    // Down the objects' and arrays' members in place; only the value reached is copied (a
+    // string's `length` or unit, a member of neither, are made as `member` makes them).
+    let mut v = scope.root(r.root);
+    for (i, key) in r.path.iter().enumerate() {
+        let next = match v {
+            JsValue::Object(props) => props.iter().find(|(k, _)| k == key.as_str()).map(|(_, x)| x),
+            JsValue::Array(items) if key.as_str() != "length" => array_index(key).and_then(|i| items.get(i)),
+            _ => {
+                let mut out = v.member(key);
+                for key in &r.path[i + 1..] {
+                    out = out.member(key);
+                }
+                return out;
+            }
+        };
+        match next {
+            Some(x) => v = x,
+            None => return JsValue::Undefined,
+        }
+    }
+    v.clone()
 }
 
 fn binary(op: BinaryOp, a: &JsValue, b: &JsValue) -> JsValue {
@@ -927,7 +1290,7 @@ pub fn number_to_string(n: f64) -> String {
     }
 }
 
-/// ECMAScript's WhiteSpace and LineTerminator, which StringToNumber trims.
+/// ECMAScript's WhiteSpace and LineTerminator, which StringToNumber and `trim` trim.
 fn js_space(c: char) -> bool {
     matches!(
         c,
@@ -1230,6 +1593,77 @@ mod tests {
         let JsValue::Object(props) = evaluate(&once, &scope).expect("fits") else { panic!("an object") };
         assert_eq!(props.len(), MAX_SPREAD / 2 + 1);
         assert_eq!(props.last().map(|(k, _)| k.as_str()), Some((MAX_SPREAD / 2).to_string().as_str()));
+    }
+
+    /// `Number#toString(radix)` as V8 writes it (the expression cross-check compares many more
+    /// with Node): integers, fractions cut at the double's precision, a carry, signs.
+    #[test]
+    fn numbers_print_in_a_radix_as_v8_prints_them() {
+        for (n, radix, text) in [
+            (255.0, 16, "ff"),
+            (-255.5, 2, "-11111111.1"),
+            (0.5, 2, "0.1"),
+            (0.5, 3, "0.1111111111111111111111111111111112"),
+            (35.0, 36, "z"),
+            (0.0, 36, "0"),
+            (-0.0, 2, "0"),
+            (f64::NAN, 7, "NaN"),
+            (f64::NEG_INFINITY, 36, "-Infinity"),
+            (1e21, 36, "5v1j4f4ds7c000"),
+            (0.1, 10, "0.1"),
+        ] {
+            assert_eq!(number_to_radix_string(n, radix), text, "{n} in radix {radix}");
+        }
+    }
+
+    /// Callbacks see their item and index in their slots, closures see the scope, a `let` is
+    /// evaluated once, and the work of one evaluation is bounded.
+    #[test]
+    fn callbacks_and_lets_evaluate_in_their_slots() {
+        use crate::expr::{ArrayMethod, Callback};
+        let scope = Scope::from_json(&json!({ "context": { "list": [3, 4, 5], "k": 10 } }));
+        let cb = |method, body: Expr, init: Option<Expr>| {
+            Expr::Callback(Box::new(Callback { method, array: *r("context.list"), slot: 0, body, init }))
+        };
+        let local = |i| Box::new(Expr::Local(i));
+        let add = |l, r| Expr::Binary { op: BinaryOp::Add, left: l, right: r };
+        let run = |e: &Expr| evaluate(e, &scope).map(|v| v.to_json());
+        // `list.map((x, i) => x + i + context.k)`
+        let map = cb(ArrayMethod::Map, add(Box::new(add(local(0), local(1))), r("context.k")), None);
+        assert_eq!(run(&map), Ok(Some(json!([13, 15, 17]))));
+        // `list.reduce((a, x, i) => a + x * i, 0)`
+        let times = Expr::Binary { op: BinaryOp::Mul, left: local(1), right: local(2) };
+        let reduce = cb(ArrayMethod::Reduce, add(local(0), Box::new(times)), Some(*lit(json!(0))));
+        assert_eq!(run(&reduce), Ok(Some(json!(14))));
+        let find =
+            cb(ArrayMethod::FindIndex, Expr::Binary { op: BinaryOp::Gt, left: local(0), right: lit(json!(3)) }, None);
+        assert_eq!(run(&find), Ok(Some(json!(1))));
+        // A receiver that is not an array is an error.
+        let mut bad = cb(ArrayMethod::Some, *local(0), None);
+        if let Expr::Callback(c) = &mut bad {
+            c.array = *r("context.k");
+        }
+        assert!(run(&bad).is_err());
+        // `const y = list.map(...); [y, y]`: the same array twice.
+        let twice = Expr::Let {
+            slot: 5,
+            value: Box::new(map),
+            body: Box::new(Expr::Binary { op: BinaryOp::StrictEq, left: local(5), right: local(5) }),
+        };
+        assert_eq!(run(&twice), Ok(Some(json!(true))));
+        // Nested over a large array: past MAX_WORK, an error, not hours of work.
+        let big: Vec<u32> = (0..5000).collect();
+        let scope = Scope::from_json(&json!({ "context": { "list": big } }));
+        let inner = cb(ArrayMethod::Map, *local(2), None);
+        let inner = match inner {
+            Expr::Callback(mut c) => {
+                c.slot = 2;
+                Expr::Callback(c)
+            }
+            e => e,
+        };
+        let nested = cb(ArrayMethod::Map, cb(ArrayMethod::Some, inner, None), None);
+        assert!(matches!(evaluate(&nested, &scope), Err(EvalError::Call(m)) if m.contains("callback calls")));
     }
 
     #[test]

@@ -88,6 +88,58 @@ pub enum Expr {
     /// run by the runtime's embedded engine ([`super::eval::Engine`]): its value is the
     /// function's return value, called as xstate calls it ([`Script`]).
     Js(std::sync::Arc<Script>),
+    /// A local of a lowered function body, by its slot: a callback's parameter
+    /// ([`Expr::Callback`]) or a `const` bound by [`Expr::Let`]. Slots are numbered from 0 in each
+    /// lowered function, each binding taking the next one free where it is made, so a slot read
+    /// is always one set by an enclosing form.
+    Local(u32),
+    /// `const x = value; ...body`: `value` evaluated once, into `slot`, then `body`. The front end
+    /// binds a `const` so only where reading its expression twice could differ from reading it
+    /// once (it draws `Math.random()`, or runs a callback); any other `const` is inlined.
+    Let {
+        slot: u32,
+        value: Box<Expr>,
+        body: Box<Expr>,
+    },
+    /// `array.map((item, index) => body)` and the other array methods with an arrow callback
+    /// ([`ArrayMethod`]): `body` evaluated for each item in order with the item in `slot` and its
+    /// index in `slot + 1` (for `reduce`, the accumulator in `slot`, the item in `slot + 1`, the
+    /// index in `slot + 2`; `init` its initial value, `None` for none). A receiver that is not
+    /// an array is an evaluation error (JavaScript's TypeError), and so is an error of the body.
+    Callback(Box<Callback>),
+}
+
+/// An [`Expr::Callback`]: boxed, so that an [`Expr`] does not grow.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Callback {
+    pub method: ArrayMethod,
+    pub array: Expr,
+    pub slot: u32,
+    pub body: Expr,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub init: Option<Expr>,
+}
+
+/// The array methods an [`Expr::Callback`] calls, as ECMAScript defines them over an array with
+/// no holes (a run's arrays have none).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum ArrayMethod {
+    /// The body's value for each item.
+    Map,
+    /// The items whose body's value is truthy.
+    Filter,
+    /// The first item whose body's value is truthy, else `undefined`.
+    Find,
+    /// The index of the first item whose body's value is truthy, else -1.
+    FindIndex,
+    /// Is the body's value truthy for some item? (Stops at the first.)
+    Some,
+    /// Is the body's value truthy for every item? (Stops at the first falsy.)
+    Every,
+    /// The accumulator after every item (the first item its start where there is no `init`; an
+    /// empty array with no `init` is JavaScript's TypeError).
+    Reduce,
 }
 
 /// A function carried as JavaScript (issue 34: every function runs).
@@ -186,6 +238,22 @@ pub enum Builtin {
     /// array's items, any other value itself); a string receiver's strings joined. Any other
     /// receiver is an evaluation error (it has no `concat`).
     Concat,
+    /// `s.trim()`, the receiver first: a string's, without the white space and line terminators
+    /// ECMAScript's `trim` removes at both ends; any other receiver is an evaluation error.
+    Trim,
+    /// `s.substring(start, end?)`, the receiver first: a string's UTF-16 code units between the
+    /// two positions (each ToIntegerOrInfinity, clamped, swapped if reversed).
+    Substring,
+    /// `x.slice(start?, end?)`, the receiver first: a string's code units or an array's items,
+    /// a negative position counting from the end.
+    Slice,
+    /// `x.toString(radix?)`, the receiver first: a number in the radix (2 to 36, 10 by default;
+    /// another is JavaScript's RangeError), digits as V8 writes them; a string, a boolean or an
+    /// array as `String` makes it; `undefined` and `null` an evaluation error.
+    ToString,
+    /// `Math.random()`: the run's seeded generator ([`super::eval::Engine::random`]), the same one
+    /// the engine's `Math.random` draws from; an evaluation outside a run has none.
+    MathRandom,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -310,8 +378,56 @@ impl Expr {
                 property.for_each_ref(f);
             }
             // A script's reads are its own: the IR does not see into it.
-            Expr::Global(_) | Expr::InState(_) | Expr::Error(_) | Expr::Js(_) => {}
+            Expr::Global(_) | Expr::InState(_) | Expr::Error(_) | Expr::Js(_) | Expr::Local(_) => {}
             Expr::Call { args, .. } => args.iter().for_each(|x| x.for_each_ref(f)),
+            Expr::Let { value, body, .. } => {
+                value.for_each_ref(f);
+                body.for_each_ref(f);
+            }
+            Expr::Callback(c) => {
+                c.array.for_each_ref(f);
+                if let Some(init) = &c.init {
+                    init.for_each_ref(f);
+                }
+                c.body.for_each_ref(f);
+            }
+        }
+    }
+
+    /// Does `pred` hold of this expression or of one inside it (a script's inside is not seen)?
+    pub fn any(&self, pred: &mut dyn FnMut(&Expr) -> bool) -> bool {
+        if pred(self) {
+            return true;
+        }
+        match self {
+            Expr::Literal(_)
+            | Expr::Undefined
+            | Expr::Ref(_)
+            | Expr::Global(_)
+            | Expr::InState(_)
+            | Expr::Error(_)
+            | Expr::Js(_)
+            | Expr::Local(_) => false,
+            Expr::Template(parts) => parts.iter().any(|p| matches!(p, TemplatePart::Expr(e) if e.any(pred))),
+            Expr::Array(items) => items.iter().any(|x| x.any(pred)),
+            Expr::Object(fields) => fields.iter().any(|(_, x)| x.any(pred)),
+            Expr::ObjectSpread(parts) => parts.iter().any(|p| match p {
+                ObjectPart::Field { value, .. } => value.any(pred),
+                ObjectPart::Computed { key, value } => key.any(pred) || value.any(pred),
+                ObjectPart::Spread(x) => x.any(pred),
+            }),
+            Expr::ArraySpread(parts) => parts.iter().any(|p| match p {
+                ArrayPart::Item(x) | ArrayPart::Spread(x) => x.any(pred),
+            }),
+            Expr::Unary { arg, .. } => arg.any(pred),
+            Expr::Binary { left, right, .. } | Expr::Logical { left, right, .. } => left.any(pred) || right.any(pred),
+            Expr::Conditional { test, consequent, alternate } => {
+                test.any(pred) || consequent.any(pred) || alternate.any(pred)
+            }
+            Expr::Member { object, property } => object.any(pred) || property.any(pred),
+            Expr::Call { args, .. } => args.iter().any(|x| x.any(pred)),
+            Expr::Let { value, body, .. } => value.any(pred) || body.any(pred),
+            Expr::Callback(c) => c.array.any(pred) || c.init.as_ref().is_some_and(|x| x.any(pred)) || c.body.any(pred),
         }
     }
 }

@@ -33,6 +33,13 @@
 //!   template's `${...}` that is neither a reference nor a literal is a `TemplatePart::Expr`;
 //!   `undefined` is `Expr::Undefined`. `**`, bit operators, `in`, `instanceof`, `void`, `delete`
 //!   and the globals (`NaN`, `Math`) are read for facts but not lowered.
+//! - Array methods with an arrow callback of plain-name parameters (`map`, `filter`, `find`,
+//!   `findIndex`, `some`, `every`, `reduce`) lower to `Expr::Callback` where the receiver and the
+//!   body lower, the parameters read as locals (`Expr::Local`); `trim`, `substring`, `slice`,
+//!   `toString` and `Math.random()` to builtins. A block body of `const`s (destructuring too),
+//!   `if (test) { return x; }` with no `else`, and a final `return` lowers to the conditionals it
+//!   is; a `const` is inlined where read, or bound once (`Expr::Let`) where it draws
+//!   `Math.random()` or runs a callback.
 //! - A function whose body does not lower is carried as JavaScript (`eval/carry.rs`): its text
 //!   with the types blanked and what it closes over (module `const`s, functions and classes, the
 //!   Instance's own files' exports), or refused, with the reason, where it reaches what no run can

@@ -13,12 +13,14 @@
 //! Without `node` on the PATH the Node half is skipped with a note, unless `CI=true`, where it
 //! fails.
 
-use ir::eval::{evaluate, JsValue, Scope};
+use ir::eval::{evaluate, Engine, EvalError, JsValue, Scope};
 use ir::Expr;
 use machine::value::ValueKind;
 use serde_json::{json, Value as J};
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
+use std::sync::Arc;
 
 fn dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/expr")
@@ -48,9 +50,19 @@ const enc = (v) => {
   if (typeof v === "object") return { $o: Object.entries(v).map(([k, x]) => [k, enc(x)]) };
   return { $: typeof v };
 };
+const mulberry32 = (seed) => {
+  let a = seed | 0;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+};
 const out = {};
 for (const [name, f] of Object.entries(__cases)) {
   out[name] = __args.map((a) => {
+    Math.random = mulberry32(SEED);
     try {
       return enc(f(a));
     } catch (e) {
@@ -69,6 +81,28 @@ fn export_names(src: &str) -> Vec<String> {
         .collect()
 }
 
+/// The generator's seed both sides start each call from: the run's generator (mulberry32, as
+/// the runtime's engine draws it) for a lowered `Math.random()`, and the same in Node.
+const SEED: u32 = 34;
+
+/// The run's generator, for `Math.random()` (`ir::eval::Engine::random`), as the runtime's
+/// engine advances it (runtime/src/js.rs); it runs no carried function.
+struct Seeded(AtomicU32);
+
+impl Engine for Seeded {
+    fn call(&self, _: &ir::expr::Script, _: &Scope) -> Result<JsValue, EvalError> {
+        Err(EvalError::NoEngine)
+    }
+
+    fn random(&self) -> Result<f64, EvalError> {
+        let s = self.0.load(Relaxed).wrapping_add(0x6D2B_79F5);
+        self.0.store(s, Relaxed);
+        let mut t = (s ^ (s >> 15)).wrapping_mul(s | 1);
+        t ^= t.wrapping_add((t ^ (t >> 7)).wrapping_mul(t | 61));
+        Ok(f64::from(t ^ (t >> 14)) / 4_294_967_296.0)
+    }
+}
+
 fn node_available() -> bool {
     Command::new("node").arg("--version").output().is_ok_and(|o| o.status.success())
 }
@@ -76,7 +110,7 @@ fn node_available() -> bool {
 /// Node's results: `{ name: [encoded result per argument set] }`.
 fn run_node(src: &str, names: &[String], args: &J) -> serde_json::Map<String, J> {
     let script = format!(
-        "{src}\nconst __cases = {{ {} }};\nconst __args = {};\n{NODE_RUNNER}",
+        "{src}\nconst __cases = {{ {} }};\nconst __args = {};\nconst SEED = {SEED};\n{NODE_RUNNER}",
         names.join(", "),
         serde_json::to_string(args).expect("args serialize")
     );
@@ -122,7 +156,11 @@ fn lowered_arrow_functions_evaluate_as_node_runs_them() {
         .map(|(name, e)| {
             let results = scopes
                 .iter()
-                .map(|s| evaluate(e, s).map_or_else(|err| json!({ "$error": err.to_string() }), |v| encode(&v)))
+                .map(|s| {
+                    // Each call draws from the generator seeded anew, as Node's does.
+                    let s = Scope { engine: Some(Arc::new(Seeded(AtomicU32::new(SEED)))), ..s.clone() };
+                    evaluate(e, &s).map_or_else(|err| json!({ "$error": err.to_string() }), |v| encode(&v))
+                })
                 .collect();
             (name.clone(), results)
         })

@@ -47,6 +47,9 @@ pub(super) struct FnScopes<'a, 'v> {
     starts: Vec<usize>,
     base: usize,
     args: Vec<Fv<'a, 'v>>,
+    /// The next free slot of the lowered function's locals ([`Expr::Local`]): a callback's
+    /// parameters and a bound `const` take the next ones while their scope lasts.
+    slots: u32,
 }
 
 impl<'a, 'v> FnScopes<'a, 'v> {
@@ -110,6 +113,7 @@ impl<'a, 'g, 's, 'v> Cx<'a, 'g, 's, 'v> {
         let saved_base = self.scopes.enter_function();
         let saved_facts = std::mem::replace(&mut self.facts, Facts { complete: true, ..Facts::default() });
         let saved_inline = std::mem::replace(&mut self.inline, 0);
+        let saved_slots = std::mem::replace(&mut self.scopes.slots, 0);
         // xstate calls a guard, an action or a delay with the arguments object and its params
         // (`({ context }, params) => ...`); any other function with the arguments object alone,
         // so its second parameter is `undefined`, as `params` is outside an implementation.
@@ -139,6 +143,7 @@ impl<'a, 'g, 's, 'v> Cx<'a, 'g, 's, 'v> {
         }
         self.scopes.leave_function(saved_base);
         self.inline = saved_inline;
+        self.scopes.slots = saved_slots;
         (facts, lowered)
     }
 
@@ -158,6 +163,10 @@ impl<'a, 'g, 's, 'v> Cx<'a, 'g, 's, 'v> {
         }
         let mut pure = true;
         let mut ret = None;
+        // What comes before the final `return`, in order: a `const` bound once
+        // ([`binds_once`]), an `if (test) { return x; }`. Empty for most bodies (no block).
+        let mut steps: Vec<Step> = Vec::new();
+        let slots = self.scopes.slots;
         for (i, st) in stmts.iter().enumerate() {
             let last = i + 1 == stmts.len();
             match st {
@@ -183,8 +192,32 @@ impl<'a, 'g, 's, 'v> Cx<'a, 'g, 's, 'v> {
                             },
                             None => Fv::Opaque,
                         };
-                        let fv = if v.kind == VariableDeclarationKind::Const { fv } else { Fv::Opaque };
+                        let fv = match fv {
+                            Fv::Lowered(e) if v.kind == VariableDeclarationKind::Const && binds_once(&e) => {
+                                let slot = self.scopes.slots;
+                                self.scopes.slots += 1;
+                                steps.push(Step::Let(slot, e));
+                                Fv::Lowered(Expr::Local(slot))
+                            }
+                            fv if v.kind == VariableDeclarationKind::Const => fv,
+                            _ => Fv::Opaque,
+                        };
                         self.bind_pattern(&d.id, fv, false);
+                    }
+                }
+                // `if (test) { ...; return x; }` with no `else`: the rest of the body is its
+                // alternate (the facts read are those `fstmt` reads of it).
+                Statement::IfStatement(x) if pure && x.alternate.is_none() && returns(&x.consequent) => {
+                    let test = self.fexpr(&x.test);
+                    let then = self.scoped(|cx| match &x.consequent {
+                        Statement::BlockStatement(b) => cx.block(&b.body),
+                        Statement::ReturnStatement(r) => r.argument.as_ref().map(|a| cx.fexpr(a)),
+                        _ => None,
+                    });
+                    let then = then.and_then(|t| self.lower(t));
+                    match (self.lower(test), then) {
+                        (Some(test), Some(then)) => steps.push(Step::Guard(test, then)),
+                        _ => pure = false,
                     }
                 }
                 Statement::EmptyStatement(_) => {}
@@ -194,7 +227,78 @@ impl<'a, 'g, 's, 'v> Cx<'a, 'g, 's, 'v> {
                 }
             }
         }
-        ret
+        self.scopes.slots = slots;
+        if steps.is_empty() {
+            return ret;
+        }
+        let mut e = self.lower(ret?)?;
+        for step in steps.into_iter().rev() {
+            e = match step {
+                Step::Let(slot, value) => Expr::Let { slot, value: Box::new(value), body: Box::new(e) },
+                Step::Guard(test, then) => {
+                    Expr::Conditional { test: Box::new(test), consequent: Box::new(then), alternate: Box::new(e) }
+                }
+            };
+        }
+        Some(Fv::Lowered(e))
+    }
+
+    /// `array.map((item, index) => body)` and the other array methods of [`ArrayMethod`], where
+    /// the call has that shape (an arrow of plain-name parameters, one argument, `reduce` two
+    /// at most): the call lowered to an [`Expr::Callback`], or `Opaque` (and `complete` false)
+    /// where a part does not lower. `None` for any other shape, which the caller reads as any
+    /// method call.
+    fn fcallback(
+        &mut self,
+        method: ir::expr::ArrayMethod,
+        m: &'a StaticMemberExpression<'a>,
+        c: &'a CallExpression<'a>,
+    ) -> Option<Fv<'a, 'v>> {
+        use ir::expr::ArrayMethod;
+        let reduce = method == ArrayMethod::Reduce;
+        let max_args = if reduce { 2 } else { 1 };
+        if c.arguments.is_empty() || c.arguments.len() > max_args {
+            return None;
+        }
+        let Some(Expression::ArrowFunctionExpression(f)) = c.arguments[0].as_expression().map(strip) else {
+            return None;
+        };
+        let width: u32 = if reduce { 3 } else { 2 };
+        if f.r#async
+            || f.params.rest.is_some()
+            || f.params.items.len() > width as usize
+            || !f.params.items.iter().all(|p| matches!(p.pattern, BindingPattern::BindingIdentifier(_)))
+        {
+            return None;
+        }
+        let receiver = self.fexpr(&m.object);
+        let init = c.arguments.get(1).map(|a| self.farg(a));
+        let slot = self.scopes.slots;
+        self.scopes.slots += width;
+        let body = self.scoped(|cx| {
+            for (i, p) in f.params.items.iter().enumerate() {
+                if let BindingPattern::BindingIdentifier(id) = &p.pattern {
+                    cx.bind(id.name.as_str(), Fv::Lowered(Expr::Local(slot + i as u32)));
+                }
+            }
+            cx.body(FnBody::Arrow(&f.body))
+        });
+        self.scopes.slots = slot;
+        let array = self.lower(receiver);
+        let init = match init {
+            Some(fv) => self.lower(fv).map(Some),
+            None => Some(None),
+        };
+        let body = body.and_then(|b| self.lower(b));
+        match (array, init, body) {
+            (Some(array), Some(init), Some(body)) => {
+                Some(Fv::Lowered(Expr::Callback(Box::new(ir::expr::Callback { method, array, slot, body, init }))))
+            }
+            _ => {
+                self.facts.complete = false;
+                Some(Fv::Opaque)
+            }
+        }
     }
 
     fn fstmt(&mut self, st: &'a Statement<'a>) {
@@ -1004,8 +1108,29 @@ impl<'a, 'g, 's, 'v> Cx<'a, 'g, 's, 'v> {
             let math = matches!(strip(&m.object), Expression::Identifier(i) if i.name == "Math")
                 && self.local("Math").is_none()
                 && !self.bindings.contains_key("Math");
+            let optional = m.optional || c.optional;
+            let method = match name {
+                "map" => Some(ir::expr::ArrayMethod::Map),
+                "filter" => Some(ir::expr::ArrayMethod::Filter),
+                "find" => Some(ir::expr::ArrayMethod::Find),
+                "findIndex" => Some(ir::expr::ArrayMethod::FindIndex),
+                "some" => Some(ir::expr::ArrayMethod::Some),
+                "every" => Some(ir::expr::ArrayMethod::Every),
+                "reduce" => Some(ir::expr::ArrayMethod::Reduce),
+                _ => None,
+            };
+            if let Some(method) = method.filter(|_| !math && !optional) {
+                if let Some(fv) = self.fcallback(method, m, c) {
+                    return fv;
+                }
+            }
             let func = match name {
                 "max" if math => Some(ir::Builtin::MathMax),
+                "random" if math && c.arguments.is_empty() => Some(ir::Builtin::MathRandom),
+                "trim" if !math && c.arguments.is_empty() => Some(ir::Builtin::Trim),
+                "substring" if !math => Some(ir::Builtin::Substring),
+                "slice" if !math => Some(ir::Builtin::Slice),
+                "toString" if !math => Some(ir::Builtin::ToString),
                 "min" if math => Some(ir::Builtin::MathMin),
                 "startsWith" if !math => Some(ir::Builtin::StartsWith),
                 "endsWith" if !math => Some(ir::Builtin::EndsWith),
@@ -1014,7 +1139,6 @@ impl<'a, 'g, 's, 'v> Cx<'a, 'g, 's, 'v> {
                 "concat" if !math => Some(ir::Builtin::Concat),
                 _ => None,
             };
-            let optional = m.optional || c.optional;
             if let Some(func) = func.filter(|&f| f == ir::Builtin::Concat || !optional) {
                 let mut args = Vec::with_capacity(c.arguments.len() + 1);
                 let mut ok = true;
@@ -1114,6 +1238,34 @@ impl KitName<'_> {
             KitName::Source(n) => n,
             KitName::Owned(n) => n,
         }
+    }
+}
+
+/// A step of a block body before its final `return` ([`Cx::block`]).
+enum Step {
+    /// A `const` bound once: its slot and its value.
+    Let(u32, Expr),
+    /// `if (test) { return then; }`.
+    Guard(Expr, Expr),
+}
+
+/// Is a `const` of this value bound once ([`Expr::Let`]) rather than inlined where it is read?
+/// Where reading it twice would not be reading it once: it draws from the run's generator; or
+/// it runs a callback (each read would run it again). Other values are inlined, as before these
+/// forms were lowered, so that the IR of a function that has none stays as it was.
+fn binds_once(e: &Expr) -> bool {
+    e.any(&mut |x| matches!(x, Expr::Callback(_) | Expr::Let { .. } | Expr::Call { func: ir::Builtin::MathRandom, .. }))
+}
+
+/// Does the statement end in a `return` of a value (`return x;`, or a block whose last statement
+/// is one)?
+fn returns(st: &Statement<'_>) -> bool {
+    match st {
+        Statement::ReturnStatement(r) => r.argument.is_some(),
+        Statement::BlockStatement(b) => {
+            matches!(b.body.last(), Some(Statement::ReturnStatement(r)) if r.argument.is_some())
+        }
+        _ => false,
     }
 }
 

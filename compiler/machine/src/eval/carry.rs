@@ -1017,10 +1017,10 @@ export const helper = ({ context }) => total(context.items.map((i) => WEIGHTS[i 
 export const typed = <T,>({ context }: { context: { xs: T[] } }, params?: { at: number }): T | undefined => context.xs.at(params?.at ?? 0) as T;
 export const namespaced = ({ context }) => help.norm(context.items.join("  "));
 export const defaulted = ({ context }) => pick(context.items, table.first);
-export const shadowed = ({ context }) => { const counter = context.items.length; return [counter].map((WEIGHTS) => WEIGHTS * 2); };
-export const method = { guard({ context }) { return context.items.some((i) => i === "x"); } }.guard;
+export const shadowed = ({ context }) => { const counter = context.items.length; return [counter].flatMap((WEIGHTS) => [WEIGHTS * 2]); };
+export const method = { guard({ context }) { return context.items.some((i, _at, all) => i === "x" && all.length > 0); } }.guard;
 export const lines = ({ context }: { context: Ctx }):
-  number => context.items.findIndex((i) => i === "b");
+  number => context.items.findLastIndex((i) => i === "b");
 export const fetched = ({ context }) => fetch(context.url);
 export const counted = () => { counter += 1; return counter; };
 export const old = () => legacy;
