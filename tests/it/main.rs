@@ -10,6 +10,7 @@ mod guide;
 mod hostile;
 mod layers;
 mod serve;
+mod serve_client;
 mod sim;
 mod suppress;
 mod up;
