@@ -58,6 +58,19 @@ pub(crate) enum Command {
     /// Runs the Language Server on stdin and stdout (for editors): diagnostics as you type,
     /// hover and quick fixes.
     Lsp,
+    // The clients of `jr2 serve`'s HTTP API (src/cli/client.rs, docs/reference/cli.md).
+    /// Starts a run of a Workflow on the Instance's server and follows it to its end: exits 0
+    /// only for `done`, 1 for any other end (named on stderr), 2 for a usage error.
+    Run(RunArgs),
+    /// Lists the server's runs, newest first.
+    Runs(RunsArgs),
+    /// Prints one run: its status, configuration, the Gates waiting and the events each may
+    /// send, and its output or error once it ended.
+    Status(StatusArgs),
+    /// Cancels a live run.
+    Cancel(CancelArgs),
+    /// Answers a Gate that waits: sends EVENT to the run as that Gate.
+    Answer(AnswerArgs),
 }
 
 #[derive(Debug, Subcommand)]
@@ -273,6 +286,89 @@ pub(crate) struct UpArgs {
     pub(crate) offline: bool,
     #[command(flatten)]
     pub(crate) output: OutputArgs,
+}
+
+/// Where the clients of `jr2 serve` find it.
+#[derive(Debug, Args)]
+pub(crate) struct ServerArgs {
+    /// The server's url (`http://127.0.0.1:7878`); without it, the `.jr2/server.json` of the
+    /// Instance around the current folder. The token is JR2_TOKEN, else that Instance's
+    /// `.jr2/token`.
+    #[arg(long, value_name = "URL")]
+    pub(crate) server: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct RunArgs {
+    /// The Workflow, as the Instance names it: `release-check`, or a named Chart `notes/weekly`.
+    #[arg(value_name = "NAME")]
+    pub(crate) name: String,
+    /// The run's input (its door checks it): a JSON text, or `@FILE` to read it from a file
+    /// (`@-`: stdin). Without it, `{}`.
+    #[arg(long, value_name = "JSON|@FILE")]
+    pub(crate) input: Option<String>,
+    /// Print the run's id and exit 0 once it started, without following it.
+    #[arg(long)]
+    pub(crate) detach: bool,
+    #[command(flatten)]
+    pub(crate) server: ServerArgs,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct RunsArgs {
+    /// Only the runs of this Workflow.
+    #[arg(long, value_name = "NAME")]
+    pub(crate) workflow: Option<String>,
+    /// Only the runs of this status: live, done, failed, error, cancelled, lost, drifted.
+    #[arg(long, value_name = "STATUS")]
+    pub(crate) status: Option<String>,
+    /// The most runs listed.
+    #[arg(long, value_name = "N", default_value_t = 50)]
+    pub(crate) limit: usize,
+    /// The server's JSON (`{ "runs": [...], "next": ... }`) instead of a table.
+    #[arg(long)]
+    pub(crate) json: bool,
+    #[command(flatten)]
+    pub(crate) server: ServerArgs,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct StatusArgs {
+    /// The run's id.
+    #[arg(value_name = "RUN")]
+    pub(crate) run: String,
+    /// The server's JSON of the run (`GET /runs/<id>`) instead of lines for a person.
+    #[arg(long)]
+    pub(crate) json: bool,
+    #[command(flatten)]
+    pub(crate) server: ServerArgs,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct CancelArgs {
+    /// The run's id.
+    #[arg(value_name = "RUN")]
+    pub(crate) run: String,
+    #[command(flatten)]
+    pub(crate) server: ServerArgs,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct AnswerArgs {
+    /// The run's id.
+    #[arg(value_name = "RUN")]
+    pub(crate) run: String,
+    /// The Gate that waits: its invoke id, as `jr2 status` lists it.
+    #[arg(value_name = "GATE")]
+    pub(crate) gate: String,
+    /// The event the Gate sends: one of those `jr2 status` lists for it.
+    #[arg(value_name = "EVENT")]
+    pub(crate) event: String,
+    /// The event's payload, a JSON object (its `defineEvent` input), or `@FILE`.
+    #[arg(long, value_name = "JSON|@FILE")]
+    pub(crate) payload: Option<String>,
+    #[command(flatten)]
+    pub(crate) server: ServerArgs,
 }
 
 #[derive(Debug, Args)]

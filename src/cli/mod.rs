@@ -4,6 +4,7 @@
 
 pub mod args;
 pub mod check;
+mod client;
 pub mod compat;
 mod doors;
 mod fix;
@@ -76,5 +77,10 @@ pub fn run(cli: Cli) -> Result<Exit> {
         Command::Up(a) => up::up(a),
         Command::Serve(a) => serve::serve(a),
         Command::Lsp => lsp::lsp(),
+        Command::Run(a) => client::run(a),
+        Command::Runs(a) => client::runs(a),
+        Command::Status(a) => client::status(a),
+        Command::Cancel(a) => client::cancel(a),
+        Command::Answer(a) => client::answer(a),
     }
 }

@@ -339,7 +339,7 @@ fn jr2_at_root(args: &[&str]) -> Output {
 }
 
 /// The example Instance is clean, and `jr2 check` counts its files as `jr2 up --check` does: the
-/// config, three Workflows and two named Charts (issue 40, item 4: it said 5 where `up` said 6).
+/// config, four Workflows and two named Charts (issue 40, item 4: it said 5 where `up` said 6).
 #[test]
 fn the_example_instance_checks_clean() {
     let o = jr2_at_root(&["check", "examples/instance", "--format", "json"]);
@@ -347,11 +347,11 @@ fn the_example_instance_checks_clean() {
     let doc = json(&o);
     assert_eq!(doc["summary"]["errors"], 0, "{doc}");
     assert_eq!(doc["summary"]["warnings"], 0, "{doc}");
-    assert_eq!(doc["summary"]["files"], 6, "the config, three Workflows and two named Charts: {doc}");
+    assert_eq!(doc["summary"]["files"], 7, "the config, four Workflows and two named Charts: {doc}");
     let check = jr2_at_root(&["check", "--offline", "examples/instance"]);
     let up = jr2_at_root(&["up", "--check", "--offline", "examples/instance"]);
     let last = |o: &Output| stdout(o).lines().last().unwrap_or_default().to_string();
-    assert_eq!(last(&check), "checked 6 files: no problems", "{}", stdout(&check));
+    assert_eq!(last(&check), "checked 7 files: no problems", "{}", stdout(&check));
     assert_eq!(last(&check), last(&up), "{}", stdout(&up));
 }
 
@@ -496,7 +496,7 @@ fn a_helper_module_of_an_instance_is_no_workflow() {
     // A folder above Instances walks into each as an Instance.
     let o = jr2_at_root(&["check", "examples", "--format", "json"]);
     assert_eq!(code(&o), 0, "{}", stdout(&o));
-    assert_eq!(json(&o)["summary"]["files"], 6, "{}", stdout(&o));
+    assert_eq!(json(&o)["summary"]["files"], 7, "{}", stdout(&o));
 }
 
 /// "Did you mean" in a `.ts` Workflow as in a Chart (one helper, `base::suggest`): a state, a

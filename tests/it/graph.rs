@@ -16,6 +16,7 @@ fn root() -> PathBuf {
 const CASES: &[(&str, &str, Option<&str>)] = &[
     ("fix-tests", "examples/instance/workflows/fix-tests.ts", None),
     ("notes", "examples/instance/workflows/notes.ts", None),
+    ("release-check", "examples/instance/workflows/release-check.ts", None),
     ("triage", "examples/instance/workflows/triage.ts", None),
     ("notes-post", "examples/instance/workflows/notes/post.json", None),
     ("notes-weekly", "examples/instance/workflows/notes/weekly.json", None),

@@ -1,6 +1,7 @@
 //! The root package's single integration-test binary.
 
 mod cli;
+mod client;
 mod docs;
 mod fix;
 mod foreign;
@@ -9,6 +10,7 @@ mod guide;
 mod hostile;
 mod layers;
 mod serve;
+mod serve_client;
 mod sim;
 mod suppress;
 mod up;

@@ -296,3 +296,49 @@ fn a_child_machine_runs_inside_its_parent() {
     assert_eq!(last["status"], "done");
     assert_eq!(last["context"], serde_json::json!({ "ticks": 3, "counted": 3 }));
 }
+
+/// The example Instance's `release-check` (no model, no network) runs to `done`: its `git`
+/// command exits, its one-second timer fires at 1000 ms and not before, and the `reviewer` Gate's
+/// `approve` ends it with the Machine's output. A `reject` with a reason ends it `failed` with
+/// that reason (exit code 1), and an `{ outcome: "unknown" }` (a restore that lost the command's
+/// outcome) still goes on.
+#[test]
+fn release_check_runs_to_done_with_no_model() {
+    let workflow = base::workspace::root().join("examples/instance/workflows/release-check.ts");
+    let input = r#"{"version":"1.2.0"}"#;
+    let (out, err, code) =
+        sim(&[workflow.to_str().unwrap(), "--input", input, "--events", "release-check.events.jsonl"]);
+    assert_eq!((code, err.as_str()), (0, ""), "{out}");
+    snapshot("release-check", &out);
+    let lines: Vec<serde_json::Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let configs: Vec<&serde_json::Value> = lines.iter().map(|l| &l["configuration"]).collect();
+    assert_eq!(
+        configs,
+        [
+            &serde_json::json!(["probing"]),
+            &serde_json::json!(["settling"]),
+            &serde_json::json!(["review"]),
+            &serde_json::json!(["released"])
+        ]
+    );
+    assert_eq!(lines[2]["timer"], "xstate.after.1000.release-check.settling", "999 ms fire nothing, 1000 do");
+    assert_eq!(lines[2]["started"], serde_json::json!(["reviewer"]));
+    let last = lines.last().unwrap();
+    assert_eq!(last["status"], "done");
+    assert_eq!(last["output"]["version"], "1.2.0");
+    assert_eq!(last["output"]["approved"], true);
+    assert_eq!(last["output"]["git"]["code"], 0);
+
+    let (out, _, code) = sim(&[
+        workflow.to_str().unwrap(),
+        "--input",
+        input,
+        "--events",
+        "release-check-rejected.events.jsonl",
+        "--final",
+    ]);
+    assert_eq!(code, 1, "{out}");
+    let last: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(last["status"], "failed");
+    assert_eq!(last["output"]["reason"], "rejected at review: the changelog is empty");
+}

@@ -46,10 +46,10 @@ fn the_example_instance_passes_its_preflight() {
     assert_eq!(code(&o), 0, "{}\n{}", text(&o.stdout), text(&o.stderr));
     let doc = json(&o);
     assert_eq!(found(&doc, "examples/instance/"), Vec::<(String, String, String)>::new(), "{doc}");
-    assert_eq!(doc["summary"]["files"], 6, "the config, three Workflows and two named Charts: {doc}");
+    assert_eq!(doc["summary"]["files"], 7, "the config, four Workflows and two named Charts: {doc}");
     let workflows = doc["up"]["workflows"].as_array().expect("up.workflows");
     let names: Vec<&str> = workflows.iter().filter_map(|w| w["workflow"].as_str()).collect();
-    assert_eq!(names, ["fix-tests", "notes", "triage"]);
+    assert_eq!(names, ["fix-tests", "notes", "release-check", "triage"]);
     assert!(workflows.iter().all(|w| w["compiles"] == true), "{doc}");
     // Each Effect with its placement, as `machine::parts` places it.
     let placed: Vec<(String, String, String)> = workflows
@@ -68,6 +68,7 @@ fn the_example_instance_passes_its_preflight() {
         ("fix-tests", "publish", "sandbox"),
         ("notes", "tests", "harness"),
         ("notes", "post", "instance"),
+        ("release-check", "git", "harness"),
         ("triage", "lookup", "instance"),
         ("triage", "comment", "instance"),
         ("triage", "fix", "orchestrator"),
@@ -81,7 +82,17 @@ fn the_example_instance_passes_its_preflight() {
         .flat_map(|w| w["failing"].as_array().into_iter().flatten())
         .filter_map(|f| f["state"].as_str())
         .collect();
-    assert_eq!(failing, ["fix-tests.notCut", "fix-tests.failed", "fix-tests.lost", "notes.failed", "triage.failed"]);
+    assert_eq!(
+        failing,
+        [
+            "fix-tests.notCut",
+            "fix-tests.failed",
+            "fix-tests.lost",
+            "notes.failed",
+            "release-check.rejected",
+            "triage.failed"
+        ]
+    );
     assert_eq!(
         workflows[1]["openBodies"],
         serde_json::json!([{ "slot": "plan", "path": [], "gate": true, "fail": true }])
