@@ -848,6 +848,7 @@ mod tests {
             [
                 "workflows/fix-tests.ts",
                 "workflows/notes.ts",
+                "workflows/release-check.ts",
                 "workflows/triage.ts",
                 "workflows/notes/post.json",
                 "workflows/notes/weekly.json"
