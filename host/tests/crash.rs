@@ -16,7 +16,6 @@ mod common;
 use serde_json::json;
 use std::collections::HashMap;
 use std::path::Path;
-use std::process::{Command, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use store::{Limits, Outcome, RunFilter, RunStatus, Store, MAX_PAGE};
@@ -110,15 +109,7 @@ fn parent() {
     });
     println!("crash: seed {seed} (JR2_HOST_SEED replays it)");
     let mut rng = Rng(seed);
-    let exe = std::env::current_exe().expect("the test binary");
-    let spawn = || {
-        Command::new(&exe)
-            .env("JR2_HOST_CHILD", dir.path())
-            .stdout(Stdio::null())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("the child starts")
-    };
+    let spawn = || common::spawn_child(dir.path());
     let mut killed = 0;
     for round in 0..kills() {
         let mut child = spawn();

@@ -11,7 +11,6 @@
 mod common;
 
 use std::path::Path;
-use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 use store::{Limits, RunFilter, RunStatus, Store, MAX_PAGE};
 use store_sqlite::SqliteStore;
@@ -49,15 +48,7 @@ fn child(dir: &Path) {
 
 fn parent() {
     let dir = common::TempDir::new();
-    let exe = std::env::current_exe().expect("the test binary");
-    let spawn = || {
-        Command::new(&exe)
-            .env("JR2_HOST_CHILD", dir.path())
-            .stdout(Stdio::null())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("the child starts")
-    };
+    let spawn = || common::spawn_child(dir.path());
     let db = dir.path().join("jr2.db");
     let mut first = spawn();
     // The run's start, as the store has it (the host's clock: ms since the epoch).

@@ -45,6 +45,17 @@ pub(crate) fn host(dir: &Path) -> Host {
     Host::new(Arc::new(store), Config { work_dir: dir.join("effects") })
 }
 
+/// The test binary itself started again as the child host over `dir` (`JR2_HOST_CHILD`): the
+/// crash tests' child, which the parent SIGKILLs and starts again.
+pub(crate) fn spawn_child(dir: &Path) -> std::process::Child {
+    std::process::Command::new(std::env::current_exe().expect("the test binary"))
+        .env("JR2_HOST_CHILD", dir)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::inherit())
+        .spawn()
+        .expect("the child starts")
+}
+
 /// A Chart lowered, its slot `slot` made a `command` Effect of `argv` (`{name}` an `arg`).
 pub(crate) fn machine(chart: &str, slot: &str, argv: &[&str], idempotent: bool) -> ir::Machine {
     machine_with(chart, vec![(slot, command(argv, idempotent, 20_000, &[]))])
