@@ -17,8 +17,12 @@
 //! are in cargo's target temporary folder, on the disk the target is on (not a tmpfs, whose
 //! `fsync` costs nothing).
 
+// The host's tests' helpers: Charts lowered with their Effect slots put in.
+#[allow(dead_code)]
+#[path = "../tests/common/mod.rs"]
+mod common;
+
 use host::{Config, FnExecutor, Host, Job};
-use ir::slot::{Argv, ArgvItem, Definition, Effect, EffectRun, Part};
 use runtime::Outcome;
 use rusqlite::Connection;
 use serde_json::json;
@@ -76,34 +80,9 @@ fn host(dir: &Path, grouped: bool) -> (Host, Arc<SqliteStore>) {
     (host, store)
 }
 
-/// A Chart lowered; its slot `effect` (where it invokes one) a `command` Effect.
+/// A Chart lowered; its slot `effect` (where it invokes one) a `command` Effect running `true`.
 fn machine(chart: &str, idempotent: bool) -> ir::Machine {
-    let arena = syntax::json::Arena::new();
-    let parsed = syntax::json::parse(chart, &arena);
-    assert!(parsed.errors.is_empty(), "{:?}", parsed.errors);
-    let lowered = chart::lower::lower(&parsed.value, None);
-    assert!(lowered.faults.is_empty(), "{:?}", lowered.faults);
-    let mut sc = lowered.machine.statechart().clone();
-    let definition = Definition::Effect(Effect {
-        run: EffectRun::Command { argv: Argv::List(vec![ArgvItem::Literal("true".into())]), pin: false },
-        idempotent,
-        timeout: Some(Part::Value(ir::Json::Number(20_000.into()))),
-        secrets: Vec::new(),
-        options: Default::default(),
-        unread: Default::default(),
-    });
-    sc.slots.insert(
-        "effect".into(),
-        ir::Slot { kind: ir::SlotKind::Effect, effect: Some("command".into()), definition: Some(definition) },
-    );
-    for state in &mut sc.states {
-        for invoke in &mut state.invokes {
-            if invoke.src == "effect" {
-                invoke.kind = ir::SlotKind::Effect;
-            }
-        }
-    }
-    ir::Machine::lowered(sc)
+    common::machine(chart, "effect", &["true"], idempotent)
 }
 
 /// 1: `n` durable macrosteps through the host, each after one bare commit of a row as large as
