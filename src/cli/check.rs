@@ -62,10 +62,7 @@ pub fn check_paths(paths: &[std::path::PathBuf], manifest: Option<&LendManifest>
         }
         for file in report.files {
             let crashed = report.internal_errors.contains(&file.path);
-            reports.push((
-                FileReport { path: display(&file.path), text: file.text, diagnostics: file.diagnostics },
-                !crashed,
-            ));
+            reports.push((file_report(file), !crashed));
         }
     }
     let (reports, deny_warnings) = suppressed(reports)?;
@@ -384,6 +381,17 @@ pub fn exit_code(summary: Summary, deny_warnings: bool, crashed: bool) -> Exit {
     } else {
         Exit::Clean
     }
+}
+
+/// A checked file of an Instance as the renderers take it: its path as shown, its text, its
+/// diagnostics (`jr2 check`, `jr2 up`, `jr2 serve`).
+pub(super) fn file_report(file: check::instance::CheckedFile) -> FileReport {
+    FileReport { path: display(&file.path), text: file.text, diagnostics: file.diagnostics }
+}
+
+/// [`file_report`] of each.
+pub(super) fn file_reports(files: Vec<check::instance::CheckedFile>) -> Vec<FileReport> {
+    files.into_iter().map(file_report).collect()
 }
 
 #[cfg(test)]

@@ -151,12 +151,7 @@ pub(super) fn assembly_of(dir: &Path, online: bool) -> Result<Option<Vec<Publish
     let doors = online.then(super::doors::HttpDoors::new);
     let up = check::preflight::check_up_with(dir, doors.as_ref().map(|d| d as &dyn check::doors::DoorSource));
     super::check::unreadable(&up.report)?;
-    let mut reports: Vec<FileReport> = up
-        .report
-        .files
-        .into_iter()
-        .map(|f| FileReport { path: display(&f.path), text: f.text, diagnostics: f.diagnostics })
-        .collect();
+    let mut reports = super::check::file_reports(up.report.files);
     let refused =
         !up.report.internal_errors.is_empty() || reports.iter().any(|r| r.diagnostics.iter().any(|d| d.is_error()));
     print_reports(&mut reports);

@@ -14,7 +14,7 @@ use super::check::exit_code;
 use super::input::display;
 use super::{Exit, Result, UsageError};
 use check::preflight::{check_up_with, listing};
-use diagnostics::{FileReport, Summary};
+use diagnostics::Summary;
 use render::Format;
 use serde_json::Value;
 use std::io::{IsTerminal, Write};
@@ -41,12 +41,7 @@ pub(super) fn up(args: UpArgs) -> Result<Exit> {
         eprintln!("jr2: internal error while checking {}; this is a bug in jr2, please report it", display(path));
     }
     let crashed = !up.report.internal_errors.is_empty();
-    let mut reports: Vec<FileReport> = up
-        .report
-        .files
-        .into_iter()
-        .map(|f| FileReport { path: display(&f.path), text: f.text, diagnostics: f.diagnostics })
-        .collect();
+    let mut reports = super::check::file_reports(up.report.files);
     if matches!(args.output.format, FormatArg::Human | FormatArg::Github) {
         super::terminal::reports(&mut reports);
     }
