@@ -41,7 +41,9 @@ pub struct Published {
 pub struct Workflow {
     pub name: String,
     pub kind: Kind,
-    pub ir: Option<Arc<ir::Machine>>,
+    /// Its IR loaded once for all its starts (its program and stored text); `None` for a named
+    /// Chart.
+    pub loaded: Option<host::Loaded>,
     /// The IR's identity (64 hex digits); empty without an IR.
     pub identity: String,
     pub input: Option<Value>,
@@ -119,11 +121,15 @@ impl Workflow {
         } else {
             Kind::Machine
         };
+        let loaded = match p.ir.map(host::Loaded::new).transpose() {
+            Ok(l) => l,
+            Err(e) => return Err(vec![Line::new(format!("{at}/ir"), format!("the IR does not load: {e}"))]),
+        };
         Ok(Workflow {
-            identity: p.ir.as_ref().map(|m| m.identity().to_string()).unwrap_or_default(),
+            identity: loaded.as_ref().map(|l| l.identity().to_string()).unwrap_or_default(),
             name: p.name,
             kind,
-            ir: p.ir.map(Arc::new),
+            loaded,
             input: p.input.filter(|v| !v.is_null()),
             door,
             listing: p.listing.filter(|v| !v.is_null()),

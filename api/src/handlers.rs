@@ -158,10 +158,9 @@ pub(crate) async fn workflow_post(
             return Err(ApiError::bad(format!("the input does not fit the door of {name:?}")).with(wrong));
         }
     }
-    let Some(ir) = w.ir.clone() else { return Err(unrunnable(name)) };
+    let Some(loaded) = &w.loaded else { return Err(unrunnable(name)) };
     let given = (!input.is_null()).then_some(input);
-    let id = api.host().start(name, (*ir).clone(), given).await?;
-    let status = api.host().head(&id).await?.map_or(RunStatus::Live, |h| h.status);
+    let (id, status) = api.host().start_loaded(name, loaded, given).await?;
     ok(StatusCode::CREATED, json!({ "runId": id, "workflow": name, "status": status.as_str() }))
 }
 

@@ -217,7 +217,8 @@ enum Input {
     Start {
         workflow: String,
         program: Arc<Program>,
-        ir: String,
+        /// The IR as the store keeps it ([`Loaded`]'s text, shared by every start).
+        ir: Arc<str>,
         input: Option<Value>,
     },
     Inbox,
@@ -248,6 +249,8 @@ struct Stepped {
     unknown: bool,
     /// Did the run end?
     ended: bool,
+    /// The run's status after a start's first macrostep ([`Host::start_loaded`] answers it).
+    status: Option<RunStatus>,
     /// What its subscribers are told once the step is committed.
     note: Option<StepNote>,
 }
@@ -270,6 +273,37 @@ pub fn executors(secrets: Arc<Secrets>) -> std::result::Result<Executors, String
 /// back leaves the whole bound.
 pub fn bound_left(bound: Duration, created: u64, now: u64) -> Duration {
     bound.saturating_sub(Duration::from_millis(now.saturating_sub(created)))
+}
+
+/// A Machine loaded for starts: its program (the core's tables, made once) and its IR as the
+/// store keeps it (serialized once). A server loads each published Workflow once and starts all
+/// its runs from it ([`Host::start_loaded`]).
+#[derive(Clone)]
+pub struct Loaded {
+    program: Arc<Program>,
+    ir: Arc<str>,
+}
+
+impl Loaded {
+    pub fn new(machine: ir::Machine) -> Result<Loaded> {
+        let ir = serde_json::to_string(&machine).map_err(|e| Error::Invalid(e.to_string()))?;
+        Ok(Loaded { program: Arc::new(Program::new(machine)), ir: ir.into() })
+    }
+
+    pub fn machine(&self) -> &ir::Machine {
+        self.program.machine()
+    }
+
+    /// The IR's identity, made once when it was loaded.
+    pub fn identity(&self) -> ir::Identity {
+        self.program.identity()
+    }
+}
+
+impl std::fmt::Debug for Loaded {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Loaded").field("identity", &self.identity().to_string()).finish()
+    }
 }
 
 /// The host's clock: ms since the Unix epoch.
@@ -382,20 +416,29 @@ impl Host {
         (lock(&self.inner.actors).len(), lock(&self.inner.timers).len())
     }
 
-    /// Starts a run of `machine` (its IR stored by identity, once) with `input`: its id.
+    /// Starts a run of `machine` (its IR stored by identity, once) with `input`: its id. A caller
+    /// that starts one Machine many times loads it once ([`Loaded::new`]) and calls
+    /// [`Host::start_loaded`].
     pub async fn start(&self, workflow: &str, machine: ir::Machine, input: Option<Value>) -> Result<String> {
-        let ir = serde_json::to_string(&machine).map_err(|e| Error::Invalid(e.to_string()))?;
-        let identity = machine.identity();
-        let program = self.inner.programs.get_or_load(
-            identity,
-            || Ok::<_, Error>(Program::new(machine)),
-            |_| Error::Invalid("an IR whose identity changed".into()),
-        )?;
+        let loaded = Loaded::new(machine)?;
+        self.start_loaded(workflow, &loaded, input).await.map(|(id, _)| id)
+    }
+
+    /// Starts a run of a loaded Machine with `input`: its id and the status its first macrostep
+    /// left it in. Nothing of the IR is made again per start (no serialization, no hash).
+    pub async fn start_loaded(
+        &self,
+        workflow: &str,
+        loaded: &Loaded,
+        input: Option<Value>,
+    ) -> Result<(String, RunStatus)> {
+        let program = self.inner.programs.share(loaded.program.clone());
         let n = self.inner.next.fetch_add(1, Ordering::Relaxed);
         let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
         let id = format!("run-{nanos:x}-{:x}-{n}", std::process::id());
-        self.drive(&id, Input::Start { workflow: workflow.to_string(), program, ir, input }).await?;
-        Ok(id)
+        let start = Input::Start { workflow: workflow.to_string(), program, ir: loaded.ir.clone(), input };
+        let stepped = self.drive_counted(&id, start).await?;
+        Ok((id, stepped.and_then(|s| s.status).unwrap_or(RunStatus::Live)))
     }
 
     /// Sends `event` (an object with a string `type`) to a run: it is written to the run's inbox
@@ -761,6 +804,7 @@ impl Inner {
             let mut stepped = Stepped {
                 program: Some(program.clone()),
                 ended: live.status().is_final(),
+                status: Some(run_status(live.status())),
                 note: Some(note),
                 ..Stepped::default()
             };

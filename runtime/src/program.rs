@@ -96,6 +96,18 @@ impl Programs {
         Ok(program)
     }
 
+    /// `program` as the one loaded for its identity: the one already loaded where there is one
+    /// (so that the runs of one IR share one program), else `program`, kept from now on.
+    pub fn share(&self, program: Arc<Program>) -> Arc<Program> {
+        let mut loaded = self.lock();
+        if let Some(p) = loaded.get(&program.identity).and_then(Weak::upgrade) {
+            return p;
+        }
+        loaded.retain(|_, w| w.strong_count() > 0);
+        loaded.insert(program.identity, Arc::downgrade(&program));
+        program
+    }
+
     /// How many programs are loaded now.
     pub fn len(&self) -> usize {
         self.lock().values().filter(|w| w.strong_count() > 0).count()
